@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every dependency rigport needs on a fresh Debian 12 machine: apt packages, then npm packages
+# from the committed package.json + package-lock.json. Safe to run more than once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  g++ clang cmake ninja-build pkg-config
+  libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+  blender python3-numpy libclang-rt-14-dev
+)
+# Node.js: some images ship NodeSource's nodejs (which bundles npm and conflicts with Debian's npm
+# package); only a machine without npm gets Debian's nodejs + npm.
+command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(nodejs npm)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -d node_modules/gltf-validator ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,162 @@
+#include "core/byte_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace rigport {
+
+std::string Field::str() const {
+  if (index < 0) return name;
+  return fmt::format("{}[{}]", name, index);
+}
+
+ByteReader::ByteReader(std::span<const uint8_t> data, Endian endian, uint64_t fileOffset,
+                       std::string path)
+    : data_(data), base_(fileOffset), endian_(endian), path_(std::move(path)) {}
+
+std::string ByteReader::fieldPath(Field f) const {
+  std::string seg = f.str();
+  if (path_.empty()) return seg;
+  if (seg.empty()) return path_;
+  return path_ + "/" + seg;
+}
+
+Error ByteReader::errorAt(size_t relPos, ErrorCode code, std::string message, Field f) const {
+  Error e;
+  e.code = code;
+  e.message = std::move(message);
+  e.path = fieldPath(f);
+  e.offset = base_ + relPos;
+  return e;
+}
+
+Error ByteReader::error(ErrorCode code, std::string message, Field f) const {
+  return errorAt(pos_, code, std::move(message), f);
+}
+
+Error ByteReader::truncated(size_t n, Field f) const {
+  return error(ErrorCode::Truncated, fmt::format("needs {} bytes at 0x{:X}, {} remain", n, fileOffset(), remaining()), f);
+}
+
+Result<float> ByteReader::f16(Field f) {
+  auto h = u16(f);
+  if (!h) return h.error();
+  return halfToFloat(*h);
+}
+
+Result<std::string> ByteReader::fixedString(size_t n, Field f) {
+  if (n > remaining()) return truncated(n, f);
+  const char* p = reinterpret_cast<const char*>(data_.data() + pos_);
+  size_t len = 0;
+  while (len < n && p[len] != '\0') ++len;
+  pos_ += n;
+  return std::string(p, len);
+}
+
+Result<std::string> ByteReader::cString(Field f) {
+  const char* p = reinterpret_cast<const char*>(data_.data() + pos_);
+  const void* nul = std::memchr(p, 0, remaining());
+  if (nul == nullptr) {
+    return error(ErrorCode::Truncated,
+                 fmt::format("string at 0x{:X} has no terminating NUL in the {} bytes that remain", fileOffset(), remaining()), f);
+  }
+  size_t len = static_cast<const char*>(nul) - p;
+  pos_ += len + 1;
+  return std::string(p, len);
+}
+
+Result<std::span<const uint8_t>> ByteReader::bytes(size_t n, Field f) {
+  if (n > remaining()) return truncated(n, f);
+  auto s = data_.subspan(pos_, n);
+  pos_ += n;
+  return s;
+}
+
+Status ByteReader::skip(size_t n, Field f) {
+  if (n > remaining()) return truncated(n, f);
+  pos_ += n;
+  return Ok{};
+}
+
+Status ByteReader::seek(size_t pos, Field f) {
+  if (pos > data_.size()) {
+    return error(ErrorCode::BadValue, fmt::format("seek to 0x{:X} is past the end 0x{:X}", base_ + pos, base_ + data_.size()), f);
+  }
+  pos_ = pos;
+  return Ok{};
+}
+
+Result<ByteReader> ByteReader::sub(size_t n, Field f) {
+  if (n > remaining()) return truncated(n, f);
+  ByteReader child(data_.subspan(pos_, n), endian_, base_ + pos_, fieldPath(f));
+  pos_ += n;
+  return child;
+}
+
+Result<ByteReader> ByteReader::window(size_t pos, size_t n, Field f) const {
+  if (pos > data_.size() || n > data_.size() - pos) {
+    return error(ErrorCode::Truncated,
+                 fmt::format("range 0x{:X}+{} lies outside 0x{:X}..0x{:X}", base_ + pos, n, base_, base_ + data_.size()), f);
+  }
+  return ByteReader(data_.subspan(pos, n), endian_, base_ + pos, fieldPath(f));
+}
+
+Result<size_t> ByteReader::count(uint64_t n, size_t minRecordBytes, Field f) const {
+  // n * minRecordBytes may overflow; compare by division instead.
+  const uint64_t fit = minRecordBytes == 0 ? UINT64_MAX : remaining() / minRecordBytes;
+  if (n > fit) {
+    return error(ErrorCode::TooLarge,
+                 fmt::format("count {} of {}-byte records needs {} bytes at 0x{:X}, {} remain", n, minRecordBytes,
+                             static_cast<unsigned __int128>(n) * minRecordBytes > UINT64_MAX ? UINT64_MAX : n * minRecordBytes,
+                             fileOffset(), remaining()),
+                 f);
+  }
+  return static_cast<size_t>(n);
+}
+
+ByteReader::Scope::Scope(ByteReader& r, Field f) : r_(r), oldLength_(r.path_.size()) {
+  if (!r_.path_.empty()) r_.path_ += '/';
+  r_.path_ += f.str();
+}
+
+ByteReader::Scope::~Scope() { r_.path_.resize(oldLength_); }
+
+float halfToFloat(uint16_t h) {
+  const uint32_t sign = (h >> 15) & 1u;
+  const uint32_t exponent = (h >> 10) & 0x1Fu;
+  const uint32_t mantissa = h & 0x3FFu;
+  float magnitude;
+  if (exponent == 0) {
+    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+  } else if (exponent == 31) {
+    magnitude = mantissa == 0 ? INFINITY : NAN;
+  } else {
+    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
+  }
+  return sign ? -magnitude : magnitude;
+}
+
+uint16_t floatToHalf(float f) {
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);
+  const float a = std::fabs(f);
+  if (std::isnan(f)) return sign | 0x7E00u;
+  if (a >= 65520.0f) return sign | 0x7C00u;  // rounds to infinity
+  if (a < std::ldexp(1.0f, -25)) return sign;
+  int e;
+  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  int exponent = e - 1 + 15;
+  if (exponent <= 0) {  // subnormal: value = mantissa * 2^-24
+    return sign | static_cast<uint16_t>(std::lrint(std::ldexp(a, 24)));
+  }
+  uint32_t mant = static_cast<uint32_t>(std::lrint(std::ldexp(a, 10 - (e - 1)))) ;  // in [1024, 2048]
+  if (mant == 2048) {
+    mant = 1024;
+    ++exponent;
+  }
+  if (exponent >= 31) return sign | 0x7C00u;
+  return sign | static_cast<uint16_t>(exponent << 10) | static_cast<uint16_t>(mant & 0x3FFu);
+}
+
+}  // namespace rigport

@@ -1,0 +1,160 @@
+// ByteReader: the one checked cursor every format reads through (STYLE.md "One bounded reader").
+// It owns no bytes: a span, a position, an endianness, the absolute file offset of the span's first
+// byte and a field path. Every read checks `n <= remaining()` first, so it can never read out of
+// bounds, and every error names the absolute offset and the field path, e.g.
+//   Clump/GeometryList/Geometry[0]/SkinPlg/boneIndices[1023]: needs 4 bytes at 0x1A2C, 2 remain
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace rigport {
+
+enum class Endian { Little, Big };
+
+// A path segment: a field or record name, with an optional array index. Formatting is deferred to
+// the error path, so passing one costs nothing on the hot path.
+struct Field {
+  const char* name = "";
+  int64_t index = -1;
+  Field(const char* n) : name(n) {}  // NOLINT(google-explicit-constructor)
+  Field(const char* n, int64_t i) : name(n), index(i) {}
+  std::string str() const;
+};
+
+class ByteReader {
+ public:
+  ByteReader() = default;
+  explicit ByteReader(std::span<const uint8_t> data, Endian endian = Endian::Little,
+                      uint64_t fileOffset = 0, std::string path = {});
+
+  size_t size() const { return data_.size(); }
+  size_t position() const { return pos_; }
+  size_t remaining() const { return data_.size() - pos_; }
+  bool atEnd() const { return pos_ == data_.size(); }
+  // Absolute offset in the file of the next byte to read.
+  uint64_t fileOffset() const { return base_ + pos_; }
+  uint64_t fileOffsetOfStart() const { return base_; }
+  Endian endian() const { return endian_; }
+  void setEndian(Endian e) { endian_ = e; }
+  const std::string& path() const { return path_; }
+  std::span<const uint8_t> data() const { return data_; }
+
+  Result<uint8_t> u8(Field f) { return read<uint8_t>(f); }
+  Result<uint16_t> u16(Field f) { return read<uint16_t>(f); }
+  Result<uint32_t> u32(Field f) { return read<uint32_t>(f); }
+  Result<uint64_t> u64(Field f) { return read<uint64_t>(f); }
+  Result<int8_t> s8(Field f) { return read<int8_t>(f); }
+  Result<int16_t> s16(Field f) { return read<int16_t>(f); }
+  Result<int32_t> s32(Field f) { return read<int32_t>(f); }
+  Result<int64_t> s64(Field f) { return read<int64_t>(f); }
+  Result<float> f32(Field f) { return read<float>(f); }
+  Result<double> f64(Field f) { return read<double>(f); }
+  // IEEE 754 binary16, widened to float (denormals, inf and NaN preserved).
+  Result<float> f16(Field f);
+
+  // `n` bytes holding a string padded with NULs: the text is cut at the first NUL.
+  Result<std::string> fixedString(size_t n, Field f);
+  // A NUL-terminated string; the NUL is consumed. Fails if no NUL occurs before the end.
+  Result<std::string> cString(Field f);
+  Result<std::span<const uint8_t>> bytes(size_t n, Field f);
+  Status skip(size_t n, Field f);
+  // Moves to `pos` bytes from the start of this reader's span.
+  Status seek(size_t pos, Field f);
+
+  // Consumes `n` bytes and returns a reader limited to them, whose path is this path + "/" + f.
+  // The parent resumes right after the sub-range whatever the child reads.
+  Result<ByteReader> sub(size_t n, Field f);
+  // A reader over [pos, pos+n) of this span without moving this reader.
+  Result<ByteReader> window(size_t pos, size_t n, Field f) const;
+
+  // Checks that `count` records of at least `minRecordBytes` bytes each can still follow.
+  // Call before allocating anything sized by `count`.
+  Result<size_t> count(uint64_t count, size_t minRecordBytes, Field f) const;
+
+  // `n` values of an arithmetic type, byte-swapped as needed; checked before allocating.
+  template <class T>
+  Result<std::vector<T>> array(uint64_t n, Field f) {
+    static_assert(std::is_arithmetic_v<T>);
+    auto checked = count(n, sizeof(T), f);
+    if (!checked) return checked.error();
+    std::vector<T> out(*checked);
+    if (!out.empty()) std::memcpy(out.data(), data_.data() + pos_, out.size() * sizeof(T));
+    if constexpr (sizeof(T) > 1) {
+      if (needsSwap()) {
+        for (T& v : out) v = byteSwap(v);
+      }
+    }
+    pos_ += out.size() * sizeof(T);
+    return out;
+  }
+
+  // An error located at the current position (or `relPos` within this span), for values that
+  // were read fine but make no sense.
+  Error error(ErrorCode code, std::string message, Field f) const;
+  Error errorAt(size_t relPos, ErrorCode code, std::string message, Field f) const;
+
+  // RAII path segment: errors raised while it lives carry "path/segment".
+  class Scope {
+   public:
+    Scope(ByteReader& r, Field f);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    ByteReader& r_;
+    size_t oldLength_;
+  };
+  [[nodiscard]] Scope scope(Field f) { return Scope(*this, f); }
+
+  template <class T>
+  static T byteSwap(T v) {
+    using U = std::conditional_t<sizeof(T) == 1, uint8_t,
+              std::conditional_t<sizeof(T) == 2, uint16_t,
+              std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+    U u = std::bit_cast<U>(v);
+    if constexpr (sizeof(T) == 2) u = __builtin_bswap16(u);
+    if constexpr (sizeof(T) == 4) u = __builtin_bswap32(u);
+    if constexpr (sizeof(T) == 8) u = __builtin_bswap64(u);
+    return std::bit_cast<T>(u);
+  }
+
+ private:
+  bool needsSwap() const {
+    return (endian_ == Endian::Big) != (std::endian::native == std::endian::big);
+  }
+  Error truncated(size_t n, Field f) const;
+  std::string fieldPath(Field f) const;
+
+  template <class T>
+  Result<T> read(Field f) {
+    if (sizeof(T) > remaining()) return truncated(sizeof(T), f);
+    T v;
+    std::memcpy(&v, data_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    if constexpr (sizeof(T) > 1) {
+      if (needsSwap()) v = byteSwap(v);
+    }
+    return v;
+  }
+
+  std::span<const uint8_t> data_;
+  size_t pos_ = 0;
+  uint64_t base_ = 0;
+  Endian endian_ = Endian::Little;
+  std::string path_;
+};
+
+float halfToFloat(uint16_t h);
+uint16_t floatToHalf(float f);
+
+}  // namespace rigport

@@ -1,0 +1,63 @@
+// ByteWriter: the mirror of ByteReader for format writers. Appends to a growable buffer in the
+// chosen endianness, and can patch a previously reserved u32 (chunk sizes known only at the end).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "core/byte_reader.hpp"
+
+namespace rigport {
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(Endian endian = Endian::Little) : endian_(endian) {}
+
+  size_t size() const { return buf_.size(); }
+  const std::vector<uint8_t>& bytes() const { return buf_; }
+  std::vector<uint8_t> take() { return std::move(buf_); }
+  void reserve(size_t n) { buf_.reserve(n); }
+
+  void u8(uint8_t v) { buf_.push_back(v); }
+  void u16(uint16_t v) { put(v); }
+  void u32(uint32_t v) { put(v); }
+  void u64(uint64_t v) { put(v); }
+  void s8(int8_t v) { put(v); }
+  void s16(int16_t v) { put(v); }
+  void s32(int32_t v) { put(v); }
+  void s64(int64_t v) { put(v); }
+  void f32(float v) { put(v); }
+  void f16(float v) { put(floatToHalf(v)); }
+  void raw(std::span<const uint8_t> b) { buf_.insert(buf_.end(), b.begin(), b.end()); }
+  void zeros(size_t n) { buf_.insert(buf_.end(), n, 0); }
+  // Writes `s` into exactly `n` bytes: truncated if longer, NUL-padded if shorter.
+  void fixedString(std::string_view s, size_t n);
+  // Writes `s` and a terminating NUL.
+  void cString(std::string_view s);
+  // Pads with zeros to a multiple of `alignment`.
+  void align(size_t alignment);
+
+  // Overwrites 4 bytes at `pos` (which must already be written).
+  void patchU32(size_t pos, uint32_t v);
+
+  template <class T>
+  void put(T v) {
+    static_assert(std::is_arithmetic_v<T>);
+    if constexpr (sizeof(T) > 1) {
+      if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) v = ByteReader::byteSwap(v);
+    }
+    const size_t at = buf_.size();
+    buf_.resize(at + sizeof(T));
+    std::memcpy(buf_.data() + at, &v, sizeof(T));
+  }
+
+ private:
+  Endian endian_;
+  std::vector<uint8_t> buf_;
+};
+
+}  // namespace rigport

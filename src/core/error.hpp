@@ -1,0 +1,87 @@
+// Error and Result<T>: how every reader, writer and exporter reports failure.
+// A malformed file is a normal outcome, so nothing here throws (STYLE.md §"What rigport takes", 1-2):
+// an Error carries a code, a message, the absolute byte offset and the field path where it happened.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace rigport {
+
+enum class ErrorCode {
+  Truncated,    // a read needed more bytes than remain
+  BadValue,     // a field holds a value the format does not allow
+  Unsupported,  // valid for the format, but a variant rigport cannot read (e.g. a native platform)
+  TooLarge,     // a count or size beyond what the remaining bytes or a limit allow
+  Io,           // the file system refused
+  Invalid,      // a rig model breaks its own invariants (validate())
+  Usage,        // the caller asked for something impossible (wrong format, missing skeleton)
+};
+
+const char* errorCodeName(ErrorCode code);
+
+struct Error {
+  ErrorCode code = ErrorCode::BadValue;
+  std::string message;               // what went wrong, without location
+  std::string path;                  // field path, e.g. "Clump/GeometryList/Geometry[0]/SkinPlg/numBones"
+  std::optional<uint64_t> offset;    // absolute byte offset in the file
+  std::string file;                  // filled in by whoever knows the file name
+
+  // "file: path: message at 0x1A2C" — one line, for humans and logs.
+  std::string describe() const;
+};
+
+// A minimal expected<T, Error>: g++ 12 has no std::expected.
+template <class T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::move(error)) {}      // NOLINT(google-explicit-constructor)
+
+  explicit operator bool() const { return v_.index() == 0; }
+  bool ok() const { return v_.index() == 0; }
+  T& value() & { return std::get<0>(v_); }
+  const T& value() const& { return std::get<0>(v_); }
+  T&& value() && { return std::get<0>(std::move(v_)); }
+  T* operator->() { return &std::get<0>(v_); }
+  const T* operator->() const { return &std::get<0>(v_); }
+  T& operator*() & { return std::get<0>(v_); }
+  const T& operator*() const& { return std::get<0>(v_); }
+  T&& operator*() && { return std::get<0>(std::move(v_)); }
+  const Error& error() const { return std::get<1>(v_); }
+  Error& error() { return std::get<1>(v_); }
+
+ private:
+  std::variant<T, Error> v_;
+};
+
+struct Ok {};
+using Status = Result<Ok>;
+
+inline Error makeError(ErrorCode code, std::string message) {
+  Error e;
+  e.code = code;
+  e.message = std::move(message);
+  return e;
+}
+
+}  // namespace rigport
+
+// RP_TRY(expr): evaluates a Result; on error returns the error from the enclosing function,
+// otherwise yields the value. Uses a GNU statement expression (g++ and clang both support it).
+#define RP_TRY(expr)                                   \
+  ({                                                   \
+    auto rp_try_result_ = (expr);                      \
+    if (!rp_try_result_) return rp_try_result_.error(); \
+    std::move(rp_try_result_).value();                 \
+  })
+
+// RP_CHECK(expr): for Status-returning calls whose value is not needed.
+#define RP_CHECK(expr)                                 \
+  do {                                                 \
+    auto rp_check_result_ = (expr);                    \
+    if (!rp_check_result_) return rp_check_result_.error(); \
+  } while (0)

@@ -1,0 +1,75 @@
+#include "core/rig.hpp"
+
+#include <algorithm>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace rigport {
+
+glm::mat4 Bone::localMatrix() const {
+  return glm::translate(glm::mat4(1.0f), translation) * glm::mat4_cast(rotation) *
+         glm::scale(glm::mat4(1.0f), scale);
+}
+
+std::vector<glm::mat4> Skeleton::worldBindMatrices() const {
+  std::vector<glm::mat4> world(bones.size());
+  for (size_t i = 0; i < bones.size(); ++i) {
+    const glm::mat4 local = bones[i].localMatrix();
+    const int32_t p = bones[i].parent;
+    world[i] = (p >= 0 && static_cast<size_t>(p) < i) ? world[static_cast<size_t>(p)] * local : local;
+  }
+  return world;
+}
+
+int32_t Skeleton::find(const std::string& name) const {
+  for (size_t i = 0; i < bones.size(); ++i) {
+    if (bones[i].name == name) return static_cast<int32_t>(i);
+  }
+  return -1;
+}
+
+std::vector<uint32_t> Skeleton::jointList() const {
+  if (!joints.empty()) return joints;
+  std::vector<uint32_t> all(bones.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint32_t>(i);
+  return all;
+}
+
+size_t Mesh::maxInfluences() const {
+  size_t best = 0;
+  for (size_t v = 0; v + 1 < influenceOffsets.size(); ++v) {
+    best = std::max<size_t>(best, influenceOffsets[v + 1] - influenceOffsets[v]);
+  }
+  return best;
+}
+
+size_t Animation::keyCount() const {
+  size_t n = 0;
+  for (const BoneTrack& t : tracks) n += t.translation.times.size() + t.rotation.times.size() + t.scale.times.size();
+  for (const ScalarChannel& s : scalars) n += s.keys.times.size();
+  return n;
+}
+
+void Provenance::warn(std::string code, std::string message) {
+  for (Warning& w : warnings) {
+    if (w.code == code && w.message == message) {
+      ++w.count;
+      return;
+    }
+  }
+  warnings.push_back(Warning{std::move(code), std::move(message), 1});
+}
+
+size_t Rig::vertexCount() const {
+  size_t n = 0;
+  for (const Mesh& m : meshes) n += m.vertexCount();
+  return n;
+}
+
+size_t Rig::maxInfluences() const {
+  size_t n = 0;
+  for (const Mesh& m : meshes) n = std::max(n, m.maxInfluences());
+  return n;
+}
+
+}  // namespace rigport

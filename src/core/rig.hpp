@@ -1,0 +1,151 @@
+// The neutral rig model: the only thing formats and exporters share (fastgltf-style: flat vectors,
+// references are indices). Readers fill it in their source's axes and units and record those in
+// `Provenance::axes`; `toGltfAxes()` (core/axes.hpp) maps it to glTF's Y-up, right-handed metres.
+//
+// Matrix names state direction (ufbx): `Bone::inverseBind` maps mesh (bind) space to bone space.
+// glm conventions: column vectors, column-major storage (= glTF layout); glm::quat is built as
+// (w, x, y, z) but stored x, y, z, w.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace rigport {
+
+struct Bone {
+  std::string name;
+  int32_t parent = -1;  // index into Skeleton::bones; always < this bone's own index, or -1
+  // Local bind pose relative to the parent (or to the model root for parent -1).
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};
+  // Mesh space -> bone space at bind time. Absent: derived as inverse(world bind pose).
+  std::optional<glm::mat4> inverseBind;
+  std::optional<uint32_t> id;        // the format's own bone id (HAnim node id, IFP bone tag, ...)
+  std::optional<uint32_t> nameHash;  // the format's hash of the name, where it stores one
+
+  glm::mat4 localMatrix() const;
+};
+
+struct Skeleton {
+  std::vector<Bone> bones;
+  // The skin's joints, in the source's palette order; empty means "every bone, in bone order".
+  // Influences name bones, the exporter maps them to positions in this list.
+  std::vector<uint32_t> joints;
+
+  std::vector<glm::mat4> worldBindMatrices() const;
+  // Index of the bone named `name`, or -1.
+  int32_t find(const std::string& name) const;
+  std::vector<uint32_t> jointList() const;  // `joints`, or 0..bones-1 when it is empty
+};
+
+struct Influence {
+  uint32_t bone = 0;  // index into Skeleton::bones
+  float weight = 0.0f;
+};
+
+struct Mesh {
+  std::string name;
+  std::vector<glm::vec3> positions;
+  std::vector<glm::vec3> normals;  // empty or one per vertex
+  std::vector<glm::vec2> uvs;      // empty or one per vertex (first UV set)
+  std::vector<uint32_t> indices;   // triangle list
+  // Per-vertex influences in compressed-row form: vertex v owns
+  // influences[influenceOffsets[v] .. influenceOffsets[v+1]). Empty offsets = not skinned.
+  std::vector<uint32_t> influenceOffsets;
+  std::vector<Influence> influences;
+  // For an unskinned mesh: the bone it rides on (-1 = model root).
+  int32_t attachBone = -1;
+
+  size_t vertexCount() const { return positions.size(); }
+  bool skinned() const { return !influenceOffsets.empty(); }
+  size_t maxInfluences() const;
+};
+
+// How an animation track names its bone. A file that carries its own skeleton resolves `bone`
+// while reading; a standalone animation file (.anm, .ifp, .ska) fills what it has and
+// `bindAnimations()` resolves against a skeleton from another file.
+struct BoneRef {
+  std::string name;
+  std::optional<uint32_t> id;
+  std::optional<uint32_t> nameHash;
+  std::optional<uint32_t> position;  // the bone's index in the target skeleton's order (.anm)
+};
+
+template <class T>
+struct Keys {
+  std::vector<float> times;  // seconds, strictly increasing after normalizeKeys()
+  std::vector<T> values;
+  bool empty() const { return times.empty(); }
+};
+
+struct BoneTrack {
+  BoneRef target;
+  int32_t bone = -1;  // resolved index into Skeleton::bones, -1 until bound
+  Keys<glm::vec3> translation;
+  Keys<glm::quat> rotation;  // local, absolute (replaces the bind rotation)
+  Keys<glm::vec3> scale;
+};
+
+// Keys glTF cannot bind to a node path: morph weights, driver values, IK weights.
+struct ScalarChannel {
+  std::string name;
+  std::string target;  // what it drives, in the format's words
+  Keys<float> keys;
+};
+
+struct Event {
+  float time = 0.0f;
+  std::string type;
+  std::string payload;  // format-specific text (JSON where structured)
+};
+
+struct Animation {
+  std::string name;
+  float duration = 0.0f;  // seconds
+  std::vector<BoneTrack> tracks;
+  std::vector<ScalarChannel> scalars;
+  std::vector<Event> events;
+  size_t keyCount() const;  // all keys of all tracks and scalar channels
+};
+
+// The source's coordinate system: which axis is up, handedness and size of one unit.
+struct AxisSystem {
+  enum class Up { Y, Z };
+  Up up = Up::Y;
+  bool rightHanded = true;
+  float metresPerUnit = 1.0f;
+  bool isGltf() const { return up == Up::Y && rightHanded && metresPerUnit == 1.0f; }
+};
+
+struct Warning {
+  std::string code;     // short stable id, e.g. "unknown-chunk"
+  std::string message;  // one line, with offset and path where known
+  uint32_t count = 1;   // repeats of the same code+message are folded
+};
+
+struct Provenance {
+  std::string format;  // registry name, e.g. "renderware-dff"
+  std::string file;
+  AxisSystem axes;
+  std::vector<Warning> warnings;
+  void warn(std::string code, std::string message);
+};
+
+struct Rig {
+  std::string name;
+  Skeleton skeleton;
+  std::vector<Mesh> meshes;
+  std::vector<Animation> animations;
+  Provenance provenance;
+
+  size_t vertexCount() const;
+  size_t maxInfluences() const;
+};
+
+}  // namespace rigport

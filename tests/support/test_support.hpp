@@ -1,0 +1,18 @@
+// Helpers shared by the test programs: sample paths, file loading, a scratch directory.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rigport::test {
+
+// Absolute path of a file under ../shared/samples, e.g. sample("renderware/x.dff").
+std::string sample(const std::string& relative);
+std::vector<uint8_t> readBytes(const std::string& path);
+// A fresh, empty directory for this test's outputs (under the build tree's test scratch area).
+std::string scratchDir(const std::string& name);
+// Runs a shell command; returns its exit code and fills `output` with stdout+stderr.
+int runCommand(const std::string& command, std::string* output = nullptr);
+
+}  // namespace rigport::test
