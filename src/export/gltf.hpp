@@ -1,0 +1,34 @@
+// glTF 2.0 export of a rig (format note: shared/formats/gltf_ecosystem.md §1 and §5).
+// One node per bone, a skin with inverseBindMatrices, the skinned mesh node at the scene root with
+// no transform, JOINTS_n/WEIGHTS_n, LINEAR animation samplers; events and channels glTF cannot
+// express go to `extras`. A rig not in glTF axes is converted (core/axes.hpp) on a copy first,
+// and validate() (core/validate.hpp) runs before anything is written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+
+namespace rigport {
+
+struct GltfOptions {
+  // More than 4 influences per vertex: write JOINTS_1/WEIGHTS_1 (true) or keep the 4 largest and
+  // renormalise (false).
+  bool allowEightInfluences = true;
+  std::string generator = "rigport";
+};
+
+// A .glb in memory.
+Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {});
+
+// A .gltf (JSON text) whose single buffer's uri is `binFileName`, plus that buffer's bytes.
+struct GltfFiles {
+  std::string json;
+  std::vector<uint8_t> bin;
+};
+Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options = {});
+
+}  // namespace rigport
