@@ -1,0 +1,222 @@
+// The neutral model: validation catches each broken invariant, axis conversion keeps skinning
+// consistent, animation binding resolves by id, hash, name and position, key normalisation
+// produces what glTF samplers need.
+#include <gtest/gtest.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "core/axes.hpp"
+#include "core/bind.hpp"
+#include "core/rig.hpp"
+#include "core/validate.hpp"
+
+using namespace rigport;
+
+namespace {
+
+// root -> spine -> head, root -> leg; one triangle skinned to spine and leg.
+Rig smallRig() {
+  Rig rig;
+  auto add = [&](const char* name, int32_t parent, glm::vec3 t, glm::quat q, uint32_t id) {
+    Bone b;
+    b.name = name;
+    b.parent = parent;
+    b.translation = t;
+    b.rotation = q;
+    b.id = id;
+    rig.skeleton.bones.push_back(b);
+  };
+  add("root", -1, {0, 0, 1}, glm::angleAxis(0.3f, glm::vec3(0, 0, 1)), 0);
+  add("spine", 0, {0, 0, 0.5f}, glm::angleAxis(-0.2f, glm::vec3(1, 0, 0)), 1);
+  add("head", 1, {0, 0, 0.4f}, glm::quat(1, 0, 0, 0), 5);
+  add("leg", 0, {0.2f, 0, -0.1f}, glm::angleAxis(3.0f, glm::vec3(0, 1, 0)), 41);
+  const auto world = rig.skeleton.worldBindMatrices();
+  for (size_t i = 0; i < world.size(); ++i) rig.skeleton.bones[i].inverseBind = glm::inverse(world[i]);
+  Mesh m;
+  m.positions = {{0, 0, 1.2f}, {0.1f, 0, 1.6f}, {0.2f, 0.1f, 0.8f}};
+  m.normals = {{0, 1, 0}, {0, 1, 0}, {1, 0, 0}};
+  m.indices = {0, 1, 2};
+  m.influenceOffsets = {0, 1, 3, 4};
+  m.influences = {{1, 1.0f}, {1, 0.5f}, {2, 0.5f}, {3, 1.0f}};
+  rig.meshes.push_back(m);
+  Animation a;
+  a.name = "walk";
+  a.duration = 1.0f;
+  BoneTrack t;
+  t.bone = 1;
+  t.rotation.times = {0.0f, 1.0f};
+  t.rotation.values = {glm::angleAxis(0.1f, glm::vec3(1, 0, 0)), glm::angleAxis(0.4f, glm::vec3(0, 1, 0))};
+  t.translation.times = {0.0f, 1.0f};
+  t.translation.values = {{0, 0, 0.5f}, {0.1f, 0, 0.5f}};
+  a.tracks.push_back(t);
+  rig.animations.push_back(a);
+  rig.provenance.axes.up = AxisSystem::Up::Z;
+  return rig;
+}
+
+// Skinned world position of vertex v, the way glTF evaluates it: sum w * world(j) * IBM(j) * p.
+glm::vec3 skinnedPosition(const Rig& rig, size_t v) {
+  const Mesh& m = rig.meshes[0];
+  const auto world = rig.skeleton.worldBindMatrices();
+  glm::vec4 out(0.0f);
+  for (uint32_t i = m.influenceOffsets[v]; i < m.influenceOffsets[v + 1]; ++i) {
+    const Influence& inf = m.influences[i];
+    out += inf.weight * (world[inf.bone] * *rig.skeleton.bones[inf.bone].inverseBind * glm::vec4(m.positions[v], 1.0f));
+  }
+  return glm::vec3(out);
+}
+
+}  // namespace
+
+TEST(Validate, AcceptsAConsistentRig) { EXPECT_TRUE(validate(smallRig())); }
+
+TEST(Validate, RejectsAParentThatFollowsItsChild) {
+  Rig rig = smallRig();
+  rig.skeleton.bones[1].parent = 2;
+  auto s = validate(rig);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().path, "skeleton/bones[1]");
+}
+
+TEST(Validate, RejectsInfluenceOnMissingBoneAndBadWeights) {
+  Rig rig = smallRig();
+  rig.meshes[0].influences[2].bone = 9;
+  EXPECT_EQ(validate(rig).error().path, "meshes[0]/influences[2]");
+  rig = smallRig();
+  rig.meshes[0].influences[0].weight = -0.5f;
+  EXPECT_FALSE(validate(rig));
+  rig = smallRig();
+  rig.meshes[0].influences[0].weight = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(validate(rig));
+}
+
+TEST(Validate, RejectsIndexOutOfRangeAndUnevenKeys) {
+  Rig rig = smallRig();
+  rig.meshes[0].indices[1] = 3;
+  EXPECT_EQ(validate(rig).error().path, "meshes[0]/indices[1]");
+  rig = smallRig();
+  rig.animations[0].tracks[0].rotation.values.pop_back();
+  EXPECT_EQ(validate(rig).error().path, "animations[0]/tracks[0]/rotation");
+}
+
+TEST(Validate, RejectsNonUnitBindRotationAndBadOffsets) {
+  Rig rig = smallRig();
+  rig.skeleton.bones[2].rotation = glm::quat(0.5f, 0, 0, 0);
+  EXPECT_FALSE(validate(rig));
+  rig = smallRig();
+  rig.meshes[0].influenceOffsets.back() = 3;
+  EXPECT_FALSE(validate(rig));
+}
+
+TEST(Axes, ZUpToYUpMapsUpToUpAndKeepsSkinningConsistent) {
+  Rig rig = smallRig();
+  std::vector<glm::vec3> before;
+  for (size_t v = 0; v < 3; ++v) before.push_back(skinnedPosition(rig, v));
+  toGltfAxes(rig);
+  EXPECT_TRUE(rig.provenance.axes.isGltf());
+  const glm::mat3 p = basisToGltf(AxisSystem{AxisSystem::Up::Z, true, 1.0f});
+  EXPECT_NEAR(glm::length(p * glm::vec3(0, 0, 1) - glm::vec3(0, 1, 0)), 0.0f, 1e-7f);
+  EXPECT_NEAR(glm::determinant(p), 1.0f, 1e-7f);
+  for (size_t v = 0; v < 3; ++v) {
+    const glm::vec3 expected = p * before[v];
+    EXPECT_NEAR(glm::length(skinnedPosition(rig, v) - expected), 0.0f, 1e-5f) << "vertex " << v;
+  }
+  // IBMs remain inverses of the converted world bind pose, with an exact last row.
+  const auto world = rig.skeleton.worldBindMatrices();
+  for (size_t b = 0; b < world.size(); ++b) {
+    const glm::mat4 id = world[b] * *rig.skeleton.bones[b].inverseBind;
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) EXPECT_NEAR(id[c][r], c == r ? 1.0f : 0.0f, 1e-5f);
+    EXPECT_EQ((*rig.skeleton.bones[b].inverseBind)[3][3], 1.0f);
+  }
+}
+
+TEST(Axes, LeftHandedAndUnitScaleAreApplied) {
+  Rig rig = smallRig();
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Y, false, 0.01f};  // centimetres, Direct3D
+  const glm::vec3 p0 = skinnedPosition(rig, 1);
+  toGltfAxes(rig);
+  const glm::vec3 p1 = skinnedPosition(rig, 1);
+  EXPECT_NEAR(p1.x, 0.01f * p0.x, 1e-6f);
+  EXPECT_NEAR(p1.y, 0.01f * p0.y, 1e-6f);
+  EXPECT_NEAR(p1.z, -0.01f * p0.z, 1e-6f);
+  EXPECT_NEAR(rig.animations[0].tracks[0].translation.values[1].x, 0.001f, 1e-7f);
+}
+
+TEST(Axes, GltfRigIsLeftUntouched) {
+  Rig rig = smallRig();
+  rig.provenance.axes = AxisSystem{};
+  const Rig copy = rig;
+  toGltfAxes(rig);
+  EXPECT_EQ(rig.meshes[0].positions, copy.meshes[0].positions);
+  EXPECT_EQ(rig.skeleton.bones[0].rotation, copy.skeleton.bones[0].rotation);
+}
+
+TEST(Bind, ResolvesByIdThenHashThenNameThenPosition) {
+  Rig rig = smallRig();
+  rig.animations.clear();
+  rig.skeleton.bones[3].nameHash = 0xABCD1234u;
+  rig.skeleton.joints = {0, 1, 3, 2};
+  std::vector<Animation> anims(1);
+  anims[0].name = "a";
+  auto track = [](BoneRef ref) {
+    BoneTrack t;
+    t.target = std::move(ref);
+    t.rotation.times = {0};
+    t.rotation.values = {glm::quat(1, 0, 0, 0)};
+    return t;
+  };
+  anims[0].tracks.push_back(track(BoneRef{"wrong name", 5u, {}, {}}));          // id 5 -> head
+  anims[0].tracks.push_back(track(BoneRef{"", {}, 0xABCD1234u, {}}));         // hash -> leg
+  anims[0].tracks.push_back(track(BoneRef{"  SPINE ", {}, {}, {}}));           // loose name -> spine
+  anims[0].tracks.push_back(track(BoneRef{"", {}, {}, 0u}));                   // joint position 0 -> root
+  anims[0].tracks.push_back(track(BoneRef{"nobody", 77u, {}, {}}));            // unbound
+  bindAnimations(rig, anims);
+  ASSERT_EQ(rig.animations.size(), 1u);
+  const auto& t = rig.animations[0].tracks;
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_EQ(t[0].bone, 2);
+  EXPECT_EQ(t[1].bone, 3);
+  EXPECT_EQ(t[2].bone, 1);
+  EXPECT_EQ(t[3].bone, 0);
+  ASSERT_EQ(rig.provenance.warnings.size(), 1u);
+  EXPECT_EQ(rig.provenance.warnings[0].code, "unbound-track");
+  EXPECT_NE(rig.provenance.warnings[0].message.find("'nobody' id 77"), std::string::npos);
+}
+
+TEST(Bind, JointPositionFollowsThePaletteOrder) {
+  Rig rig = smallRig();
+  rig.animations.clear();
+  rig.skeleton.joints = {3, 2, 1, 0};
+  std::vector<Animation> anims(1);
+  BoneTrack t;
+  t.target.position = 1;
+  anims[0].tracks.push_back(t);
+  bindAnimations(rig, anims);
+  EXPECT_EQ(rig.animations[0].tracks[0].bone, 2);
+}
+
+TEST(NormalizeKeys, SortsMergesDuplicatesAndKeepsQuaternionsInOneHemisphere) {
+  Animation a;
+  BoneTrack t;
+  t.rotation.times = {0.5f, 0.0f, 0.5f, 1.0f};
+  const glm::quat q = glm::angleAxis(0.2f, glm::vec3(0, 0, 1));
+  t.rotation.values = {q, glm::quat(2, 0, 0, 0), q * 2.0f, -q};
+  a.tracks.push_back(t);
+  normalizeKeys(a);
+  const auto& r = a.tracks[0].rotation;
+  ASSERT_EQ(r.times, (std::vector<float>{0.0f, 0.5f, 1.0f}));
+  for (const glm::quat& v : r.values) EXPECT_NEAR(glm::length(v), 1.0f, 1e-6f);
+  EXPECT_GE(glm::dot(r.values[0], r.values[1]), 0.0f);
+  EXPECT_GE(glm::dot(r.values[1], r.values[2]), 0.0f);
+  EXPECT_NEAR(r.values[1].z, q.z, 1e-6f) << "the later of two equal-time keys wins";
+}
+
+TEST(Provenance, RepeatedWarningsAreFoldedWithACount) {
+  Provenance p;
+  p.warn("unknown-chunk", "x");
+  p.warn("unknown-chunk", "x");
+  p.warn("unknown-chunk", "y");
+  ASSERT_EQ(p.warnings.size(), 2u);
+  EXPECT_EQ(p.warnings[0].count, 2u);
+}
