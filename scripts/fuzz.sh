@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target (fuzz/*_fuzz.cpp) with clang + ASan/UBSan and runs each one,
+# seeded with the samples, for SECONDS seconds (default 20). Any crash, leak, timeout or
+# out-of-memory fails the script and leaves the reproducer in build-fuzz/artifacts/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET="${1:-20}"
+SAMPLES="$(cd .. && pwd)/shared/samples"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGPORT_FUZZ=ON \
+  -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build build-fuzz -j"$(nproc)"
+mkdir -p build-fuzz/artifacts
+shopt -s nullglob
+status=0
+for target in build-fuzz/fuzz/*_fuzz; do
+  name="$(basename "$target")"
+  corpus="build-fuzz/corpus/$name"
+  mkdir -p "$corpus"
+  # Seed with every sample (each target rejects what is not its format quickly).
+  find "$SAMPLES" -type f ! -name '*.json' ! -name '*.txt' ! -name '*.md' ! -name '*.py' -exec cp -n {} "$corpus/" \;
+  echo "fuzz: $name for ${SECONDS_PER_TARGET}s"
+  if ! "$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -malloc_limit_mb=512 \
+      -timeout=10 -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=0 2>"build-fuzz/$name.log"; then
+    echo "fuzz: $name FAILED (see build-fuzz/$name.log)"; tail -40 "build-fuzz/$name.log"; status=1
+  fi
+done
+exit $status
