@@ -1,0 +1,174 @@
+// .anm reader: a sequence of Anim Animation chunks 0x1B, interpolator types 1 and 2
+// (renderware.md §1.10). Each chunk becomes one Animation whose tracks name their node by
+// position (the file carries no ids or names; bindAnimations() maps positions to HAnim nodes).
+#include <fmt/format.h>
+
+#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/anm_format.hpp"
+#include "formats/renderware/chunk.hpp"
+#include "formats/renderware/rw_half.hpp"
+
+namespace rigport::renderware {
+namespace {
+
+struct RawKey {
+  float time = 0.0f;
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 translation{0.0f};
+  uint32_t prev = 0;
+};
+
+Result<RawKey> readStandardKey(ByteReader& r) {
+  RawKey k;
+  k.time = RP_TRY(r.f32("time"));
+  const float x = RP_TRY(r.f32("qx")), y = RP_TRY(r.f32("qy")), z = RP_TRY(r.f32("qz")), w = RP_TRY(r.f32("qw"));
+  k.rotation = glm::quat(w, x, y, z);
+  for (int i = 0; i < 3; ++i) k.translation[i] = RP_TRY(r.f32(Field("t", i)));
+  k.prev = RP_TRY(r.u32("prevOffset"));
+  return k;
+}
+
+// Type 2: RW half floats; the translation halves are normalised and only become positions with
+// the offset/scalar pair that follows the key block.
+Result<RawKey> readCompressedKey(ByteReader& r) {
+  RawKey k;
+  k.time = RP_TRY(r.f32("time"));
+  float q[4];
+  for (int i = 0; i < 4; ++i) q[i] = rwHalfToFloat(RP_TRY(r.u16(Field("q", i))));
+  k.rotation = glm::quat(q[3], q[0], q[1], q[2]);
+  for (int i = 0; i < 3; ++i) k.translation[i] = rwHalfToFloat(RP_TRY(r.u16(Field("t", i))));
+  k.prev = RP_TRY(r.u32("prevOffset"));
+  return k;
+}
+
+// Node identity is positional (§1.10): the first numNodes keys start one node each and carry a
+// junk prevOffset; every later key names the node's previous key (prevOffset / unit, counted from
+// the start of the key block). A key chains to key j only if j is earlier, has no successor yet and
+// is not later in time; while no key has chained yet a successor must be strictly later, so junk
+// or zero prevOffsets of first keys (all at the start time) are not mistaken for links.
+Result<std::vector<uint32_t>> assignNodes(const std::vector<RawKey>& keys, size_t unit, const ByteReader& r,
+                                          size_t keyBlockStart, size_t diskKeySize, uint32_t* numNodes) {
+  std::vector<uint32_t> node(keys.size());
+  std::vector<bool> hasSuccessor(keys.size(), false);
+  bool chained = false;
+  *numNodes = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const uint32_t prev = keys[i].prev;
+    const size_t j = prev / unit;
+    const bool links = prev % unit == 0 && j < i && !hasSuccessor[j] && keys[i].time >= keys[j].time &&
+                       (chained || keys[i].time > keys[j].time);
+    if (links) {
+      chained = true;
+      hasSuccessor[j] = true;
+      node[i] = node[j];
+    } else if (!chained) {
+      node[i] = (*numNodes)++;
+    } else {
+      return r.errorAt(keyBlockStart + i * diskKeySize + diskKeySize - 4, ErrorCode::BadValue,
+                       fmt::format("prevOffset 0x{:08X} names no earlier key of a node awaiting its next key "
+                                   "(all {} first keys must come before the first chained key)",
+                                   prev, *numNodes),
+                       Field("key", static_cast<int64_t>(i)));
+    }
+  }
+  return node;
+}
+
+Result<Animation> readAnimation(ByteReader& r, size_t index) {
+  const int32_t version = RP_TRY(r.s32("version"));
+  if (version != anm::kVersion) {
+    return r.errorAt(r.position() - 4, ErrorCode::Unsupported,
+                     fmt::format("Anim Animation version 0x{:X} (only 0x100 exists)", version), "version");
+  }
+  const int32_t type = RP_TRY(r.s32("interpolatorType"));
+  const uint32_t numKeys = RP_TRY(r.u32("numKeyFrames"));
+  RP_TRY(r.s32("flags"));
+  Animation anim;
+  anim.name = fmt::format("anim_{}", index);
+  anim.duration = RP_TRY(r.f32("duration"));
+
+  size_t diskKeySize = 0, unit = 0;
+  if (type == anm::kStandardKeys) {
+    diskKeySize = unit = anm::kStandardKeySize;
+  } else if (type == anm::kCompressedKeys) {
+    diskKeySize = anm::kCompressedKeyDiskSize;
+    unit = anm::kCompressedKeyMemorySize;
+  } else {
+    return r.errorAt(r.position() - 16, ErrorCode::Unsupported,
+                     fmt::format("interpolator type {} (0x{:X}) is not supported; rigport reads 1 (standard) and 2 (compressed)",
+                                 type, static_cast<uint32_t>(type)),
+                     "interpolatorType");
+  }
+  const size_t n = RP_TRY(r.count(numKeys, diskKeySize, "numKeyFrames"));
+  const size_t keyBlockStart = r.position();
+  std::vector<RawKey> keys;
+  keys.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = r.scope(Field("key", static_cast<int64_t>(i)));
+    keys.push_back(RP_TRY(type == anm::kStandardKeys ? readStandardKey(r) : readCompressedKey(r)));
+  }
+  if (type == anm::kCompressedKeys) {
+    // translation = half · scalar + offset per axis (§1.10).
+    glm::vec3 offset, scalar;
+    for (int i = 0; i < 3; ++i) offset[i] = RP_TRY(r.f32(Field("offset", i)));
+    for (int i = 0; i < 3; ++i) scalar[i] = RP_TRY(r.f32(Field("scalar", i)));
+    for (RawKey& k : keys) k.translation = k.translation * scalar + offset;
+  }
+
+  uint32_t numNodes = 0;
+  const std::vector<uint32_t> node = RP_TRY(assignNodes(keys, unit, r, keyBlockStart, diskKeySize, &numNodes));
+  anim.tracks.resize(numNodes);
+  for (uint32_t i = 0; i < numNodes; ++i) anim.tracks[i].target.position = i;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    BoneTrack& t = anim.tracks[node[i]];
+    t.rotation.times.push_back(keys[i].time);
+    t.rotation.values.push_back(keys[i].rotation);
+    t.translation.times.push_back(keys[i].time);
+    t.translation.values.push_back(keys[i].translation);
+  }
+  return anim;
+}
+
+}  // namespace
+
+bool probeAnm(std::span<const uint8_t> bytes) {
+  ByteReader r(bytes);
+  auto type = r.u32("type");
+  return type && *type == kAnimAnimation;
+}
+
+Result<Rig> readAnm(std::span<const uint8_t> bytes) {
+  ByteReader r(bytes);
+  Rig rig;
+  rig.provenance.format = "renderware-anm";
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 1.0f};
+  size_t chunkIndex = 0;
+  while (!r.atEnd()) {
+    const Field chunkField("chunk", static_cast<int64_t>(chunkIndex++));
+    const ChunkHeader h = RP_TRY(readChunkHeader(r, chunkField));
+    if (h.type != kAnimAnimation) {
+      rig.provenance.warn("unknown-chunk", fmt::format("skipped chunk type 0x{:X} at 0x{:X}", h.type, r.fileOffset() - kChunkHeaderSize));
+      RP_CHECK(r.skip(h.size, chunkField));
+      continue;
+    }
+    // The payload is parsed from the bytes themselves: one public writer stores 20 + 36·n as the
+    // size of type-2 chunks (§1.10), so the size field only decides where the next chunk starts.
+    const Field animField("AnimAnimation", static_cast<int64_t>(rig.animations.size()));
+    ByteReader body = RP_TRY(r.window(r.position(), r.remaining(), animField));
+    rig.animations.push_back(RP_TRY(readAnimation(body, rig.animations.size())));
+    const size_t used = body.position();
+    size_t next = h.size;
+    if (h.size != used) {
+      if (h.size < used || h.size > r.remaining()) next = used;
+      rig.provenance.warn("chunk-size", fmt::format("{}: chunk size {} but its keys take {} bytes; next chunk read at +{}",
+                                                    animField.str(), h.size, used, next));
+    }
+    RP_CHECK(r.skip(next, animField));
+  }
+  if (rig.animations.empty()) {
+    return r.error(ErrorCode::BadValue, "no Anim Animation chunk (0x1B) in the file", "chunk");
+  }
+  return rig;
+}
+
+}  // namespace rigport::renderware

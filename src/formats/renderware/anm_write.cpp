@@ -1,0 +1,127 @@
+// .anm writer: one type-1 (standard keys) Anim Animation chunk 0x1B per animation
+// (renderware.md §1.10). Nodes follow the skeleton's joint order (HAnim node order).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/anm_format.hpp"
+#include "formats/renderware/chunk.hpp"
+
+namespace rigport::renderware {
+namespace {
+
+// Without a skeleton, node positions come from the tracks alone; HAnim hierarchies are far smaller.
+constexpr uint32_t kMaxNodesWithoutSkeleton = 1u << 16;
+
+// The value of `keys` at time `t`: held outside the key range, blended with `mix` between keys,
+// and exactly the stored value at a key time (so rewriting a file reproduces its floats bit for bit).
+template <class T, class Mix>
+T sample(const Keys<T>& keys, float t, const T& fallback, Mix mix) {
+  const size_t n = std::min(keys.times.size(), keys.values.size());
+  if (n == 0) return fallback;
+  const auto end = keys.times.begin() + static_cast<std::ptrdiff_t>(n);
+  const size_t i = static_cast<size_t>(std::lower_bound(keys.times.begin(), end, t) - keys.times.begin());
+  if (i == n) return keys.values[n - 1];
+  if (i == 0 || keys.times[i] == t) return keys.values[i];
+  const float span = keys.times[i] - keys.times[i - 1];
+  const float a = span > 0.0f ? (t - keys.times[i - 1]) / span : 1.0f;
+  return mix(keys.values[i - 1], keys.values[i], a);
+}
+
+// Maps each track to its node: a bound track by its bone's place in the joint list, an unbound
+// one by its BoneRef position (as read from an .anm).
+Result<std::vector<const BoneTrack*>> tracksByNode(const Animation& anim, const std::vector<uint32_t>& joints) {
+  std::vector<const BoneTrack*> byNode(joints.size(), nullptr);
+  for (const BoneTrack& t : anim.tracks) {
+    uint32_t node = 0;
+    if (t.bone >= 0) {
+      const auto it = std::find(joints.begin(), joints.end(), static_cast<uint32_t>(t.bone));
+      if (it == joints.end()) {
+        return makeError(ErrorCode::Usage, fmt::format("animation '{}': track on bone {} which is not a joint of the skeleton", anim.name, t.bone));
+      }
+      node = static_cast<uint32_t>(it - joints.begin());
+    } else if (t.target.position && (joints.empty() ? *t.target.position < kMaxNodesWithoutSkeleton : *t.target.position < joints.size())) {
+      node = *t.target.position;
+    } else {
+      return makeError(ErrorCode::Usage, fmt::format("animation '{}': track '{}' has no bone and no node position among the {} joints; bind it first",
+                                                     anim.name, t.target.name, joints.size()));
+    }
+    if (node >= byNode.size()) byNode.resize(node + 1, nullptr);
+    if (byNode[node] != nullptr) {
+      return makeError(ErrorCode::Usage, fmt::format("animation '{}': two tracks for node {}", anim.name, node));
+    }
+    byNode[node] = &t;
+  }
+  return byNode;
+}
+
+// Every node gets a key at each time any track has a key: simple, and it keeps librw's key order
+// (§1.10) trivially valid.
+std::vector<float> keyTimes(const Animation& anim) {
+  std::vector<float> times;
+  for (const BoneTrack& t : anim.tracks) {
+    times.insert(times.end(), t.rotation.times.begin(), t.rotation.times.end());
+    times.insert(times.end(), t.translation.times.begin(), t.translation.times.end());
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  if (times.empty()) times.push_back(0.0f);
+  // librw's interpolator starts from two keys per node (AnimInterpolator::setCurrentAnim).
+  if (times.size() == 1 && anim.duration > times[0]) times.push_back(anim.duration);
+  return times;
+}
+
+Status writeAnimation(ByteWriter& w, const Skeleton& skeleton, const std::vector<uint32_t>& joints, const Animation& anim) {
+  const std::vector<const BoneTrack*> byNode = RP_TRY(tracksByNode(anim, joints));
+  const std::vector<float> times = keyTimes(anim);
+  const size_t numNodes = byNode.size();
+
+  const size_t chunk = beginChunk(w, kAnimAnimation, anm::kWriterLibraryId);
+  w.s32(anm::kVersion);
+  w.s32(anm::kStandardKeys);
+  w.u32(static_cast<uint32_t>(times.size() * numNodes));
+  w.s32(0);  // flags
+  w.f32(std::max(anim.duration, times.back()));
+  // First the start key of every node, then each node's next key: sorted by the time of the key
+  // each one replaces (§1.10). prevOffset is the byte offset of the node's previous key.
+  for (size_t k = 0; k < times.size(); ++k) {
+    for (size_t node = 0; node < numNodes; ++node) {
+      glm::quat bindRotation{1.0f, 0.0f, 0.0f, 0.0f};
+      glm::vec3 bindTranslation{0.0f};
+      if (node < joints.size() && joints[node] < skeleton.bones.size()) {
+        bindRotation = skeleton.bones[joints[node]].rotation;
+        bindTranslation = skeleton.bones[joints[node]].translation;
+      }
+      glm::quat q = bindRotation;
+      glm::vec3 t = bindTranslation;
+      if (const BoneTrack* track = byNode[node]) {
+        q = sample(track->rotation, times[k], bindRotation, [](const glm::quat& a, const glm::quat& b, float s) { return glm::slerp(a, b, s); });
+        t = sample(track->translation, times[k], bindTranslation, [](const glm::vec3& a, const glm::vec3& b, float s) { return glm::mix(a, b, s); });
+      }
+      w.f32(times[k]);
+      w.f32(q.x);
+      w.f32(q.y);
+      w.f32(q.z);
+      w.f32(q.w);
+      w.f32(t.x);
+      w.f32(t.y);
+      w.f32(t.z);
+      w.u32(k == 0 ? anm::kFirstKeyPrev : static_cast<uint32_t>(((k - 1) * numNodes + node) * anm::kStandardKeySize));
+    }
+  }
+  endChunk(w, chunk);
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> writeAnm(const Rig& rig) {
+  if (rig.animations.empty()) return makeError(ErrorCode::Usage, "the rig has no animations to write as .anm");
+  const std::vector<uint32_t> joints = rig.skeleton.jointList();
+  ByteWriter w;
+  for (const Animation& anim : rig.animations) RP_CHECK(writeAnimation(w, rig.skeleton, joints, anim));
+  return w.take();
+}
+
+}  // namespace rigport::renderware

@@ -1,0 +1,137 @@
+// ANP3 (San Andreas) and ANP2 packages, renderware.md §4.2: flat, no tags after the magic.
+//   u32 size (ignored, as Psycrow and the game do), char package[24], i32 numAnims;
+//   per animation: char name[24], i32 numSequences, [ANP3: i32 keyDataSize, i32 flag];
+//   per sequence: char name[24], i32 type, i32 numKeys, i32 boneId, numKeys keys of `type`.
+#include <fmt/format.h>
+
+#include "formats/renderware/ifp_packages.hpp"
+
+namespace rigport::renderware::ifp {
+namespace {
+
+constexpr size_t kNameSize = 24;
+
+// Sequence key types (gta-reversed-modern AnimSequenceFrames.h): 1/2 float, 3/4 int16 fixed point.
+struct SequenceType {
+  bool compressed = false;
+  bool translation = false;
+  size_t keySize = 0;
+};
+
+// Compressed fixed-point scales: quaternion /4096, time in ticks of 1/60 s, translation /1024.
+constexpr float kQuatScale = 4096.0f;
+constexpr float kTicksPerSecond = 60.0f;
+constexpr float kTranslationScale = 1024.0f;
+
+Result<SequenceType> sequenceType(int32_t type, const ByteReader& r, size_t typePos) {
+  switch (type) {
+    case 1: return SequenceType{false, false, 20};  // f32 q[4], f32 time
+    case 2: return SequenceType{false, true, 32};   // f32 q[4], f32 time, f32 t[3]
+    case 3: return SequenceType{true, false, 10};   // i16 q[4], i16 time
+    case 4: return SequenceType{true, true, 16};    // i16 q[4], i16 time, i16 t[3]
+    default:
+      return r.errorAt(typePos, ErrorCode::Unsupported, fmt::format("sequence type {} (ANP3 has 1–4)", type), "type");
+  }
+}
+
+Status readKey(ByteReader& r, const SequenceType& type, BoneTrack& track) {
+  glm::quat q;
+  float time = 0.0f;
+  glm::vec3 t{0.0f};
+  if (type.compressed) {
+    float c[4];
+    for (int i = 0; i < 4; ++i) c[i] = static_cast<float>(RP_TRY(r.s16(Field("q", i)))) / kQuatScale;
+    time = static_cast<float>(RP_TRY(r.s16("time"))) / kTicksPerSecond;
+    if (type.translation) {
+      for (int i = 0; i < 3; ++i) t[i] = static_cast<float>(RP_TRY(r.s16(Field("t", i)))) / kTranslationScale;
+    }
+    // Quantisation leaves each component up to one step off unit length (§4.2): renormalise.
+    q = glm::quat(c[3], c[0], c[1], c[2]);
+    if (const float len = glm::length(q); len > 0.0f) q = q / len;
+  } else {
+    float c[4];
+    for (int i = 0; i < 4; ++i) c[i] = RP_TRY(r.f32(Field("q", i)));
+    q = glm::quat(c[3], c[0], c[1], c[2]);
+    time = RP_TRY(r.f32("time"));
+    if (type.translation) {
+      for (int i = 0; i < 3; ++i) t[i] = RP_TRY(r.f32(Field("t", i)));
+    }
+  }
+  // Not conjugated, unlike ANPK (§4.2).
+  track.rotation.times.push_back(time);
+  track.rotation.values.push_back(q);
+  if (type.translation) {
+    track.translation.times.push_back(time);
+    track.translation.values.push_back(t);
+  }
+  return Ok{};
+}
+
+// Returns the track and adds its key bytes to *keyBytes.
+Result<BoneTrack> readSequence(ByteReader& r, uint64_t* keyBytes) {
+  BoneTrack track;
+  track.target.name = RP_TRY(r.fixedString(kNameSize, "name"));  // up to the first NUL; the rest may be junk
+  const size_t typePos = r.position();
+  const SequenceType type = RP_TRY(sequenceType(RP_TRY(r.s32("type")), r, typePos));
+  const int32_t numKeys = RP_TRY(r.s32("numKeys"));
+  const int32_t boneId = RP_TRY(r.s32("boneId"));
+  if (boneId >= 0) track.target.id = static_cast<uint32_t>(boneId);  // -1: no bone
+  if (numKeys < 0) return r.errorAt(typePos + 4, ErrorCode::BadValue, fmt::format("negative key count {}", numKeys), "numKeys");
+  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numKeys), type.keySize, "numKeys"));
+  track.rotation.times.reserve(n);
+  track.rotation.values.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = r.scope(Field("key", static_cast<int64_t>(i)));
+    RP_CHECK(readKey(r, type, track));
+  }
+  *keyBytes += n * type.keySize;
+  return track;
+}
+
+Result<Animation> readAnimation(ByteReader& r, bool isAnp3, Rig& rig) {
+  Animation anim;
+  anim.name = RP_TRY(r.fixedString(kNameSize, "name"));
+  const size_t countPos = r.position();
+  const int32_t numSequences = RP_TRY(r.s32("numSequences"));
+  int32_t keyDataSize = -1;
+  if (isAnp3) {
+    keyDataSize = RP_TRY(r.s32("keyDataSize"));
+    RP_TRY(r.s32("flag"));  // 1 = compressed; the game follows the first sequence's type instead
+  }
+  if (numSequences < 0) return r.errorAt(countPos, ErrorCode::BadValue, fmt::format("negative sequence count {}", numSequences), "numSequences");
+  // A sequence is at least its 36-byte header.
+  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numSequences), kNameSize + 12, "numSequences"));
+  anim.tracks.reserve(n);
+  uint64_t keyBytes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = r.scope(Field("sequence", static_cast<int64_t>(i)));
+    anim.tracks.push_back(RP_TRY(readSequence(r, &keyBytes)));
+  }
+  // The game reads all key data into one keyDataSize-byte allocation: a smaller value is a broken file
+  // for the game, though the keys themselves are intact.
+  if (isAnp3 && (keyDataSize < 0 || static_cast<uint64_t>(keyDataSize) < keyBytes)) {
+    rig.provenance.warn("ifp-key-data-size", fmt::format("animation '{}': keyDataSize {} is below the {} bytes of its keys", anim.name, keyDataSize, keyBytes));
+  }
+  anim.duration = lastKeyTime(anim);
+  return anim;
+}
+
+}  // namespace
+
+Status readAnp23(ByteReader& r, Rig& rig, bool isAnp3) {
+  RP_TRY(r.u32("size"));
+  const std::string packageName = RP_TRY(r.fixedString(kNameSize, "name"));
+  if (rig.name.empty()) rig.name = packageName;
+  const size_t countPos = r.position();
+  const int32_t numAnims = RP_TRY(r.s32("numAnims"));
+  if (numAnims < 0) return r.errorAt(countPos, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
+  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numAnims), kNameSize + (isAnp3 ? 12 : 4), "numAnims"));
+  rig.animations.reserve(rig.animations.size() + n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = r.scope(Field("animation", static_cast<int64_t>(i)));
+    rig.animations.push_back(RP_TRY(readAnimation(r, isAnp3, rig)));
+  }
+  return Ok{};
+}
+
+}  // namespace rigport::renderware::ifp

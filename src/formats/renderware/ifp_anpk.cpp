@@ -1,0 +1,164 @@
+// ANPK packages (GTA III / Vice City), renderware.md §4.1: tagged blocks `char tag[4], u32 size`.
+//   ANPK { INFO{numAnims, name}, per animation: NAME{name}, DGAN{ INFO{numTracks, 0},
+//          per track: CPAN{ ANIM{record}, KR00|KRT0|KRTS{keys} } } }
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstring>
+
+#include "formats/renderware/ifp_packages.hpp"
+
+namespace rigport::renderware::ifp {
+namespace {
+
+struct Block {
+  char tag[4] = {};
+  size_t start = 0;  // position of the tag in the parent reader
+  ByteReader body;
+  bool is(const char* t) const { return std::memcmp(tag, t, 4) == 0; }
+};
+
+std::string tagText(const char* tag) {
+  std::string s;
+  for (int i = 0; i < 4; ++i) {
+    const auto c = static_cast<unsigned char>(tag[i]);
+    s += std::isprint(c) ? std::string(1, static_cast<char>(c)) : fmt::format("\\x{:02X}", c);
+  }
+  return s;
+}
+
+// Sizes are not always multiples of 4 (INFO and NAME hold string lengths) but every payload is
+// padded to 4, so readers round each size up (librwgta / gta-reversed-modern ROUNDSIZE).
+Result<Block> readBlock(ByteReader& r, Field f) {
+  Block b;
+  b.start = r.position();
+  const auto tag = RP_TRY(r.bytes(4, f));
+  std::memcpy(b.tag, tag.data(), 4);
+  const uint32_t size = RP_TRY(r.u32(f));
+  b.body = RP_TRY(r.sub(size, f));
+  RP_CHECK(r.skip(std::min<size_t>((4 - size % 4) % 4, r.remaining()), f));
+  return b;
+}
+
+Result<ByteReader> expectBlock(ByteReader& r, const char* tag, Field f) {
+  Block b = RP_TRY(readBlock(r, f));
+  if (!b.is(tag)) {
+    return r.errorAt(b.start, ErrorCode::BadValue, fmt::format("expected block '{}', found '{}'", tag, tagText(b.tag)), f);
+  }
+  return b.body;
+}
+
+// ANIM record: char name[28], i32 numKeys, i32 0, i32 numKeys-1, then 44 bytes: i32 boneId
+// (Vice City); 48 bytes: two ints that are not a bone id (GTA III) — bind those by name.
+constexpr size_t kViceCityRecord = 44;
+constexpr size_t kGta3Record = 48;
+
+// Key blocks: f32 q[4] (conjugated), [f32 t[3]], [f32 s[3]], f32 time.
+struct KeyLayout {
+  bool translation = false;
+  bool scale = false;
+  size_t size = 0;
+};
+
+Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
+  if (b.is("KR00")) return KeyLayout{false, false, 20};
+  if (b.is("KRT0")) return KeyLayout{true, false, 32};
+  if (b.is("KRTS")) return KeyLayout{true, true, 44};
+  return parent.errorAt(b.start, ErrorCode::Unsupported, fmt::format("key block '{}' (ANPK has KR00, KRT0, KRTS)", tagText(b.tag)), "keys");
+}
+
+Result<glm::vec3> readVec3(ByteReader& r, const char* name) {
+  glm::vec3 v;
+  for (int i = 0; i < 3; ++i) v[i] = RP_TRY(r.f32(Field(name, i)));
+  return v;
+}
+
+Result<BoneTrack> readTrack(ByteReader& cpan) {
+  BoneTrack track;
+  Block anim = RP_TRY(readBlock(cpan, "ANIM"));
+  if (!anim.is("ANIM")) {
+    return cpan.errorAt(anim.start, ErrorCode::BadValue, fmt::format("expected block 'ANIM', found '{}'", tagText(anim.tag)), "ANIM");
+  }
+  ByteReader& rec = anim.body;
+  if (rec.size() != kViceCityRecord && rec.size() != kGta3Record) {
+    return cpan.errorAt(anim.start + 4, ErrorCode::Unsupported,
+                        fmt::format("ANIM record of {} bytes (44 in Vice City, 48 in GTA III)", rec.size()), "ANIM");
+  }
+  track.target.name = RP_TRY(rec.fixedString(28, "name"));
+  const int32_t numKeys = RP_TRY(rec.s32("numKeys"));
+  RP_CHECK(rec.skip(8, "numKeys"));  // 0 and numKeys-1; readers ignore both
+  if (rec.size() == kViceCityRecord) {
+    const int32_t boneId = RP_TRY(rec.s32("boneId"));
+    if (boneId >= 0) track.target.id = static_cast<uint32_t>(boneId);  // -1: no bone
+  }
+  if (numKeys < 0) return rec.errorAt(28, ErrorCode::BadValue, fmt::format("negative key count {}", numKeys), "numKeys");
+  if (numKeys == 0) return track;  // no key block follows (librwgta, Psycrow, the game)
+
+  Block keys = RP_TRY(readBlock(cpan, "keys"));
+  const KeyLayout layout = RP_TRY(keyLayout(keys, cpan));
+  ByteReader& k = keys.body;
+  const size_t n = RP_TRY(k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
+  track.rotation.times.reserve(n);
+  track.rotation.values.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = k.scope(Field("key", static_cast<int64_t>(i)));
+    const float x = RP_TRY(k.f32("qx")), y = RP_TRY(k.f32("qy")), z = RP_TRY(k.f32("qz")), w = RP_TRY(k.f32("qw"));
+    glm::vec3 t{0.0f}, s{1.0f};
+    if (layout.translation) t = RP_TRY(readVec3(k, "t"));
+    // The game ignores KRTS scale ("scaling ignored"); it is still data, so it is kept.
+    if (layout.scale) s = RP_TRY(readVec3(k, "s"));
+    const float time = RP_TRY(k.f32("time"));  // absolute seconds
+    // Stored conjugated w.r.t. the in-game quaternion (§4.1).
+    track.rotation.times.push_back(time);
+    track.rotation.values.push_back(glm::quat(w, -x, -y, -z));
+    if (layout.translation) {
+      track.translation.times.push_back(time);
+      track.translation.values.push_back(t);
+    }
+    if (layout.scale) {
+      track.scale.times.push_back(time);
+      track.scale.values.push_back(s);
+    }
+  }
+  return track;
+}
+
+Result<Animation> readAnimation(ByteReader& r) {
+  Animation anim;
+  ByteReader name = RP_TRY(expectBlock(r, "NAME", "NAME"));
+  anim.name = RP_TRY(name.fixedString(name.size(), "name"));
+  ByteReader dgan = RP_TRY(expectBlock(r, "DGAN", "DGAN"));
+  ByteReader info = RP_TRY(expectBlock(dgan, "INFO", "INFO"));
+  const int32_t numTracks = RP_TRY(info.s32("numTracks"));
+  if (numTracks < 0) return info.errorAt(0, ErrorCode::BadValue, fmt::format("negative track count {}", numTracks), "numTracks");
+  // A track is at least a CPAN header plus an ANIM block of 8 + 44 bytes.
+  const size_t n = RP_TRY(dgan.count(static_cast<uint64_t>(numTracks), 8 + 8 + kViceCityRecord, "numTracks"));
+  anim.tracks.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    ByteReader cpan = RP_TRY(expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
+    anim.tracks.push_back(RP_TRY(readTrack(cpan)));
+  }
+  anim.duration = lastKeyTime(anim);
+  return anim;
+}
+
+}  // namespace
+
+Status readAnpk(ByteReader& r, Rig& rig) {
+  ByteReader pkg = RP_TRY(expectBlock(r, "ANPK", "ANPK"));
+  ByteReader info = RP_TRY(expectBlock(pkg, "INFO", "INFO"));
+  const int32_t numAnims = RP_TRY(info.s32("numAnims"));
+  const std::string packageName = RP_TRY(info.fixedString(info.remaining(), "name"));
+  if (rig.name.empty()) rig.name = packageName;
+  if (numAnims < 0) return info.errorAt(0, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
+  // An animation is at least a NAME header, a DGAN header and an 8-byte INFO block.
+  const size_t n = RP_TRY(pkg.count(static_cast<uint64_t>(numAnims), 8 + 8 + 16, "numAnims"));
+  rig.animations.reserve(rig.animations.size() + n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = pkg.scope(Field("animation", static_cast<int64_t>(i)));
+    rig.animations.push_back(RP_TRY(readAnimation(pkg)));
+  }
+  return Ok{};
+}
+
+}  // namespace rigport::renderware::ifp
