@@ -1,0 +1,111 @@
+#include "demo/demo_run.hpp"
+
+#include <filesystem>
+
+#include "core/axes.hpp"
+#include "core/bind.hpp"
+#include "core/file_io.hpp"
+#include "core/validate.hpp"
+#include "demo/character.hpp"
+#include "export/gltf.hpp"
+#include "formats/registry.hpp"
+
+namespace rigport {
+namespace {
+
+std::string firstExtension(const FormatInfo& f) {
+  const std::string_view exts = f.extensions;
+  return std::string(exts.substr(0, exts.find(',')));
+}
+
+Error withFile(Error e, const std::string& file) {
+  if (e.file.empty()) e.file = file;
+  return e;
+}
+
+// What the format's reader gives back, as a rig comparable with `character`.
+Result<Rig> readBack(const FormatInfo& format, std::span<const uint8_t> bytes, const Rig& character) {
+  Rig read = RP_TRY(format.read(bytes));
+  if (!format.animationOnly) return read;
+  // Animation-only files carry no skeleton: bind them onto the character, in the same axes.
+  toGltfAxes(read);
+  Rig bound = character;
+  bound.animations.clear();
+  bound.provenance = read.provenance;
+  bindAnimations(bound, std::move(read.animations));
+  return bound;
+}
+
+DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::filesystem::path& dir) {
+  DemoRow row;
+  row.format = std::string(format.name);
+  row.file = (dir / ("demo_character" + firstExtension(format))).string();
+  auto bytes = format.write(character);
+  if (!bytes) {
+    row.failure = withFile(bytes.error(), row.file);
+    return row;
+  }
+  row.bytes = bytes->size();
+  if (auto written = writeFileAtomic(row.file, *bytes); !written) {
+    row.failure = withFile(written.error(), row.file);
+    return row;
+  }
+  auto back = readBack(format, *bytes, character);
+  if (!back) {
+    row.failure = withFile(back.error(), row.file);
+    return row;
+  }
+  Rig& rig = *back;
+  rig.provenance.format = row.format;
+  rig.provenance.file = row.file;
+  row.bones = rig.skeleton.bones.size();
+  row.vertices = rig.vertexCount();
+  for (const Animation& a : rig.animations) row.keys += a.keyCount();
+  for (const Warning& w : rig.provenance.warnings) row.warnings += w.count;
+
+  const std::string glbPath = (dir / ("demo_character_" + row.format + ".glb")).string();
+  auto glb = exportGlb(rig);
+  if (!glb) {
+    row.failure = withFile(glb.error(), glbPath);
+    return row;
+  }
+  if (auto written = writeFileAtomic(glbPath, *glb); !written) {
+    row.failure = withFile(written.error(), glbPath);
+    return row;
+  }
+  row.glb = glbPath;
+
+  toGltfAxes(rig);
+  auto error = compareRigs(character, rig);
+  if (!error) {
+    row.failure = withFile(error.error(), row.file);
+    return row;
+  }
+  row.error = std::move(*error);
+  return row;
+}
+
+}  // namespace
+
+std::vector<std::string> DemoReport::glbFiles() const {
+  std::vector<std::string> out{characterGlb};
+  for (const DemoRow& r : rows)
+    if (!r.glb.empty()) out.push_back(r.glb);
+  return out;
+}
+
+Result<DemoReport> runDemo(const std::string& dir) {
+  const Rig character = makeDemoCharacter();
+  RP_CHECK(validate(character));
+  DemoReport report;
+  report.characterGlb = (std::filesystem::path(dir) / "demo_character.glb").string();
+  auto glb = exportGlb(character);
+  if (!glb) return withFile(glb.error(), report.characterGlb);
+  RP_CHECK(writeFileAtomic(report.characterGlb, *glb));
+  for (const FormatInfo& format : formats()) {
+    if (format.write != nullptr) report.rows.push_back(roundTrip(character, format, dir));
+  }
+  return report;
+}
+
+}  // namespace rigport

@@ -1,0 +1,159 @@
+#include "export/json_report.hpp"
+
+namespace rigport {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json vec(const glm::vec2& v) { return Json::array({v.x, v.y}); }
+Json vec(const glm::vec3& v) { return Json::array({v.x, v.y, v.z}); }
+Json vec(const glm::quat& q) { return Json::array({q.x, q.y, q.z, q.w}); }
+Json vec(float f) { return f; }
+
+Json matrix(const glm::mat4& m) {
+  Json out = Json::array();
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) out.push_back(m[c][r]);
+  return out;
+}
+
+template <class T>
+Json optional(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
+Json axes(const AxisSystem& a) {
+  return Json{{"up", a.up == AxisSystem::Up::Y ? "Y" : "Z"}, {"rightHanded", a.rightHanded}, {"metresPerUnit", a.metresPerUnit}};
+}
+
+Json warnings(const Provenance& p) {
+  Json out = Json::array();
+  for (const Warning& w : p.warnings) out.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
+  return out;
+}
+
+Json joints(const Skeleton& sk) {
+  Json out = Json::array();
+  for (uint32_t j : sk.jointList()) out.push_back(j);
+  return out;
+}
+
+Json bone(const Bone& b, size_t index) {
+  return Json{{"index", index},
+              {"name", b.name},
+              {"parent", b.parent},
+              {"translation", vec(b.translation)},
+              {"rotation", vec(b.rotation)},
+              {"scale", vec(b.scale)},
+              {"inverseBind", b.inverseBind ? matrix(*b.inverseBind) : Json(nullptr)},
+              {"id", optional(b.id)},
+              {"nameHash", optional(b.nameHash)}};
+}
+
+template <class T>
+Json list(const std::vector<T>& values) {
+  Json out = Json::array();
+  for (const T& v : values) out.push_back(vec(v));
+  return out;
+}
+
+Json meshCounts(const Mesh& m) {
+  return Json{{"name", m.name},
+              {"vertices", m.vertexCount()},
+              {"triangles", m.indices.size() / 3},
+              {"skinned", m.skinned()},
+              {"maxInfluences", m.maxInfluences()},
+              {"attachBone", m.attachBone}};
+}
+
+Json meshFull(const Mesh& m) {
+  Json out = meshCounts(m);
+  out["positions"] = list(m.positions);
+  out["normals"] = list(m.normals);
+  out["uvs"] = list(m.uvs);
+  out["indices"] = m.indices;
+  Json influences = Json::array();
+  for (size_t v = 0; v + 1 < m.influenceOffsets.size(); ++v) {
+    Json vertex = Json::array();
+    for (uint32_t i = m.influenceOffsets[v]; i < m.influenceOffsets[v + 1]; ++i) {
+      vertex.push_back(Json{{"bone", m.influences[i].bone}, {"weight", m.influences[i].weight}});
+    }
+    influences.push_back(std::move(vertex));
+  }
+  out["influences"] = std::move(influences);
+  return out;
+}
+
+template <class T>
+Json keys(const Keys<T>& k) {
+  return Json{{"times", k.times}, {"values", list(k.values)}};
+}
+
+Json boneRef(const BoneRef& r) {
+  return Json{{"name", r.name}, {"id", optional(r.id)}, {"nameHash", optional(r.nameHash)}, {"position", optional(r.position)}};
+}
+
+Json animationFull(const Animation& a, const Skeleton& sk) {
+  Json tracks = Json::array();
+  for (const BoneTrack& t : a.tracks) {
+    const bool bound = t.bone >= 0 && static_cast<size_t>(t.bone) < sk.bones.size();
+    tracks.push_back(Json{{"bone", t.bone},
+                          {"boneName", bound ? Json(sk.bones[static_cast<size_t>(t.bone)].name) : Json(nullptr)},
+                          {"target", boneRef(t.target)},
+                          {"translation", keys(t.translation)},
+                          {"rotation", keys(t.rotation)},
+                          {"scale", keys(t.scale)}});
+  }
+  Json scalars = Json::array();
+  for (const ScalarChannel& s : a.scalars) {
+    scalars.push_back(Json{{"name", s.name}, {"target", s.target}, {"keys", keys(s.keys)}});
+  }
+  Json events = Json::array();
+  for (const Event& e : a.events) events.push_back(Json{{"time", e.time}, {"type", e.type}, {"payload", e.payload}});
+  return Json{{"name", a.name},     {"duration", a.duration},        {"keyCount", a.keyCount()},
+              {"tracks", std::move(tracks)}, {"scalars", std::move(scalars)}, {"events", std::move(events)}};
+}
+
+Json summary(const Rig& rig) {
+  Json anims = Json::array();
+  for (const Animation& a : rig.animations) {
+    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", a.keyCount()}});
+  }
+  Json meshes = Json::array();
+  for (const Mesh& m : rig.meshes) meshes.push_back(meshCounts(m));
+  return Json{{"file", rig.provenance.file},
+              {"format", rig.provenance.format},
+              {"name", rig.name},
+              {"axes", axes(rig.provenance.axes)},
+              {"bones", rig.skeleton.bones.size()},
+              {"joints", rig.skeleton.jointList().size()},
+              {"meshes", std::move(meshes)},
+              {"vertices", rig.vertexCount()},
+              {"maxInfluences", rig.maxInfluences()},
+              {"animations", std::move(anims)},
+              {"warnings", warnings(rig.provenance)}};
+}
+
+Json full(const Rig& rig) {
+  Json bones = Json::array();
+  for (size_t i = 0; i < rig.skeleton.bones.size(); ++i) bones.push_back(bone(rig.skeleton.bones[i], i));
+  Json meshes = Json::array();
+  for (const Mesh& m : rig.meshes) meshes.push_back(meshFull(m));
+  Json anims = Json::array();
+  for (const Animation& a : rig.animations) anims.push_back(animationFull(a, rig.skeleton));
+  return Json{{"name", rig.name},
+              {"provenance",
+               Json{{"format", rig.provenance.format}, {"file", rig.provenance.file}, {"axes", axes(rig.provenance.axes)},
+                    {"warnings", warnings(rig.provenance)}}},
+              {"skeleton", Json{{"bones", std::move(bones)}, {"joints", joints(rig.skeleton)}}},
+              {"meshes", std::move(meshes)},
+              {"animations", std::move(anims)}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
+  return detail == JsonDetail::Full ? full(rig) : summary(rig);
+}
+
+}  // namespace rigport
