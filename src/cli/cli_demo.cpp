@@ -1,0 +1,124 @@
+// `rigport demo [DIR]`: the procedural character through every writable format, a table of the
+// round-trip errors, then the glTF validator (tools/validate_gltf.mjs under node) on every .glb.
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/inputs.hpp"
+#include "demo/demo_run.hpp"
+
+extern char** environ;
+
+namespace rigport::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DemoSettings {
+  std::string dir = "rigport-demo";
+};
+
+// RIGPORT_TOOLS_DIR, else ../tools beside the executable (which lives in the build folder).
+std::optional<fs::path> findValidator() {
+  std::vector<fs::path> candidates;
+  if (const char* env = std::getenv("RIGPORT_TOOLS_DIR")) candidates.emplace_back(env);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "tools");
+  for (const fs::path& dir : candidates) {
+    const fs::path script = dir / "validate_gltf.mjs";
+    if (fs::is_regular_file(script, ec)) return script;
+  }
+  return std::nullopt;
+}
+
+bool onPath(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return false;
+  std::string_view rest = path;
+  while (!rest.empty()) {
+    const size_t colon = rest.find(':');
+    const fs::path candidate = fs::path(std::string(rest.substr(0, colon))) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return false;
+}
+
+// Runs a program with its output on our stdout/stderr; returns its exit status, -1 if it could not run.
+int runProgram(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  int status = 0;
+  if (::waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void printTable(const DemoReport& report) {
+  fmt::print("wrote {}\n\n", report.characterGlb);
+  constexpr const char* kRow = "{:<16} {:>9} {:>6} {:>9} {:>7} {:>10}  {}\n";
+  fmt::print(kRow, "format", "bytes", "bones", "vertices", "keys", "max error", "where");
+  for (const DemoRow& r : report.rows) {
+    if (r.failure) {
+      fmt::print("{:<16} error: {}\n", r.format, r.failure->describe());
+      continue;
+    }
+    fmt::print(kRow, r.format, r.bytes, r.bones, r.vertices, r.keys, fmt::format("{:.3g}", r.error.max), r.error.where);
+  }
+  fmt::print("\nmax error: largest difference after the round trip, in glTF axes: metres for positions and\n"
+             "translations, unit-less for rotations (quaternion components), scales, matrices' rotation part\n"
+             "and weights; animation keys sampled at the source key times.\n\n");
+}
+
+int runDemoCommand(const DemoSettings& s) {
+  auto report = runDemo(s.dir);
+  if (!report) {
+    printError(report.error());
+    return report.error().code == ErrorCode::Io ? kExitOutputFailed : kExitInputFailed;
+  }
+  printTable(*report);
+  bool rowFailed = false;
+  for (const DemoRow& r : report->rows) rowFailed = rowFailed || r.failure.has_value();
+
+  const std::optional<fs::path> validator = findValidator();
+  if (!validator || !onPath("node")) {
+    fmt::print("validation skipped: {}\n", validator ? "node is not on PATH" : "tools/validate_gltf.mjs not found (set RIGPORT_TOOLS_DIR)");
+    return rowFailed ? kExitInputFailed : kExitOk;
+  }
+  std::vector<std::string> args{"node", validator->string()};
+  for (const std::string& glb : report->glbFiles()) args.push_back(glb);
+  fmt::print("validating {} file{} with {}\n", args.size() - 2, args.size() == 3 ? "" : "s", validator->string());
+  std::fflush(stdout);
+  const int status = runProgram(args);
+  if (status != 0) {
+    fmt::print("validation FAILED (validator exit status {})\n", status);
+    return kExitValidationFailed;
+  }
+  fmt::print("validation passed: 0 errors, 0 warnings\n");
+  return rowFailed ? kExitInputFailed : kExitOk;
+}
+
+}  // namespace
+
+void addDemoCommand(CLI::App& app, int& exitCode) {
+  auto s = std::make_shared<DemoSettings>();
+  CLI::App* cmd = app.add_subcommand("demo", "Build a procedural character, round-trip it through every writable format, validate the .glb files");
+  cmd->add_option("dir", s->dir, "Output directory")->capture_default_str();
+  cmd->callback([s, &exitCode] { exitCode = runDemoCommand(*s); });
+}
+
+}  // namespace rigport::cli
