@@ -67,12 +67,6 @@ Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
   return parent.errorAt(b.start, ErrorCode::Unsupported, fmt::format("key block '{}' (ANPK has KR00, KRT0, KRTS)", tagText(b.tag)), "keys");
 }
 
-Result<glm::vec3> readVec3(ByteReader& r, const char* name) {
-  glm::vec3 v;
-  for (int i = 0; i < 3; ++i) v[i] = RP_TRY(r.f32(Field(name, i)));
-  return v;
-}
-
 Result<BoneTrack> readTrack(ByteReader& cpan) {
   BoneTrack track;
   Block anim = RP_TRY(readBlock(cpan, "ANIM"));
@@ -98,26 +92,33 @@ Result<BoneTrack> readTrack(ByteReader& cpan) {
   const KeyLayout layout = RP_TRY(keyLayout(keys, cpan));
   ByteReader& k = keys.body;
   const size_t n = RP_TRY(k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
-  track.rotation.times.reserve(n);
-  track.rotation.values.reserve(n);
+  // All keys are f32; one checked bulk read instead of a checked read per value.
+  const size_t floatsPerKey = layout.size / 4;
+  const std::vector<float> f = RP_TRY(k.array<float>(n * floatsPerKey, "keys"));
+  track.rotation.times.resize(n);
+  track.rotation.values.resize(n);
+  if (layout.translation) {
+    track.translation.times.resize(n);
+    track.translation.values.resize(n);
+  }
+  if (layout.scale) {
+    track.scale.times.resize(n);
+    track.scale.values.resize(n);
+  }
   for (size_t i = 0; i < n; ++i) {
-    auto scope = k.scope(Field("key", static_cast<int64_t>(i)));
-    const float x = RP_TRY(k.f32("qx")), y = RP_TRY(k.f32("qy")), z = RP_TRY(k.f32("qz")), w = RP_TRY(k.f32("qw"));
-    glm::vec3 t{0.0f}, s{1.0f};
-    if (layout.translation) t = RP_TRY(readVec3(k, "t"));
-    // The game ignores KRTS scale ("scaling ignored"); it is still data, so it is kept.
-    if (layout.scale) s = RP_TRY(readVec3(k, "s"));
-    const float time = RP_TRY(k.f32("time"));  // absolute seconds
+    const float* key = f.data() + i * floatsPerKey;
+    const float time = key[floatsPerKey - 1];  // absolute seconds
     // Stored conjugated w.r.t. the in-game quaternion (§4.1).
-    track.rotation.times.push_back(time);
-    track.rotation.values.push_back(glm::quat(w, -x, -y, -z));
+    track.rotation.times[i] = time;
+    track.rotation.values[i] = glm::quat(key[3], -key[0], -key[1], -key[2]);
     if (layout.translation) {
-      track.translation.times.push_back(time);
-      track.translation.values.push_back(t);
+      track.translation.times[i] = time;
+      track.translation.values[i] = glm::vec3(key[4], key[5], key[6]);
     }
+    // The game ignores KRTS scale ("scaling ignored"); it is still data, so it is kept.
     if (layout.scale) {
-      track.scale.times.push_back(time);
-      track.scale.values.push_back(s);
+      track.scale.times[i] = time;
+      track.scale.values[i] = glm::vec3(key[7], key[8], key[9]);
     }
   }
   return track;
