@@ -1,0 +1,51 @@
+// The glTF document under construction and the export stages that fill it, one file each:
+// gltf_nodes.cpp (bone nodes and names), gltf_skin.cpp (joints and inverse bind matrices),
+// gltf_mesh.cpp + gltf_influences.cpp (primitives, JOINTS_n/WEIGHTS_n), gltf_animation.cpp.
+// gltf_export.cpp prepares the rig and assembles the JSON, the GLB or the .gltf + .bin.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "export/gltf.hpp"
+#include "export/gltf_buffer.hpp"
+
+namespace rigport::gltf {
+
+struct Document {
+  Json nodes = Json::array();
+  Json meshes = Json::array();
+  Json skins = Json::array();
+  Json animations = Json::array();
+  Json extras = Json::object();          // root extras: data no glTF object can hold
+  std::vector<uint32_t> sceneNodes;      // the scene's root nodes
+  std::unordered_set<std::string> usedNames;  // node names taken so far (kept unique)
+  BufferBuilder buffer;
+
+  // Set by addSkeletonNodes: node index of bone i is boneNode[i].
+  std::vector<uint32_t> boneNode;
+  // Set by addSkin when the rig has a skinned mesh.
+  std::optional<uint32_t> skin;
+  std::vector<uint32_t> joints;          // skin joint position -> bone index
+  std::vector<int32_t> jointOfBone;      // bone index -> skin joint position, or -1
+  uint32_t rootJoint = 0;                // the joint given to vertices without influences
+};
+
+// A unique, non-empty node name derived from `wanted` (see gltf_nodes.cpp); adds it to usedNames.
+std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback);
+
+// One TRS node per bone, parent links, and a non-joint common root when there are several roots.
+void addSkeletonNodes(Document& doc, const Rig& rig);
+// The skin (only when a mesh is skinned): joints and float MAT4 inverse bind matrices.
+Status addSkin(Document& doc, const Rig& rig);
+// Every mesh: a node, a mesh with one triangle primitive and its accessors.
+Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options);
+// One glTF animation per rig animation; what glTF cannot express goes to extras.
+Status addAnimations(Document& doc, const Rig& rig);
+
+}  // namespace rigport::gltf

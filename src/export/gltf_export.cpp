@@ -1,0 +1,143 @@
+// exportGlb / exportGltf: prepares the rig (glTF axes on a copy, validate()), runs the stages of
+// gltf_document.hpp and serialises (format note gltf_ecosystem.md §1.6, §5.9).
+#include <cstring>
+
+#include "core/axes.hpp"
+#include "core/validate.hpp"
+#include "export/gltf.hpp"
+#include "export/gltf_document.hpp"
+
+namespace rigport {
+namespace {
+
+using gltf::Json;
+
+struct Exported {
+  std::string json;
+  std::vector<uint8_t> bin;
+};
+
+// An upper bound on the binary size, so the buffer is allocated once for large meshes.
+size_t estimateBytes(const Rig& rig) {
+  size_t bytes = rig.skeleton.bones.size() * 64 + 64;
+  for (const Mesh& m : rig.meshes) {
+    const size_t sets = m.maxInfluences() > 4 ? 2 : 1;
+    bytes += m.positions.size() * (12 + 12 + 8 + (m.skinned() ? sets * (8 + 16) : 0)) + m.indices.size() * 4 + 64;
+  }
+  for (const Animation& a : rig.animations) {
+    for (const BoneTrack& t : a.tracks) {
+      bytes += t.translation.times.size() * 16 + t.rotation.times.size() * 20 + t.scale.times.size() * 16 + 48;
+    }
+  }
+  return bytes;
+}
+
+Json assetJson(const Rig& original, const GltfOptions& options) {
+  Json asset = Json::object();
+  asset["version"] = "2.0";
+  asset["generator"] = options.generator;
+  const Provenance& p = original.provenance;
+  Json extras = Json::object();
+  extras["format"] = p.format;
+  extras["file"] = p.file;
+  const AxisSystem& axes = p.axes;
+  extras["sourceAxes"] = {{"up", axes.up == AxisSystem::Up::Y ? "Y" : "Z"},
+                          {"rightHanded", axes.rightHanded},
+                          {"metresPerUnit", axes.metresPerUnit}};
+  Json warnings = Json::array();
+  for (const Warning& w : p.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}, {"count", w.count}});
+  extras["warnings"] = std::move(warnings);
+  asset["extras"] = std::move(extras);
+  return asset;
+}
+
+// `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6).
+Result<Exported> build(const Rig& original, const GltfOptions& options, const std::string& binUri) {
+  // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
+  std::optional<Rig> converted;
+  if (!original.provenance.axes.isGltf()) {
+    converted = original;
+    toGltfAxes(*converted);
+  }
+  const Rig& rig = converted ? *converted : original;
+  RP_CHECK(validate(rig));
+
+  gltf::Document doc;
+  doc.buffer.reserve(estimateBytes(rig));
+  gltf::addSkeletonNodes(doc, rig);
+  RP_CHECK(gltf::addSkin(doc, rig));
+  RP_CHECK(gltf::addMeshes(doc, rig, options));
+  RP_CHECK(gltf::addAnimations(doc, rig));
+
+  Exported out;
+  out.bin = doc.buffer.takeBytes();
+  Json root = Json::object();
+  root["asset"] = assetJson(original, options);
+  if (!doc.sceneNodes.empty()) {
+    root["scene"] = 0;
+    Json scene = Json::object();
+    scene["name"] = rig.name.empty() ? std::string("Scene") : rig.name;
+    scene["nodes"] = doc.sceneNodes;
+    root["scenes"] = Json::array({std::move(scene)});
+  }
+  if (!doc.nodes.empty()) root["nodes"] = std::move(doc.nodes);
+  if (!doc.meshes.empty()) root["meshes"] = std::move(doc.meshes);
+  if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
+  if (!doc.animations.empty()) root["animations"] = std::move(doc.animations);
+  if (!doc.buffer.accessors().empty()) {
+    root["accessors"] = std::move(doc.buffer.accessors());
+    root["bufferViews"] = std::move(doc.buffer.bufferViews());
+    Json buffer = Json::object();
+    buffer["byteLength"] = out.bin.size();
+    if (!binUri.empty()) buffer["uri"] = binUri;
+    root["buffers"] = Json::array({std::move(buffer)});
+  }
+  if (!doc.extras.empty()) root["extras"] = std::move(doc.extras);
+  // Names and payloads come from game files: bytes that are not UTF-8 become U+FFFD instead of
+  // throwing (node names are already converted, see gltf_nodes.cpp).
+  out.json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return out;
+}
+
+void putU32(uint8_t* p, uint32_t v) {
+  // GLB is little-endian (Spec §"Binary glTF Layout").
+  p[0] = static_cast<uint8_t>(v);
+  p[1] = static_cast<uint8_t>(v >> 8);
+  p[2] = static_cast<uint8_t>(v >> 16);
+  p[3] = static_cast<uint8_t>(v >> 24);
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
+  Exported e = RP_TRY(build(rig, options, {}));
+  // Header (12 bytes), JSON chunk padded with spaces, BIN chunk padded with zeros (takeBytes did).
+  const size_t jsonLength = (e.json.size() + 3) & ~size_t{3};
+  const size_t binChunk = e.bin.empty() ? 0 : 8 + e.bin.size();
+  const size_t total = 12 + 8 + jsonLength + binChunk;
+  if (total > 0xFFFFFFFFu) return makeError(ErrorCode::TooLarge, "the GLB would exceed 4 GiB");
+  std::vector<uint8_t> glb(total, 0);
+  uint8_t* p = glb.data();
+  putU32(p, 0x46546C67);  // "glTF"
+  putU32(p + 4, 2);
+  putU32(p + 8, static_cast<uint32_t>(total));
+  putU32(p + 12, static_cast<uint32_t>(jsonLength));
+  putU32(p + 16, 0x4E4F534A);  // "JSON"
+  std::memcpy(p + 20, e.json.data(), e.json.size());
+  std::memset(p + 20 + e.json.size(), ' ', jsonLength - e.json.size());
+  if (binChunk > 0) {
+    uint8_t* b = p + 20 + jsonLength;
+    putU32(b, static_cast<uint32_t>(e.bin.size()));
+    putU32(b + 4, 0x004E4942);  // "BIN\0"
+    std::memcpy(b + 8, e.bin.data(), e.bin.size());
+  }
+  return glb;
+}
+
+Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options) {
+  if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
+  Exported e = RP_TRY(build(rig, options, binFileName));
+  return GltfFiles{std::move(e.json), std::move(e.bin)};
+}
+
+}  // namespace rigport

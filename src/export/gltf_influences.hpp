@@ -1,0 +1,53 @@
+// Turning a vertex's influences into glTF JOINTS_n/WEIGHTS_n slots (format note
+// gltf_ecosystem.md §1.2, §5.4): duplicate bones merged, zero weights dropped, sorted by weight
+// (largest first), cut to the slots available, renormalised so that the validator's own float32
+// sum is 1, and unused slots left at joint 0 weight 0 (ACCESSOR_JOINTS_USED_ZERO_WEIGHT).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/rig.hpp"
+
+namespace rigport::gltf {
+
+constexpr size_t kMaxSlots = 8;  // two JOINTS/WEIGHTS sets
+
+struct VertexInfluences {
+  uint32_t used = 0;  // non-zero slots, at the front
+  std::array<uint32_t, kMaxSlots> joint{};
+  std::array<float, kMaxSlots> weight{};
+};
+
+// The validator's weight sum (glTF-Validator InfluencesChecker, npm 2.0.0-dev.3.10): it walks
+// component 0 of every set, then component 1, ..., adding each non-zero weight in float32.
+float validatorWeightSum(const VertexInfluences& v, size_t sets);
+
+class InfluenceNormaliser {
+ public:
+  enum class Outcome { Ok, NoInfluences, BoneNotAJoint };
+
+  // jointOfBone: bone index -> joint position or -1; rootJoint: the slot for vertices without
+  // influences; sets: JOINTS_n sets written for this mesh (1 or 2).
+  InfluenceNormaliser(const std::vector<int32_t>& jointOfBone, uint32_t rootJoint, size_t sets)
+      : jointOfBone_(jointOfBone), rootJoint_(rootJoint), sets_(sets) {}
+
+  // Fills `out`. On BoneNotAJoint, `badInfluence` is the offending influence's position in [begin, end).
+  // `truncated` is set when non-zero influences beyond the available slots were dropped.
+  Outcome normalise(const Influence* begin, const Influence* end, VertexInfluences& out, size_t& badInfluence,
+                    bool& truncated);
+
+ private:
+  const std::vector<int32_t>& jointOfBone_;
+  uint32_t rootJoint_;
+  size_t sets_;
+  std::vector<std::pair<uint32_t, double>> merged_;  // reused across vertices: no per-vertex allocation
+};
+
+// Distinct joints with non-zero weight of one vertex (bones outside the joint list are not counted).
+size_t distinctInfluences(const Influence* begin, const Influence* end, const std::vector<int32_t>& jointOfBone,
+                          std::vector<uint32_t>& scratch);
+
+}  // namespace rigport::gltf

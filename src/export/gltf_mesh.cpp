@@ -1,0 +1,202 @@
+// Meshes (format note gltf_ecosystem.md §1.2, §1.6, §5.3-5.4): one triangle primitive per mesh;
+// POSITION with min/max from the float32 values written, unit NORMALs, TEXCOORD_0, u16/u32 indices,
+// JOINTS_n as UNSIGNED_BYTE (UNSIGNED_SHORT beyond 256 joints, never FLOAT: it crashes the npm
+// validator) and WEIGHTS_n as FLOAT. A skinned mesh's node sits at the scene root with no
+// transform (NODE_SKINNED_MESH_NON_ROOT / _LOCAL_TRANSFORMS); an unskinned one hangs under the
+// bone it rides on, its vertices being in that bone's space.
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "export/gltf_document.hpp"
+#include "export/gltf_influences.hpp"
+
+namespace rigport::gltf {
+namespace {
+
+Error invalid(std::string path, std::string message) {
+  Error e = makeError(ErrorCode::Invalid, std::move(message));
+  e.path = std::move(path);
+  return e;
+}
+
+Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::string& path) {
+  glm::vec3 lo(std::numeric_limits<float>::max());
+  glm::vec3 hi(-std::numeric_limits<float>::max());
+  for (size_t v = 0; v < mesh.positions.size(); ++v) {
+    const glm::vec3& p = mesh.positions[v];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+      return invalid(fmt::format("{}/positions[{}]", path, v), "position is not finite");
+    }
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "glm vectors must be tightly packed floats");
+  return doc.buffer.copyAccessor(mesh.positions.data(), mesh.positions.size() * 12, mesh.positions.size(), ComponentType::Float,
+                                 "VEC3", ViewTarget::ArrayBuffer, Json{lo.x, lo.y, lo.z}, Json{hi.x, hi.y, hi.z});
+}
+
+// The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite
+// normal cannot be made unit, so it becomes +Y and is counted in the mesh's extras.
+uint32_t writeNormals(Document& doc, const Mesh& mesh, uint64_t& replaced) {
+  const size_t n = mesh.normals.size();
+  const size_t offset = doc.buffer.allocate(n * 12);
+  float* out = reinterpret_cast<float*>(doc.buffer.at(offset));
+  for (size_t v = 0; v < n; ++v) {
+    glm::vec3 nv = mesh.normals[v];
+    const float len = glm::length(nv);
+    if (std::isfinite(len) && len > 1e-12f) {
+      nv /= len;
+    } else {
+      nv = glm::vec3(0.0f, 1.0f, 0.0f);
+      ++replaced;
+    }
+    out[v * 3 + 0] = nv.x;
+    out[v * 3 + 1] = nv.y;
+    out[v * 3 + 2] = nv.z;
+  }
+  return doc.buffer.accessor(offset, n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
+}
+
+uint32_t writeIndices(Document& doc, const Mesh& mesh) {
+  const size_t n = mesh.indices.size();
+  // 65535 is the primitive-restart value of an UNSIGNED_SHORT index; below 65536 vertices it never occurs.
+  if (mesh.positions.size() < 65536) {
+    const size_t offset = doc.buffer.allocate(n * 2);
+    uint16_t* out = reinterpret_cast<uint16_t*>(doc.buffer.at(offset));
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(mesh.indices[i]);
+    return doc.buffer.accessor(offset, n * 2, n, ComponentType::UnsignedShort, "SCALAR", ViewTarget::ElementArrayBuffer);
+  }
+  return doc.buffer.copyAccessor(mesh.indices.data(), n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
+}
+
+struct SkinAttributes {
+  std::vector<uint32_t> joints;   // accessor per set
+  std::vector<uint32_t> weights;  // accessor per set
+  uint64_t withoutInfluences = 0;
+  uint64_t truncated = 0;
+};
+
+Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOptions& options, const std::string& path) {
+  const size_t nv = mesh.positions.size();
+  const Influence* inf = mesh.influences.data();
+  const auto& off = mesh.influenceOffsets;
+  size_t sets = 1;
+  if (options.allowEightInfluences) {
+    std::vector<uint32_t> scratch;
+    for (size_t v = 0; v < nv && sets == 1; ++v) {
+      if (off[v + 1] - off[v] > 4 && distinctInfluences(inf + off[v], inf + off[v + 1], doc.jointOfBone, scratch) > 4) sets = 2;
+    }
+  }
+  const bool wide = doc.joints.size() > 256;
+  const size_t jointBytes = wide ? 2 : 1;
+  std::vector<size_t> jointOffset(sets), weightOffset(sets);
+  for (size_t s = 0; s < sets; ++s) {
+    jointOffset[s] = doc.buffer.allocate(nv * 4 * jointBytes);
+    weightOffset[s] = doc.buffer.allocate(nv * 4 * sizeof(float));
+  }
+  SkinAttributes out;
+  InfluenceNormaliser normaliser(doc.jointOfBone, doc.rootJoint, sets);
+  VertexInfluences vi;
+  for (size_t v = 0; v < nv; ++v) {
+    size_t bad = 0;
+    bool truncated = false;
+    const auto outcome = normaliser.normalise(inf + off[v], inf + off[v + 1], vi, bad, truncated);
+    if (outcome == InfluenceNormaliser::Outcome::BoneNotAJoint) {
+      const size_t i = off[v] + bad;
+      return invalid(fmt::format("{}/influences[{}]", path, i),
+                     fmt::format("vertex {} is influenced by bone {}, which is not in the skin's joint list", v, inf[i].bone));
+    }
+    out.withoutInfluences += outcome == InfluenceNormaliser::Outcome::NoInfluences;
+    out.truncated += truncated;
+    for (size_t s = 0; s < sets; ++s) {
+      // Offsets are recomputed per vertex: the buffer does not grow inside this loop, but keeping no
+      // raw pointer across allocate() calls is the BufferBuilder contract.
+      float* w = reinterpret_cast<float*>(doc.buffer.at(weightOffset[s])) + v * 4;
+      std::memcpy(w, &vi.weight[s * 4], 4 * sizeof(float));
+      if (wide) {
+        uint16_t* j = reinterpret_cast<uint16_t*>(doc.buffer.at(jointOffset[s])) + v * 4;
+        for (size_t c = 0; c < 4; ++c) j[c] = static_cast<uint16_t>(vi.joint[s * 4 + c]);
+      } else {
+        uint8_t* j = doc.buffer.at(jointOffset[s]) + v * 4;
+        for (size_t c = 0; c < 4; ++c) j[c] = static_cast<uint8_t>(vi.joint[s * 4 + c]);
+      }
+    }
+  }
+  for (size_t s = 0; s < sets; ++s) {
+    out.joints.push_back(doc.buffer.accessor(jointOffset[s], nv * 4 * jointBytes, nv,
+                                             wide ? ComponentType::UnsignedShort : ComponentType::UnsignedByte, "VEC4",
+                                             ViewTarget::ArrayBuffer));
+    out.weights.push_back(doc.buffer.accessor(weightOffset[s], nv * 4 * sizeof(float), nv, ComponentType::Float, "VEC4",
+                                              ViewTarget::ArrayBuffer));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
+  Json emptyMeshes = Json::array();
+  for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    const Mesh& mesh = rig.meshes[m];
+    const std::string path = fmt::format("meshes[{}]", m);
+    if (mesh.positions.empty()) {
+      // An accessor needs count >= 1, so a mesh without vertices has no glTF form; say so.
+      emptyMeshes.push_back(mesh.name);
+      continue;
+    }
+    Json attributes = Json::object();
+    Json extras = Json::object();
+    attributes["POSITION"] = RP_TRY(writePositions(doc, mesh, path));
+    if (!mesh.normals.empty()) {
+      uint64_t replaced = 0;
+      attributes["NORMAL"] = writeNormals(doc, mesh, replaced);
+      if (replaced > 0) extras["degenerateNormals"] = replaced;
+    }
+    if (!mesh.uvs.empty()) {
+      attributes["TEXCOORD_0"] = doc.buffer.copyAccessor(mesh.uvs.data(), mesh.uvs.size() * 8, mesh.uvs.size(),
+                                                         ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
+    }
+    if (mesh.skinned()) {
+      const SkinAttributes skin = RP_TRY(writeSkin(doc, mesh, options, path));
+      for (size_t s = 0; s < skin.joints.size(); ++s) {
+        attributes[fmt::format("JOINTS_{}", s)] = skin.joints[s];
+        attributes[fmt::format("WEIGHTS_{}", s)] = skin.weights[s];
+      }
+      // The rig is const here, so counts that would be warnings travel in the mesh's extras.
+      if (skin.withoutInfluences > 0) extras["verticesWithoutInfluences"] = skin.withoutInfluences;
+      if (skin.truncated > 0) extras["verticesWithDroppedInfluences"] = skin.truncated;
+    }
+    Json primitive = Json::object();
+    primitive["attributes"] = std::move(attributes);
+    if (!mesh.indices.empty()) primitive["indices"] = writeIndices(doc, mesh);
+    // Without indices the vertices are not known to form triangles: POINTS keeps them valid.
+    primitive["mode"] = mesh.indices.empty() ? 0 : 4;
+
+    const uint32_t nodeIndex = static_cast<uint32_t>(doc.nodes.size());
+    const std::string name = uniqueNodeName(doc, mesh.name, fmt::format("mesh_{}", m));
+    Json gm = Json::object();
+    gm["name"] = name;
+    gm["primitives"] = Json::array({std::move(primitive)});
+    if (!extras.empty()) gm["extras"] = std::move(extras);
+    doc.meshes.push_back(std::move(gm));
+
+    Json node = Json::object();
+    node["name"] = name;
+    node["mesh"] = doc.meshes.size() - 1;
+    if (mesh.skinned()) {
+      node["skin"] = *doc.skin;
+      doc.sceneNodes.push_back(nodeIndex);
+    } else if (mesh.attachBone >= 0) {
+      doc.nodes[doc.boneNode[static_cast<size_t>(mesh.attachBone)]]["children"].push_back(nodeIndex);
+    } else {
+      doc.sceneNodes.push_back(nodeIndex);
+    }
+    doc.nodes.push_back(std::move(node));
+  }
+  if (!emptyMeshes.empty()) doc.extras["meshesWithoutVertices"] = std::move(emptyMeshes);
+  return Ok{};
+}
+
+}  // namespace rigport::gltf

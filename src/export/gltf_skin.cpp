@@ -1,0 +1,82 @@
+// The skin (format note gltf_ecosystem.md §1.1, §5.2-5.3): joints in the skeleton's palette order,
+// one float MAT4 inverse bind matrix per joint with a last row of exactly 0,0,0,1 (the validator's
+// ACCESSOR_INVALID_IBM check has no tolerance), and `skeleton` set to the joints' common root.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "export/gltf_document.hpp"
+
+namespace rigport::gltf {
+namespace {
+
+Error invalid(std::string path, std::string message) {
+  Error e = makeError(ErrorCode::Invalid, std::move(message));
+  e.path = std::move(path);
+  return e;
+}
+
+bool finite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      if (!std::isfinite(m[c][r])) return false;
+  return true;
+}
+
+}  // namespace
+
+Status addSkin(Document& doc, const Rig& rig) {
+  bool skinned = false;
+  for (const Mesh& m : rig.meshes) skinned = skinned || m.skinned();
+  if (!skinned) return Ok{};
+
+  const auto& bones = rig.skeleton.bones;
+  doc.joints = rig.skeleton.jointList();
+  if (doc.joints.empty()) return invalid("skeleton", "a mesh is skinned but the skeleton has no bones");
+  // JOINTS_n is at most UNSIGNED_SHORT (§1.2).
+  if (doc.joints.size() > 65536) return invalid("skeleton/joints", fmt::format("{} joints; glTF allows at most 65536", doc.joints.size()));
+  doc.jointOfBone.assign(bones.size(), -1);
+  for (size_t j = 0; j < doc.joints.size(); ++j) {
+    int32_t& slot = doc.jointOfBone[doc.joints[j]];
+    // skin.joints must be unique (DUPLICATE_ELEMENTS, §1.1).
+    if (slot >= 0) return invalid(fmt::format("skeleton/joints[{}]", j), fmt::format("bone {} is listed twice", doc.joints[j]));
+    slot = static_cast<int32_t>(j);
+  }
+
+  // Vertices without influences ride on the shallowest joint.
+  std::vector<uint32_t> depth(bones.size(), 0);
+  for (size_t i = 0; i < bones.size(); ++i) {
+    if (bones[i].parent >= 0) depth[i] = depth[static_cast<size_t>(bones[i].parent)] + 1;
+  }
+  doc.rootJoint = 0;
+  for (size_t j = 1; j < doc.joints.size(); ++j) {
+    if (depth[doc.joints[j]] < depth[doc.joints[doc.rootJoint]]) doc.rootJoint = static_cast<uint32_t>(j);
+  }
+
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  const size_t offset = doc.buffer.allocate(doc.joints.size() * sizeof(glm::mat4));
+  for (size_t j = 0; j < doc.joints.size(); ++j) {
+    const uint32_t b = doc.joints[j];
+    glm::mat4 ibm = bones[b].inverseBind ? *bones[b].inverseBind : glm::inverse(world[b]);
+    if (!finite(ibm)) {
+      return invalid(fmt::format("skeleton/bones[{}]", b), fmt::format("bone '{}' has a non-finite or singular inverse bind matrix", bones[b].name));
+    }
+    ibm[0][3] = ibm[1][3] = ibm[2][3] = 0.0f;  // glm is column-major: [column][row]
+    ibm[3][3] = 1.0f;
+    std::memcpy(doc.buffer.at(offset + j * sizeof(glm::mat4)), &ibm[0][0], sizeof(glm::mat4));
+  }
+  const uint32_t ibmAccessor = doc.buffer.accessor(offset, doc.joints.size() * sizeof(glm::mat4), doc.joints.size(),
+                                                   ComponentType::Float, "MAT4", ViewTarget::None);
+  Json skin = Json::object();
+  skin["name"] = doc.nodes[doc.sceneNodes.front()]["name"];
+  skin["inverseBindMatrices"] = ibmAccessor;
+  Json joints = Json::array();
+  for (uint32_t b : doc.joints) joints.push_back(doc.boneNode[b]);
+  skin["joints"] = std::move(joints);
+  skin["skeleton"] = doc.sceneNodes.front();
+  doc.skins.push_back(std::move(skin));
+  doc.skin = 0;
+  return Ok{};
+}
+
+}  // namespace rigport::gltf

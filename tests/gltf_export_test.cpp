@@ -1,0 +1,622 @@
+// glTF export: every rig built here is exported as .glb and as .gltf + .bin, read back with
+// tinygltf (an independent reader) and checked against the model; and every file must pass the
+// Khronos glTF-Validator with 0 errors and 0 warnings (format note gltf_ecosystem.md §1, §5.10).
+// Tolerances: IBMs 1e-5 (float32 of a double-free inverse), weights 1e-6 (float32 rounding of a
+// double ratio), weight sums the validator's own 2e-7 × non-zero weights (§1.2).
+#include <gtest/gtest.h>
+
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <utility>
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <nlohmann/json.hpp>
+
+#include "export/gltf.hpp"
+#include "support/gltf_validator.hpp"
+#include "support/test_support.hpp"
+
+namespace rigport {
+namespace {
+
+using test::scratchDir;
+
+glm::quat axisAngle(float degrees, glm::vec3 axis) { return glm::angleAxis(glm::radians(degrees), glm::normalize(axis)); }
+
+void writeFile(const std::string& path, const void* data, size_t size) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+  ASSERT_TRUE(out.good()) << path;
+}
+
+struct Exported {
+  tinygltf::Model glb;
+  tinygltf::Model gltf;
+  nlohmann::json json;  // the .gltf JSON, for extras
+};
+
+// Exports both forms into scratchDir(name), reads both back with tinygltf and validates both.
+Exported exportAndCheck(const Rig& rig, const std::string& name, const GltfOptions& options = {}) {
+  Exported e;
+  const std::string dir = scratchDir(name);
+  auto glb = exportGlb(rig, options);
+  EXPECT_TRUE(glb.ok()) << (glb.ok() ? "" : glb.error().describe());
+  auto files = exportGltf(rig, name + ".bin", options);
+  EXPECT_TRUE(files.ok()) << (files.ok() ? "" : files.error().describe());
+  if (!glb.ok() || !files.ok()) return e;
+  const std::string glbPath = dir + "/" + name + ".glb";
+  const std::string gltfPath = dir + "/" + name + ".gltf";
+  writeFile(glbPath, glb->data(), glb->size());
+  writeFile(gltfPath, files->json.data(), files->json.size());
+  writeFile(dir + "/" + name + ".bin", files->bin.data(), files->bin.size());
+  e.json = nlohmann::json::parse(files->json);
+
+  tinygltf::TinyGLTF loader;
+  std::string err, warn;
+  EXPECT_TRUE(loader.LoadBinaryFromFile(&e.glb, &err, &warn, glbPath)) << err;
+  EXPECT_TRUE(loader.LoadASCIIFromFile(&e.gltf, &err, &warn, gltfPath)) << err;
+  EXPECT_EQ(e.glb.buffers.size(), e.gltf.buffers.size());
+  if (!e.glb.buffers.empty() && !e.gltf.buffers.empty()) EXPECT_EQ(e.glb.buffers[0].data, e.gltf.buffers[0].data);
+
+  for (const std::string& path : {glbPath, gltfPath}) {
+    const test::ValidatorRun run = test::validateGltfFile(path);
+    EXPECT_TRUE(run.ok) << run.output;
+  }
+  return e;
+}
+
+// All components of an accessor as doubles (floats are exact in a double).
+std::vector<double> components(const tinygltf::Model& m, int index) {
+  const tinygltf::Accessor& a = m.accessors.at(static_cast<size_t>(index));
+  const tinygltf::BufferView& v = m.bufferViews.at(static_cast<size_t>(a.bufferView));
+  EXPECT_EQ(v.byteStride, 0u);
+  EXPECT_EQ((v.byteOffset + a.byteOffset) % 4, 0u);
+  const uint8_t* p = m.buffers.at(static_cast<size_t>(v.buffer)).data.data() + v.byteOffset + a.byteOffset;
+  const size_t n = a.count * static_cast<size_t>(tinygltf::GetNumComponentsInType(static_cast<uint32_t>(a.type)));
+  std::vector<double> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    switch (a.componentType) {
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: out[i] = p[i]; break;
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { uint16_t x; std::memcpy(&x, p + 2 * i, 2); out[i] = x; break; }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { uint32_t x; std::memcpy(&x, p + 4 * i, 4); out[i] = x; break; }
+      case TINYGLTF_COMPONENT_TYPE_FLOAT: { float x; std::memcpy(&x, p + 4 * i, 4); out[i] = x; break; }
+      default: ADD_FAILURE() << "unexpected component type " << a.componentType;
+    }
+  }
+  return out;
+}
+
+int nodeNamed(const tinygltf::Model& m, const std::string& name) {
+  for (size_t i = 0; i < m.nodes.size(); ++i)
+    if (m.nodes[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+int parentOf(const tinygltf::Model& m, int node) {
+  for (size_t i = 0; i < m.nodes.size(); ++i)
+    for (int c : m.nodes[i].children)
+      if (c == node) return static_cast<int>(i);
+  return -1;
+}
+
+// The reference for what a vertex's influences must become (written independently of the
+// exporter's code): joints merged, zeros dropped, largest first (ties by joint), at most `slots`,
+// renormalised in double.
+std::vector<std::pair<uint32_t, double>> expectedInfluences(const Mesh& mesh, size_t v, const std::vector<uint32_t>& joints,
+                                                            size_t slots, uint32_t rootJoint) {
+  std::map<uint32_t, double> byJoint;
+  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
+    const auto it = std::find(joints.begin(), joints.end(), mesh.influences[i].bone);
+    if (mesh.influences[i].weight > 0) byJoint[static_cast<uint32_t>(it - joints.begin())] += mesh.influences[i].weight;
+  }
+  std::vector<std::pair<uint32_t, double>> out(byJoint.begin(), byJoint.end());
+  if (out.empty()) return {{rootJoint, 1.0}};
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (out.size() > slots) out.resize(slots);
+  double sum = 0;
+  for (const auto& p : out) sum += p.second;
+  for (auto& p : out) p.second /= sum;
+  return out;
+}
+
+// Checks JOINTS_n/WEIGHTS_n of the mesh's primitive against expectedInfluences for every vertex.
+void checkInfluences(const tinygltf::Model& m, int meshIndex, const Mesh& mesh, const std::vector<uint32_t>& joints,
+                     size_t expectedSets, uint32_t rootJoint) {
+  const tinygltf::Primitive& prim = m.meshes.at(static_cast<size_t>(meshIndex)).primitives.at(0);
+  std::vector<std::vector<double>> js, ws;
+  for (size_t s = 0; prim.attributes.count("JOINTS_" + std::to_string(s)) != 0; ++s) {
+    const int ja = prim.attributes.at("JOINTS_" + std::to_string(s));
+    const int wa = prim.attributes.at("WEIGHTS_" + std::to_string(s));
+    EXPECT_EQ(m.accessors[static_cast<size_t>(ja)].componentType,
+              joints.size() > 256 ? TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+    EXPECT_EQ(m.accessors[static_cast<size_t>(wa)].componentType, TINYGLTF_COMPONENT_TYPE_FLOAT);
+    js.push_back(components(m, ja));
+    ws.push_back(components(m, wa));
+  }
+  ASSERT_EQ(js.size(), expectedSets);
+  for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+    const auto expected = expectedInfluences(mesh, v, joints, expectedSets * 4, rootJoint);
+    std::vector<std::pair<uint32_t, double>> got;
+    float sum = 0.0f;  // the validator's order: component c of every set, then c + 1 (§1.2)
+    size_t nonZero = 0;
+    for (size_t c = 0; c < 4; ++c) {
+      for (size_t s = 0; s < js.size(); ++s) {
+        const double w = ws[s][v * 4 + c];
+        if (w != 0) {
+          sum += static_cast<float>(w);
+          ++nonZero;
+        } else {
+          EXPECT_EQ(js[s][v * 4 + c], 0) << "vertex " << v << ": a zero-weight slot must use joint 0";
+        }
+      }
+    }
+    for (size_t k = 0; k < js.size() * 4; ++k) {
+      const double w = ws[k / 4][v * 4 + k % 4];
+      if (w != 0) got.emplace_back(static_cast<uint32_t>(js[k / 4][v * 4 + k % 4]), w);
+    }
+    ASSERT_EQ(got.size(), expected.size()) << "vertex " << v;
+    for (size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].first, expected[k].first) << "vertex " << v << " slot " << k;
+      EXPECT_NEAR(got[k].second, expected[k].second, 1e-6) << "vertex " << v << " slot " << k;
+    }
+    EXPECT_LE(std::fabs(sum - 1.0f), 2e-7 * static_cast<double>(nonZero)) << "vertex " << v;
+  }
+}
+
+void checkInverseBinds(const tinygltf::Model& m, const Rig& rig) {
+  ASSERT_EQ(m.skins.size(), 1u);
+  const tinygltf::Skin& skin = m.skins[0];
+  const std::vector<uint32_t> joints = rig.skeleton.jointList();
+  ASSERT_EQ(skin.joints.size(), joints.size());
+  const std::vector<double> ibm = components(m, skin.inverseBindMatrices);
+  ASSERT_EQ(ibm.size(), joints.size() * 16);
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const Bone& bone = rig.skeleton.bones[joints[j]];
+    EXPECT_EQ(skin.joints[j], static_cast<int>(joints[j])) << "bone i is node i";
+    const glm::mat4 expected = bone.inverseBind ? *bone.inverseBind : glm::inverse(world[joints[j]]);
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 3; ++r) EXPECT_NEAR(ibm[j * 16 + c * 4 + r], expected[c][r], 1e-5) << "joint " << j << " [" << c << "][" << r << "]";
+    }
+    // The last row is exact (ACCESSOR_INVALID_IBM has no tolerance).
+    EXPECT_EQ(ibm[j * 16 + 3], 0.0);
+    EXPECT_EQ(ibm[j * 16 + 7], 0.0);
+    EXPECT_EQ(ibm[j * 16 + 11], 0.0);
+    EXPECT_EQ(ibm[j * 16 + 15], 1.0);
+  }
+}
+
+// root -> spine -> {head, arm, arm (a second bone with the same name)}, plus an unnamed bone under
+// head; bone 2 has an explicit inverse bind, the others derive theirs.
+Skeleton branchingSkeleton() {
+  Skeleton s;
+  auto add = [&](std::string name, int32_t parent, glm::vec3 t, glm::quat r) {
+    Bone b;
+    b.name = std::move(name);
+    b.parent = parent;
+    b.translation = t;
+    b.rotation = r;
+    s.bones.push_back(std::move(b));
+  };
+  add("root", -1, {0, 1, 0}, axisAngle(90, {0, 1, 0}));
+  add("spine", 0, {0, 0.5f, 0}, axisAngle(10, {1, 0, 0}));
+  add("head", 1, {0, 0.6f, 0}, glm::quat(1, 0, 0, 0));
+  add("arm", 1, {0.3f, 0.4f, 0}, axisAngle(-80, {0, 0, 1}));
+  add("arm", 1, {-0.3f, 0.4f, 0}, axisAngle(80, {0, 0, 1}));
+  add("", 2, {0, 0.2f, 0.1f}, glm::quat(1, 0, 0, 0));
+  s.bones[1].scale = glm::vec3(1.0f, 1.2f, 1.0f);
+  s.bones[2].inverseBind = glm::inverse(s.worldBindMatrices()[2]);
+  s.bones[3].id = 42;
+  s.bones[3].nameHash = 0xDEADBEEF;
+  return s;
+}
+
+// A 4×2 vertex grid with varied influences: vertex 0 has 6 distinct bones (one listed twice, one
+// also with a zero weight), vertex 1 none, vertex 5 has 5, vertex 3's weights sum to 0.9.
+Mesh skinnedGrid(size_t boneCount) {
+  Mesh m;
+  m.name = "Body";
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 4; ++x) {
+      m.positions.push_back({x * 0.5f - 0.75f, y * 1.5f, 0.1f * x});
+      m.normals.push_back({0, 0, x == 3 ? 2.0f : 1.0f});  // one non-unit normal: must come out unit
+      m.uvs.push_back({x / 3.0f, static_cast<float>(y)});
+    }
+  m.indices = {0, 1, 5, 0, 5, 4, 1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6};
+  const std::vector<std::vector<Influence>> perVertex = {
+      {{0, 0.1f}, {1, 0.2f}, {2, 0.15f}, {3, 0.3f}, {1, 0.05f}, {4, 0.0f}, {5, 0.2f}, {4, 0.1f}},
+      {},                                                                           // no influences
+      {{1, 1.0f}},
+      {{2, 0.3f}, {3, 0.3f}, {4, 0.3f}},  // sums to 0.9: renormalised
+      {{0, 0.5f}, {1, 0.5f}},
+      {{3, 0.7f}, {4, 0.2f}, {5, 0.1f}, {0, 0.05f}, {1, 0.03f}},  // 5 influences
+      {{4, 2.0f}, {5, 1.0f}},
+      {{static_cast<uint32_t>(boneCount - 1), 1.0f}},
+  };
+  m.influenceOffsets.push_back(0);
+  for (const auto& v : perVertex) {
+    m.influences.insert(m.influences.end(), v.begin(), v.end());
+    m.influenceOffsets.push_back(static_cast<uint32_t>(m.influences.size()));
+  }
+  return m;
+}
+
+Rig branchingRig() {
+  Rig rig;
+  rig.name = "Branching";
+  rig.skeleton = branchingSkeleton();
+  rig.meshes.push_back(skinnedGrid(rig.skeleton.bones.size()));
+  rig.provenance.format = "test";
+  rig.provenance.file = "branching.test";
+  rig.provenance.warn("test-warning", "carried to asset.extras");
+  return rig;
+}
+
+TEST(GltfExport, BranchingSkeletonBecomesUniquelyNamedTrsNodesWithParents) {
+  const Rig rig = branchingRig();
+  const Exported e = exportAndCheck(rig, "branching");
+  const tinygltf::Model& m = e.glb;
+  ASSERT_EQ(m.nodes.size(), rig.skeleton.bones.size() + 1);  // bones + the mesh node
+  std::vector<std::string> names;
+  for (const auto& n : m.nodes) {
+    EXPECT_FALSE(n.name.empty());
+    EXPECT_TRUE(n.matrix.empty()) << n.name;
+    names.push_back(n.name);
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "node names must be unique";
+  EXPECT_EQ(m.nodes[3].name, "arm");
+  EXPECT_EQ(m.nodes[4].name, "arm_2");
+  EXPECT_EQ(e.json["nodes"][4]["extras"]["originalName"], "arm");
+  EXPECT_EQ(m.nodes[5].name, "bone_5");
+  EXPECT_EQ(e.json["nodes"][3]["extras"]["boneId"], 42);
+  EXPECT_EQ(e.json["nodes"][3]["extras"]["nameHash"], 0xDEADBEEFu);
+  for (size_t i = 0; i < rig.skeleton.bones.size(); ++i) {
+    const Bone& b = rig.skeleton.bones[i];
+    EXPECT_EQ(parentOf(m, static_cast<int>(i)), b.parent) << i;
+    const auto& n = m.nodes[i];
+    const glm::vec3 t = n.translation.empty() ? glm::vec3(0) : glm::vec3(n.translation[0], n.translation[1], n.translation[2]);
+    EXPECT_NEAR(glm::distance(t, b.translation), 0, 1e-6) << i;
+    const glm::vec4 r = n.rotation.empty() ? glm::vec4(0, 0, 0, 1) : glm::vec4(n.rotation[0], n.rotation[1], n.rotation[2], n.rotation[3]);
+    EXPECT_NEAR(glm::distance(r, glm::vec4(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w)), 0, 1e-6) << i;
+    const glm::vec3 s = n.scale.empty() ? glm::vec3(1) : glm::vec3(n.scale[0], n.scale[1], n.scale[2]);
+    EXPECT_NEAR(glm::distance(s, b.scale), 0, 1e-6) << i;
+  }
+  // The skinned mesh node: scene root, no transform, the skin.
+  const int meshNode = nodeNamed(m, "Body");
+  ASSERT_GE(meshNode, 0);
+  EXPECT_EQ(parentOf(m, meshNode), -1);
+  EXPECT_EQ(m.nodes[static_cast<size_t>(meshNode)].skin, 0);
+  EXPECT_TRUE(m.nodes[static_cast<size_t>(meshNode)].translation.empty());
+  EXPECT_EQ(m.scenes.at(0).nodes, (std::vector<int>{0, meshNode}));
+  EXPECT_EQ(m.skins[0].skeleton, 0);
+  EXPECT_EQ(e.json["asset"]["extras"]["format"], "test");
+  EXPECT_EQ(e.json["asset"]["extras"]["warnings"][0]["code"], "test-warning");
+  EXPECT_EQ(e.json["asset"]["generator"], "rigport");
+}
+
+TEST(GltfExport, InverseBindMatricesMatchTheModelWithAnExactLastRow) {
+  const Rig rig = branchingRig();
+  const Exported e = exportAndCheck(rig, "ibm");
+  checkInverseBinds(e.glb, rig);
+  checkInverseBinds(e.gltf, rig);
+}
+
+TEST(GltfExport, InfluencesAreMergedSortedCutAndNormalisedToTheValidatorsSum) {
+  const Rig rig = branchingRig();
+  const Exported e = exportAndCheck(rig, "influences");
+  const std::vector<uint32_t> joints = rig.skeleton.jointList();
+  // Vertex 0 has 6 distinct non-zero bones: two sets. The root joint (0) takes vertex 1.
+  checkInfluences(e.glb, 0, rig.meshes[0], joints, 2, 0);
+  EXPECT_EQ(e.json["meshes"][0]["extras"]["verticesWithoutInfluences"], 1);
+  const tinygltf::Primitive& prim = e.glb.meshes[0].primitives[0];
+  // POSITION bounds are the float32 values written; normals come out unit.
+  const tinygltf::Accessor& pos = e.glb.accessors[static_cast<size_t>(prim.attributes.at("POSITION"))];
+  EXPECT_EQ(pos.minValues, (std::vector<double>{-0.75f, 0.0f, 0.0f}));
+  EXPECT_EQ(pos.maxValues, (std::vector<double>{0.75f, 1.5f, 0.1f * 3}));
+  const std::vector<double> normals = components(e.glb, prim.attributes.at("NORMAL"));
+  for (size_t v = 0; v < normals.size() / 3; ++v) EXPECT_NEAR(normals[v * 3 + 2], 1.0, 1e-7) << v;
+  EXPECT_EQ(components(e.glb, prim.attributes.at("TEXCOORD_0"))[2], static_cast<double>(1 / 3.0f));
+  const tinygltf::Accessor& idx = e.glb.accessors[static_cast<size_t>(prim.indices)];
+  EXPECT_EQ(idx.componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT);
+  const std::vector<double> indices = components(e.glb, prim.indices);
+  EXPECT_EQ(std::vector<uint32_t>(indices.begin(), indices.end()), rig.meshes[0].indices);
+}
+
+TEST(GltfExport, WithoutEightInfluencesTheFourLargestAreKept) {
+  const Rig rig = branchingRig();
+  GltfOptions options;
+  options.allowEightInfluences = false;
+  const Exported e = exportAndCheck(rig, "four", options);
+  checkInfluences(e.glb, 0, rig.meshes[0], rig.skeleton.jointList(), 1, 0);
+  EXPECT_EQ(e.json["meshes"][0]["extras"]["verticesWithDroppedInfluences"], 2);  // vertices 0 and 5
+}
+
+TEST(GltfExport, RandomInfluencesAlwaysPassTheValidatorsSumCheck) {
+  // Many vertices with 1-8 random weights exercise the float32 renormalisation (the validator also
+  // checks every one of them).
+  Rig rig;
+  rig.skeleton = branchingSkeleton();
+  for (int i = 0; i < 6; ++i) {
+    Bone b;
+    b.name = "extra" + std::to_string(i);
+    b.parent = i;
+    b.translation = {0, 0.1f, 0};
+    rig.skeleton.bones.push_back(b);
+  }
+  Mesh mesh;
+  mesh.name = "random";
+  uint32_t state = 12345;
+  auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
+  mesh.influenceOffsets.push_back(0);
+  for (int v = 0; v < 3000; ++v) {
+    mesh.positions.push_back({static_cast<float>(v % 50), static_cast<float>(v / 50), 0});
+    const uint32_t count = 1 + next() % 8;
+    for (uint32_t k = 0; k < count; ++k) {
+      mesh.influences.push_back({next() % 12, static_cast<float>(next() % 100000) / 7919.0f});
+    }
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  rig.meshes.push_back(mesh);
+  const Exported e = exportAndCheck(rig, "random");
+  checkInfluences(e.glb, 0, rig.meshes[0], rig.skeleton.jointList(), 2, 0);
+  EXPECT_EQ(e.glb.meshes[0].primitives[0].mode, TINYGLTF_MODE_POINTS);  // no indices: points
+}
+
+TEST(GltfExport, TwoRootBonesGetACommonNonJointParent) {
+  Rig rig;
+  rig.name = "Pair";
+  Bone a;
+  a.name = "left";
+  a.translation = {-1, 0, 0};
+  Bone b;
+  b.name = "right";
+  b.translation = {1, 0, 0};
+  rig.skeleton.bones = {a, b};
+  Mesh mesh = Mesh{};
+  mesh.name = "left";  // collides with a bone name
+  mesh.positions = {{-1, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  mesh.indices = {0, 1, 2};
+  mesh.influenceOffsets = {0, 1, 2, 4};
+  mesh.influences = {{0, 1}, {1, 1}, {0, 0.5f}, {1, 0.5f}};
+  rig.meshes.push_back(mesh);
+  const Exported e = exportAndCheck(rig, "two_roots");
+  const tinygltf::Model& m = e.glb;
+  const int root = nodeNamed(m, "Pair");
+  ASSERT_GE(root, 0);
+  EXPECT_EQ(m.nodes[static_cast<size_t>(root)].children, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.skins[0].joints, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.skins[0].skeleton, root);
+  EXPECT_EQ(nodeNamed(m, "left_2"), 3);
+  checkInverseBinds(m, rig);
+  checkInfluences(m, 0, rig.meshes[0], rig.skeleton.jointList(), 1, 0);
+}
+
+TEST(GltfExport, SkeletonWithoutMeshExportsBoneNodesAndNoSkin) {
+  Rig rig;
+  rig.skeleton = branchingSkeleton();
+  const Exported e = exportAndCheck(rig, "skeleton_only");
+  EXPECT_EQ(e.glb.nodes.size(), rig.skeleton.bones.size());
+  EXPECT_TRUE(e.glb.skins.empty());
+  EXPECT_TRUE(e.glb.meshes.empty());
+  EXPECT_EQ(e.glb.scenes.at(0).nodes, (std::vector<int>{0}));
+}
+
+TEST(GltfExport, UnskinnedMeshWithAttachBoneIsAChildOfThatBone) {
+  Rig rig;
+  rig.skeleton = branchingSkeleton();
+  Mesh hat;
+  hat.name = "Hat";
+  hat.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  hat.indices = {0, 1, 2};
+  hat.attachBone = 2;
+  rig.meshes.push_back(hat);
+  const Exported e = exportAndCheck(rig, "attached");
+  const int node = nodeNamed(e.glb, "Hat");
+  ASSERT_GE(node, 0);
+  EXPECT_EQ(parentOf(e.glb, node), 2);
+  EXPECT_EQ(e.glb.nodes[static_cast<size_t>(node)].skin, -1);
+  EXPECT_TRUE(e.glb.skins.empty());
+}
+
+// Rotation keys given unsorted, with a duplicate time (the later one wins) and a sign flip; a
+// translation track sharing nothing; a scalar channel, events, and a track bound to no bone.
+Animation wave() {
+  Animation a;
+  a.name = "Wave";
+  a.duration = 1.0f;
+  BoneTrack t;
+  t.bone = 3;
+  const glm::quat q0 = axisAngle(0, {0, 0, 1}), q1 = axisAngle(40, {0, 0, 1}), q1b = axisAngle(45, {0, 0, 1}),
+                  q2 = axisAngle(90, {0, 0, 1});
+  t.rotation.times = {0.5f, 0.0f, 0.5f, 1.0f};
+  t.rotation.values = {q1, q0, q1b, -q2};
+  t.translation.times = {0.0f, 1.0f};
+  t.translation.values = {{0.3f, 0.4f, 0}, {0.3f, 0.6f, 0}};
+  a.tracks.push_back(t);
+  BoneTrack root;
+  root.bone = 0;
+  root.scale.times = {0.0f, 0.25f, 1.0f};
+  root.scale.values = {{1, 1, 1}, {1.5f, 1, 1}, {1, 1, 1}};
+  root.translation.times = root.scale.times;
+  root.translation.values = {{0, 1, 0}, {0, 1.1f, 0}, {0, 1, 0}};
+  a.tracks.push_back(root);
+  BoneTrack unbound;
+  unbound.target.name = "tail";
+  unbound.rotation.times = {0};
+  unbound.rotation.values = {q0};
+  a.tracks.push_back(unbound);
+  a.scalars.push_back({"blink", "morph:Blink", Keys<float>{{0.0f, 0.5f}, {0.0f, 1.0f}}});
+  a.events.push_back({0.75f, "sound", "{\"id\":7}"});
+  return a;
+}
+
+TEST(GltfExport, AnimationKeysAreSortedDeduplicatedContinuousAndExtrasKeepTheRest) {
+  Rig rig = branchingRig();
+  rig.animations.push_back(wave());
+  const Exported e = exportAndCheck(rig, "animation");
+  const tinygltf::Model& m = e.glb;
+  ASSERT_EQ(m.animations.size(), 1u);
+  const tinygltf::Animation& anim = m.animations[0];
+  EXPECT_EQ(anim.name, "Wave");
+  ASSERT_EQ(anim.channels.size(), 4u);  // bone 3 T+R, bone 0 T+S
+  std::map<std::pair<int, std::string>, const tinygltf::AnimationSampler*> byTarget;
+  for (const auto& c : anim.channels) byTarget[{c.target_node, c.target_path}] = &anim.samplers[static_cast<size_t>(c.sampler)];
+  for (const auto& s : anim.samplers) EXPECT_EQ(s.interpolation, "LINEAR");
+
+  const auto* rot = byTarget.at({3, "rotation"});
+  const std::vector<double> times = components(m, rot->input);
+  EXPECT_EQ(times, (std::vector<double>{0.0, 0.5, 1.0}));
+  EXPECT_EQ(m.accessors[static_cast<size_t>(rot->input)].minValues, std::vector<double>{0.0});
+  EXPECT_EQ(m.accessors[static_cast<size_t>(rot->input)].maxValues, std::vector<double>{1.0});
+  const std::vector<double> q = components(m, rot->output);
+  ASSERT_EQ(q.size(), 12u);
+  const glm::quat expected[] = {axisAngle(0, {0, 0, 1}), axisAngle(45, {0, 0, 1}), axisAngle(90, {0, 0, 1})};
+  for (size_t k = 0; k < 3; ++k) {
+    // The flipped -q2 comes back in q1's hemisphere, i.e. as +q2.
+    EXPECT_NEAR(q[k * 4 + 0], expected[k].x, 1e-6) << k;
+    EXPECT_NEAR(q[k * 4 + 1], expected[k].y, 1e-6) << k;
+    EXPECT_NEAR(q[k * 4 + 2], expected[k].z, 1e-6) << k;
+    EXPECT_NEAR(q[k * 4 + 3], expected[k].w, 1e-6) << k;
+  }
+  const auto* tr = byTarget.at({3, "translation"});
+  EXPECT_EQ(components(m, tr->output), (std::vector<double>{0.3f, 0.4f, 0, 0.3f, 0.6f, 0}));
+  // Bone 0's translation and scale share their times, hence their input accessor.
+  EXPECT_EQ(byTarget.at({0, "translation"})->input, byTarget.at({0, "scale"})->input);
+  EXPECT_EQ(components(m, byTarget.at({0, "scale"})->output).size(), 9u);
+
+  const auto& extras = e.json["animations"][0]["extras"];
+  EXPECT_EQ(extras["duration"], 1.0);
+  EXPECT_EQ(extras["events"][0]["type"], "sound");
+  EXPECT_EQ(extras["events"][0]["time"], 0.75);
+  EXPECT_EQ(extras["events"][0]["payload"], "{\"id\":7}");
+  EXPECT_EQ(extras["scalarChannels"][0]["name"], "blink");
+  EXPECT_EQ(extras["scalarChannels"][0]["target"], "morph:Blink");
+  EXPECT_EQ(extras["scalarChannels"][0]["values"], nlohmann::json::array({0.0, 1.0}));
+  EXPECT_EQ(extras["unboundTracks"], nlohmann::json::array({"tail"}));
+}
+
+TEST(GltfExport, AnimationWithNothingGltfCanAnimateGoesToRootExtras) {
+  Rig rig = branchingRig();
+  Animation a;
+  a.name = "OnlyEvents";
+  a.duration = 2.0f;
+  a.events.push_back({1.0f, "footstep", ""});
+  a.scalars.push_back({"ik", "leg", Keys<float>{{0.0f}, {1.0f}}});
+  rig.animations.push_back(a);
+  const Exported e = exportAndCheck(rig, "no_channels");
+  EXPECT_TRUE(e.glb.animations.empty());
+  const auto& kept = e.json["extras"]["animationsWithoutChannels"];
+  ASSERT_EQ(kept.size(), 1u);
+  EXPECT_EQ(kept[0]["name"], "OnlyEvents");
+  EXPECT_EQ(kept[0]["extras"]["events"][0]["type"], "footstep");
+  EXPECT_EQ(kept[0]["extras"]["scalarChannels"][0]["name"], "ik");
+}
+
+TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
+  Rig rig;
+  rig.provenance.axes.up = AxisSystem::Up::Z;
+  rig.provenance.axes.metresPerUnit = 0.01f;
+  Bone root;
+  root.name = "root";
+  root.translation = {0, 0, 100};  // 1 m up in Z-up centimetres
+  Bone tip;
+  tip.name = "tip";
+  tip.parent = 0;
+  tip.translation = {0, 50, 0};  // 0.5 m along +Y, which is glTF -Z
+  rig.skeleton.bones = {root, tip};
+  Mesh mesh;
+  mesh.name = "stick";
+  mesh.positions = {{0, 0, 0}, {0, 50, 100}, {10, 0, 100}};
+  mesh.indices = {0, 1, 2};
+  mesh.influenceOffsets = {0, 1, 2, 3};
+  mesh.influences = {{0, 1}, {1, 1}, {0, 1}};
+  rig.meshes.push_back(mesh);
+  const Exported e = exportAndCheck(rig, "zup");
+  const tinygltf::Model& m = e.glb;
+  EXPECT_NEAR(m.nodes[0].translation[1], 1.0, 1e-6);
+  EXPECT_NEAR(m.nodes[1].translation[2], -0.5, 1e-6);
+  const std::vector<double> pos = components(m, m.meshes[0].primitives[0].attributes.at("POSITION"));
+  const std::vector<double> expectedPos = {0, 0, 0, 0, 1, -0.5, 0.1, 1, 0};
+  for (size_t i = 0; i < pos.size(); ++i) EXPECT_NEAR(pos[i], expectedPos[i], 1e-6) << i;
+  // The IBMs invert the converted world pose: joint 1's rest origin maps to the origin.
+  const std::vector<double> ibm = components(m, m.skins[0].inverseBindMatrices);
+  EXPECT_NEAR(ibm[16 + 13], -1.0, 1e-6);
+  EXPECT_NEAR(ibm[16 + 14], 0.5, 1e-6);
+  EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["up"], "Z");
+}
+
+TEST(GltfExport, MoreThan256JointsUseUnsignedShortJointsAndLargeMeshesU32Indices) {
+  Rig rig;
+  for (int i = 0; i < 300; ++i) {
+    Bone b;
+    b.name = "b" + std::to_string(i);
+    b.parent = i - 1;
+    b.translation = {0, 0.01f, 0};
+    rig.skeleton.bones.push_back(b);
+  }
+  Mesh mesh;
+  mesh.name = "big";
+  mesh.influenceOffsets.push_back(0);
+  for (uint32_t v = 0; v < 70000; ++v) {
+    mesh.positions.push_back({static_cast<float>(v % 300) * 0.01f, static_cast<float>(v / 300) * 0.01f, 0});
+    mesh.influences.push_back({v % 300, 0.75f});
+    mesh.influences.push_back({(v + 1) % 300, 0.25f});
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  for (uint32_t v = 0; v + 2 < 70000; v += 3) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+  rig.meshes.push_back(mesh);
+  const Exported e = exportAndCheck(rig, "wide");
+  const tinygltf::Primitive& prim = e.glb.meshes[0].primitives[0];
+  EXPECT_EQ(e.glb.accessors[static_cast<size_t>(prim.indices)].componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT);
+  checkInfluences(e.glb, 0, rig.meshes[0], rig.skeleton.jointList(), 1, 0);
+}
+
+// Invalid rigs: an error naming the element, and no bytes.
+void expectRejected(const Rig& rig, const std::string& pathPart) {
+  auto glb = exportGlb(rig);
+  ASSERT_FALSE(glb.ok());
+  EXPECT_NE(glb.error().path.find(pathPart), std::string::npos) << glb.error().describe();
+  auto files = exportGltf(rig, "x.bin");
+  ASSERT_FALSE(files.ok());
+  EXPECT_EQ(files.error().path, glb.error().path);
+}
+
+TEST(GltfExport, ParentAfterChildIsRejected) {
+  Rig rig = branchingRig();
+  rig.skeleton.bones[1].parent = 3;
+  expectRejected(rig, "skeleton/bones[1]");
+}
+
+TEST(GltfExport, NanWeightIsRejected) {
+  Rig rig = branchingRig();
+  rig.meshes[0].influences[2].weight = std::nanf("");
+  expectRejected(rig, "meshes[0]/influences[2]");
+}
+
+TEST(GltfExport, IndexOutOfRangeIsRejected) {
+  Rig rig = branchingRig();
+  rig.meshes[0].indices[4] = 8;
+  expectRejected(rig, "meshes[0]/indices[4]");
+}
+
+TEST(GltfExport, InfluenceOnABoneOutsideTheJointListIsRejected) {
+  Rig rig = branchingRig();
+  rig.skeleton.joints = {0, 1, 2, 3, 4};  // bone 5 is not a joint, the last vertex uses it
+  expectRejected(rig, "meshes[0]/influences[");
+}
+
+TEST(GltfExport, NegativeKeyTimeIsRejected) {
+  Rig rig = branchingRig();
+  Animation a = wave();
+  a.tracks[0].translation.times[0] = -0.5f;
+  rig.animations.push_back(a);
+  expectRejected(rig, "animations[0]/tracks[0]/translation");
+}
+
+}  // namespace
+}  // namespace rigport

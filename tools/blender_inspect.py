@@ -1,0 +1,67 @@
+# Imports a .glb/.gltf into Blender headless and writes what Blender made of it as JSON.
+# Run: blender -b --factory-startup --python-exit-code 1 --python tools/blender_inspect.py -- IN.glb OUT.json
+# (--python-exit-code 1: Blender exits 0 on a Python error otherwise; format note
+# gltf_ecosystem.md §2.3 trap 3.)
+# Output: {"armatures": [{"name", "bones": [{"name", "parent"}]}],
+#          "meshes": [{"name", "vertexCount", "vertexGroups": [names], "weights": [{group: weight} per vertex]}],
+#          "actions": [{"name", "fcurves": [{"data_path", "array_index", "keyframes", "first_frame", "last_frame"}]}],
+#          "fps": scene frames per second}
+import json
+import sys
+
+import numpy
+
+# Debian's numpy 1.24 removed numpy.bool, which Blender 3.4's glTF importer still uses
+# (KhronosGroup/glTF-Blender-IO#1844, not backported to 3.4): §2.3 trap 2.
+if not hasattr(numpy, "bool"):
+    numpy.bool = bool
+
+import bpy  # noqa: E402  (after the numpy fix-up)
+
+
+def main(argv):
+    args = argv[argv.index("--") + 1:] if "--" in argv else []
+    if len(args) != 2:
+        raise SystemExit("usage: blender -b --python blender_inspect.py -- IN.glb OUT.json")
+    source, target = args
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    result = bpy.ops.import_scene.gltf(filepath=source)
+    if "FINISHED" not in result:
+        raise RuntimeError(f"glTF import of {source} returned {result}")
+
+    out = {"fps": bpy.context.scene.render.fps, "armatures": [], "meshes": [], "actions": []}
+    for obj in bpy.data.objects:
+        if obj.type == "ARMATURE":
+            out["armatures"].append({
+                "name": obj.name,
+                "bones": [{"name": b.name, "parent": b.parent.name if b.parent else None} for b in obj.data.bones],
+            })
+        elif obj.type == "MESH":
+            groups = [g.name for g in obj.vertex_groups]
+            weights = []
+            for v in obj.data.vertices:
+                weights.append({groups[g.group]: g.weight for g in v.groups if g.weight != 0.0})
+            out["meshes"].append({
+                "name": obj.name,
+                "vertexCount": len(obj.data.vertices),
+                "positions": [list(v.co) for v in obj.data.vertices],
+                "vertexGroups": groups,
+                "weights": weights,
+            })
+    for action in bpy.data.actions:
+        curves = []
+        for fc in action.fcurves:
+            points = fc.keyframe_points
+            curves.append({
+                "data_path": fc.data_path,
+                "array_index": fc.array_index,
+                "keyframes": len(points),
+                "first_frame": points[0].co[0] if len(points) else None,
+                "last_frame": points[-1].co[0] if len(points) else None,
+            })
+        out["actions"].append({"name": action.name, "fcurves": curves})
+    with open(target, "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1)
+
+
+main(sys.argv)
