@@ -576,6 +576,12 @@ TEST(GltfExport, MoreThan256JointsUseUnsignedShortJointsAndLargeMeshesU32Indices
   checkInfluences(e.glb, 0, rig.meshes[0], rig.skeleton.jointList(), 1, 0);
 }
 
+TEST(GltfExport, BinFileNameIsPercentEncodedInTheUri) {
+  const Exported e = exportAndCheck(branchingRig(), "rig with spaces");
+  EXPECT_EQ(e.json["buffers"][0]["uri"], "rig%20with%20spaces.bin");
+  EXPECT_EQ(e.gltf.meshes.size(), 1u);
+}
+
 // Invalid rigs: an error naming the element, and no bytes.
 void expectRejected(const Rig& rig, const std::string& pathPart) {
   auto glb = exportGlb(rig);

@@ -51,6 +51,23 @@ Json assetJson(const Rig& original, const GltfOptions& options) {
   return asset;
 }
 
+// buffer.uri is a URI reference (validator INVALID_URI otherwise): bytes outside RFC 3986's
+// unreserved set and '/' are percent-encoded, so a file name with spaces or non-ASCII letters works.
+std::string uriEncode(const std::string& path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : path) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    if (alnum || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out.push_back(ch);
+    } else {
+      out += {'%', hex[c >> 4], hex[c & 15]};
+    }
+  }
+  return out;
+}
+
 // `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6).
 Result<Exported> build(const Rig& original, const GltfOptions& options, const std::string& binUri) {
   // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
@@ -89,7 +106,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
     root["bufferViews"] = std::move(doc.buffer.bufferViews());
     Json buffer = Json::object();
     buffer["byteLength"] = out.bin.size();
-    if (!binUri.empty()) buffer["uri"] = binUri;
+    if (!binUri.empty()) buffer["uri"] = uriEncode(binUri);
     root["buffers"] = Json::array({std::move(buffer)});
   }
   if (!doc.extras.empty()) root["extras"] = std::move(doc.extras);
