@@ -32,8 +32,9 @@ struct DemoReport {
 
 // Builds makeDemoCharacter(), exports it, then for each writable format: write, read back
 // (animation-only formats are bound onto the character's skeleton and mesh), export to .glb and
-// measure the round-trip error in glTF axes. A format that fails gets its row with `failure`;
-// only failing to write the character's own .glb fails the whole run.
+// measure the round-trip error in glTF axes (animations only when the format brought any back).
+// A format that fails gets its row with `failure`; only failing to write the character's own .glb
+// fails the whole run.
 Result<DemoReport> runDemo(const std::string& dir);
 
 }  // namespace rigport

@@ -1,0 +1,255 @@
+// The rigport binary (RIGPORT_CLI) as a user meets it: help and version, the formats table, one-line
+// errors naming the bad file with nothing left behind, batch conversion that goes on past a bad
+// file, the exit codes, and JSON output that parses.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+#include <tiny_gltf.h>
+
+#include "core/file_io.hpp"
+#include "demo/character.hpp"
+#include "formats/registry.hpp"
+#include "support/gltf_validator.hpp"
+#include "support/test_support.hpp"
+
+using namespace rigport;
+namespace fs = std::filesystem;
+
+namespace {
+
+enum class Capture { Both, StdoutOnly, StderrOnly };
+
+struct CliRun {
+  int code = -1;
+  std::string text;
+};
+
+CliRun cli(const std::string& args, Capture capture = Capture::Both) {
+  std::string command = std::string("'") + RIGPORT_CLI + "' " + args;
+  // runCommand appends 2>&1 to the whole group; the redirections inside pick what reaches it.
+  if (capture == Capture::StdoutOnly) command = "{ " + command + " 2>/dev/null; }";
+  if (capture == Capture::StderrOnly) command = "{ " + command + " 2>&1 >/dev/null; }";
+  CliRun r;
+  r.code = test::runCommand(command, &r.text);
+  return r;
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Bytes that no reader accepts: a fixed pseudo-random pattern that cannot start with a chunk id.
+std::string writeGarbage(const std::string& dir, const std::string& name) {
+  std::vector<uint8_t> bytes(512);
+  uint32_t x = 0x12345678u;
+  for (uint8_t& b : bytes) {
+    x = x * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(x >> 24);
+  }
+  bytes[0] = 0xFF;
+  const std::string path = dir + "/" + name;
+  writeBytes(path, bytes);
+  return path;
+}
+
+// A model file written by the registry's own writer for `format` from the demo character.
+std::string writeWithRegistry(const std::string& format, const std::string& path) {
+  const FormatInfo* f = findFormat(format);
+  if (f == nullptr || f->write == nullptr) return {};
+  auto bytes = f->write(makeDemoCharacter());
+  if (!bytes) {
+    ADD_FAILURE() << format << " writer: " << bytes.error().describe();
+    return {};
+  }
+  writeBytes(path, *bytes);
+  return path;
+}
+
+std::vector<std::string> entries(const std::string& dir) {
+  std::vector<std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  return out;
+}
+
+}  // namespace
+
+TEST(Cli, HelpExitsZeroListingSubcommandsAndExitCodes) {
+  const CliRun r = cli("--help");
+  EXPECT_EQ(r.code, 0);
+  for (const char* sub : {"info", "convert", "dump", "formats", "demo"}) EXPECT_NE(r.text.find(sub), std::string::npos) << sub;
+  EXPECT_NE(r.text.find("Exit codes"), std::string::npos);
+  EXPECT_NE(r.text.find("4  validation failed"), std::string::npos);
+}
+
+TEST(Cli, VersionPrintsTheProjectVersion) {
+  const CliRun r = cli("--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.text.find(RIGPORT_VERSION), std::string::npos) << r.text;
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(cli("").code, 2);
+  EXPECT_EQ(cli("convert").code, 2);
+  EXPECT_EQ(cli("convert x.dff --no-such-option").code, 2);
+  EXPECT_EQ(cli("dump x.dff").code, 2);  // --json is required
+}
+
+TEST(Cli, FormatsListsEveryRegistryFormatWithItsCapabilities) {
+  const CliRun r = cli("formats");
+  ASSERT_EQ(r.code, 0);
+  for (const FormatInfo& f : formats()) {
+    const size_t at = r.text.find(std::string(f.name) + " ");
+    ASSERT_NE(at, std::string::npos) << f.name;
+    const std::string line = r.text.substr(at, r.text.find('\n', at) - at);
+    EXPECT_NE(line.find(std::string(f.extensions)), std::string::npos) << line;
+    EXPECT_NE(line.find(f.write != nullptr ? "yes   yes" : "yes   no"), std::string::npos) << line;
+  }
+}
+
+TEST(Cli, MissingOrGarbageInputFailsWithOneLineNamingTheFileAndWritesNothing) {
+  const std::string dir = test::scratchDir("cli_bad_input");
+  const std::string out = dir + "/out";
+  fs::create_directories(out);
+  const std::string missing = dir + "/no_such_file.dff";
+  const std::vector<std::string> bad{missing, writeGarbage(dir, "garbage.dff"), writeGarbage(dir, "garbage.bin")};
+  for (const std::string& file : bad) {
+    for (const std::string& args : {"info " + quote(file), "convert -o " + quote(out) + " " + quote(file), "dump --json " + quote(file)}) {
+      const CliRun r = cli(args, Capture::StderrOnly);
+      EXPECT_EQ(r.code, 1) << args << "\n" << r.text;
+      const std::string first = r.text.substr(0, r.text.find('\n'));
+      EXPECT_EQ(first.rfind("rigport: error: " + file, 0), 0u) << args << "\n" << r.text;
+    }
+  }
+  EXPECT_TRUE(entries(out).empty()) << "left behind: " << entries(out).front();
+}
+
+TEST(Cli, UnwritableOutputDirectoryExitsThree) {
+  const std::string dir = test::scratchDir("cli_unwritable");
+  const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
+  ASSERT_FALSE(good.empty());
+  const CliRun r = cli("convert -o /dev/null/out " + quote(good), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 3) << r.text;
+  EXPECT_NE(r.text.find("rigport: error: /dev/null/out/good.glb"), std::string::npos) << r.text;
+}
+
+TEST(Cli, BatchConvertGoesOnPastABadFileAndExitsOne) {
+  const std::string dir = test::scratchDir("cli_batch");
+  const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
+  ASSERT_FALSE(good.empty());
+  const std::string bad = writeGarbage(dir, "bad.dff");
+  const std::string out = dir + "/out";
+  const CliRun r = cli("convert -o " + quote(out) + " " + quote(bad) + " " + quote(good), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 1) << r.text;
+  EXPECT_NE(r.text.find("rigport: error: " + bad), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("rigport: error: " + good), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("converted 1 of 2 files, 1 failed"), std::string::npos) << r.text;
+  EXPECT_EQ(entries(out), std::vector<std::string>{"good.glb"});
+  const test::ValidatorRun v = test::validateGltfFile(out + "/good.glb");
+  EXPECT_TRUE(v.ok) << v.output;
+}
+
+TEST(Cli, ConvertGltfWritesAGltfAndItsBin) {
+  const std::string dir = test::scratchDir("cli_gltf");
+  const std::string good = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(good.empty());
+  const CliRun r = cli("convert --gltf -o " + quote(dir + "/out") + " " + quote(good));
+  ASSERT_EQ(r.code, 0) << r.text;
+  std::vector<std::string> files = entries(dir + "/out");
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"model.bin", "model.gltf"}));
+  const test::ValidatorRun v = test::validateGltfFile(dir + "/out/model.gltf");
+  EXPECT_TRUE(v.ok) << v.output;
+}
+
+TEST(Cli, ConvertBindsAnimationFilesToEachModel) {
+  const std::string dir = test::scratchDir("cli_anim");
+  const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  const std::string anim = writeWithRegistry("renderware-anm", dir + "/walk.anm");
+  ASSERT_FALSE(model.empty());
+  ASSERT_FALSE(anim.empty());
+  const CliRun r = cli("convert -o " + quote(dir) + " " + quote(model) + " --anim " + quote(anim));
+  ASSERT_EQ(r.code, 0) << r.text;
+  tinygltf::Model gltf;
+  tinygltf::TinyGLTF loader;
+  std::string err, warn;
+  ASSERT_TRUE(loader.LoadBinaryFromFile(&gltf, &err, &warn, dir + "/model.glb")) << err;
+  ASSERT_EQ(gltf.animations.size(), 1u);
+  // Every bone the walk moves has a rotation channel on the node of that name.
+  std::set<std::string> rotated;
+  for (const tinygltf::AnimationChannel& c : gltf.animations[0].channels) {
+    if (c.target_path == "rotation") rotated.insert(gltf.nodes[static_cast<size_t>(c.target_node)].name);
+  }
+  const Rig character = makeDemoCharacter();
+  for (const BoneTrack& t : character.animations[0].tracks) {
+    EXPECT_TRUE(rotated.count(character.skeleton.bones[static_cast<size_t>(t.bone)].name)) << t.target.name;
+  }
+  EXPECT_EQ(gltf.skins.size(), 1u);
+}
+
+TEST(Cli, AnimationOnlyFileAsAModelInputIsRejected) {
+  const std::string dir = test::scratchDir("cli_anim_only");
+  const std::string anim = writeWithRegistry("renderware-anm", dir + "/walk.anm");
+  ASSERT_FALSE(anim.empty());
+  const CliRun r = cli("convert -o " + quote(dir + "/out") + " " + quote(anim), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.text.find("--anim"), std::string::npos) << r.text;
+  EXPECT_TRUE(entries(dir + "/out").empty());
+}
+
+TEST(Cli, DumpJsonHoldsTheWholeModel) {
+  const std::string dir = test::scratchDir("cli_dump");
+  const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(model.empty());
+  const CliRun r = cli("dump --json " + quote(model), Capture::StdoutOnly);
+  ASSERT_EQ(r.code, 0);
+  const nlohmann::json j = nlohmann::json::parse(r.text, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.text.substr(0, 200);
+  const Rig character = makeDemoCharacter();
+  EXPECT_EQ(j["provenance"]["format"], "renderware-dff");
+  ASSERT_EQ(j["skeleton"]["bones"].size(), character.skeleton.bones.size());
+  EXPECT_EQ(j["skeleton"]["bones"][1]["name"], "pelvis");
+  EXPECT_EQ(j["skeleton"]["bones"][1]["parent"], 0);
+  EXPECT_EQ(j["skeleton"]["bones"][1]["rotation"].size(), 4u);
+  EXPECT_EQ(j["skeleton"]["bones"][1]["inverseBind"].size(), 16u);
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  EXPECT_EQ(j["meshes"][0]["positions"].size(), character.vertexCount());
+  EXPECT_EQ(j["meshes"][0]["influences"].size(), character.vertexCount());
+  EXPECT_EQ(j["meshes"][0]["indices"].size(), character.meshes[0].indices.size());
+}
+
+TEST(Cli, InfoJsonSummarisesEachFileAndReportsFailuresInline) {
+  const std::string dir = test::scratchDir("cli_info");
+  const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(model.empty());
+  const std::string missing = dir + "/missing.dff";
+  const CliRun r = cli("info --json " + quote(model) + " " + quote(missing), Capture::StdoutOnly);
+  EXPECT_EQ(r.code, 1);
+  const nlohmann::json j = nlohmann::json::parse(r.text, nullptr, false);
+  ASSERT_TRUE(j.is_array()) << r.text.substr(0, 200);
+  ASSERT_EQ(j.size(), 2u);
+  const Rig character = makeDemoCharacter();
+  EXPECT_EQ(j[0]["bones"], character.skeleton.bones.size());
+  EXPECT_EQ(j[0]["vertices"], character.vertexCount());
+  EXPECT_EQ(j[0]["maxInfluences"], 4);
+  EXPECT_EQ(j[1]["file"], missing);
+  EXPECT_TRUE(j[1].contains("error"));
+}
+
+TEST(Cli, DemoPrintsARowPerWritableFormatAndValidates) {
+  const std::string dir = test::scratchDir("cli_demo");
+  const CliRun r = cli("demo " + quote(dir));
+  EXPECT_EQ(r.code, 0) << r.text;
+  for (const FormatInfo& f : formats()) {
+    if (f.write != nullptr) EXPECT_NE(r.text.find(std::string(f.name) + " "), std::string::npos) << f.name;
+  }
+  EXPECT_NE(r.text.find("validation passed"), std::string::npos) << r.text;
+  EXPECT_TRUE(fs::is_regular_file(dir + "/demo_character.glb"));
+}
