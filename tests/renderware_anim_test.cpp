@@ -417,6 +417,24 @@ TEST(RwAnm, WriterRefusesTracksWithoutBoneOrPosition) {
   EXPECT_EQ(bytes.error().code, ErrorCode::Usage);
 }
 
+TEST(RwAnm, WriterRefusesResamplingBeyondItsKeyLimit) {
+  // 5,000 unbound nodes each keyed at its own time: 5,000 x 5,000 resampled keys > 16 M.
+  Rig rig;
+  Animation anim;
+  anim.name = "wide";
+  for (uint32_t i = 0; i < 5000; ++i) {
+    BoneTrack t;
+    t.target.position = i;
+    t.rotation.times = {static_cast<float>(i)};
+    t.rotation.values = {glm::quat(1, 0, 0, 0)};
+    anim.tracks.push_back(t);
+  }
+  rig.animations.push_back(anim);
+  auto bytes = writeAnm(rig);
+  ASSERT_FALSE(bytes);
+  EXPECT_EQ(bytes.error().code, ErrorCode::TooLarge);
+}
+
 // ---------------------------------------------------------------------------------------------
 // IFP
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,9 @@ namespace {
 
 // Without a skeleton, node positions come from the tracks alone; HAnim hierarchies are far smaller.
 constexpr uint32_t kMaxNodesWithoutSkeleton = 1u << 16;
+// Resampling writes nodes x union-of-times keys; refuse outputs beyond 16 M keys (576 MB) rather
+// than exhaust memory on a pathological rig (e.g. thousands of nodes each keyed at distinct times).
+constexpr size_t kMaxKeys = size_t{1} << 24;
 
 // The value of `keys` at time `t`: held outside the key range, blended with `mix` between keys,
 // and exactly the stored value at a key time (so rewriting a file reproduces its floats bit for bit).
@@ -76,6 +79,10 @@ Status writeAnimation(ByteWriter& w, const Skeleton& skeleton, const std::vector
   const std::vector<const BoneTrack*> byNode = RP_TRY(tracksByNode(anim, joints));
   const std::vector<float> times = keyTimes(anim);
   const size_t numNodes = byNode.size();
+  if (numNodes != 0 && times.size() > kMaxKeys / numNodes) {
+    return makeError(ErrorCode::TooLarge, fmt::format("animation '{}': {} nodes x {} key times exceed the writer's {} keys",
+                                                      anim.name, numNodes, times.size(), kMaxKeys));
+  }
 
   const size_t chunk = beginChunk(w, kAnimAnimation, anm::kWriterLibraryId);
   w.s32(anm::kVersion);
