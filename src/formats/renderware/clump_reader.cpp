@@ -1,0 +1,138 @@
+// DFF (Clump 0x10) → Rig (format note renderware.md §1.2–1.9, §5 pitfalls).
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+#include <fmt/format.h>
+#include <glm/gtc/quaternion.hpp>
+
+#include "core/validate.hpp"
+#include "formats/renderware/clump_skeleton.hpp"
+#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/frame_list.hpp"
+#include "formats/renderware/geometry.hpp"
+
+namespace rigport::renderware {
+namespace {
+
+constexpr uint32_t kGeometryListSince = 0x30400;  // §1.2: before it Geometry sits inside Atomic
+constexpr uint32_t kClumpLightsCamerasAfter = 0x33000;  // §1.2: Clump struct 12 bytes above it
+
+struct ClumpData {
+  std::vector<RwFrame> frames;
+  std::vector<RwGeometry> geometries;
+  std::vector<RwAtomic> atomics;
+};
+
+Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFrames, ClumpData& clump) {
+  RwAtomic atomic;
+  {
+    ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+    // §1.2: 12 bytes before 0x30400 (no geometry index meaning), 16 after.
+    atomic.frameIndex = RP_TRY(st.u32("frameIndex"));
+    atomic.geometryIndex = RP_TRY(st.u32("geometryIndex"));
+    if (atomic.frameIndex >= numFrames) {
+      return st.errorAt(0, ErrorCode::BadValue, fmt::format("frame {} of {}", atomic.frameIndex, numFrames), "frameIndex");
+    }
+  }
+  if (ctx.version < kGeometryListSince) {
+    ByteReader g = RP_TRY(readChunk(r, kGeometry, "Geometry"));
+    clump.geometries.push_back(RP_TRY(readGeometry(g, ctx)));
+    atomic.geometryIndex = static_cast<uint32_t>(clump.geometries.size() - 1);
+  } else if (atomic.geometryIndex >= clump.geometries.size()) {
+    return r.errorAt(0, ErrorCode::BadValue,
+                     fmt::format("geometry {} of {}", atomic.geometryIndex, clump.geometries.size()), "geometryIndex");
+  }
+  while (!r.atEnd()) {
+    ChunkHeader h;
+    ByteReader c = RP_TRY(readChunk(r, kExtension, "Extension", &h));
+    RP_CHECK(forEachChunk(c, "chunk", [&](const ChunkHeader& ch, ByteReader& payload) -> Status {
+      if (ch.type == kSkinPlg && ctx.provenance != nullptr) {
+        // §1.6: pre-3.3 atomic-level skin (Zanzarah and other early titles).
+        ctx.provenance->warn("legacy-skin", fmt::format("atomic-level (legacy) Skin PLG at 0x{:X} is not read",
+                                                        payload.fileOffsetOfStart() - kChunkHeaderSize));
+      } else {
+        noteSkippedChunk(ctx, ch, payload);
+      }
+      return Ok{};
+    }));
+  }
+  return atomic;
+}
+
+Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
+  ClumpData clump;
+  uint32_t numAtomics = 0;
+  {
+    ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+    numAtomics = RP_TRY(st.u32("numAtomics"));
+    // §1.2: numLights/numCameras exist above 0x33000; the struct size tells which form this is.
+    const bool hasLights = st.size() >= 12;
+    if (hasLights != (ctx.version > kClumpLightsCamerasAfter) && ctx.provenance != nullptr) {
+      ctx.provenance->warn("clump-struct", fmt::format("Clump struct of {} bytes in a version 0x{:X} file", st.size(),
+                                                       ctx.version));
+    }
+  }
+  {
+    ByteReader fl = RP_TRY(readChunk(r, kFrameList, "FrameList"));
+    clump.frames = RP_TRY(readFrameList(fl, ctx));
+  }
+  if (ctx.version >= kGeometryListSince) {
+    ByteReader gl = RP_TRY(readChunk(r, kGeometryList, "GeometryList"));
+    ByteReader st = RP_TRY(readChunk(gl, kStruct, "Struct"));
+    const uint32_t numGeometries = RP_TRY(st.u32("numGeometries"));
+    const size_t ng = RP_TRY(gl.count(numGeometries, kChunkHeaderSize, "Geometry"));
+    clump.geometries.reserve(ng);
+    for (size_t i = 0; i < ng; ++i) {
+      ByteReader g = RP_TRY(readChunk(gl, kGeometry, Field("Geometry", static_cast<int64_t>(i))));
+      clump.geometries.push_back(RP_TRY(readGeometry(g, ctx)));
+    }
+  }
+  const size_t na = RP_TRY(r.count(numAtomics, kChunkHeaderSize, "Atomic"));
+  for (size_t i = 0; i < na; ++i) {
+    ByteReader a = RP_TRY(readChunk(r, kAtomic, Field("Atomic", static_cast<int64_t>(i))));
+    clump.atomics.push_back(RP_TRY(readAtomic(a, ctx, clump.frames.size(), clump)));
+  }
+  // Lights, cameras and the clump extension are not part of a rig.
+  RP_CHECK(forEachChunk(r, "chunk", [&](const ChunkHeader& h, ByteReader& c) -> Status {
+    if (h.type == kExtension) {
+      return forEachChunk(c, "chunk", [&](const ChunkHeader& eh, ByteReader& ec) -> Status {
+        noteSkippedChunk(ctx, eh, ec);
+        return Ok{};
+      });
+    }
+    if (h.type != kStruct) noteSkippedChunk(ctx, h, c);
+    return Ok{};
+  }));
+  return clump;
+}
+
+}  // namespace
+
+bool probeDff(std::span<const uint8_t> bytes) {
+  if (bytes.size() < kChunkHeaderSize) return false;
+  ByteReader r(bytes);
+  auto h = readChunkHeader(r, "Clump");
+  return h && h->type == kClump && h->version >= 0x30000 && h->version < 0x40000;
+}
+
+Result<Rig> readDff(std::span<const uint8_t> bytes) {
+  ByteReader root(bytes);
+  Rig rig;
+  rig.provenance.format = "renderware-dff";
+  // RenderWare / GTA: Z up, right-handed, 1 unit = 1 metre.
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 1.0f};
+  ChunkHeader h;
+  ByteReader clumpReader = RP_TRY(readChunk(root, kClump, "Clump", &h));
+  if (h.version < 0x30000 || h.version >= 0x40000) {
+    return root.errorAt(8, ErrorCode::Unsupported, fmt::format("RenderWare version 0x{:X} is not RW 3", h.version),
+                        "Clump/libraryId");
+  }
+  DffContext ctx{h.version, h.libraryId, &rig.provenance};
+  ClumpData clump = RP_TRY(readClump(clumpReader, ctx));
+  RP_CHECK(buildRig(clump.frames, clump.geometries, clump.atomics, rig));
+  RP_CHECK(validate(rig));
+  return rig;
+}
+
+}  // namespace rigport::renderware

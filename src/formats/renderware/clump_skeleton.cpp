@@ -1,0 +1,254 @@
+#include "formats/renderware/clump_skeleton.hpp"
+
+#include <cmath>
+#include <queue>
+
+#include <fmt/format.h>
+
+#include "formats/renderware/hanim_plg.hpp"
+
+namespace rigport::renderware {
+namespace {
+
+constexpr float kWeightSumTolerance = 1e-3f;
+constexpr float kMatrixTolerance = 1e-5f;
+
+// Stable topological order: each frame after its parent, otherwise stream order (§1.2: librw
+// assumes parent < child, real files may not). Empty result = a parent cycle.
+std::vector<uint32_t> parentFirstOrder(const std::vector<RwFrame>& frames) {
+  const size_t n = frames.size();
+  std::vector<std::vector<uint32_t>> children(n);
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+  for (size_t i = 0; i < n; ++i) {
+    if (frames[i].parent < 0) {
+      ready.push(static_cast<uint32_t>(i));
+    } else {
+      children[static_cast<size_t>(frames[i].parent)].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const uint32_t f = ready.top();
+    ready.pop();
+    order.push_back(f);
+    for (uint32_t c : children[f]) ready.push(c);
+  }
+  if (order.size() != n) order.clear();
+  return order;
+}
+
+bool nearlyEqual(const glm::mat4& a, const glm::mat4& b) {
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      if (!(std::fabs(a[c][k] - b[c][k]) <= kMatrixTolerance)) return false;
+    }
+  }
+  return true;
+}
+
+struct Hierarchy {
+  std::vector<uint32_t> nodeBones;  // bone index of each HAnim node
+};
+
+// §1.4: nodes map to frames by id, searching the hierarchy frame's subtree first (librw attach →
+// findUnattachedById), each frame used once.
+Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uint32_t>& remap, size_t hierFrame,
+                       Provenance& prov) {
+  const HAnimPlg& plg = *frames[hierFrame].hanim;
+  Hierarchy h;
+  std::vector<bool> used(frames.size(), false);
+  auto inSubtree = [&](size_t f) {
+    for (size_t steps = 0; steps <= frames.size(); ++steps) {
+      if (f == hierFrame) return true;
+      if (frames[f].parent < 0) return false;
+      f = static_cast<size_t>(frames[f].parent);
+    }
+    return false;
+  };
+  std::vector<int64_t> nodeFrame(plg.nodes.size(), -1);
+  for (size_t i = 0; i < plg.nodes.size(); ++i) {
+    const int32_t id = plg.nodes[i].id;
+    for (int pass = 0; pass < 2 && nodeFrame[i] < 0; ++pass) {
+      for (size_t f = 0; f < frames.size(); ++f) {
+        if (used[f] || !frames[f].hanim || frames[f].hanim->nodeId != id) continue;
+        if (pass == 0 && !inSubtree(f)) continue;
+        nodeFrame[i] = static_cast<int64_t>(f);
+        used[f] = true;
+        break;
+      }
+    }
+    if (nodeFrame[i] < 0) {
+      prov.warn("hanim-missing-frame",
+                fmt::format("HAnim node {} (id {}) of the hierarchy at 0x{:X} has no frame; bound to the hierarchy frame",
+                            i, id, plg.offset));
+      nodeFrame[i] = static_cast<int64_t>(hierFrame);
+    }
+    h.nodeBones.push_back(remap[static_cast<size_t>(nodeFrame[i])]);
+  }
+  bool balanced = true;
+  const std::vector<int32_t> parents = hanimParents(plg.nodes, &balanced);
+  size_t mismatches = 0;
+  for (size_t i = 0; i < parents.size(); ++i) {
+    if (parents[i] < 0) continue;
+    const int32_t frameParent = frames[static_cast<size_t>(nodeFrame[i])].parent;
+    if (frameParent != nodeFrame[static_cast<size_t>(parents[i])]) ++mismatches;
+  }
+  if (!balanced || mismatches > 0) {
+    prov.warn("hanim-parent", fmt::format("HAnim PUSH/POP hierarchy at 0x{:X} disagrees with the FrameList for {} "
+                                          "node(s){}; FrameList parents are used",
+                                          plg.offset, mismatches, balanced ? "" : " (unbalanced POP)"));
+  }
+  return h;
+}
+
+Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
+                 size_t atomicIndex) {
+  Mesh mesh;
+  mesh.name = rig.skeleton.bones[atomicBone].name;
+  mesh.positions = geo.positions;
+  mesh.normals = geo.normals;
+  mesh.uvs = geo.uvs;
+  mesh.indices = geo.indices;
+  if (!geo.skin) {
+    mesh.attachBone = static_cast<int32_t>(atomicBone);
+    rig.meshes.push_back(std::move(mesh));
+    return Ok{};
+  }
+  const SkinPlg& skin = *geo.skin;
+  Provenance& prov = rig.provenance;
+  if (skin.numBones != nodeBones.size()) {
+    prov.warn("skin-bones", fmt::format("atomic {}: Skin PLG has {} bones, the HAnim hierarchy {} nodes", atomicIndex,
+                                        skin.numBones, nodeBones.size()));
+  }
+  const size_t nv = mesh.positions.size();
+  mesh.influenceOffsets.reserve(nv + 1);
+  mesh.influenceOffsets.push_back(0);
+  size_t unweighted = 0, badSums = 0, badSlots = 0;
+  float worstSum = 1.0f;
+  for (size_t v = 0; v < nv; ++v) {
+    float sum = 0.0f;
+    for (int k = 0; k < 4; ++k) {
+      const float w = skin.weights[v][k];
+      if (w == 0.0f) continue;  // §5: filter by weight, never by index
+      const uint32_t node = skin.indices[v][k];
+      if (!(w > 0.0f) || !std::isfinite(w) || node >= nodeBones.size()) {
+        ++badSlots;
+        continue;
+      }
+      mesh.influences.push_back(Influence{nodeBones[node], w});
+      sum += w;
+    }
+    if (sum == 0.0f) {
+      ++unweighted;
+      mesh.influences.push_back(Influence{atomicBone, 1.0f});
+    } else if (std::fabs(sum - 1.0f) > kWeightSumTolerance) {
+      ++badSums;
+      if (std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f)) worstSum = sum;
+    }
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  if (badSlots > 0) {
+    prov.warn("skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
+                                        "weight were dropped", atomicIndex, badSlots, nodeBones.size()));
+  }
+  if (unweighted > 0) {
+    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
+                                               atomicIndex, unweighted, mesh.name));
+  }
+  if (badSums > 0) {
+    prov.warn("weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
+                                        atomicIndex, badSums, kWeightSumTolerance, worstSum));
+  }
+  // §1.9: inverse matrices are per node, relative to the atomic's frame.
+  const size_t nm = std::min(skin.inverseMatrices.size(), nodeBones.size());
+  for (size_t n = 0; n < nm; ++n) {
+    Bone& bone = rig.skeleton.bones[nodeBones[n]];
+    if (!bone.inverseBind) {
+      bone.inverseBind = skin.inverseMatrices[n];
+    } else if (!nearlyEqual(*bone.inverseBind, skin.inverseMatrices[n])) {
+      prov.warn("inverse-bind-conflict",
+                fmt::format("atomic {}: node {} inverse matrix differs from an earlier atomic's; the first is kept",
+                            atomicIndex, n));
+    }
+  }
+  rig.meshes.push_back(std::move(mesh));
+  return Ok{};
+}
+
+}  // namespace
+
+void decomposeFrame(const glm::mat4& m, Bone& bone) {
+  bone.translation = glm::vec3(m[3]);
+  glm::vec3 c0(m[0]), c1(m[1]), c2(m[2]);
+  glm::vec3 s(glm::length(c0), glm::length(c1), glm::length(c2));
+  glm::vec3 x = s.x > 1e-12f ? c0 / s.x : glm::vec3(1, 0, 0);
+  if (!(s.x > 1e-12f)) s.x = 1.0f;
+  glm::vec3 y = c1 - glm::dot(c1, x) * x;
+  const float ly = glm::length(y);
+  if (ly > 1e-12f) {
+    y /= ly;
+  } else {
+    y = std::fabs(x.x) < 0.9f ? glm::normalize(glm::cross(x, glm::vec3(1, 0, 0))) : glm::normalize(glm::cross(x, glm::vec3(0, 1, 0)));
+    if (!(s.y > 1e-12f)) s.y = 1.0f;
+  }
+  const glm::vec3 z = glm::cross(x, y);
+  if (!(s.z > 1e-12f)) s.z = 1.0f;
+  if (glm::dot(z, c2) < 0.0f) s.z = -s.z;
+  glm::quat q = glm::quat_cast(glm::mat3(x, y, z));
+  const float len = glm::length(q);
+  bone.rotation = (std::isfinite(len) && len > 0.0f) ? q / len : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  bone.scale = s;
+}
+
+Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry>& geometries,
+                const std::vector<RwAtomic>& atomics, Rig& rig) {
+  const std::vector<uint32_t> order = parentFirstOrder(frames);
+  if (order.size() != frames.size()) return makeError(ErrorCode::BadValue, "FrameList parents form a cycle");
+  std::vector<uint32_t> remap(frames.size());
+  bool reordered = false;
+  for (size_t i = 0; i < order.size(); ++i) {
+    remap[order[i]] = static_cast<uint32_t>(i);
+    reordered |= order[i] != i;
+  }
+  if (reordered) rig.provenance.warn("frame-order", "FrameList lists children before parents; frames were reordered");
+  auto& bones = rig.skeleton.bones;
+  bones.resize(frames.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const RwFrame& f = frames[order[i]];
+    Bone& b = bones[i];
+    b.name = (f.name && !f.name->empty()) ? *f.name : fmt::format("frame_{}", order[i]);
+    b.parent = f.parent < 0 ? -1 : static_cast<int32_t>(remap[static_cast<size_t>(f.parent)]);
+    decomposeFrame(f.matrix, b);
+    if (f.hanim && f.hanim->nodeId >= 0) b.id = static_cast<uint32_t>(f.hanim->nodeId);
+  }
+  if (!bones.empty()) rig.name = bones[0].name;
+  size_t hierFrame = frames.size();
+  for (size_t f = 0; f < frames.size(); ++f) {
+    if (!frames[f].hanim || frames[f].hanim->nodes.empty()) continue;
+    if (hierFrame == frames.size()) {
+      hierFrame = f;
+    } else {
+      rig.provenance.warn("hanim-hierarchies", "more than one HAnim hierarchy; only the first is used");
+    }
+  }
+  std::vector<uint32_t> nodeBones;
+  if (hierFrame < frames.size()) {
+    nodeBones = mapHierarchy(frames, remap, hierFrame, rig.provenance).nodeBones;
+    rig.skeleton.joints = nodeBones;
+  }
+  for (size_t a = 0; a < atomics.size(); ++a) {
+    const RwGeometry& geo = geometries[atomics[a].geometryIndex];
+    std::vector<uint32_t> skinBones = nodeBones;
+    if (geo.skin && skinBones.empty()) {
+      // No HAnim hierarchy: the best guess is node index = frame index.
+      rig.provenance.warn("skin-without-hanim", "Skin PLG without an HAnim hierarchy; node i taken as frame i");
+      for (size_t i = 0; i < std::min<size_t>(geo.skin->numBones, frames.size()); ++i) skinBones.push_back(remap[i]);
+      rig.skeleton.joints = skinBones;
+    }
+    RP_CHECK(buildMesh(geo, remap[atomics[a].frameIndex], skinBones, rig, a));
+  }
+  return Ok{};
+}
+
+}  // namespace rigport::renderware

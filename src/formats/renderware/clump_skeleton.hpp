@@ -1,0 +1,20 @@
+// Turns the decoded clump pieces into the neutral Rig: frames → bones (parents first), HAnim
+// nodes → skeleton joints, atomics → meshes with skin influences (format note §1.3–1.5, §1.9).
+#pragma once
+
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "formats/renderware/dff_layout.hpp"
+
+namespace rigport::renderware {
+
+Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry>& geometries,
+                const std::vector<RwAtomic>& atomics, Rig& rig);
+
+// Bind pose of a frame matrix (columns right, up, at, pos): translation = pos, scale = column
+// lengths, rotation = the orthonormalised 3×3 (a mirrored basis becomes a negative z scale).
+void decomposeFrame(const glm::mat4& m, Bone& bone);
+
+}  // namespace rigport::renderware

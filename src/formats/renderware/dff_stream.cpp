@@ -1,0 +1,59 @@
+#include "formats/renderware/dff_stream.hpp"
+
+#include <fmt/format.h>
+
+#include "formats/renderware/dff_layout.hpp"
+
+namespace rigport::renderware {
+
+Status forEachChunk(ByteReader& r, const char* childName,
+                    const std::function<Status(const ChunkHeader&, ByteReader&)>& fn) {
+  for (int64_t i = 0; !r.atEnd(); ++i) {
+    const size_t start = r.position();
+    ChunkHeader h = RP_TRY(readChunkHeader(r, Field(childName, i)));
+    if (h.size > r.remaining()) {
+      return r.errorAt(start + 4, ErrorCode::Truncated,
+                       fmt::format("chunk 0x{:X} size {} exceeds the {} bytes left in its parent", h.type, h.size,
+                                   r.remaining()),
+                       Field(childName, i));
+    }
+    ByteReader payload = RP_TRY(r.sub(h.size, Field(childName, i)));
+    RP_CHECK(fn(h, payload));
+  }
+  return Ok{};
+}
+
+void noteSkippedChunk(const DffContext& ctx, const ChunkHeader& h, const ByteReader& payload) {
+  switch (h.type) {
+    case kBinMeshPlg: case kLight: case kCamera: case kRightToRender: case kMorphPlg: case kMatFxPlg:
+    case kVertexFormatPlg: case kPipelineSet: case kTwoDEffect: case kExtraVertColour: case kBreakable:
+    case kUserDataPlg: case kMaterialList:
+      return;
+    default:
+      break;
+  }
+  if (ctx.provenance == nullptr) return;
+  ctx.provenance->warn("unknown-chunk",
+                       fmt::format("skipped unknown chunk type 0x{:X} ({} bytes) at 0x{:X} in {}", h.type, h.size,
+                                   payload.fileOffsetOfStart() - kChunkHeaderSize, payload.path()));
+}
+
+Result<glm::mat4> readRwMatrix(ByteReader& r, Field f) {
+  auto scope = r.scope(f);
+  glm::mat4 m(1.0f);
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 4; ++k) m[c][k] = RP_TRY(r.f32(Field("m", c * 4 + k)));
+  }
+  m[0][3] = m[1][3] = m[2][3] = 0.0f;
+  m[3][3] = 1.0f;
+  return m;
+}
+
+void writeRwMatrix(ByteWriter& w, const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 3; ++k) w.f32(m[c][k]);
+    w.f32(0.0f);
+  }
+}
+
+}  // namespace rigport::renderware

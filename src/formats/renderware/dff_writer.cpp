@@ -1,0 +1,270 @@
+// Rig → DFF (Clump with FrameList, Node Names, HAnim PLG, generic Geometry, Skin PLG, Atomics).
+// Format note renderware.md §1.2–1.5, §1.9.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "core/validate.hpp"
+#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/frame_list.hpp"
+#include "formats/renderware/geometry.hpp"
+#include "formats/renderware/hanim_plg.hpp"
+
+namespace rigport::renderware {
+namespace {
+
+constexpr uint32_t kGeometryListSince = 0x30400;
+constexpr uint32_t kClumpLightsCamerasAfter = 0x33000;
+constexpr uint32_t kHAnimOnEveryFrameBefore = 0x35000;  // §1.4: older files carry HAnim (id −1) everywhere
+constexpr uint32_t kAtomicFlags = 0x05;                  // COLLISIONTEST | RENDER, as librw writes
+constexpr size_t kMaxInfluences = 4;                     // §1.5: four slots per vertex
+constexpr size_t kMaxNodes = 256;                        // skin indices are u8
+
+// The HAnim node order: joints depth-first, children in the order they appear in the joint list,
+// so an already depth-first list keeps its order (PUSH/POP can only express a preorder, §1.4).
+struct NodeTree {
+  std::vector<uint32_t> bones;     // bone of each node
+  std::vector<int32_t> parents;    // parent node of each node
+};
+
+NodeTree nodeTree(const Skeleton& sk, std::vector<uint32_t> joints) {
+  const size_t nb = sk.bones.size();
+  std::vector<int32_t> position(nb, -1);
+  for (size_t j = 0; j < joints.size(); ++j) position[joints[j]] = static_cast<int32_t>(j);
+  // Joint parent = nearest ancestor bone that is a joint.
+  std::vector<int32_t> jointParent(joints.size(), -1);
+  for (size_t j = 0; j < joints.size(); ++j) {
+    for (int32_t p = sk.bones[joints[j]].parent; p >= 0; p = sk.bones[static_cast<size_t>(p)].parent) {
+      if (position[static_cast<size_t>(p)] >= 0) {
+        jointParent[j] = position[static_cast<size_t>(p)];
+        break;
+      }
+    }
+  }
+  std::vector<std::vector<uint32_t>> children(joints.size());
+  std::vector<uint32_t> roots;
+  for (size_t j = 0; j < joints.size(); ++j) {
+    if (jointParent[j] < 0) {
+      roots.push_back(static_cast<uint32_t>(j));
+    } else {
+      children[static_cast<size_t>(jointParent[j])].push_back(static_cast<uint32_t>(j));
+    }
+  }
+  NodeTree tree;
+  std::vector<int32_t> nodeOfJoint(joints.size(), -1);
+  std::vector<uint32_t> stack(roots.rbegin(), roots.rend());
+  while (!stack.empty()) {
+    const uint32_t j = stack.back();
+    stack.pop_back();
+    nodeOfJoint[j] = static_cast<int32_t>(tree.bones.size());
+    tree.bones.push_back(joints[j]);
+    tree.parents.push_back(jointParent[j] < 0 ? -1 : nodeOfJoint[static_cast<size_t>(jointParent[j])]);
+    for (auto it = children[j].rbegin(); it != children[j].rend(); ++it) stack.push_back(*it);
+  }
+  return tree;
+}
+
+bool isIdentity(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      if (std::fabs(m[c][k] - (c == k ? 1.0f : 0.0f)) > 1e-6f) return false;
+    }
+  }
+  return true;
+}
+
+// Up to four influences per vertex: the largest four (in their stored order), renormalised when
+// some were dropped.
+SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const std::vector<glm::mat4>& inverse) {
+  SkinPlg skin;
+  skin.numBones = static_cast<uint32_t>(inverse.size());
+  skin.inverseMatrices = inverse;
+  const size_t nv = mesh.positions.size();
+  skin.indices.assign(nv, {0, 0, 0, 0});
+  skin.weights.assign(nv, {0.0f, 0.0f, 0.0f, 0.0f});
+  std::vector<bool> used(inverse.size(), false);
+  std::vector<Influence> infl;
+  for (size_t v = 0; v < nv; ++v) {
+    infl.clear();
+    for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
+      if (mesh.influences[i].weight > 0.0f) infl.push_back(mesh.influences[i]);
+    }
+    if (infl.size() > kMaxInfluences) {
+      std::vector<size_t> rank(infl.size());
+      std::iota(rank.begin(), rank.end(), 0);
+      std::stable_sort(rank.begin(), rank.end(), [&](size_t a, size_t b) { return infl[a].weight > infl[b].weight; });
+      rank.resize(kMaxInfluences);
+      std::sort(rank.begin(), rank.end());
+      float sum = 0.0f;
+      for (size_t r : rank) sum += infl[r].weight;
+      std::vector<Influence> kept;
+      for (size_t r : rank) kept.push_back(Influence{infl[r].bone, infl[r].weight / sum});
+      infl = kept;
+    }
+    for (size_t k = 0; k < infl.size(); ++k) {
+      const auto node = static_cast<uint8_t>(nodeOfBone[infl[k].bone]);
+      skin.indices[v][k] = node;
+      skin.weights[v][k] = infl[k].weight;
+      used[node] = true;
+    }
+    skin.maxWeights = std::max<uint32_t>(skin.maxWeights, static_cast<uint32_t>(infl.size()));
+  }
+  for (size_t n = 0; n < used.size(); ++n) {
+    if (used[n]) skin.usedBones.push_back(static_cast<uint8_t>(n));
+  }
+  skin.numUsedBones = static_cast<uint32_t>(skin.usedBones.size());
+  return skin;
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> writeDff(const Rig& rig, const DffWriteOptions& options) {
+  const uint32_t version = options.version;
+  if (version < 0x30000 || version >= 0x40000) {
+    return makeError(ErrorCode::Usage, fmt::format("RW version 0x{:X} is not RenderWare 3", version));
+  }
+  RP_CHECK(validate(rig));
+  const uint32_t libraryId = packLibraryId(version, 0xFFFF);
+  const Skeleton& sk = rig.skeleton;
+
+  // Frames: one per bone, or a single root frame for a rig without bones.
+  std::vector<RwFrame> frames(std::max<size_t>(sk.bones.size(), 1));
+  for (size_t i = 0; i < sk.bones.size(); ++i) {
+    frames[i].matrix = sk.bones[i].localMatrix();
+    frames[i].parent = sk.bones[i].parent;
+    frames[i].name = sk.bones[i].name;
+  }
+  if (sk.bones.empty()) frames[0].name = rig.name.empty() ? std::string("root") : rig.name;
+
+  // Joints: the skeleton's list plus any bone an influence names.
+  std::vector<uint32_t> joints = sk.bones.empty() ? std::vector<uint32_t>{} : sk.jointList();
+  std::vector<bool> isJoint(sk.bones.size(), false);
+  for (uint32_t j : joints) isJoint[j] = true;
+  for (const Mesh& m : rig.meshes) {
+    for (const Influence& inf : m.influences) {
+      if (!isJoint[inf.bone]) {
+        isJoint[inf.bone] = true;
+        joints.push_back(inf.bone);
+      }
+    }
+  }
+  if (joints.size() > kMaxNodes) {
+    return makeError(ErrorCode::Usage, fmt::format("{} joints; a Skin PLG indexes at most {}", joints.size(), kMaxNodes));
+  }
+  const NodeTree tree = nodeTree(sk, joints);
+  std::vector<int32_t> nodeOfBone(sk.bones.size(), -1);
+  for (size_t n = 0; n < tree.bones.size(); ++n) nodeOfBone[tree.bones[n]] = static_cast<int32_t>(n);
+
+  // HAnim ids: the bone's own id when unique among the nodes, otherwise the next free one.
+  std::vector<int32_t> ids(sk.bones.size(), -1);
+  std::vector<int32_t> taken;
+  for (size_t b = 0; b < sk.bones.size(); ++b) {
+    if (!sk.bones[b].id || *sk.bones[b].id > 0x7FFFFFFFu) continue;
+    const auto id = static_cast<int32_t>(*sk.bones[b].id);
+    if (nodeOfBone[b] >= 0 && std::find(taken.begin(), taken.end(), id) != taken.end()) continue;
+    ids[b] = id;
+    if (nodeOfBone[b] >= 0) taken.push_back(id);
+  }
+  int32_t nextId = taken.empty() ? 0 : *std::max_element(taken.begin(), taken.end()) + 1;
+  for (uint32_t b : tree.bones) {
+    if (ids[b] < 0) ids[b] = nextId++;
+  }
+  for (size_t b = 0; b < sk.bones.size(); ++b) {
+    if (ids[b] >= 0 || version < kHAnimOnEveryFrameBefore) {
+      frames[b].hanim = HAnimPlg{};
+      frames[b].hanim->nodeId = ids[b];
+    }
+  }
+  const int64_t hierFrame = tree.bones.empty() ? -1 : tree.bones[0];
+  if (hierFrame >= 0) {
+    const std::vector<int32_t> flags = hanimFlagsFromParents(tree.parents);
+    HAnimPlg& plg = *frames[static_cast<size_t>(hierFrame)].hanim;
+    for (size_t n = 0; n < tree.bones.size(); ++n) {
+      plg.nodes.push_back(HAnimNode{ids[tree.bones[n]], static_cast<int32_t>(n), flags[n]});
+    }
+  }
+
+  // Geometry per mesh, on the hierarchy frame when skinned (GTA style), else on its bone (or the
+  // first frame). Positions are stored in the atomic frame's space (§1.9).
+  const std::vector<glm::mat4> world = sk.worldBindMatrices();
+  std::vector<RwGeometry> geometries;
+  std::vector<uint32_t> atomicFrames;
+  for (size_t mi = 0; mi < rig.meshes.size(); ++mi) {
+    const Mesh& mesh = rig.meshes[mi];
+    if (mesh.positions.size() > 0xFFFF) {
+      return makeError(ErrorCode::Usage,
+                       fmt::format("mesh {} has {} vertices; RW triangles index at most 65535", mi, mesh.positions.size()));
+    }
+    uint32_t frame = 0;
+    bool toFrameSpace = !sk.bones.empty();
+    if (mesh.skinned() && hierFrame >= 0) {
+      frame = static_cast<uint32_t>(hierFrame);
+    } else if (mesh.attachBone >= 0) {
+      frame = static_cast<uint32_t>(mesh.attachBone);
+      toFrameSpace = false;
+    }
+    const glm::mat4 atomicWorld = toFrameSpace ? world[frame] : glm::mat4(1.0f);
+    const bool transform = !isIdentity(atomicWorld);
+    const glm::mat4 toAtomic = glm::inverse(atomicWorld);
+    const glm::mat3 normalToAtomic = glm::transpose(glm::inverse(glm::mat3(toAtomic)));
+    RwGeometry geo;
+    geo.positions = mesh.positions;
+    geo.normals = mesh.normals;
+    geo.uvs = mesh.uvs;
+    geo.indices = mesh.indices;
+    if (transform) {
+      for (glm::vec3& p : geo.positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
+      for (glm::vec3& n : geo.normals) n = glm::normalize(normalToAtomic * n);
+    }
+    if (mesh.skinned()) {
+      std::vector<glm::mat4> inverse(tree.bones.size());
+      for (size_t n = 0; n < tree.bones.size(); ++n) {
+        const Bone& b = sk.bones[tree.bones[n]];
+        const glm::mat4 ibm = b.inverseBind ? *b.inverseBind : glm::inverse(world[tree.bones[n]]);
+        inverse[n] = transform ? ibm * atomicWorld : ibm;
+      }
+      geo.skin = makeSkin(mesh, nodeOfBone, inverse);
+    }
+    geometries.push_back(std::move(geo));
+    atomicFrames.push_back(frame);
+  }
+
+  ByteWriter w;
+  const size_t clump = beginChunk(w, kClump, libraryId);
+  const size_t st = beginChunk(w, kStruct, libraryId);
+  w.u32(static_cast<uint32_t>(geometries.size()));
+  if (version > kClumpLightsCamerasAfter) {
+    w.u32(0);  // numLights
+    w.u32(0);  // numCameras
+  }
+  endChunk(w, st);
+  writeFrameList(w, frames, libraryId);
+  const bool geometryList = version >= kGeometryListSince;
+  if (geometryList) {
+    const size_t gl = beginChunk(w, kGeometryList, libraryId);
+    const size_t gst = beginChunk(w, kStruct, libraryId);
+    w.u32(static_cast<uint32_t>(geometries.size()));
+    endChunk(w, gst);
+    for (const RwGeometry& g : geometries) writeGeometry(w, g, version, libraryId);
+    endChunk(w, gl);
+  }
+  for (size_t a = 0; a < geometries.size(); ++a) {
+    const size_t at = beginChunk(w, kAtomic, libraryId);
+    const size_t ast = beginChunk(w, kStruct, libraryId);
+    w.u32(atomicFrames[a]);
+    w.u32(geometryList ? static_cast<uint32_t>(a) : 0u);
+    w.u32(kAtomicFlags);
+    if (geometryList) w.u32(0);
+    endChunk(w, ast);
+    if (!geometryList) writeGeometry(w, geometries[a], version, libraryId);
+    endChunk(w, beginChunk(w, kExtension, libraryId));
+    endChunk(w, at);
+  }
+  endChunk(w, beginChunk(w, kExtension, libraryId));
+  endChunk(w, clump);
+  return w.take();
+}
+
+}  // namespace rigport::renderware

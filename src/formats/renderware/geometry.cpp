@@ -1,0 +1,298 @@
+#include "formats/renderware/geometry.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "formats/renderware/geometry_binmesh.hpp"
+#include "formats/renderware/native/native_io.hpp"
+#include "formats/renderware/skin_plg.hpp"
+
+namespace rigport::renderware {
+namespace {
+
+constexpr uint32_t kSurfacePropsBefore = 0x34000;  // §1.2: 12 bytes of surface props below this
+
+struct GeometryExtension {
+  std::optional<ByteReader> skin, nativeData, binMesh;
+  uint32_t vertexFormat = 0;
+};
+
+// Native skin = Struct{u32 platform, ...} inside the Skin PLG (§1.7).
+Result<SkinPlg> readNativeSkin(ByteReader& r, RwGeometry& geo, const NativeSkinVertices& wdglVertices) {
+  ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+  const size_t at = st.position();
+  const uint32_t platform = RP_TRY(st.u32("platform"));
+  if (platform == kPlatformXbox) return readXboxSkin(st, geo.numVertices);
+  if (platform == kPlatformWdgl) {
+    SkinPlg skin = RP_TRY(readWdglSkin(st));
+    if (wdglVertices.weights.size() != geo.numVertices || wdglVertices.indices.size() != geo.numVertices) {
+      return st.errorAt(at, ErrorCode::BadValue, "WDGL native data has no skin weight/index attributes", "platform");
+    }
+    skin.indices = wdglVertices.indices;
+    skin.weights = wdglVertices.weights;
+    // librw's WDGL uninstance renormalises the byte weights by their sum (§1.7, §1.8).
+    for (auto& w : skin.weights) {
+      const float sum = w[0] + w[1] + w[2] + w[3];
+      if (sum > 0.0f) {
+        for (float& f : w) f /= sum;
+      }
+    }
+    recomputeSkinSummary(skin);
+    return skin;
+  }
+  return st.errorAt(at, ErrorCode::Unsupported,
+                    fmt::format("native skin for platform {} ({}) is not supported", platformName(platform), platform),
+                    "platform");
+}
+
+Status readNativeGeometry(GeometryExtension& ext, RwGeometry& geo, const DffContext& ctx,
+                          NativeSkinVertices& wdglVertices) {
+  if (!ext.nativeData) return Error(makeError(ErrorCode::BadValue, "native geometry without Native Data PLG"));
+  ByteReader& nd = *ext.nativeData;
+  auto scope = nd.scope("NativeDataPlg");
+  // Xbox (and D3D) wrap the data in a Struct that starts with the platform; WDGL does not.
+  const auto head = nd.data();
+  uint32_t first = 0, platform = kPlatformWdgl;
+  if (head.size() >= 16) {
+    std::memcpy(&first, head.data(), 4);
+    if (first == kStruct) std::memcpy(&platform, head.data() + 12, 4);
+  }
+  if (first == kStruct && platform == kPlatformXbox) {
+    RP_CHECK(readXboxNativeData(nd, ext.vertexFormat, geo, ctx));
+  } else if (first != kStruct) {
+    RP_CHECK(readWdglNativeData(nd, geo, wdglVertices));
+    if (ext.binMesh) {
+      auto bs = ext.binMesh->scope("BinMeshPlg");
+      RP_CHECK(readBinMesh(*ext.binMesh, geo.indices));
+    }
+  } else {
+    return nd.error(ErrorCode::Unsupported,
+                    fmt::format("native geometry for platform {} ({}) is not supported", platformName(platform),
+                                platform),
+                    "platform");
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+const char* platformName(uint32_t platform) {
+  switch (platform) {
+    case kPlatformWdgl: return "OpenGL/WDGL";
+    case kPlatformPs2: return "PS2";
+    case kPlatformXbox: return "Xbox";
+    case kPlatformGameCube: return "GameCube";
+    case kPlatformD3d8: return "D3D8";
+    case kPlatformD3d9: return "D3D9";
+    case kPlatformPsp: return "PSP";
+    default: return "unknown";
+  }
+}
+
+Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
+  RwGeometry geo;
+  {
+    ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+    geo.flags = RP_TRY(st.u32("flags"));
+    const int32_t numTriangles = RP_TRY(st.s32("numTriangles"));
+    const int32_t numVertices = RP_TRY(st.s32("numVertices"));
+    const int32_t numMorphTargets = RP_TRY(st.s32("numMorphTargets"));
+    if (numTriangles < 0 || numVertices < 0 || numMorphTargets < 0) {
+      return st.error(ErrorCode::BadValue,
+                      fmt::format("negative count (triangles {}, vertices {}, morph targets {})", numTriangles,
+                                  numVertices, numMorphTargets),
+                      "counts");
+    }
+    geo.numVertices = static_cast<uint32_t>(numVertices);
+    if (ctx.version < kSurfacePropsBefore) RP_CHECK(st.skip(12, "surfaceProperties"));
+    const bool native = geo.flags & kGeoNative;
+    // §1.2: bits 16–23 = number of UV sets; 0 means "1 if TEXTURED, 2 if TEXTURED2".
+    uint32_t numUvSets = (geo.flags >> 16) & 0xFF;
+    if (numUvSets == 0) numUvSets = (geo.flags & kGeoTextured2) ? 2 : (geo.flags & kGeoTextured) ? 1 : 0;
+    if (!native) {
+      const size_t nv = RP_TRY(st.count(geo.numVertices, 0, "vertices"));
+      if (geo.flags & kGeoPrelit) {
+        RP_CHECK(st.count(nv, 4, "prelitColours"));
+        RP_CHECK(st.skip(4 * nv, "prelitColours"));
+      }
+      for (uint32_t s = 0; s < numUvSets; ++s) {
+        auto scope = st.scope(Field("uvSets", s));
+        RP_CHECK(st.count(nv, 8, "uvs"));
+        if (s == 0) {
+          geo.uvs.resize(nv);
+          for (size_t v = 0; v < nv; ++v) {
+            geo.uvs[v].x = RP_TRY(st.f32(Field("u", static_cast<int64_t>(v))));
+            geo.uvs[v].y = RP_TRY(st.f32(Field("v", static_cast<int64_t>(v))));
+          }
+        } else {
+          RP_CHECK(st.skip(8 * nv, "uvs"));
+        }
+      }
+      const size_t nt = RP_TRY(st.count(static_cast<uint32_t>(numTriangles), 8, "triangles"));
+      geo.indices.resize(3 * nt);
+      for (size_t t = 0; t < nt; ++t) {
+        auto scope = st.scope(Field("triangles", static_cast<int64_t>(t)));
+        // §1.2: u16 sequence v1, v0, matId, v2.
+        const uint16_t v1 = RP_TRY(st.u16("v1"));
+        const uint16_t v0 = RP_TRY(st.u16("v0"));
+        RP_CHECK(st.u16("materialId"));
+        const uint16_t v2 = RP_TRY(st.u16("v2"));
+        if (v0 >= nv || v1 >= nv || v2 >= nv) {
+          return st.error(ErrorCode::BadValue, fmt::format("triangle ({}, {}, {}) beyond {} vertices", v0, v1, v2, nv),
+                          "v2");
+        }
+        geo.indices[3 * t] = v0;
+        geo.indices[3 * t + 1] = v1;
+        geo.indices[3 * t + 2] = v2;
+      }
+    }
+    const size_t nm = RP_TRY(st.count(static_cast<uint32_t>(numMorphTargets), 24, "morphTargets"));
+    for (size_t m = 0; m < nm; ++m) {
+      auto scope = st.scope(Field("morphTargets", static_cast<int64_t>(m)));
+      RP_CHECK(st.skip(16, "boundingSphere"));
+      const uint32_t hasVertices = RP_TRY(st.u32("hasVertices"));
+      const uint32_t hasNormals = RP_TRY(st.u32("hasNormals"));
+      for (int arr = 0; arr < 2; ++arr) {
+        if ((arr == 0 ? hasVertices : hasNormals) == 0) continue;
+        const char* name = arr == 0 ? "vertices" : "normals";
+        const size_t nv = RP_TRY(st.count(geo.numVertices, 12, name));
+        if (m != 0) {
+          RP_CHECK(st.skip(12 * nv, name));
+          continue;
+        }
+        std::vector<glm::vec3>& out = arr == 0 ? geo.positions : geo.normals;
+        out.resize(nv);
+        for (size_t v = 0; v < nv; ++v) {
+          for (int k = 0; k < 3; ++k) out[v][k] = RP_TRY(st.f32(Field(name, static_cast<int64_t>(v))));
+        }
+      }
+    }
+    if (!native && geo.positions.size() != geo.numVertices) {
+      return st.error(ErrorCode::BadValue, "geometry has no vertex positions", "hasVertices");
+    }
+  }
+  // The material list is not part of a rig; it is skipped by size.
+  RP_CHECK(readChunk(r, kMaterialList, "MaterialList"));
+  GeometryExtension ext;
+  if (!r.atEnd()) {
+    ByteReader e = RP_TRY(readChunk(r, kExtension, "Extension"));
+    RP_CHECK(forEachChunk(e, "chunk", [&](const ChunkHeader& h, ByteReader& c) -> Status {
+      if (h.type == kSkinPlg) {
+        ext.skin = c;
+      } else if (h.type == kNativeDataPlg) {
+        ext.nativeData = c;
+      } else if (h.type == kBinMeshPlg) {
+        ext.binMesh = c;
+      } else if (h.type == kVertexFormatPlg) {
+        ext.vertexFormat = RP_TRY(c.u32("vertexFormat"));
+      } else {
+        noteSkippedChunk(ctx, h, c);
+      }
+      return Ok{};
+    }));
+  }
+  NativeSkinVertices wdglVertices;
+  if (geo.flags & kGeoNative) {
+    RP_CHECK(readNativeGeometry(ext, geo, ctx, wdglVertices));
+    for (uint32_t i : geo.indices) {
+      if (i >= geo.positions.size()) {
+        return r.errorAt(0, ErrorCode::BadValue,
+                         fmt::format("native index {} beyond {} vertices", i, geo.positions.size()), "Extension");
+      }
+    }
+  }
+  if (ext.skin) {
+    ByteReader& s = *ext.skin;
+    auto scope = s.scope("SkinPlg");
+    geo.skin = (geo.flags & kGeoNative) ? RP_TRY(readNativeSkin(s, geo, wdglVertices))
+                                        : RP_TRY(readSkinPlg(s, geo.numVertices, ctx));
+  }
+  return geo;
+}
+
+namespace {
+
+// librw MorphTarget::calculateBoundingSphere: centre of the bounding box, radius = half its
+// diagonal.
+glm::vec4 boundingSphere(const std::vector<glm::vec3>& p) {
+  if (p.empty()) return glm::vec4(0.0f);
+  glm::vec3 lo = p[0], hi = p[0];
+  for (const glm::vec3& v : p) {
+    lo = glm::min(lo, v);
+    hi = glm::max(hi, v);
+  }
+  const glm::vec3 c = (lo + hi) * 0.5f;
+  return glm::vec4(c, glm::length(hi - c));
+}
+
+// A white, untextured material: librw Material::streamRead reads flags, RGBA, unused,
+// textured, and surface props (ambient, specular, diffuse) when version > 0x30400.
+void writeMaterialList(ByteWriter& w, uint32_t version, uint32_t libraryId) {
+  const size_t list = beginChunk(w, kMaterialList, libraryId);
+  const size_t st = beginChunk(w, kStruct, libraryId);
+  w.s32(1);
+  w.s32(-1);  // -1: a new material follows (not an instance of an earlier one)
+  endChunk(w, st);
+  const size_t mat = beginChunk(w, kMaterial, libraryId);
+  const size_t mst = beginChunk(w, kStruct, libraryId);
+  w.u32(0);
+  w.u32(0xFFFFFFFF);
+  w.u32(0);
+  w.u32(0);
+  if (version > 0x30400) {
+    for (int i = 0; i < 3; ++i) w.f32(1.0f);
+  }
+  endChunk(w, mst);
+  endChunk(w, beginChunk(w, kExtension, libraryId));
+  endChunk(w, mat);
+  endChunk(w, list);
+}
+
+}  // namespace
+
+void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint32_t libraryId) {
+  const size_t at = beginChunk(w, kGeometry, libraryId);
+  const size_t st = beginChunk(w, kStruct, libraryId);
+  const bool hasUvs = !geo.uvs.empty();
+  const bool hasNormals = !geo.normals.empty();
+  const uint32_t flags = kGeoPositions | kGeoLight | (hasNormals ? kGeoNormals : 0u) |
+                         (hasUvs ? (kGeoTextured | (1u << 16)) : 0u);
+  w.u32(flags);
+  w.s32(static_cast<int32_t>(geo.indices.size() / 3));
+  w.s32(static_cast<int32_t>(geo.positions.size()));
+  w.s32(1);
+  if (version < kSurfacePropsBefore) {
+    for (int i = 0; i < 3; ++i) w.f32(1.0f);
+  }
+  for (const glm::vec2& uv : geo.uvs) {
+    w.f32(uv.x);
+    w.f32(uv.y);
+  }
+  for (size_t t = 0; t + 2 < geo.indices.size(); t += 3) {
+    w.u16(static_cast<uint16_t>(geo.indices[t + 1]));
+    w.u16(static_cast<uint16_t>(geo.indices[t]));
+    w.u16(0);
+    w.u16(static_cast<uint16_t>(geo.indices[t + 2]));
+  }
+  const glm::vec4 sphere = boundingSphere(geo.positions);
+  for (int k = 0; k < 4; ++k) w.f32(sphere[k]);
+  w.u32(1);
+  w.u32(hasNormals ? 1 : 0);
+  for (const glm::vec3& p : geo.positions) {
+    for (int k = 0; k < 3; ++k) w.f32(p[k]);
+  }
+  for (const glm::vec3& n : geo.normals) {
+    for (int k = 0; k < 3; ++k) w.f32(n[k]);
+  }
+  endChunk(w, st);
+  writeMaterialList(w, version, libraryId);
+  const size_t ext = beginChunk(w, kExtension, libraryId);
+  writeBinMesh(w, geo.indices, libraryId);
+  if (geo.skin) writeSkinPlg(w, *geo.skin, version, libraryId);
+  endChunk(w, ext);
+  endChunk(w, at);
+}
+
+}  // namespace rigport::renderware

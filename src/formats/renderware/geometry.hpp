@@ -1,0 +1,20 @@
+// Geometry 0x0F: struct, morph target 0, material list (skipped) and the extension with the
+// Skin PLG, Bin Mesh and native data (format note renderware.md §1.2, §1.5, §1.7).
+#pragma once
+
+#include "core/byte_reader.hpp"
+#include "core/byte_writer.hpp"
+#include "formats/renderware/dff_layout.hpp"
+#include "formats/renderware/dff_stream.hpp"
+
+namespace rigport::renderware {
+
+// Reads a Geometry payload. Native geometry is decoded for Xbox and WDGL; other platforms are
+// ErrorCode::Unsupported naming the platform.
+Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx);
+
+// Writes a generic Geometry chunk: positions (+ normals, first UV set), one triangle list with
+// material 0, a one-material MaterialList, Bin Mesh and (if present) the Skin PLG.
+void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint32_t libraryId);
+
+}  // namespace rigport::renderware

@@ -1,0 +1,89 @@
+#include "formats/renderware/hanim_plg.hpp"
+
+#include <fmt/format.h>
+
+namespace rigport::renderware {
+
+Result<HAnimPlg> readHAnimPlg(ByteReader& r, const DffContext& ctx) {
+  HAnimPlg plg;
+  plg.offset = r.fileOffsetOfStart() - kChunkHeaderSize;
+  plg.version = RP_TRY(r.s32("version"));
+  if (plg.version != kHAnimVersion && ctx.provenance != nullptr) {
+    ctx.provenance->warn("hanim-version", fmt::format("HAnim PLG version 0x{:X} (expected 0x100) at 0x{:X} in {}",
+                                                      plg.version, plg.offset, r.path()));
+  }
+  plg.nodeId = RP_TRY(r.s32("nodeId"));
+  const int32_t numNodes = RP_TRY(r.s32("numNodes"));
+  if (numNodes < 0) return r.error(ErrorCode::BadValue, fmt::format("negative node count {}", numNodes), "numNodes");
+  if (numNodes == 0) return plg;
+  plg.hierarchyFlags = RP_TRY(r.s32("flags"));
+  plg.keyFrameSize = RP_TRY(r.s32("keyFrameSize"));
+  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numNodes), 12, "nodes"));
+  plg.nodes.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = r.scope(Field("nodes", static_cast<int64_t>(i)));
+    plg.nodes[i].id = RP_TRY(r.s32("id"));
+    plg.nodes[i].index = RP_TRY(r.s32("index"));
+    plg.nodes[i].flags = RP_TRY(r.s32("flags"));
+  }
+  return plg;
+}
+
+void writeHAnimPlg(ByteWriter& w, const HAnimPlg& plg, uint32_t libraryId) {
+  const size_t at = beginChunk(w, kHAnimPlg, libraryId);
+  w.s32(plg.version);
+  w.s32(plg.nodeId);
+  w.s32(static_cast<int32_t>(plg.nodes.size()));
+  if (!plg.nodes.empty()) {
+    w.s32(plg.hierarchyFlags);
+    w.s32(plg.keyFrameSize);
+    for (const HAnimNode& n : plg.nodes) {
+      w.s32(n.id);
+      w.s32(n.index);
+      w.s32(n.flags);
+    }
+  }
+  endChunk(w, at);
+}
+
+std::vector<int32_t> hanimParents(const std::vector<HAnimNode>& nodes, bool* balanced) {
+  std::vector<int32_t> parents(nodes.size(), -1);
+  std::vector<int32_t> stack;
+  int32_t current = -1;
+  bool ok = true;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    parents[i] = current;
+    if (nodes[i].flags & kHAnimPush) stack.push_back(current);
+    current = static_cast<int32_t>(i);
+    if (nodes[i].flags & kHAnimPop) {
+      if (stack.empty()) {
+        // The last node of a well-formed hierarchy pops the (empty) outermost level.
+        if (i + 1 != nodes.size()) ok = false;
+        current = -1;
+      } else {
+        current = stack.back();
+        stack.pop_back();
+      }
+    }
+  }
+  if (balanced != nullptr) *balanced = ok;
+  return parents;
+}
+
+std::vector<int32_t> hanimFlagsFromParents(const std::vector<int32_t>& parents) {
+  const size_t n = parents.size();
+  std::vector<int32_t> flags(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const bool hasChild = i + 1 < n && parents[i + 1] == static_cast<int32_t>(i);
+    if (!hasChild) flags[i] |= kHAnimPop;
+    for (size_t j = i + 1; j < n; ++j) {
+      if (parents[j] == parents[i]) {
+        flags[i] |= kHAnimPush;
+        break;
+      }
+    }
+  }
+  return flags;
+}
+
+}  // namespace rigport::renderware

@@ -1,0 +1,24 @@
+// OpenGL/WDGL ("mobile") native skin (format note renderware.md §1.7; librw src/gl/wdgl.cpp
+// readNativeSkin): the Skin PLG holds only the matrices, weights/indices are vertex attributes.
+#include <fmt/format.h>
+
+#include "formats/renderware/native/native_io.hpp"
+
+namespace rigport::renderware {
+
+Result<SkinPlg> readWdglSkin(ByteReader& r) {
+  SkinPlg skin;
+  const int32_t numBones = RP_TRY(r.s32("numBones"));
+  if (numBones < 0 || numBones > 256) {
+    return r.error(ErrorCode::BadValue, fmt::format("bone count {} outside 0..256", numBones), "numBones");
+  }
+  skin.numBones = static_cast<uint32_t>(numBones);
+  const size_t nb = RP_TRY(r.count(skin.numBones, 64, "inverseMatrices"));
+  skin.inverseMatrices.resize(nb);
+  for (size_t b = 0; b < nb; ++b) {
+    skin.inverseMatrices[b] = RP_TRY(readRwMatrix(r, Field("inverseMatrices", static_cast<int64_t>(b))));
+  }
+  return skin;
+}
+
+}  // namespace rigport::renderware
