@@ -3,7 +3,8 @@
 # (--python-exit-code 1: Blender exits 0 on a Python error otherwise; format note
 # gltf_ecosystem.md §2.3 trap 3.)
 # Output: {"armatures": [{"name", "bones": [{"name", "parent"}]}],
-#          "meshes": [{"name", "vertexCount", "vertexGroups": [names], "weights": [{group: weight} per vertex]}],
+#          "meshes": [{"name", "vertexCount", "positions": [[x, y, z] per vertex, Blender's Z-up],
+#                      "vertexGroups": [names], "weights": [{group: weight} per vertex, non-zero only]}],
 #          "actions": [{"name", "fcurves": [{"data_path", "array_index", "keyframes", "first_frame", "last_frame"}]}],
 #          "fps": scene frames per second}
 import json

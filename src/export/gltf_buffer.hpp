@@ -52,7 +52,6 @@ class BufferBuilder {
   Json& bufferViews() { return bufferViews_; }
   // The buffer, padded with zeros to a multiple of 4 (GLB BIN chunk rule, §1.6).
   std::vector<uint8_t> takeBytes();
-  size_t size() const { return bin_.size(); }
 
  private:
   std::vector<uint8_t> bin_;

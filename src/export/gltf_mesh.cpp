@@ -111,8 +111,6 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
     out.withoutInfluences += outcome == InfluenceNormaliser::Outcome::NoInfluences;
     out.truncated += truncated;
     for (size_t s = 0; s < sets; ++s) {
-      // Offsets are recomputed per vertex: the buffer does not grow inside this loop, but keeping no
-      // raw pointer across allocate() calls is the BufferBuilder contract.
       float* w = reinterpret_cast<float*>(doc.buffer.at(weightOffset[s])) + v * 4;
       std::memcpy(w, &vi.weight[s * 4], 4 * sizeof(float));
       if (wide) {
