@@ -253,3 +253,15 @@ TEST(Cli, DemoPrintsARowPerWritableFormatAndValidates) {
   EXPECT_NE(r.text.find("validation passed"), std::string::npos) << r.text;
   EXPECT_TRUE(fs::is_regular_file(dir + "/demo_character.glb"));
 }
+
+TEST(Cli, DemoExitsFourWhenTheValidatorRejectsAFile) {
+  const std::string dir = test::scratchDir("cli_demo_rejected");
+  // A stand-in validator found through RIGPORT_TOOLS_DIR that rejects everything it is given.
+  fs::create_directories(dir + "/tools");
+  std::ofstream(dir + "/tools/validate_gltf.mjs") << "console.log('rejected'); process.exit(1);\n";
+  const std::string env = "RIGPORT_TOOLS_DIR=" + quote(dir + "/tools") + " ";
+  std::string output;
+  const int code = test::runCommand(env + quote(RIGPORT_CLI) + " demo " + quote(dir + "/out"), &output);
+  EXPECT_EQ(code, 4) << output;
+  EXPECT_NE(output.find("validation FAILED"), std::string::npos) << output;
+}

@@ -13,7 +13,7 @@ ProgressBar::ProgressBar(size_t total) : total_(total), enabled_(total > 1 && ::
 void ProgressBar::show(size_t done, std::string_view name) {
   if (!enabled_) return;
   constexpr size_t kBar = 20;
-  const size_t filled = total_ == 0 ? kBar : done * kBar / total_;
+  const size_t filled = done * kBar / total_;  // total_ > 1 when enabled
   const std::string line = fmt::format("[{}{}] {}/{} {}", std::string(filled, '#'), std::string(kBar - filled, ' '), done, total_, name);
   // Pad over the previous line's tail when this one is shorter.
   fmt::print(stderr, "\r{:<{}}", line, width_);

@@ -250,7 +250,8 @@ Animation buildWalk(const Skeleton& sk, const DemoOptions& o) {
     swings.push_back(Swing{sk.bones[i].name, glm::vec3(0, 0, 1), 0.12f, 0.4f * static_cast<float>(i)});
   }
   const size_t channels = swings.size() + 1;  // + the pelvis bob
-  const uint32_t frames = o.keys == 0 ? 31u : std::max(2u, static_cast<uint32_t>(std::lround(static_cast<double>(o.keys) / static_cast<double>(channels))));
+  const double perChannel = static_cast<double>(o.keys) / static_cast<double>(channels);
+  const uint32_t frames = o.keys == 0 ? 31u : std::max(2u, static_cast<uint32_t>(std::lround(perChannel)));
   std::vector<float> times(frames);
   for (uint32_t k = 0; k < frames; ++k) times[k] = kDemoWalkSeconds * static_cast<float>(k) / static_cast<float>(frames - 1);
   times.back() = kDemoWalkSeconds;
