@@ -1,0 +1,20 @@
+// libFuzzer target for the DFF reader: any bytes → readDff returns a Rig or an Error; a Rig that
+// was read must survive writeDff and read back.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+
+#include "formats/renderware/dff_io.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto rig = rigport::renderware::readDff(std::span(data, size));
+  if (!rig) return 0;
+  auto bytes = rigport::renderware::writeDff(*rig);
+  // The writer refuses only what RW cannot hold (> 65535 vertices, > 256 joints).
+  if (!bytes) return 0;
+  auto again = rigport::renderware::readDff(*bytes);
+  if (!again) std::abort();  // our own output must read back
+  if (again->skeleton.bones.size() != rig->skeleton.bones.size()) std::abort();
+  return 0;
+}
