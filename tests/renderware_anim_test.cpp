@@ -638,6 +638,41 @@ TEST(GtaIfp, AnlfWrapsSeveralAnpkPackages) {
   EXPECT_EQ(rig->animations[3].name, "rot_trans");
 }
 
+// Tagged ANPK block (§4.1) around whatever `body` writes.
+template <class Body>
+void block(ByteWriter& w, const char* tag, Body body) {
+  w.fixedString(tag, 4);
+  const size_t at = w.size();
+  w.u32(0);
+  body();
+  w.patchU32(at, static_cast<uint32_t>(w.size() - at - 4));
+}
+
+TEST(GtaIfp, TrackWithoutKeysHasNoKeyBlock) {
+  ByteWriter w;
+  block(w, "ANPK", [&] {
+    block(w, "INFO", [&] { w.s32(1); w.cString("pkg"); });
+    block(w, "NAME", [&] { w.cString("one"); });
+    block(w, "DGAN", [&] {
+      block(w, "INFO", [&] { w.s32(2); w.s32(0); });
+      block(w, "CPAN", [&] { block(w, "ANIM", [&] { w.fixedString("Root", 28); w.s32(0); w.s32(0); w.s32(-1); w.s32(0); }); });
+      block(w, "CPAN", [&] {
+        block(w, "ANIM", [&] { w.fixedString("Pelvis", 28); w.s32(1); w.s32(0); w.s32(0); w.s32(1); });
+        block(w, "KR00", [&] { for (float v : {0.6f, 0.0f, 0.0f, 0.8f, 0.25f}) w.f32(v); });
+      });
+    });
+  });
+  auto rig = readIfp(w.bytes());
+  ASSERT_TRUE(rig) << rig.error().describe();
+  const Animation& a = rig->animations.at(0);
+  ASSERT_EQ(a.tracks.size(), 2u);
+  EXPECT_TRUE(a.tracks[0].rotation.empty());
+  EXPECT_EQ(a.tracks[0].target.id, 0u);
+  ASSERT_EQ(a.tracks[1].rotation.times.size(), 1u);
+  expectNear(a.tracks[1].rotation.values[0], glm::quat(0.8f, -0.6f, 0.0f, 0.0f), kTol, "conjugated on read");
+  EXPECT_FLOAT_EQ(a.duration, 0.25f);
+}
+
 // ANP2 and the uncompressed ANP3 sequence types have no public ground truth (SOURCES.md): this builds
 // a package from the §4.2 layout and checks the reader returns what was written.
 TEST(GtaIfp, Anp2AndUncompressedSequenceTypesFollowTheLayout) {
