@@ -40,11 +40,6 @@ CliRun cli(const std::string& args, Capture capture = Capture::Both) {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
 // Bytes that no reader accepts: a fixed pseudo-random pattern that cannot start with a chunk id.
 std::string writeGarbage(const std::string& dir, const std::string& name) {
   std::vector<uint8_t> bytes(512);
@@ -55,7 +50,7 @@ std::string writeGarbage(const std::string& dir, const std::string& name) {
   }
   bytes[0] = 0xFF;
   const std::string path = dir + "/" + name;
-  writeBytes(path, bytes);
+  EXPECT_TRUE(writeFileAtomic(path, bytes).ok()) << path;
   return path;
 }
 
@@ -68,7 +63,7 @@ std::string writeWithRegistry(const std::string& format, const std::string& path
     ADD_FAILURE() << format << " writer: " << bytes.error().describe();
     return {};
   }
-  writeBytes(path, *bytes);
+  EXPECT_TRUE(writeFileAtomic(path, *bytes).ok()) << path;
   return path;
 }
 

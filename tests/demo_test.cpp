@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/file_io.hpp"
 #include "core/validate.hpp"
 #include "demo/character.hpp"
 #include "demo/demo_run.hpp"
@@ -179,12 +180,7 @@ TEST(DemoRun, BlenderImportKeepsBonesWeightsAndKeyframes) {
   const std::string glbPath = dir + "/demo_character.glb";
   auto glb = exportGlb(rig);
   ASSERT_TRUE(glb.ok()) << glb.error().describe();
-  {
-    std::FILE* f = std::fopen(glbPath.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    ASSERT_EQ(std::fwrite(glb->data(), 1, glb->size(), f), glb->size());
-    std::fclose(f);
-  }
+  ASSERT_TRUE(writeFileAtomic(glbPath, *glb).ok());
   const test::BlenderRun run = test::inspectWithBlender(glbPath, dir + "/blender.json");
   ASSERT_TRUE(run.ok) << run.output;
   const nlohmann::json& report = run.report;

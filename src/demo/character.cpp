@@ -15,7 +15,8 @@ namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
 
 // One bone as placed in the bind pose: world joint position, the tube radius around its segment,
-// and for a leaf bone the offset of its segment's far end (other bones end at their first child).
+// and the offset of its segment's far end for a bone that has one (leaves, the head under its hair);
+// other bones end at their first child.
 struct BoneSpec {
   std::string name;
   int32_t parent;
@@ -105,7 +106,8 @@ std::vector<Segment> segmentsOf(const std::vector<BoneSpec>& specs) {
   for (size_t i = 0; i < specs.size(); ++i) segs[i] = Segment{specs[i].position, specs[i].position + specs[i].tip, specs[i].radius};
   for (size_t i = specs.size(); i-- > 0;) {
     const int32_t p = specs[i].parent;
-    if (p >= 0) segs[static_cast<size_t>(p)].end = specs[i].position;  // ends up at the first child
+    // A bone without its own tip ends at its first child (the loop runs backwards).
+    if (p >= 0 && specs[static_cast<size_t>(p)].tip == glm::vec3(0.0f)) segs[static_cast<size_t>(p)].end = specs[i].position;
   }
   return segs;
 }
