@@ -220,3 +220,18 @@ TEST(Provenance, RepeatedWarningsAreFoldedWithACount) {
   ASSERT_EQ(p.warnings.size(), 2u);
   EXPECT_EQ(p.warnings[0].count, 2u);
 }
+
+TEST(Axes, ConvertingThereAndBackRestoresTheRig) {
+  const Rig original = smallRig();  // Z up
+  Rig rig = original;
+  toGltfAxes(rig);
+  convertAxes(rig, AxisSystem{AxisSystem::Up::Z, true, 1.0f});
+  EXPECT_EQ(rig.provenance.axes.up, AxisSystem::Up::Z);
+  for (size_t v = 0; v < original.meshes[0].positions.size(); ++v) {
+    EXPECT_NEAR(glm::length(rig.meshes[0].positions[v] - original.meshes[0].positions[v]), 0.0f, 1e-6f);
+  }
+  for (size_t b = 0; b < original.skeleton.bones.size(); ++b) {
+    EXPECT_NEAR(std::fabs(glm::dot(rig.skeleton.bones[b].rotation, original.skeleton.bones[b].rotation)), 1.0f, 1e-6f);
+    EXPECT_NEAR(glm::length(rig.skeleton.bones[b].translation - original.skeleton.bones[b].translation), 0.0f, 1e-6f);
+  }
+}

@@ -44,15 +44,16 @@ struct Basis {
 
 }  // namespace
 
-void toGltfAxes(Rig& rig) {
+void convertAxes(Rig& rig, const AxisSystem& to) {
   const AxisSystem& from = rig.provenance.axes;
-  if (from.isGltf()) return;
+  if (from.up == to.up && from.rightHanded == to.rightHanded && from.metresPerUnit == to.metresPerUnit) return;
   Basis b;
-  b.p = basisToGltf(from);
+  // from -> glTF -> to; each basis is a signed permutation, so its inverse is its transpose.
+  b.p = glm::transpose(basisToGltf(to)) * basisToGltf(from);
   b.pt = glm::transpose(b.p);
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) b.absP[c][r] = std::fabs(b.p[c][r]);
-  b.s = from.metresPerUnit;
+  b.s = from.metresPerUnit / to.metresPerUnit;
 
   for (Bone& bone : rig.skeleton.bones) {
     bone.translation = b.point(bone.translation);
@@ -76,7 +77,9 @@ void toGltfAxes(Rig& rig) {
       for (glm::vec3& v : t.scale.values) v = b.scale(v);
     }
   }
-  rig.provenance.axes = AxisSystem{};
+  rig.provenance.axes = to;
 }
+
+void toGltfAxes(Rig& rig) { convertAxes(rig, AxisSystem{}); }
 
 }  // namespace rigport

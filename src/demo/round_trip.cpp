@@ -114,8 +114,9 @@ Result<RoundTripError> compareRigs(const Rig& source, const Rig& result) {
         weights[sourceToResult[a.influences[i].bone]] += a.influences[i].weight;
       }
       for (uint32_t i = b.influenceOffsets[v]; i < b.influenceOffsets[v + 1]; ++i) weights[b.influences[i].bone] -= b.influences[i].weight;
-      for (const auto& [bone, diff] : weights) {
-        worst.see(std::fabs(diff), [&] { return fmt::format("mesh {} vertex {} weight of {}", m, v, rb[bone].name); });
+      for (const auto& entry : weights) {  // no structured binding: clang 14 cannot capture one in a lambda
+        const size_t bone = entry.first;
+        worst.see(std::fabs(entry.second), [&] { return fmt::format("mesh {} vertex {} weight of {}", m, v, rb[bone].name); });
       }
     }
   }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/rw_axes.hpp"
 #include "formats/renderware/anm_format.hpp"
 #include "formats/renderware/chunk.hpp"
 #include "formats/renderware/rw_half.hpp"
@@ -141,7 +142,7 @@ Result<Rig> readAnm(std::span<const uint8_t> bytes) {
   ByteReader r(bytes);
   Rig rig;
   rig.provenance.format = "renderware-anm";
-  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 1.0f};
+  rig.provenance.axes = kRenderWareAxes;
   size_t chunkIndex = 0;
   while (!r.atEnd()) {
     const Field chunkField("chunk", static_cast<int64_t>(chunkIndex++));

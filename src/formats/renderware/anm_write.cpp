@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "formats/renderware/rw_axes.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/anm_format.hpp"
 #include "formats/renderware/chunk.hpp"
@@ -123,8 +124,10 @@ Status writeAnimation(ByteWriter& w, const Skeleton& skeleton, const std::vector
 
 }  // namespace
 
-Result<std::vector<uint8_t>> writeAnm(const Rig& rig) {
-  if (rig.animations.empty()) return makeError(ErrorCode::Usage, "the rig has no animations to write as .anm");
+Result<std::vector<uint8_t>> writeAnm(const Rig& source) {
+  if (source.animations.empty()) return makeError(ErrorCode::Usage, "the rig has no animations to write as .anm");
+  std::optional<Rig> converted;
+  const Rig& rig = inRenderWareAxes(source, converted);
   const std::vector<uint32_t> joints = rig.skeleton.jointList();
   ByteWriter w;
   for (const Animation& anim : rig.animations) RP_CHECK(writeAnimation(w, rig.skeleton, joints, anim));

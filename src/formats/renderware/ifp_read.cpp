@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/rw_axes.hpp"
 #include "formats/renderware/ifp_packages.hpp"
 
 namespace rigport::renderware {
@@ -52,7 +53,7 @@ Result<Rig> readIfp(std::span<const uint8_t> bytes) {
   ByteReader r(bytes);
   Rig rig;
   rig.provenance.format = "gta-ifp";
-  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 1.0f};
+  rig.provenance.axes = kRenderWareAxes;
   if (hasMagic(bytes, "ANPK")) {
     RP_CHECK(ifp::readAnpk(r, rig));
   } else if (hasMagic(bytes, "ANLF")) {
