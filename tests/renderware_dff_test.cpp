@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 #include "support/test_support.hpp"
 
@@ -509,4 +510,40 @@ TEST(RenderwareDff, GarbageGivesAnErrorWithOffset) {
 TEST(RenderwareDff, ProbeAcceptsClumpsOnly) {
   EXPECT_TRUE(probeDff(sampleBytes("synthetic_skin_rw36003.dff")));
   EXPECT_FALSE(probeDff(sampleBytes("synthetic_skin_rw36003.anm")));
+}
+
+TEST(RenderwareDff, ChildBeforeParentFramesAreReorderedWithWarning) {
+  // FrameList: frame 0 "child" (parent 1, HAnim id 5), frame 1 "root" owning a 2-node hierarchy.
+  const uint32_t lib = packLibraryId(0x36003, 0xFFFF);
+  std::vector<RwFrame> frames(2);
+  frames[0].parent = 1;
+  frames[0].name = "child";
+  frames[0].matrix[3] = glm::vec4(0, 0, 2, 1);
+  frames[0].hanim = HAnimPlg{};
+  frames[0].hanim->nodeId = 5;
+  frames[1].name = "root";
+  frames[1].hanim = HAnimPlg{};
+  frames[1].hanim->nodeId = 1;
+  frames[1].hanim->nodes = {HAnimNode{1, 0, 0}, HAnimNode{5, 1, kHAnimPop}};
+  ByteWriter w;
+  const size_t clump = beginChunk(w, kClump, lib);
+  const size_t st = beginChunk(w, kStruct, lib);
+  for (int i = 0; i < 3; ++i) w.u32(0);  // numAtomics, numLights, numCameras
+  endChunk(w, st);
+  writeFrameList(w, frames, lib);
+  const size_t gl = beginChunk(w, kGeometryList, lib);
+  const size_t gst = beginChunk(w, kStruct, lib);
+  w.u32(0);
+  endChunk(w, gst);
+  endChunk(w, gl);
+  endChunk(w, clump);
+  auto rig = readDff(w.bytes());
+  ASSERT_TRUE(rig.ok()) << rig.error().describe();
+  ASSERT_EQ(rig->skeleton.bones.size(), 2u);
+  EXPECT_EQ(rig->skeleton.bones[0].name, "root");
+  EXPECT_EQ(rig->skeleton.bones[1].name, "child");
+  EXPECT_EQ(rig->skeleton.bones[1].parent, 0);
+  EXPECT_NEAR(rig->skeleton.bones[1].translation.z, 2.0f, 0.0f);
+  EXPECT_EQ(rig->skeleton.joints, (std::vector<uint32_t>{0, 1}));
+  EXPECT_TRUE(hasWarning(*rig, "frame-order", "reordered"));
 }

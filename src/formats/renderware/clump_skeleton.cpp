@@ -1,10 +1,13 @@
 #include "formats/renderware/clump_skeleton.hpp"
 
 #include <cmath>
+#include <deque>
 #include <queue>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 
 namespace rigport::renderware {
@@ -53,33 +56,33 @@ struct Hierarchy {
 
 // §1.4: nodes map to frames by id, searching the hierarchy frame's subtree first (librw attach →
 // findUnattachedById), each frame used once.
-Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uint32_t>& remap, size_t hierFrame,
+Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uint32_t>& order,
+                       const std::vector<uint32_t>& remap, size_t hierFrame,
                        Provenance& prov) {
   const HAnimPlg& plg = *frames[hierFrame].hanim;
   Hierarchy h;
-  std::vector<bool> used(frames.size(), false);
-  auto inSubtree = [&](size_t f) {
-    for (size_t steps = 0; steps <= frames.size(); ++steps) {
-      if (f == hierFrame) return true;
-      if (frames[f].parent < 0) return false;
-      f = static_cast<size_t>(frames[f].parent);
+  // In `order` parents come first, so one pass marks the hierarchy frame's subtree.
+  std::vector<bool> subtree(frames.size(), false);
+  for (uint32_t f : order) {
+    subtree[f] = f == hierFrame || (frames[f].parent >= 0 && subtree[static_cast<size_t>(frames[f].parent)]);
+  }
+  // Frames by HAnim id, those inside the hierarchy frame's subtree first, each in stream order.
+  std::unordered_map<int32_t, std::deque<size_t>> byId;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t f = 0; f < frames.size(); ++f) {
+      if (frames[f].hanim && subtree[f] == (pass == 0)) byId[frames[f].hanim->nodeId].push_back(f);
     }
-    return false;
-  };
+  }
   std::vector<int64_t> nodeFrame(plg.nodes.size(), -1);
   for (size_t i = 0; i < plg.nodes.size(); ++i) {
     const int32_t id = plg.nodes[i].id;
-    for (int pass = 0; pass < 2 && nodeFrame[i] < 0; ++pass) {
-      for (size_t f = 0; f < frames.size(); ++f) {
-        if (used[f] || !frames[f].hanim || frames[f].hanim->nodeId != id) continue;
-        if (pass == 0 && !inSubtree(f)) continue;
-        nodeFrame[i] = static_cast<int64_t>(f);
-        used[f] = true;
-        break;
-      }
+    auto it = byId.find(id);
+    if (it != byId.end() && !it->second.empty()) {
+      nodeFrame[i] = static_cast<int64_t>(it->second.front());
+      it->second.pop_front();
     }
     if (nodeFrame[i] < 0) {
-      prov.warn("hanim-missing-frame",
+      warnCapped(prov, "hanim-missing-frame",
                 fmt::format("HAnim node {} (id {}) of the hierarchy at 0x{:X} has no frame; bound to the hierarchy frame",
                             i, id, plg.offset));
       nodeFrame[i] = static_cast<int64_t>(hierFrame);
@@ -95,7 +98,7 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
     if (frameParent != nodeFrame[static_cast<size_t>(parents[i])]) ++mismatches;
   }
   if (!balanced || mismatches > 0) {
-    prov.warn("hanim-parent", fmt::format("HAnim PUSH/POP hierarchy at 0x{:X} disagrees with the FrameList for {} "
+    warnCapped(prov, "hanim-parent", fmt::format("HAnim PUSH/POP hierarchy at 0x{:X} disagrees with the FrameList for {} "
                                           "node(s){}; FrameList parents are used",
                                           plg.offset, mismatches, balanced ? "" : " (unbalanced POP)"));
   }
@@ -118,7 +121,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
   const SkinPlg& skin = *geo.skin;
   Provenance& prov = rig.provenance;
   if (skin.numBones != nodeBones.size()) {
-    prov.warn("skin-bones", fmt::format("atomic {}: Skin PLG has {} bones, the HAnim hierarchy {} nodes", atomicIndex,
+    warnCapped(prov, "skin-bones", fmt::format("atomic {}: Skin PLG has {} bones, the HAnim hierarchy {} nodes", atomicIndex,
                                         skin.numBones, nodeBones.size()));
   }
   const size_t nv = mesh.positions.size();
@@ -149,15 +152,15 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
     mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
   }
   if (badSlots > 0) {
-    prov.warn("skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
+    warnCapped(prov, "skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));
   }
   if (unweighted > 0) {
-    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
+    warnCapped(prov, "unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
                                                atomicIndex, unweighted, mesh.name));
   }
   if (badSums > 0) {
-    prov.warn("weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
+    warnCapped(prov, "weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
                                         atomicIndex, badSums, kWeightSumTolerance, worstSum));
   }
   // §1.9: inverse matrices are per node, relative to the atomic's frame.
@@ -167,7 +170,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
     if (!bone.inverseBind) {
       bone.inverseBind = skin.inverseMatrices[n];
     } else if (!nearlyEqual(*bone.inverseBind, skin.inverseMatrices[n])) {
-      prov.warn("inverse-bind-conflict",
+      warnCapped(prov, "inverse-bind-conflict",
                 fmt::format("atomic {}: node {} inverse matrix differs from an earlier atomic's; the first is kept",
                             atomicIndex, n));
     }
@@ -211,7 +214,7 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
     remap[order[i]] = static_cast<uint32_t>(i);
     reordered |= order[i] != i;
   }
-  if (reordered) rig.provenance.warn("frame-order", "FrameList lists children before parents; frames were reordered");
+  if (reordered) warnCapped(rig.provenance, "frame-order", "FrameList lists children before parents; frames were reordered");
   auto& bones = rig.skeleton.bones;
   bones.resize(frames.size());
   for (size_t i = 0; i < order.size(); ++i) {
@@ -229,24 +232,32 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
     if (hierFrame == frames.size()) {
       hierFrame = f;
     } else {
-      rig.provenance.warn("hanim-hierarchies", "more than one HAnim hierarchy; only the first is used");
+      warnCapped(rig.provenance, "hanim-hierarchies", "more than one HAnim hierarchy; only the first is used");
     }
   }
   std::vector<uint32_t> nodeBones;
   if (hierFrame < frames.size()) {
-    nodeBones = mapHierarchy(frames, remap, hierFrame, rig.provenance).nodeBones;
+    nodeBones = mapHierarchy(frames, order, remap, hierFrame, rig.provenance).nodeBones;
     rig.skeleton.joints = nodeBones;
+  }
+  // Atomics may share a geometry; each becomes a mesh copy, so bound the total (a tiny atomic
+  // could otherwise instance a large geometry thousands of times).
+  uint64_t stored = 0, instanced = 0;
+  for (const RwGeometry& g : geometries) stored += g.positions.size();
+  for (const RwAtomic& a : atomics) instanced += geometries[a.geometryIndex].positions.size();
+  if (instanced > 4 * stored + 65536) {
+    return makeError(ErrorCode::TooLarge, fmt::format("{} atomics instance {} vertices of {} stored", atomics.size(),
+                                                      instanced, stored));
   }
   for (size_t a = 0; a < atomics.size(); ++a) {
     const RwGeometry& geo = geometries[atomics[a].geometryIndex];
-    std::vector<uint32_t> skinBones = nodeBones;
-    if (geo.skin && skinBones.empty()) {
+    if (geo.skin && nodeBones.empty()) {
       // No HAnim hierarchy: the best guess is node index = frame index.
-      rig.provenance.warn("skin-without-hanim", "Skin PLG without an HAnim hierarchy; node i taken as frame i");
-      for (size_t i = 0; i < std::min<size_t>(geo.skin->numBones, frames.size()); ++i) skinBones.push_back(remap[i]);
-      rig.skeleton.joints = skinBones;
+      warnCapped(rig.provenance, "skin-without-hanim", "Skin PLG without an HAnim hierarchy; node i taken as frame i");
+      for (size_t i = 0; i < std::min<size_t>(geo.skin->numBones, frames.size()); ++i) nodeBones.push_back(remap[i]);
+      rig.skeleton.joints = nodeBones;
     }
-    RP_CHECK(buildMesh(geo, remap[atomics[a].frameIndex], skinBones, rig, a));
+    RP_CHECK(buildMesh(geo, remap[atomics[a].frameIndex], nodeBones, rig, a));
   }
   return Ok{};
 }

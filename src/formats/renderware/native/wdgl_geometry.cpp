@@ -14,6 +14,7 @@ namespace rigport::renderware {
 namespace {
 
 constexpr size_t kAttribDescSize = 24;
+constexpr size_t kMaxAttribs = 16;
 
 struct AttribDesc {
   uint32_t index = 0;
@@ -45,7 +46,11 @@ Result<float> unpackComponent(ByteReader& r, const AttribDesc& a, float scale) {
 Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& skinVertices) {
   const uint32_t numAttribs = RP_TRY(r.u32("numAttribs"));
   const size_t na = RP_TRY(r.count(numAttribs, kAttribDescSize, "attribs"));
-  if (na == 0) return r.error(ErrorCode::BadValue, "no vertex attributes", "numAttribs");
+  // librw writes at most 7 (position, UV, normal, colour, weights, indices, extra colour); every
+  // attribute is decoded over all vertices, so a bound keeps the work linear in the file size.
+  if (na == 0 || na > kMaxAttribs) {
+    return r.error(ErrorCode::BadValue, fmt::format("{} vertex attributes (1..{} expected)", na, kMaxAttribs), "numAttribs");
+  }
   std::vector<AttribDesc> attribs(na);
   for (size_t i = 0; i < na; ++i) {
     auto scope = r.scope(Field("attribs", static_cast<int64_t>(i)));

@@ -62,6 +62,7 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
     return hdr.error(ErrorCode::Unsupported, fmt::format("Xbox primitive type {}", primType), "primType");
   }
   const size_t meshes = RP_TRY(hdr.count(numMeshes, 24, "meshes"));
+  uint64_t indexBytes = 0;  // index buffers are disjoint parts of the header block
   for (size_t m = 0; m < meshes; ++m) {
     auto scope = hdr.scope(Field("meshes", static_cast<int64_t>(m)));
     RP_CHECK(hdr.skip(8, "minVert"));
@@ -70,6 +71,11 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
     RP_CHECK(hdr.skip(8, "pointers"));
     if (numIndices < 0 || bufferOffset < kResourceHeaderSize) {
       return hdr.error(ErrorCode::BadValue, fmt::format("index buffer {} at {}", numIndices, bufferOffset), "indexBuffer");
+    }
+    indexBytes += 2ull * static_cast<uint32_t>(numIndices);
+    if (indexBytes > size) {
+      return hdr.error(ErrorCode::BadValue, fmt::format("index buffers total {} bytes, more than the {}-byte header block",
+                                                        indexBytes, size), "numIndices");
     }
     ByteReader ib = RP_TRY(hdr.window(bufferOffset - kResourceHeaderSize, 2ull * static_cast<uint32_t>(numIndices),
                                       Field("indexBuffer", static_cast<int64_t>(m))));
@@ -93,7 +99,7 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
   const bool uvs = uvSel == kFmtFloat;
   if ((nrmSel != 0 && !normals) || (uvSel != 0 && !uvs)) {
     if (ctx.provenance != nullptr) {
-      ctx.provenance->warn("native-attribute",
+      warnCapped(*ctx.provenance, "native-attribute",
                            fmt::format("Xbox vertex format 0x{:X}: integer normals/UVs not decoded", vertexFormat));
     }
   }
