@@ -13,6 +13,7 @@
 
 #include "core/bind.hpp"
 #include "core/byte_writer.hpp"
+#include "formats/renderware/rw_axes.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/rw_half.hpp"
 #include "support/test_support.hpp"
@@ -296,6 +297,7 @@ TEST(RwAnm, WriterReproducesTheLibrwFileByteForByte) {
   auto read = readAnm(original);
   ASSERT_TRUE(read);
   Rig rig;
+  rig.provenance.axes = renderware::kRenderWareAxes;
   rig.skeleton = dumpSkeleton();
   bindAnimations(rig, std::move(read->animations));
   EXPECT_TRUE(rig.provenance.warnings.empty());
@@ -317,6 +319,7 @@ TEST(RwAnm, UnboundTracksAreWrittenByTheirPosition) {
 // different key times and one track without translation keys.
 Rig writerRig() {
   Rig rig;
+  rig.provenance.axes = renderware::kRenderWareAxes;  // written as is, without axis conversion
   for (int i = 0; i < 3; ++i) {
     Bone b;
     b.name = "b" + std::to_string(i);
@@ -420,6 +423,7 @@ TEST(RwAnm, WriterRefusesTracksWithoutBoneOrPosition) {
 TEST(RwAnm, WriterRefusesResamplingBeyondItsKeyLimit) {
   // 5,000 unbound nodes each keyed at its own time: 5,000 x 5,000 resampled keys > 16 M.
   Rig rig;
+  rig.provenance.axes = renderware::kRenderWareAxes;
   Animation anim;
   anim.name = "wide";
   for (uint32_t i = 0; i < 5000; ++i) {
