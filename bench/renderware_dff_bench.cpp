@@ -8,6 +8,7 @@
 
 #include "export/gltf.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/rw_axes.hpp"
 
 namespace {
 
@@ -17,6 +18,7 @@ constexpr int kVerticesPerMesh = 60'000;
 
 rigport::Rig makeRig() {
   rigport::Rig rig;
+  rig.provenance.axes = rigport::renderware::kRenderWareAxes;
   for (int b = 0; b < kBones; ++b) {
     rigport::Bone bone;
     bone.name = "bone" + std::to_string(b);

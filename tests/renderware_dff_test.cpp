@@ -5,16 +5,17 @@
 
 #include <cmath>
 #include <fstream>
-#include <map>
 #include <random>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "core/axes.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/hanim_plg.hpp"
+#include "formats/renderware/rw_axes.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -225,6 +226,7 @@ TEST(RenderwareDff, NewLayoutSampleMatchesLibrwDump) {
   const Rig rig = readSample("synthetic_skin_rw36003.dff");
   expectMatchesDump(rig, parseDump(test::sample("renderware/synthetic_skin_rw36003.librw-dump.txt")), 1e-6f);
   EXPECT_EQ(rig.provenance.axes.up, AxisSystem::Up::Z);
+  EXPECT_TRUE(rig.provenance.axes.rightHanded);
   EXPECT_EQ(rig.meshes[0].name, "Root");  // the atomic's frame
   EXPECT_EQ(rig.meshes[0].indices.size(), 18u * 3u);
   EXPECT_TRUE(rig.provenance.warnings.empty()) << rig.provenance.warnings[0].message;
@@ -392,6 +394,7 @@ TEST(RenderwareDff, RewrittenGenericSamplesDifferOnlyInUnmodelledData) {
 
 TEST(RenderwareDff, RoundTripOfConstructedModel) {
   Rig rig;
+  rig.provenance.axes = kRenderWareAxes;  // already in the file's axes: no conversion on write
   auto addBone = [&](const char* name, int32_t parent, glm::vec3 t, glm::quat q, glm::vec3 s, std::optional<uint32_t> id) {
     Bone b;
     b.name = name;
@@ -546,4 +549,15 @@ TEST(RenderwareDff, ChildBeforeParentFramesAreReorderedWithWarning) {
   EXPECT_NEAR(rig->skeleton.bones[1].translation.z, 2.0f, 0.0f);
   EXPECT_EQ(rig->skeleton.joints, (std::vector<uint32_t>{0, 1}));
   EXPECT_TRUE(hasWarning(*rig, "frame-order", "reordered"));
+}
+
+TEST(RenderwareDff, WriterPutsAGltfAxesRigIntoZUp) {
+  Rig rig = readSample("synthetic_skin_rw36003.dff");
+  Rig yUp = rig;
+  toGltfAxes(yUp);  // Z-up → Y-up copy
+  auto bytes = writeDff(yUp);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
+  auto again = readDff(*bytes);
+  ASSERT_TRUE(again.ok()) << again.error().describe();
+  expectSameRig(rig, *again, 1e-5f);
 }

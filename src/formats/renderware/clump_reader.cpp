@@ -11,6 +11,7 @@
 #include "formats/renderware/dff_io.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/geometry.hpp"
+#include "formats/renderware/rw_axes.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -120,8 +121,7 @@ Result<Rig> readDff(std::span<const uint8_t> bytes) {
   ByteReader root(bytes);
   Rig rig;
   rig.provenance.format = "renderware-dff";
-  // RenderWare / GTA: Z up, right-handed, 1 unit = 1 metre.
-  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 1.0f};
+  rig.provenance.axes = kRenderWareAxes;
   ChunkHeader h;
   ByteReader clumpReader = RP_TRY(readChunk(root, kClump, "Clump", &h));
   if (h.version < 0x30000 || h.version >= 0x40000) {

@@ -11,6 +11,7 @@
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/geometry.hpp"
 #include "formats/renderware/hanim_plg.hpp"
+#include "formats/renderware/rw_axes.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -120,12 +121,14 @@ SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const
 
 }  // namespace
 
-Result<std::vector<uint8_t>> writeDff(const Rig& rig, const DffWriteOptions& options) {
+Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& options) {
   const uint32_t version = options.version;
   if (version < 0x30000 || version >= 0x40000) {
     return makeError(ErrorCode::Usage, fmt::format("RW version 0x{:X} is not RenderWare 3", version));
   }
-  RP_CHECK(validate(rig));
+  RP_CHECK(validate(input));
+  std::optional<Rig> converted;
+  const Rig& rig = inRenderWareAxes(input, converted);
   const uint32_t libraryId = packLibraryId(version, 0xFFFF);
   const Skeleton& sk = rig.skeleton;
 
