@@ -561,3 +561,47 @@ TEST(RenderwareDff, WriterPutsAGltfAxesRigIntoZUp) {
   ASSERT_TRUE(again.ok()) << again.error().describe();
   expectSameRig(rig, *again, 1e-5f);
 }
+
+TEST(RenderwareDff, FrameNameFallsBackToUserDataThenGenerated) {
+  // Two frames without Node Name: frame 0 has a User Data PLG set "name" = "Hips", frame 1 nothing.
+  const uint32_t lib = packLibraryId(0x36003, 0xFFFF);
+  ByteWriter w;
+  const size_t clump = beginChunk(w, kClump, lib);
+  const size_t st = beginChunk(w, kStruct, lib);
+  for (int i = 0; i < 3; ++i) w.u32(0);
+  endChunk(w, st);
+  const size_t list = beginChunk(w, kFrameList, lib);
+  const size_t fst = beginChunk(w, kStruct, lib);
+  w.u32(2);
+  for (int f = 0; f < 2; ++f) {
+    for (int k = 0; k < 12; ++k) w.f32(k % 4 == 0 ? 1.0f : 0.0f);  // right.x, up.y, at.z = 1: identity, pos 0
+    w.s32(f - 1);
+    w.u32(0);
+  }
+  endChunk(w, fst);
+  const size_t ext0 = beginChunk(w, kExtension, lib);
+  const size_t ud = beginChunk(w, kUserDataPlg, lib);
+  w.s32(1);      // numSets
+  w.u32(5);      // nameLen (with NUL)
+  w.cString("name");
+  w.s32(3);      // string
+  w.u32(1);      // numElements
+  w.u32(5);
+  w.cString("Hips");
+  endChunk(w, ud);
+  endChunk(w, ext0);
+  endChunk(w, beginChunk(w, kExtension, lib));
+  endChunk(w, list);
+  const size_t gl = beginChunk(w, kGeometryList, lib);
+  const size_t gst = beginChunk(w, kStruct, lib);
+  w.u32(0);
+  endChunk(w, gst);
+  endChunk(w, gl);
+  endChunk(w, clump);
+  auto rig = readDff(w.bytes());
+  ASSERT_TRUE(rig.ok()) << rig.error().describe();
+  ASSERT_EQ(rig->skeleton.bones.size(), 2u);
+  EXPECT_EQ(rig->skeleton.bones[0].name, "Hips");
+  EXPECT_EQ(rig->skeleton.bones[1].name, "frame_1");
+  EXPECT_EQ(rig->skeleton.bones[1].rotation, glm::quat(1, 0, 0, 0));
+}

@@ -121,27 +121,24 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
         auto scope = st.scope(Field("uvSets", s));
         RP_CHECK(st.count(nv, 8, "uvs"));
         if (s == 0) {
+          const std::vector<float> values = RP_TRY(st.array<float>(2 * nv, "uvs"));
           geo.uvs.resize(nv);
-          for (size_t v = 0; v < nv; ++v) {
-            geo.uvs[v].x = RP_TRY(st.f32(Field("u", static_cast<int64_t>(v))));
-            geo.uvs[v].y = RP_TRY(st.f32(Field("v", static_cast<int64_t>(v))));
-          }
+          std::memcpy(geo.uvs.data(), values.data(), values.size() * sizeof(float));
         } else {
           RP_CHECK(st.skip(8 * nv, "uvs"));
         }
       }
       const size_t nt = RP_TRY(st.count(static_cast<uint32_t>(numTriangles), 8, "triangles"));
+      const size_t trianglesAt = st.position();
+      // §1.2: u16 sequence v1, v0, matId, v2 per triangle.
+      const std::vector<uint16_t> tri = RP_TRY(st.array<uint16_t>(4 * nt, "triangles"));
       geo.indices.resize(3 * nt);
       for (size_t t = 0; t < nt; ++t) {
-        auto scope = st.scope(Field("triangles", static_cast<int64_t>(t)));
-        // §1.2: u16 sequence v1, v0, matId, v2.
-        const uint16_t v1 = RP_TRY(st.u16("v1"));
-        const uint16_t v0 = RP_TRY(st.u16("v0"));
-        RP_CHECK(st.u16("materialId"));
-        const uint16_t v2 = RP_TRY(st.u16("v2"));
+        const uint16_t v1 = tri[4 * t], v0 = tri[4 * t + 1], v2 = tri[4 * t + 3];
         if (v0 >= nv || v1 >= nv || v2 >= nv) {
-          return st.error(ErrorCode::BadValue, fmt::format("triangle ({}, {}, {}) beyond {} vertices", v0, v1, v2, nv),
-                          "v2");
+          return st.errorAt(trianglesAt + 8 * t, ErrorCode::BadValue,
+                            fmt::format("triangle ({}, {}, {}) beyond {} vertices", v0, v1, v2, nv),
+                            Field("triangles", static_cast<int64_t>(t)));
         }
         geo.indices[3 * t] = v0;
         geo.indices[3 * t + 1] = v1;
@@ -163,10 +160,9 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
           continue;
         }
         std::vector<glm::vec3>& out = arr == 0 ? geo.positions : geo.normals;
+        const std::vector<float> values = RP_TRY(st.array<float>(3 * nv, name));
         out.resize(nv);
-        for (size_t v = 0; v < nv; ++v) {
-          for (int k = 0; k < 3; ++k) out[v][k] = RP_TRY(st.f32(Field(name, static_cast<int64_t>(v))));
-        }
+        std::memcpy(out.data(), values.data(), values.size() * sizeof(float));
       }
     }
     if (!native && geo.positions.size() != geo.numVertices) {

@@ -86,14 +86,12 @@ Result<SkinPlg> readSkinPlg(ByteReader& r, uint32_t numVertices, const DffContex
   skin.oldLayout = layout == Layout::Old;
   if (layout == Layout::New) skin.usedBones = RP_TRY(r.array<uint8_t>(skin.numUsedBones, "usedBones"));
   const size_t nv = RP_TRY(r.count(numVertices, 20, "vertices"));
+  const std::span<const uint8_t> indices = RP_TRY(r.bytes(4 * nv, "indices"));
+  const std::vector<float> weights = RP_TRY(r.array<float>(4 * nv, "weights"));
   skin.indices.resize(nv);
   skin.weights.resize(nv);
-  for (size_t v = 0; v < nv; ++v) {
-    for (int k = 0; k < 4; ++k) skin.indices[v][k] = RP_TRY(r.u8(Field("indices", static_cast<int64_t>(v))));
-  }
-  for (size_t v = 0; v < nv; ++v) {
-    for (int k = 0; k < 4; ++k) skin.weights[v][k] = RP_TRY(r.f32(Field("weights", static_cast<int64_t>(v))));
-  }
+  std::memcpy(skin.indices.data(), indices.data(), indices.size());
+  std::memcpy(skin.weights.data(), weights.data(), weights.size() * sizeof(float));
   const size_t nb = RP_TRY(r.count(skin.numBones, layout == Layout::Old ? 68 : 64, "inverseMatrices"));
   skin.inverseMatrices.resize(nb);
   for (size_t b = 0; b < nb; ++b) {
