@@ -253,7 +253,7 @@ TEST(RenderwareDff, WdglNativeSkinMatchesUninstancedDump) {
                     1.0f / 255.0f);
 }
 
-TEST(RenderwareDff, NativeGeometryMatchesGenericPositionsAndTriangles) {
+TEST(RenderwareDff, NativeGeometryMatchesGenericVertexDataAndTriangles) {
   const Rig generic = readSample("synthetic_skin_rw36003.dff");
   for (const char* name : {"synthetic_skin_rw36003_xbox_native.dff", "synthetic_skin_rw36003_wdgl_native.dff"}) {
     const Rig native = readSample(name);
@@ -264,7 +264,16 @@ TEST(RenderwareDff, NativeGeometryMatchesGenericPositionsAndTriangles) {
     for (size_t v = 0; v < a.positions.size(); ++v) {
       for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.positions[v][k], b.positions[v][k], 1e-6f) << name;
     }
-    EXPECT_EQ(a.indices.size(), b.indices.size()) << name;
+    // Normals are packed (WDGL bytes /127, Xbox 11:11:10), UVs WDGL shorts /512.
+    ASSERT_EQ(a.normals.size(), b.normals.size()) << name;
+    for (size_t v = 0; v < a.normals.size(); ++v) {
+      for (int k = 0; k < 3; ++k) EXPECT_NEAR(a.normals[v][k], b.normals[v][k], 1.0f / 127.0f) << name << " normal " << v;
+    }
+    ASSERT_EQ(a.uvs.size(), b.uvs.size()) << name;
+    for (size_t v = 0; v < a.uvs.size(); ++v) {
+      for (int k = 0; k < 2; ++k) EXPECT_NEAR(a.uvs[v][k], b.uvs[v][k], 1.0f / 512.0f) << name << " uv " << v;
+    }
+    EXPECT_EQ(a.indices, b.indices) << name;
   }
 }
 
