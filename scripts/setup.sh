@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
-  g++ clang cmake ninja-build pkg-config
+  g++ clang cmake ninja-build pkg-config time
   libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   blender python3-numpy libclang-rt-14-dev
