@@ -4,10 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <random>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -16,81 +14,16 @@
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 #include "formats/renderware/rw_axes.hpp"
+#include "support/librw_dump.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
 using namespace rigport::renderware;
+using rigport::test::Dump;
+using rigport::test::DumpFrame;
+using rigport::test::parseDump;
 
 namespace {
-
-// ---- librw dump parser (format described in samples/renderware/SOURCES.md) ----
-struct DumpFrame {
-  int parent = -1;
-  std::string name;
-  int hanimId = -1;
-  glm::vec3 pos{0.0f};
-};
-struct DumpNode {
-  int id = 0, index = 0, flags = 0, frame = 0;
-};
-struct DumpVertex {
-  int idx[4] = {0, 0, 0, 0};
-  float w[4] = {0, 0, 0, 0};
-};
-struct Dump {
-  std::vector<DumpFrame> frames;
-  std::vector<DumpNode> nodes;
-  std::vector<DumpVertex> vertices;
-  std::vector<std::array<float, 16>> invMats;
-};
-
-Dump parseDump(const std::string& path) {
-  std::ifstream in(path);
-  EXPECT_TRUE(in.good()) << path;
-  Dump d;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream s(line);
-    std::string tag;
-    s >> tag;
-    if (tag == "frame") {
-      DumpFrame f;
-      int i = 0;
-      std::string word;
-      s >> i >> word >> f.parent >> word;  // "parent" N "name"
-      const size_t q0 = line.find('\''), q1 = line.find('\'', q0 + 1);
-      f.name = line.substr(q0 + 1, q1 - q0 - 1);
-      std::istringstream rest(line.substr(q1 + 1));
-      rest >> word >> f.hanimId >> word >> f.pos.x >> f.pos.y >> f.pos.z;
-      d.frames.push_back(f);
-    } else if (tag == "node") {
-      DumpNode n;
-      int j = 0;
-      std::string w;
-      s >> j >> w >> n.id >> w >> n.index >> w >> n.flags >> w >> n.frame;
-      d.nodes.push_back(n);
-    } else if (tag == "v") {
-      DumpVertex v;
-      int i = 0;
-      std::string w;
-      s >> i >> w;
-      for (int& k : v.idx) s >> k;
-      s >> w;
-      for (float& k : v.w) s >> k;
-      d.vertices.push_back(v);
-    } else if (tag == "invMat") {
-      std::array<float, 16> m{};
-      std::string w;
-      s >> w;  // "b:"
-      for (int k = 0; k < 16; ++k) {
-        if (k % 4 == 0 && k > 0) s >> w;  // "|"
-        s >> m[k];
-      }
-      d.invMats.push_back(m);
-    }
-  }
-  return d;
-}
 
 std::vector<uint8_t> sampleBytes(const std::string& name) { return test::readBytes(test::sample("renderware/" + name)); }
 
