@@ -68,6 +68,13 @@ inline Error makeError(ErrorCode code, std::string message) {
   return e;
 }
 
+// An ErrorCode::Invalid error about the model element at `path` (e.g. "meshes[0]/indices[7]").
+inline Error invalidModel(std::string path, std::string message) {
+  Error e = makeError(ErrorCode::Invalid, std::move(message));
+  e.path = std::move(path);
+  return e;
+}
+
 }  // namespace rigport
 
 // RP_TRY(expr): evaluates a Result; on error returns the error from the enclosing function,

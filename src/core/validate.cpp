@@ -7,19 +7,13 @@
 namespace rigport {
 namespace {
 
-Error invalid(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Invalid, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
-
 template <class T>
 Status checkKeys(const Keys<T>& keys, const std::string& path) {
   if (keys.times.size() != keys.values.size()) {
-    return invalid(path, fmt::format("{} key times but {} values", keys.times.size(), keys.values.size()));
+    return invalidModel(path, fmt::format("{} key times but {} values", keys.times.size(), keys.values.size()));
   }
   for (size_t k = 0; k < keys.times.size(); ++k) {
-    if (!std::isfinite(keys.times[k])) return invalid(fmt::format("{}/times[{}]", path, k), "key time is not finite");
+    if (!std::isfinite(keys.times[k])) return invalidModel(fmt::format("{}/times[{}]", path, k), "key time is not finite");
   }
   return Ok{};
 }
@@ -32,45 +26,45 @@ Status validate(const Rig& rig) {
   for (size_t i = 0; i < nb; ++i) {
     const Bone& b = bones[i];
     if (b.parent < -1 || (b.parent >= 0 && static_cast<size_t>(b.parent) >= i)) {
-      return invalid(fmt::format("skeleton/bones[{}]", i),
+      return invalidModel(fmt::format("skeleton/bones[{}]", i),
                      fmt::format("bone '{}' has parent {}; parents must precede their children", b.name, b.parent));
     }
     const float q = glm::length(glm::vec4(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w));
     if (!std::isfinite(q) || std::fabs(q - 1.0f) > 1e-3f) {
-      return invalid(fmt::format("skeleton/bones[{}]", i), fmt::format("bone '{}' rotation has length {}", b.name, q));
+      return invalidModel(fmt::format("skeleton/bones[{}]", i), fmt::format("bone '{}' rotation has length {}", b.name, q));
     }
   }
   for (size_t j = 0; j < rig.skeleton.joints.size(); ++j) {
     if (rig.skeleton.joints[j] >= nb) {
-      return invalid(fmt::format("skeleton/joints[{}]", j), fmt::format("joint names bone {} of {}", rig.skeleton.joints[j], nb));
+      return invalidModel(fmt::format("skeleton/joints[{}]", j), fmt::format("joint names bone {} of {}", rig.skeleton.joints[j], nb));
     }
   }
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];
     const size_t nv = mesh.positions.size();
     const std::string mp = fmt::format("meshes[{}]", m);
-    if (!mesh.normals.empty() && mesh.normals.size() != nv) return invalid(mp, "normal count differs from vertex count");
-    if (!mesh.uvs.empty() && mesh.uvs.size() != nv) return invalid(mp, "UV count differs from vertex count");
-    if (mesh.indices.size() % 3 != 0) return invalid(mp, "index count is not a multiple of 3");
+    if (!mesh.normals.empty() && mesh.normals.size() != nv) return invalidModel(mp, "normal count differs from vertex count");
+    if (!mesh.uvs.empty() && mesh.uvs.size() != nv) return invalidModel(mp, "UV count differs from vertex count");
+    if (mesh.indices.size() % 3 != 0) return invalidModel(mp, "index count is not a multiple of 3");
     for (size_t i = 0; i < mesh.indices.size(); ++i) {
-      if (mesh.indices[i] >= nv) return invalid(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
+      if (mesh.indices[i] >= nv) return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
     }
     if (mesh.attachBone < -1 || (mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) >= nb)) {
-      return invalid(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));
+      return invalidModel(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));
     }
     if (!mesh.skinned()) continue;
     if (mesh.influenceOffsets.size() != nv + 1 || mesh.influenceOffsets.front() != 0 ||
         mesh.influenceOffsets.back() != mesh.influences.size()) {
-      return invalid(mp, "influence offsets do not cover the vertices and influences");
+      return invalidModel(mp, "influence offsets do not cover the vertices and influences");
     }
     for (size_t v = 0; v < nv; ++v) {
-      if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalid(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
+      if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalidModel(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
     }
     for (size_t i = 0; i < mesh.influences.size(); ++i) {
       const Influence& inf = mesh.influences[i];
-      if (inf.bone >= nb) return invalid(fmt::format("{}/influences[{}]", mp, i), fmt::format("bone {} of {}", inf.bone, nb));
+      if (inf.bone >= nb) return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("bone {} of {}", inf.bone, nb));
       if (!std::isfinite(inf.weight) || inf.weight < 0.0f) {
-        return invalid(fmt::format("{}/influences[{}]", mp, i), fmt::format("weight {} is negative or not finite", inf.weight));
+        return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("weight {} is negative or not finite", inf.weight));
       }
     }
   }
@@ -80,7 +74,7 @@ Status validate(const Rig& rig) {
       const BoneTrack& tr = anim.tracks[t];
       const std::string tp = fmt::format("animations[{}]/tracks[{}]", a, t);
       if (tr.bone < -1 || (tr.bone >= 0 && static_cast<size_t>(tr.bone) >= nb)) {
-        return invalid(tp, fmt::format("track names bone {} of {}", tr.bone, nb));
+        return invalidModel(tp, fmt::format("track names bone {} of {}", tr.bone, nb));
       }
       RP_CHECK(checkKeys(tr.translation, tp + "/translation"));
       RP_CHECK(checkKeys(tr.rotation, tp + "/rotation"));

@@ -15,22 +15,16 @@
 namespace rigport::gltf {
 namespace {
 
-Error invalid(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Invalid, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
-
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
 
 template <class T>
 Status checkKeys(const Keys<T>& keys, const std::string& path) {
   if (keys.times.front() < 0.0f) {
-    return invalid(path + "/times[0]", fmt::format("key time {} is negative; glTF times start at 0 or later", keys.times.front()));
+    return invalidModel(path + "/times[0]", fmt::format("key time {} is negative; glTF times start at 0 or later", keys.times.front()));
   }
   for (size_t k = 0; k < keys.values.size(); ++k) {
-    if (!finite(keys.values[k])) return invalid(fmt::format("{}/values[{}]", path, k), "key value is not finite (or a zero quaternion)");
+    if (!finite(keys.values[k])) return invalidModel(fmt::format("{}/values[{}]", path, k), "key value is not finite (or a zero quaternion)");
   }
   return Ok{};
 }
@@ -125,7 +119,7 @@ Status addAnimations(Document& doc, const Rig& rig) {
       const size_t bone = static_cast<size_t>(track.bone);
       // One node+path per animation (ANIMATION_DUPLICATE_TARGETS, §1.3); bindAnimations() already
       // drops such duplicates with a warning, so one reaching here is a reader bug.
-      if (animated[bone]) return invalid(path, fmt::format("a second track animates bone '{}'", rig.skeleton.bones[bone].name));
+      if (animated[bone]) return invalidModel(path, fmt::format("a second track animates bone '{}'", rig.skeleton.bones[bone].name));
       animated[bone] = true;
       TrackWriter writer(doc, samplers, channels);
       const uint32_t node = doc.boneNode[bone];

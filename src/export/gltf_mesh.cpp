@@ -15,19 +15,13 @@
 namespace rigport::gltf {
 namespace {
 
-Error invalid(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Invalid, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
-
 Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::string& path) {
   glm::vec3 lo(std::numeric_limits<float>::max());
   glm::vec3 hi(-std::numeric_limits<float>::max());
   for (size_t v = 0; v < mesh.positions.size(); ++v) {
     const glm::vec3& p = mesh.positions[v];
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-      return invalid(fmt::format("{}/positions[{}]", path, v), "position is not finite");
+      return invalidModel(fmt::format("{}/positions[{}]", path, v), "position is not finite");
     }
     lo = glm::min(lo, p);
     hi = glm::max(hi, p);
@@ -105,7 +99,7 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
     const auto outcome = normaliser.normalise(inf + off[v], inf + off[v + 1], vi, bad, truncated);
     if (outcome == InfluenceNormaliser::Outcome::BoneNotAJoint) {
       const size_t i = off[v] + bad;
-      return invalid(fmt::format("{}/influences[{}]", path, i),
+      return invalidModel(fmt::format("{}/influences[{}]", path, i),
                      fmt::format("vertex {} is influenced by bone {}, which is not in the skin's joint list", v, inf[i].bone));
     }
     out.withoutInfluences += outcome == InfluenceNormaliser::Outcome::NoInfluences;

@@ -10,12 +10,6 @@
 namespace rigport::gltf {
 namespace {
 
-Error invalid(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Invalid, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
-
 bool finite(const glm::mat4& m) {
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 4; ++r)
@@ -32,14 +26,14 @@ Status addSkin(Document& doc, const Rig& rig) {
 
   const auto& bones = rig.skeleton.bones;
   doc.joints = rig.skeleton.jointList();
-  if (doc.joints.empty()) return invalid("skeleton", "a mesh is skinned but the skeleton has no bones");
+  if (doc.joints.empty()) return invalidModel("skeleton", "a mesh is skinned but the skeleton has no bones");
   // JOINTS_n is at most UNSIGNED_SHORT (§1.2).
-  if (doc.joints.size() > 65536) return invalid("skeleton/joints", fmt::format("{} joints; glTF allows at most 65536", doc.joints.size()));
+  if (doc.joints.size() > 65536) return invalidModel("skeleton/joints", fmt::format("{} joints; glTF allows at most 65536", doc.joints.size()));
   doc.jointOfBone.assign(bones.size(), -1);
   for (size_t j = 0; j < doc.joints.size(); ++j) {
     int32_t& slot = doc.jointOfBone[doc.joints[j]];
     // skin.joints must be unique (DUPLICATE_ELEMENTS, §1.1).
-    if (slot >= 0) return invalid(fmt::format("skeleton/joints[{}]", j), fmt::format("bone {} is listed twice", doc.joints[j]));
+    if (slot >= 0) return invalidModel(fmt::format("skeleton/joints[{}]", j), fmt::format("bone {} is listed twice", doc.joints[j]));
     slot = static_cast<int32_t>(j);
   }
 
@@ -59,7 +53,7 @@ Status addSkin(Document& doc, const Rig& rig) {
     const uint32_t b = doc.joints[j];
     glm::mat4 ibm = bones[b].inverseBind ? *bones[b].inverseBind : glm::inverse(world[b]);
     if (!finite(ibm)) {
-      return invalid(fmt::format("skeleton/bones[{}]", b), fmt::format("bone '{}' has a non-finite or singular inverse bind matrix", bones[b].name));
+      return invalidModel(fmt::format("skeleton/bones[{}]", b), fmt::format("bone '{}' has a non-finite or singular inverse bind matrix", bones[b].name));
     }
     ibm[0][3] = ibm[1][3] = ibm[2][3] = 0.0f;  // glm is column-major: [column][row]
     ibm[3][3] = 1.0f;

@@ -54,6 +54,16 @@ Result<glm::mat4> readRwMatrix(ByteReader& r, Field f) {
   return m;
 }
 
+Result<std::vector<glm::mat4>> readInverseMatrices(ByteReader& r, uint32_t count, bool dwordBeforeEach) {
+  const size_t n = RP_TRY(r.count(count, dwordBeforeEach ? 68 : 64, "inverseMatrices"));
+  std::vector<glm::mat4> matrices(n);
+  for (size_t b = 0; b < n; ++b) {
+    if (dwordBeforeEach) RP_CHECK(r.skip(4, Field("unused", static_cast<int64_t>(b))));
+    matrices[b] = RP_TRY(readRwMatrix(r, Field("inverseMatrices", static_cast<int64_t>(b))));
+  }
+  return matrices;
+}
+
 void writeRwMatrix(ByteWriter& w, const glm::mat4& m) {
   for (int c = 0; c < 4; ++c) {
     for (int k = 0; k < 3; ++k) w.f32(m[c][k]);

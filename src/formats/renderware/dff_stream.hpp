@@ -38,6 +38,9 @@ void noteSkippedChunk(const DffContext& ctx, const ChunkHeader& h, const ByteRea
 // 16 floats of an RwMatrix (right, flags, up, pad, at, pad, pos, pad) = column-major (§1.9);
 // the pads are forced to (0,0,0,1) (§1.5: real files carry junk there).
 Result<glm::mat4> readRwMatrix(ByteReader& r, Field f);
+// `count` inverse bone matrices of a Skin PLG (§1.5), checked against the remaining bytes first.
+// The old layout (and only it) stores an unused DWORD before each matrix.
+Result<std::vector<glm::mat4>> readInverseMatrices(ByteReader& r, uint32_t count, bool dwordBeforeEach);
 // Writes the matrix with zero pads, as librw-written files carry (samples' dumps).
 void writeRwMatrix(ByteWriter& w, const glm::mat4& m);
 

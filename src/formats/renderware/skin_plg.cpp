@@ -92,12 +92,7 @@ Result<SkinPlg> readSkinPlg(ByteReader& r, uint32_t numVertices, const DffContex
   skin.weights.resize(nv);
   std::memcpy(skin.indices.data(), indices.data(), indices.size());
   std::memcpy(skin.weights.data(), weights.data(), weights.size() * sizeof(float));
-  const size_t nb = RP_TRY(r.count(skin.numBones, layout == Layout::Old ? 68 : 64, "inverseMatrices"));
-  skin.inverseMatrices.resize(nb);
-  for (size_t b = 0; b < nb; ++b) {
-    if (layout == Layout::Old) RP_CHECK(r.skip(4, Field("unused", static_cast<int64_t>(b))));
-    skin.inverseMatrices[b] = RP_TRY(readRwMatrix(r, Field("inverseMatrices", static_cast<int64_t>(b))));
-  }
+  skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, layout == Layout::Old));
   if (layout == Layout::New) {
     RP_CHECK(readSplitData(r, skin.numBones));
   } else {

@@ -13,11 +13,7 @@ Result<SkinPlg> readWdglSkin(ByteReader& r) {
     return r.error(ErrorCode::BadValue, fmt::format("bone count {} outside 0..256", numBones), "numBones");
   }
   skin.numBones = static_cast<uint32_t>(numBones);
-  const size_t nb = RP_TRY(r.count(skin.numBones, 64, "inverseMatrices"));
-  skin.inverseMatrices.resize(nb);
-  for (size_t b = 0; b < nb; ++b) {
-    skin.inverseMatrices[b] = RP_TRY(readRwMatrix(r, Field("inverseMatrices", static_cast<int64_t>(b))));
-  }
+  skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, false));
   return skin;
 }
 

@@ -46,11 +46,7 @@ Result<SkinPlg> readXboxSkin(ByteReader& r, uint32_t numVertices) {
       skin.indices[v][k] = static_cast<uint8_t>(bone);
     }
   }
-  const size_t nb = RP_TRY(r.count(skin.numBones, 64, "inverseMatrices"));
-  skin.inverseMatrices.resize(nb);
-  for (size_t b = 0; b < nb; ++b) {
-    skin.inverseMatrices[b] = RP_TRY(readRwMatrix(r, Field("inverseMatrices", static_cast<int64_t>(b))));
-  }
+  skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, false));
   // Split data (§1.5) follows; it does not change the meaning of the indices and is not kept.
   return skin;
 }
