@@ -3,6 +3,9 @@
 // old vs new Skin PLG layout, Xbox/WDGL native skins, round trips, and a truncation/byte-flip sweep.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include <cmath>
 #include <random>
 #include <set>
@@ -546,4 +549,35 @@ TEST(RenderwareDff, FrameNameFallsBackToUserDataThenGenerated) {
   EXPECT_EQ(rig->skeleton.bones[0].name, "Hips");
   EXPECT_EQ(rig->skeleton.bones[1].name, "frame_1");
   EXPECT_EQ(rig->skeleton.bones[1].rotation, glm::quat(1, 0, 0, 0));
+}
+
+// §1.8/issue: a vertex whose weights are all zero is bound to the atomic's frame bone (weight 1)
+// with an "unweighted-vertex" warning, instead of being left without influences.
+TEST(RenderwareDff, UnweightedVertexIsBoundToTheAtomicFrameWithWarning) {
+  std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.dff");
+  // Locate the Skin PLG chunk header (type 0x116, same library stamp as the file).
+  size_t skin = 0;
+  for (size_t i = 0; i + 12 <= bytes.size(); ++i) {  // chunks are not aligned (names have any length)
+    uint32_t type, stamp;
+    std::memcpy(&type, &bytes[i], 4);
+    std::memcpy(&stamp, &bytes[i + 8], 4);
+    if (type == 0x116 && stamp == 0x1803FFFFu) skin = i + 12;
+  }
+  ASSERT_NE(skin, 0u);
+  // New layout (§1.5): 4-byte header, usedBones[numUsedBones], indices[14][4], weights[14][4].
+  const size_t numUsedBones = bytes[skin + 1];
+  const size_t weights = skin + 4 + numUsedBones + 14 * 4;
+  std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(weights), bytes.begin() + static_cast<std::ptrdiff_t>(weights + 16), 0);
+
+  auto rig = readDff(bytes);
+  ASSERT_TRUE(rig) << rig.error().describe();
+  const Mesh& mesh = rig->meshes.at(0);
+  ASSERT_EQ(mesh.influenceOffsets[1] - mesh.influenceOffsets[0], 1u);
+  const Influence& only = mesh.influences[mesh.influenceOffsets[0]];
+  EXPECT_EQ(rig->skeleton.bones.at(only.bone).name, "Root");  // the sample's atomic sits on frame "Root"
+  EXPECT_EQ(only.weight, 1.0f);
+  const auto& w = rig->provenance.warnings;
+  EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const Warning& x) { return x.code == "unweighted-vertex"; }));
+  // The other vertices keep their influences.
+  EXPECT_EQ(mesh.influenceOffsets[2] - mesh.influenceOffsets[1], 1u);
 }
