@@ -30,6 +30,16 @@ namespace {
 
 std::vector<uint8_t> sampleBytes(const std::string& name) { return test::readBytes(test::sample("renderware/" + name)); }
 
+// Closes a hand-built clump after its FrameList: an empty GeometryList, then the Clump size.
+void endClumpWithoutGeometry(ByteWriter& w, size_t clump, uint32_t lib) {
+  const size_t gl = beginChunk(w, kGeometryList, lib);
+  const size_t gst = beginChunk(w, kStruct, lib);
+  w.u32(0);  // numGeometries
+  endChunk(w, gst);
+  endChunk(w, gl);
+  endChunk(w, clump);
+}
+
 Rig readSample(const std::string& name) {
   auto rig = readDff(sampleBytes(name));
   EXPECT_TRUE(rig.ok()) << name << ": " << (rig.ok() ? "" : rig.error().describe());
@@ -479,12 +489,7 @@ TEST(RenderwareDff, ChildBeforeParentFramesAreReorderedWithWarning) {
   for (int i = 0; i < 3; ++i) w.u32(0);  // numAtomics, numLights, numCameras
   endChunk(w, st);
   writeFrameList(w, frames, lib);
-  const size_t gl = beginChunk(w, kGeometryList, lib);
-  const size_t gst = beginChunk(w, kStruct, lib);
-  w.u32(0);
-  endChunk(w, gst);
-  endChunk(w, gl);
-  endChunk(w, clump);
+  endClumpWithoutGeometry(w, clump, lib);
   auto rig = readDff(w.bytes());
   ASSERT_TRUE(rig.ok()) << rig.error().describe();
   ASSERT_EQ(rig->skeleton.bones.size(), 2u);
@@ -537,12 +542,7 @@ TEST(RenderwareDff, FrameNameFallsBackToUserDataThenGenerated) {
   endChunk(w, ext0);
   endChunk(w, beginChunk(w, kExtension, lib));
   endChunk(w, list);
-  const size_t gl = beginChunk(w, kGeometryList, lib);
-  const size_t gst = beginChunk(w, kStruct, lib);
-  w.u32(0);
-  endChunk(w, gst);
-  endChunk(w, gl);
-  endChunk(w, clump);
+  endClumpWithoutGeometry(w, clump, lib);
   auto rig = readDff(w.bytes());
   ASSERT_TRUE(rig.ok()) << rig.error().describe();
   ASSERT_EQ(rig->skeleton.bones.size(), 2u);
