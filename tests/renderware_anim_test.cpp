@@ -144,7 +144,7 @@ TEST(RwAnm, StandardKeysMatchTheLibrwDumpPerNode) {
   ASSERT_TRUE(rig) << rig.error().describe();
   ASSERT_EQ(rig->animations.size(), 1u);
   const Animation& anim = rig->animations[0];
-  EXPECT_EQ(anim.name, "anim_0");
+  EXPECT_TRUE(anim.name.empty()) << "the chunk stores no name";
   EXPECT_FLOAT_EQ(anim.duration, 1.0f);
   EXPECT_EQ(rig->provenance.axes.up, AxisSystem::Up::Z);
   EXPECT_TRUE(rig->provenance.axes.rightHanded);
@@ -234,7 +234,7 @@ TEST(RwAnm, SeveralChunksGiveSeveralAnimations) {
   auto rig = readAnm(bytes);
   ASSERT_TRUE(rig) << rig.error().describe();
   ASSERT_EQ(rig->animations.size(), 2u);
-  EXPECT_EQ(rig->animations[1].name, "anim_1");
+  EXPECT_TRUE(rig->animations[1].name.empty());
   EXPECT_EQ(rig->animations[1].tracks.size(), 6u);
 }
 

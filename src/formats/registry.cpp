@@ -41,6 +41,18 @@ bool hasExtension(const FormatInfo& f, const std::string& ext) {
   return false;
 }
 
+// Formats that store no clip names (.anm) leave them empty; the file's stem is what a user
+// recognises in Blender or three.js: "walk" for walk.anm, "walk_0", "walk_1" for several clips.
+void nameUnnamedAnimations(Rig& rig) {
+  size_t unnamed = 0;
+  for (const Animation& a : rig.animations) unnamed += a.name.empty() ? 1 : 0;
+  size_t next = 0;
+  for (Animation& a : rig.animations) {
+    if (!a.name.empty()) continue;
+    a.name = unnamed == 1 ? rig.name : rig.name + "_" + std::to_string(next++);
+  }
+}
+
 }  // namespace
 
 std::span<const FormatInfo> formats() { return kFormats; }
@@ -86,6 +98,7 @@ Result<Rig> loadFile(const std::string& path) {
   rig->provenance.format = std::string(format->name);
   rig->provenance.file = path;
   if (rig->name.empty()) rig->name = std::filesystem::path(path).stem().string();
+  nameUnnamedAnimations(*rig);
   return rig;
 }
 

@@ -75,7 +75,8 @@ Result<std::vector<uint32_t>> assignNodes(const std::vector<RawKey>& keys, size_
   return node;
 }
 
-Result<Animation> readAnimation(ByteReader& r, size_t index) {
+// The chunk stores no name: the animation is left unnamed (loadFile names it after the file).
+Result<Animation> readAnimation(ByteReader& r) {
   const int32_t version = RP_TRY(r.s32("version"));
   if (version != anm::kVersion) {
     return r.errorAt(r.position() - 4, ErrorCode::Unsupported,
@@ -85,7 +86,6 @@ Result<Animation> readAnimation(ByteReader& r, size_t index) {
   const uint32_t numKeys = RP_TRY(r.u32("numKeyFrames"));
   RP_TRY(r.s32("flags"));
   Animation anim;
-  anim.name = fmt::format("anim_{}", index);
   anim.duration = RP_TRY(r.f32("duration"));
 
   size_t diskKeySize = 0, unit = 0;
@@ -156,7 +156,7 @@ Result<Rig> readAnm(std::span<const uint8_t> bytes) {
     // size of type-2 chunks (§1.10), so the size field only decides where the next chunk starts.
     const Field animField("AnimAnimation", static_cast<int64_t>(rig.animations.size()));
     ByteReader body = RP_TRY(r.window(r.position(), r.remaining(), animField));
-    rig.animations.push_back(RP_TRY(readAnimation(body, rig.animations.size())));
+    rig.animations.push_back(RP_TRY(readAnimation(body)));
     const size_t used = body.position();
     size_t next = h.size;
     if (h.size != used) {
