@@ -581,3 +581,36 @@ TEST(RenderwareDff, UnweightedVertexIsBoundToTheAtomicFrameWithWarning) {
   // The other vertices keep their influences.
   EXPECT_EQ(mesh.influenceOffsets[2] - mesh.influenceOffsets[1], 1u);
 }
+
+// §1.9: every sample's skin matrices are the inverses of its FrameList bind pose, so none warns;
+// moving a frame after the fact makes the reader say which node disagrees.
+TEST(RenderwareDff, BindPoseThatDisagreesWithSkinMatricesIsReported) {
+  for (const char* name : kSamples) {
+    auto rig = readDff(sampleBytes(name));
+    ASSERT_TRUE(rig) << name;
+    for (const Warning& w : rig->provenance.warnings) EXPECT_NE(w.code, "bind-pose") << name << ": " << w.message;
+  }
+  // Frame 2 ("Pelvis", at (0, 0, 1)) of the generic sample: FrameList header, Struct header,
+  // numFrames, then 56-byte records whose position sits at +36 (§1.2).
+  std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.dff");
+  size_t frameList = 0;
+  for (size_t i = 0; i + 12 <= bytes.size() && frameList == 0; ++i) {
+    uint32_t type, stamp;
+    std::memcpy(&type, &bytes[i], 4);
+    std::memcpy(&stamp, &bytes[i + 8], 4);
+    if (type == 0x0E && stamp == 0x1803FFFFu) frameList = i;
+  }
+  ASSERT_NE(frameList, 0u);
+  const size_t at = frameList + 12 + 12 + 4 + 2 * 56 + 36;
+  float pos[3];
+  std::memcpy(pos, &bytes[at], 12);
+  ASSERT_EQ(pos[2], 1.0f) << "not the Pelvis record";
+  const float moved = 1.5f;
+  std::memcpy(&bytes[at + 8], &moved, 4);
+  auto rig = readDff(bytes);
+  ASSERT_TRUE(rig) << rig.error().describe();
+  const auto& w = rig->provenance.warnings;
+  auto it = std::find_if(w.begin(), w.end(), [](const Warning& x) { return x.code == "bind-pose"; });
+  ASSERT_NE(it, w.end());
+  EXPECT_NE(it->message.find("0.5"), std::string::npos) << it->message;
+}

@@ -15,6 +15,9 @@ namespace {
 
 constexpr float kWeightSumTolerance = 1e-3f;
 constexpr float kMatrixTolerance = 1e-5f;
+// Skin matrices vs FrameList bind pose (§1.9): real peds agree to < 1e-5; 1e-3 leaves room for
+// files written with single-precision round trips.
+constexpr float kBindPoseTolerance = 1e-3f;
 
 // Stable topological order: each frame after its parent, otherwise stream order (§1.2: librw
 // assumes parent < child, real files may not). Empty result = a parent cycle.
@@ -105,6 +108,38 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
   return h;
 }
 
+// §1.9 cross-check: the FrameList locals are the bind pose, so for every node
+// inverse(atomic LTM) · bone LTM · invMat = identity (verified on real GTA peds). When it fails,
+// importers that rebuild the rest pose from inverse bind matrices (Blender) show a different
+// rest pose than the frames: worth a warning naming the worst node.
+void checkBindPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones,
+                   const std::vector<glm::mat4>& inverseMatrices, size_t atomicIndex) {
+  const size_t n = std::min(inverseMatrices.size(), nodeBones.size());
+  if (n == 0) return;
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  const glm::mat4 toAtomic = glm::inverse(world[atomicBone]);
+  float worst = 0.0f;
+  size_t worstNode = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const glm::mat4 m = toAtomic * world[nodeBones[i]] * inverseMatrices[i];
+    for (int c = 0; c < 4; ++c) {
+      for (int k = 0; k < 4; ++k) {
+        const float err = std::fabs(m[c][k] - (c == k ? 1.0f : 0.0f));
+        if (!(err <= worst)) {  // also catches NaN
+          worst = err;
+          worstNode = i;
+        }
+      }
+    }
+  }
+  if (worst > kBindPoseTolerance) {
+    warnCapped(rig.provenance, "bind-pose",
+               fmt::format("atomic {}: skin inverse matrices differ from the FrameList bind pose by up to {:.3g} "
+                           "(worst: node {}, frame '{}')",
+                           atomicIndex, worst, worstNode, rig.skeleton.bones[nodeBones[worstNode]].name));
+  }
+}
+
 Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
                  size_t atomicIndex) {
   Mesh mesh;
@@ -175,6 +210,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
                             atomicIndex, n));
     }
   }
+  checkBindPose(rig, atomicBone, nodeBones, skin.inverseMatrices, atomicIndex);
   rig.meshes.push_back(std::move(mesh));
   return Ok{};
 }
