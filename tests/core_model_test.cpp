@@ -235,3 +235,22 @@ TEST(Axes, ConvertingThereAndBackRestoresTheRig) {
     EXPECT_NEAR(glm::length(rig.skeleton.bones[b].translation - original.skeleton.bones[b].translation), 0.0f, 1e-6f);
   }
 }
+
+TEST(Provenance, DistinctWarningsBeyondTheCapFoldIntoOneEntryPerCode) {
+  Provenance p;
+  for (int i = 0; i < 100000; ++i) p.warn("unknown-chunk", "chunk " + std::to_string(i));
+  p.warn("other", "x");
+  ASSERT_EQ(p.warnings.size(), Provenance::kMaxListedWarnings + 2);
+  const Warning& folded = p.warnings[Provenance::kMaxListedWarnings];
+  EXPECT_EQ(folded.code, "unknown-chunk");
+  EXPECT_EQ(folded.count, 100000u - Provenance::kMaxListedWarnings);
+  EXPECT_EQ(p.warnings.back().code, "other");
+}
+
+TEST(Validate, RejectsABoneListedTwiceAsAJoint) {
+  Rig rig = smallRig();
+  rig.skeleton.joints = {0, 1, 1, 3};
+  auto s = validate(rig);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().path, "skeleton/joints[2]");
+}

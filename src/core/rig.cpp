@@ -51,12 +51,24 @@ size_t Animation::keyCount() const {
 }
 
 void Provenance::warn(std::string code, std::string message) {
-  for (Warning& w : warnings) {
-    if (w.code == code && w.message == message) {
-      ++w.count;
+  if (index_.size() != warnings.size()) {  // `warnings` was edited directly: rebuild the index
+    index_.clear();
+    for (size_t i = 0; i < warnings.size(); ++i) index_.emplace(warnings[i].code + '\n' + warnings[i].message, i);
+  }
+  std::string key = code + '\n' + message;
+  if (auto it = index_.find(key); it != index_.end()) {
+    ++warnings[it->second].count;
+    return;
+  }
+  if (warnings.size() >= kMaxListedWarnings) {
+    message = "further warnings of this kind are not listed";
+    key = code + '\n' + message;
+    if (auto it = index_.find(key); it != index_.end()) {
+      ++warnings[it->second].count;
       return;
     }
   }
+  index_.emplace(std::move(key), warnings.size());
   warnings.push_back(Warning{std::move(code), std::move(message), 1});
 }
 

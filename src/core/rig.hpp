@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -134,7 +135,15 @@ struct Provenance {
   std::string file;
   AxisSystem axes;
   std::vector<Warning> warnings;
+
+  // Records a warning; a repeat of the same code and message only raises its count. A hostile file
+  // can raise thousands of distinct warnings, so past kMaxListedWarnings messages each further one
+  // is folded into one "not listed" entry per code: O(1) per call, bounded memory.
   void warn(std::string code, std::string message);
+  static constexpr size_t kMaxListedWarnings = 64;
+
+ private:
+  std::unordered_map<std::string, size_t> index_;  // code + '\n' + message -> position in warnings
 };
 
 struct Rig {

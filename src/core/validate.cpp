@@ -34,10 +34,14 @@ Status validate(const Rig& rig) {
       return invalidModel(fmt::format("skeleton/bones[{}]", i), fmt::format("bone '{}' rotation has length {}", b.name, q));
     }
   }
+  std::vector<bool> isJoint(nb, false);
   for (size_t j = 0; j < rig.skeleton.joints.size(); ++j) {
-    if (rig.skeleton.joints[j] >= nb) {
-      return invalidModel(fmt::format("skeleton/joints[{}]", j), fmt::format("joint names bone {} of {}", rig.skeleton.joints[j], nb));
+    const uint32_t bone = rig.skeleton.joints[j];
+    if (bone >= nb) return invalidModel(fmt::format("skeleton/joints[{}]", j), fmt::format("joint names bone {} of {}", bone, nb));
+    if (isJoint[bone]) {
+      return invalidModel(fmt::format("skeleton/joints[{}]", j), fmt::format("bone '{}' is listed twice", bones[bone].name));
     }
+    isJoint[bone] = true;
   }
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];

@@ -50,7 +50,7 @@ Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFram
     RP_CHECK(forEachChunk(c, "chunk", [&](const ChunkHeader& ch, ByteReader& payload) -> Status {
       if (ch.type == kSkinPlg && ctx.provenance != nullptr) {
         // §1.6: pre-3.3 atomic-level skin (Zanzarah and other early titles).
-        warnCapped(*ctx.provenance, "legacy-skin", fmt::format("atomic-level (legacy) Skin PLG at 0x{:X} is not read",
+        ctx.provenance->warn("legacy-skin", fmt::format("atomic-level (legacy) Skin PLG at 0x{:X} is not read",
                                                         payload.fileOffsetOfStart() - kChunkHeaderSize));
       } else {
         noteSkippedChunk(ctx, ch, payload);
@@ -70,7 +70,7 @@ Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
     // §1.2: numLights/numCameras exist above 0x33000; the struct size tells which form this is.
     const bool hasLights = st.size() >= 12;
     if (hasLights != (ctx.version > kClumpLightsCamerasAfter) && ctx.provenance != nullptr) {
-      warnCapped(*ctx.provenance, "clump-struct", fmt::format("Clump struct of {} bytes in a version 0x{:X} file", st.size(),
+      ctx.provenance->warn("clump-struct", fmt::format("Clump struct of {} bytes in a version 0x{:X} file", st.size(),
                                                        ctx.version));
     }
   }

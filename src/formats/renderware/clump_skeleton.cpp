@@ -85,7 +85,7 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
       it->second.pop_front();
     }
     if (nodeFrame[i] < 0) {
-      warnCapped(prov, "hanim-missing-frame",
+      prov.warn("hanim-missing-frame",
                 fmt::format("HAnim node {} (id {}) of the hierarchy at 0x{:X} has no frame; bound to the hierarchy frame",
                             i, id, plg.offset));
       nodeFrame[i] = static_cast<int64_t>(hierFrame);
@@ -101,7 +101,7 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
     if (frameParent != nodeFrame[static_cast<size_t>(parents[i])]) ++mismatches;
   }
   if (!balanced || mismatches > 0) {
-    warnCapped(prov, "hanim-parent", fmt::format("HAnim PUSH/POP hierarchy at 0x{:X} disagrees with the FrameList for {} "
+    prov.warn("hanim-parent", fmt::format("HAnim PUSH/POP hierarchy at 0x{:X} disagrees with the FrameList for {} "
                                           "node(s){}; FrameList parents are used",
                                           plg.offset, mismatches, balanced ? "" : " (unbalanced POP)"));
   }
@@ -133,7 +133,7 @@ void checkBindPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& n
     }
   }
   if (worst > kBindPoseTolerance) {
-    warnCapped(rig.provenance, "bind-pose",
+    rig.provenance.warn("bind-pose",
                fmt::format("atomic {}: skin inverse matrices differ from the FrameList bind pose by up to {:.3g} "
                            "(worst: node {}, frame '{}')",
                            atomicIndex, worst, worstNode, rig.skeleton.bones[nodeBones[worstNode]].name));
@@ -156,7 +156,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
   const SkinPlg& skin = *geo.skin;
   Provenance& prov = rig.provenance;
   if (skin.numBones != nodeBones.size()) {
-    warnCapped(prov, "skin-bones", fmt::format("atomic {}: Skin PLG has {} bones, the HAnim hierarchy {} nodes", atomicIndex,
+    prov.warn("skin-bones", fmt::format("atomic {}: Skin PLG has {} bones, the HAnim hierarchy {} nodes", atomicIndex,
                                         skin.numBones, nodeBones.size()));
   }
   const size_t nv = mesh.positions.size();
@@ -187,15 +187,15 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
     mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
   }
   if (badSlots > 0) {
-    warnCapped(prov, "skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
+    prov.warn("skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));
   }
   if (unweighted > 0) {
-    warnCapped(prov, "unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
+    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
                                                atomicIndex, unweighted, mesh.name));
   }
   if (badSums > 0) {
-    warnCapped(prov, "weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
+    prov.warn("weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
                                         atomicIndex, badSums, kWeightSumTolerance, worstSum));
   }
   // §1.9: inverse matrices are per node, relative to the atomic's frame.
@@ -205,7 +205,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
     if (!bone.inverseBind) {
       bone.inverseBind = skin.inverseMatrices[n];
     } else if (!nearlyEqual(*bone.inverseBind, skin.inverseMatrices[n])) {
-      warnCapped(prov, "inverse-bind-conflict",
+      prov.warn("inverse-bind-conflict",
                 fmt::format("atomic {}: node {} inverse matrix differs from an earlier atomic's; the first is kept",
                             atomicIndex, n));
     }
@@ -250,7 +250,7 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
     remap[order[i]] = static_cast<uint32_t>(i);
     reordered |= order[i] != i;
   }
-  if (reordered) warnCapped(rig.provenance, "frame-order", "FrameList lists children before parents; frames were reordered");
+  if (reordered) rig.provenance.warn("frame-order", "FrameList lists children before parents; frames were reordered");
   auto& bones = rig.skeleton.bones;
   bones.resize(frames.size());
   for (size_t i = 0; i < order.size(); ++i) {
@@ -268,7 +268,7 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
     if (hierFrame == frames.size()) {
       hierFrame = f;
     } else {
-      warnCapped(rig.provenance, "hanim-hierarchies", "more than one HAnim hierarchy; only the first is used");
+      rig.provenance.warn("hanim-hierarchies", "more than one HAnim hierarchy; only the first is used");
     }
   }
   std::vector<uint32_t> nodeBones;
@@ -289,7 +289,7 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
     const RwGeometry& geo = geometries[atomics[a].geometryIndex];
     if (geo.skin && nodeBones.empty()) {
       // No HAnim hierarchy: the best guess is node index = frame index.
-      warnCapped(rig.provenance, "skin-without-hanim", "Skin PLG without an HAnim hierarchy; node i taken as frame i");
+      rig.provenance.warn("skin-without-hanim", "Skin PLG without an HAnim hierarchy; node i taken as frame i");
       for (size_t i = 0; i < std::min<size_t>(geo.skin->numBones, frames.size()); ++i) nodeBones.push_back(remap[i]);
       rig.skeleton.joints = nodeBones;
     }

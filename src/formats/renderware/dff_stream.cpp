@@ -23,11 +23,6 @@ Status forEachChunk(ByteReader& r, const char* childName,
   return Ok{};
 }
 
-void warnCapped(Provenance& p, std::string code, std::string message) {
-  if (p.warnings.size() >= kMaxListedWarnings) message = "further warnings of this kind are not listed";
-  p.warn(std::move(code), std::move(message));
-}
-
 void noteSkippedChunk(const DffContext& ctx, const ChunkHeader& h, const ByteReader& payload) {
   switch (h.type) {
     case kBinMeshPlg: case kLight: case kCamera: case kRightToRender: case kMorphPlg: case kMatFxPlg:
@@ -38,7 +33,7 @@ void noteSkippedChunk(const DffContext& ctx, const ChunkHeader& h, const ByteRea
       break;
   }
   if (ctx.provenance == nullptr) return;
-  warnCapped(*ctx.provenance, "unknown-chunk",
+  ctx.provenance->warn("unknown-chunk",
                        fmt::format("skipped unknown chunk type 0x{:X} ({} bytes) at 0x{:X} in {}", h.type, h.size,
                                    payload.fileOffsetOfStart() - kChunkHeaderSize, payload.path()));
 }

@@ -26,12 +26,6 @@ struct DffContext {
 Status forEachChunk(ByteReader& r, const char* childName,
                     const std::function<Status(const ChunkHeader&, ByteReader&)>& fn);
 
-// Provenance::warn folds repeats by comparing with every earlier warning, so a hostile file with
-// thousands of distinct warnings would cost quadratic time: after kMaxListedWarnings the message
-// is replaced by a fixed one per code (which then just counts).
-constexpr size_t kMaxListedWarnings = 64;
-void warnCapped(Provenance& p, std::string code, std::string message);
-
 // Records an "unknown-chunk" warning (type, offset, path) unless `type` is a known, ignored one.
 void noteSkippedChunk(const DffContext& ctx, const ChunkHeader& h, const ByteReader& payload);
 

@@ -9,7 +9,7 @@ Result<HAnimPlg> readHAnimPlg(ByteReader& r, const DffContext& ctx) {
   plg.offset = r.fileOffsetOfStart() - kChunkHeaderSize;
   plg.version = RP_TRY(r.s32("version"));
   if (plg.version != kHAnimVersion && ctx.provenance != nullptr) {
-    warnCapped(*ctx.provenance, "hanim-version", fmt::format("HAnim PLG version 0x{:X} (expected 0x100) at 0x{:X} in {}",
+    ctx.provenance->warn("hanim-version", fmt::format("HAnim PLG version 0x{:X} (expected 0x100) at 0x{:X} in {}",
                                                       plg.version, plg.offset, r.path()));
   }
   plg.nodeId = RP_TRY(r.s32("nodeId"));

@@ -32,7 +32,7 @@ Layout chooseLayout(const ByteReader& r, uint32_t nBones, uint32_t nUsed, uint32
   if (fitsOld) return Layout::Old;
   const Layout guess = nUsed == 0 ? Layout::Old : Layout::New;
   if (ctx.provenance != nullptr) {
-    warnCapped(*ctx.provenance, "skin-layout",
+    ctx.provenance->warn("skin-layout",
                          fmt::format("Skin PLG of {} bytes at 0x{:X} fits neither layout (old {}, new {}); read as {}",
                                      size, r.fileOffsetOfStart(), oldSize, newMin,
                                      guess == Layout::Old ? "old (numUsedBones 0)" : "new"));

@@ -99,7 +99,7 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
   const bool uvs = uvSel == kFmtFloat;
   if ((nrmSel != 0 && !normals) || (uvSel != 0 && !uvs)) {
     if (ctx.provenance != nullptr) {
-      warnCapped(*ctx.provenance, "native-attribute",
+      ctx.provenance->warn("native-attribute",
                            fmt::format("Xbox vertex format 0x{:X}: integer normals/UVs not decoded", vertexFormat));
     }
   }
