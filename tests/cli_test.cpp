@@ -260,3 +260,31 @@ TEST(Cli, DemoExitsFourWhenTheValidatorRejectsAFile) {
   EXPECT_EQ(code, 4) << output;
   EXPECT_NE(output.find("validation FAILED"), std::string::npos) << output;
 }
+
+TEST(Cli, InputsWithTheSameNameNeverOverwriteEachOther) {
+  const std::string dir = test::scratchDir("cli-same-name");
+  fs::create_directories(dir + "/a");
+  fs::create_directories(dir + "/b");
+  const std::string first = writeWithRegistry("renderware-dff", dir + "/a/ped.dff");
+  const std::string second = writeWithRegistry("renderware-dff", dir + "/b/ped.dff");
+  ASSERT_FALSE(first.empty());
+  const CliRun r = cli("convert " + quote(first) + " " + quote(second) + " -o " + quote(dir + "/out"), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 1) << r.text;
+  EXPECT_NE(r.text.find(second + ": would overwrite"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("already written for " + first), std::string::npos) << r.text;
+  EXPECT_EQ(entries(dir + "/out"), std::vector<std::string>{"ped.glb"});
+}
+
+// Game files carry Latin-1 names; JSON output replaces invalid UTF-8 instead of aborting.
+TEST(Cli, JsonOutputSurvivesNamesThatAreNotUtf8) {
+  const std::string dir = test::scratchDir("cli-latin1");
+  std::vector<uint8_t> bytes = test::readBytes(test::sample("renderware/synthetic_anims_anp3.ifp"));
+  bytes.at(8) = 0xE9;  // first byte of the ANP3 package name (after "ANP3" and the u32 size)
+  const std::string path = dir + "/latin1.ifp";
+  ASSERT_TRUE(writeFileAtomic(path, bytes).ok());
+  for (const std::string& command : {"info --json ", "dump --json "}) {
+    const CliRun r = cli(command + quote(path), Capture::StdoutOnly);
+    EXPECT_EQ(r.code, 0) << command << r.text;
+    EXPECT_NO_THROW((void)nlohmann::json::parse(r.text)) << command;
+  }
+}

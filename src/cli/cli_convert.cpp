@@ -1,6 +1,8 @@
 // `rigport convert FILE... [-o DIR] [--gltf] [--anim FILE...]`: each input to DIR/<stem>.glb
 // (or .gltf + .bin). A bad input is reported and skipped; the batch goes on.
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,7 +57,12 @@ Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files) {
   return Ok{};
 }
 
-FileResult convertOne(const std::string& path, const std::vector<Rig>& animations, const ConvertSettings& s) {
+fs::path outputPath(const std::string& input, const ConvertSettings& s) {
+  return fs::path(s.outputDir) / (fs::path(input).stem().string() + (s.separateFiles ? ".gltf" : ".glb"));
+}
+
+FileResult convertOne(const std::string& path, const fs::path& out, const std::vector<Rig>& animations,
+                      const ConvertSettings& s) {
   auto rig = loadModel(path, animations);
   if (!rig) return inputFailed(rig.error(), path);
   const FormatInfo* format = findFormat(rig->provenance.format);
@@ -64,7 +71,6 @@ FileResult convertOne(const std::string& path, const std::vector<Rig>& animation
                                                                format->name)),
                        path);
   }
-  const fs::path out = fs::path(s.outputDir) / (fs::path(path).stem().string() + (s.separateFiles ? ".gltf" : ".glb"));
   if (s.separateFiles) {
     auto files = exportGltf(*rig, out.stem().string() + ".bin");
     if (!files) return inputFailed(files.error(), path);
@@ -83,24 +89,35 @@ int runConvert(const ConvertSettings& s) {
   size_t animFailures = 0;
   const std::vector<Rig> animations = loadAnimationFiles(s.animations, animFailures);
   ProgressBar progress(s.files.size());
+  std::map<fs::path, std::string> claimed;  // output -> the input that writes it
+  auto sameOutput = [&](const std::string& path, const fs::path& out) -> std::optional<FileResult> {
+    auto [it, fresh] = claimed.emplace(out.lexically_normal(), path);
+    if (fresh) return std::nullopt;
+    return inputFailed(makeError(ErrorCode::Usage, fmt::format("would overwrite {}, already written for {}; convert "
+                                                               "inputs with the same name into different -o folders",
+                                                               out.string(), it->second)),
+                       path);
+  };
   size_t converted = 0, inputFailures = 0, outputFailures = 0;
   for (size_t i = 0; i < s.files.size(); ++i) {
     const std::string& path = s.files[i];
     progress.show(i, fs::path(path).filename().string());
-    const FileResult r = convertOne(path, animations, s);
-    switch (r.outcome) {
+    const fs::path out = outputPath(path, s);
+    std::optional<FileResult> clash = sameOutput(path, out);
+    const FileResult result = clash ? std::move(*clash) : convertOne(path, out, animations, s);
+    switch (result.outcome) {
       case Outcome::Converted:
         ++converted;
-        if (r.warnings > 0 && !s.quiet) {
+        if (result.warnings > 0 && !s.quiet) {
           progress.clear();
-          fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", path, r.warnings, r.warnings == 1 ? "" : "s");
+          fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", path, result.warnings, result.warnings == 1 ? "" : "s");
         }
         break;
       case Outcome::InputFailed:
       case Outcome::OutputFailed:
-        ++(r.outcome == Outcome::InputFailed ? inputFailures : outputFailures);
+        ++(result.outcome == Outcome::InputFailed ? inputFailures : outputFailures);
         progress.clear();
-        printError(r.error);
+        printError(result.error);
         break;
     }
   }

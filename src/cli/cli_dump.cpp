@@ -27,7 +27,7 @@ int runDump(const DumpSettings& s) {
     printError(rig.error());
     return kExitInputFailed;
   }
-  fmt::print("{}\n", rigToJson(*rig, JsonDetail::Full).dump(1));
+  fmt::print("{}\n", rigToJson(*rig, JsonDetail::Full).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   return kExitOk;
 }
 

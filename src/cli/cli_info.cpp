@@ -58,7 +58,7 @@ int runInfo(const InfoSettings& s) {
       printText(*rig);
     }
   }
-  if (s.json) fmt::print("{}\n", all.dump(2));
+  if (s.json) fmt::print("{}\n", all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   return failures == 0 ? kExitOk : kExitInputFailed;
 }
 
