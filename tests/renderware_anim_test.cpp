@@ -250,6 +250,23 @@ TEST(RwAnm, CompressedChunkWithStandardSizedHeaderStillReads) {
   EXPECT_EQ(rig->provenance.warnings[0].code, "chunk-size");
 }
 
+TEST(RwAnm, StandardKeysOverrunningTheirChunkAreAnErrorNamingIt) {
+  // Two type-1 chunks; the first claims one key more than its chunk holds. Its keys must not run
+  // on into the second chunk's bytes.
+  std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.anm");
+  const std::vector<uint8_t> second = bytes;
+  bytes.insert(bytes.end(), second.begin(), second.end());
+  uint32_t numKeys;
+  std::memcpy(&numKeys, bytes.data() + 12 + 8, 4);
+  ++numKeys;
+  std::memcpy(bytes.data() + 12 + 8, &numKeys, 4);
+  auto rig = readAnm(bytes);
+  ASSERT_FALSE(rig);
+  EXPECT_EQ(rig.error().code, ErrorCode::TooLarge) << rig.error().describe();
+  EXPECT_NE(rig.error().path.find("AnimAnimation[0]"), std::string::npos) << rig.error().describe();
+  EXPECT_NE(rig.error().path.find("numKeyFrames"), std::string::npos) << rig.error().describe();
+}
+
 TEST(RwAnm, UnknownInterpolatorTypeIsUnsupportedAndNamed) {
   std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.anm");
   const int32_t type = 0x1103;  // Climax vendor keys (§1.10)

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/axes.hpp"
+#include "export/gltf.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/hanim_plg.hpp"
@@ -38,6 +39,18 @@ void endClumpWithoutGeometry(ByteWriter& w, size_t clump, uint32_t lib) {
   endChunk(w, gst);
   endChunk(w, gl);
   endChunk(w, clump);
+}
+
+// Offset of the first chunk header of `type` at or after `from` that carries the samples' library
+// stamp (chunks are not aligned: names have any length); 0 if there is none.
+size_t findChunk(const std::vector<uint8_t>& bytes, uint32_t type, size_t from = 0) {
+  for (size_t i = from; i + 12 <= bytes.size(); ++i) {
+    uint32_t t, stamp;
+    std::memcpy(&t, &bytes[i], 4);
+    std::memcpy(&stamp, &bytes[i + 8], 4);
+    if (t == type && stamp == 0x1803FFFFu) return i;
+  }
+  return 0;
 }
 
 Rig readSample(const std::string& name) {
@@ -555,15 +568,9 @@ TEST(RenderwareDff, FrameNameFallsBackToUserDataThenGenerated) {
 // with an "unweighted-vertex" warning, instead of being left without influences.
 TEST(RenderwareDff, UnweightedVertexIsBoundToTheAtomicFrameWithWarning) {
   std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.dff");
-  // Locate the Skin PLG chunk header (type 0x116, same library stamp as the file).
-  size_t skin = 0;
-  for (size_t i = 0; i + 12 <= bytes.size(); ++i) {  // chunks are not aligned (names have any length)
-    uint32_t type, stamp;
-    std::memcpy(&type, &bytes[i], 4);
-    std::memcpy(&stamp, &bytes[i + 8], 4);
-    if (type == 0x116 && stamp == 0x1803FFFFu) skin = i + 12;
-  }
-  ASSERT_NE(skin, 0u);
+  const size_t skinChunk = findChunk(bytes, 0x116);  // the Skin PLG
+  ASSERT_NE(skinChunk, 0u);
+  const size_t skin = skinChunk + 12;
   // New layout (§1.5): 4-byte header, usedBones[numUsedBones], indices[14][4], weights[14][4].
   const size_t numUsedBones = bytes[skin + 1];
   const size_t weights = skin + 4 + numUsedBones + 14 * 4;
@@ -593,13 +600,7 @@ TEST(RenderwareDff, BindPoseThatDisagreesWithSkinMatricesIsReported) {
   // Frame 2 ("Pelvis", at (0, 0, 1)) of the generic sample: FrameList header, Struct header,
   // numFrames, then 56-byte records whose position sits at +36 (§1.2).
   std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.dff");
-  size_t frameList = 0;
-  for (size_t i = 0; i + 12 <= bytes.size() && frameList == 0; ++i) {
-    uint32_t type, stamp;
-    std::memcpy(&type, &bytes[i], 4);
-    std::memcpy(&stamp, &bytes[i + 8], 4);
-    if (type == 0x0E && stamp == 0x1803FFFFu) frameList = i;
-  }
+  const size_t frameList = findChunk(bytes, 0x0E);
   ASSERT_NE(frameList, 0u);
   const size_t at = frameList + 12 + 12 + 4 + 2 * 56 + 36;
   float pos[3];
@@ -613,4 +614,90 @@ TEST(RenderwareDff, BindPoseThatDisagreesWithSkinMatricesIsReported) {
   auto it = std::find_if(w.begin(), w.end(), [](const Warning& x) { return x.code == "bind-pose"; });
   ASSERT_NE(it, w.end());
   EXPECT_NE(it->message.find("0.5"), std::string::npos) << it->message;
+}
+
+// §5 (DragonFF #394): a hierarchy node id that matches no frame. Node 4 (id 41, "Thigh", under
+// node 1 "Pelvis") is renamed 77 in the hierarchy's node array; the frame keeps its own id 41.
+TEST(RenderwareDff, HierarchyNodeWithoutFrameGetsItsOwnBoneAtItsSkinMatrixPose) {
+  std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003.dff");
+  // The hierarchy's HAnim PLG is the one with nodes: payload version, nodeId, numNodes, flags,
+  // keyFrameSize, then 12-byte {id, index, flags} nodes (§1.4).
+  size_t nodes = 0;
+  for (size_t at = findChunk(bytes, 0x11E); at != 0 && nodes == 0; at = findChunk(bytes, 0x11E, at + 1)) {
+    int32_t numNodes;
+    std::memcpy(&numNodes, &bytes[at + 12 + 8], 4);
+    if (numNodes > 0) nodes = at + 12 + 20;
+  }
+  ASSERT_NE(nodes, 0u);
+  int32_t id;
+  std::memcpy(&id, &bytes[nodes + 4 * 12], 4);
+  ASSERT_EQ(id, 41) << "node 4 is not Thigh";
+  const int32_t missing = 77;
+  std::memcpy(&bytes[nodes + 4 * 12], &missing, 4);
+
+  auto rig = readDff(bytes);
+  ASSERT_TRUE(rig) << rig.error().describe();
+  EXPECT_TRUE(hasWarning(*rig, "hanim-missing-frame", "(id 77)"));
+  const Skeleton& sk = rig->skeleton;
+  ASSERT_EQ(sk.joints.size(), 6u);
+  EXPECT_EQ(std::set<uint32_t>(sk.joints.begin(), sk.joints.end()).size(), 6u) << "a bone is a joint twice";
+  ASSERT_EQ(sk.bones.size(), 8u);  // 7 frames + the frameless node
+  const Bone& added = sk.bones[sk.joints[4]];
+  EXPECT_EQ(added.name, "node_77");
+  EXPECT_EQ(added.id, 77u);
+  ASSERT_GE(added.parent, 0);
+  EXPECT_EQ(sk.bones[static_cast<size_t>(added.parent)].name, "Pelvis");
+  // Its pose comes from its skin matrix, which is Thigh's: same world bind matrix, so the skin
+  // matrices still agree with the bind pose.
+  const std::vector<glm::mat4> world = sk.worldBindMatrices();
+  const glm::mat4& a = world[sk.joints[4]];
+  const glm::mat4& t = world[static_cast<size_t>(sk.find("Thigh"))];
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 4; ++k) EXPECT_NEAR(a[c][k], t[c][k], 1e-5f) << c << "," << k;
+  }
+  for (const Warning& w : rig->provenance.warnings) EXPECT_NE(w.code, "bind-pose") << w.message;
+  // Vertex 12 weighs nodes 4 and 5 by 0.5 each: node 4 is the new bone.
+  const Mesh& mesh = rig->meshes.at(0);
+  bool onAdded = false;
+  for (uint32_t i = mesh.influenceOffsets[12]; i < mesh.influenceOffsets[13]; ++i) {
+    onAdded |= mesh.influences[i].bone == sk.joints[4] && mesh.influences[i].weight == 0.5f;
+  }
+  EXPECT_TRUE(onAdded);
+  auto glb = exportGlb(*rig);
+  EXPECT_TRUE(glb) << glb.error().describe();
+}
+
+// librw writes the skin index attribute unnormalised; one flagged normalised must still give the
+// palette indices, not index/255 (= 0).
+TEST(RenderwareDff, WdglSkinIndicesIgnoreTheNormalizedFlag) {
+  const Rig before = readSample("synthetic_skin_rw36003_wdgl_native.dff");
+  std::vector<uint8_t> bytes = sampleBytes("synthetic_skin_rw36003_wdgl_native.dff");
+  // Native Data PLG payload (§1.7): u32 numAttribs, then 24-byte AttribDesc
+  // {index, type, normalized, size, stride, offset}; flag the index attribute (5) normalised.
+  const size_t nd = findChunk(bytes, 0x510);
+  ASSERT_NE(nd, 0u);
+  uint32_t numAttribs;
+  std::memcpy(&numAttribs, &bytes[nd + 12], 4);
+  size_t flagged = 0;
+  for (uint32_t a = 0; a < numAttribs; ++a) {
+    const size_t desc = nd + 16 + 24 * a;
+    uint32_t index, normalized;
+    std::memcpy(&index, &bytes[desc], 4);
+    std::memcpy(&normalized, &bytes[desc + 8], 4);
+    if (index != 5) continue;
+    ASSERT_EQ(normalized, 0u);
+    const uint32_t one = 1;
+    std::memcpy(&bytes[desc + 8], &one, 4);
+    ++flagged;
+  }
+  ASSERT_EQ(flagged, 1u);
+  auto after = readDff(bytes);
+  ASSERT_TRUE(after) << after.error().describe();
+  ASSERT_EQ(after->meshes.size(), 1u);
+  EXPECT_EQ(after->meshes[0].influenceOffsets, before.meshes.at(0).influenceOffsets);
+  ASSERT_EQ(after->meshes[0].influences.size(), before.meshes[0].influences.size());
+  for (size_t i = 0; i < before.meshes[0].influences.size(); ++i) {
+    EXPECT_EQ(after->meshes[0].influences[i].bone, before.meshes[0].influences[i].bone) << i;
+    EXPECT_EQ(after->meshes[0].influences[i].weight, before.meshes[0].influences[i].weight) << i;
+  }
 }

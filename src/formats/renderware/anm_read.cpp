@@ -152,10 +152,16 @@ Result<Rig> readAnm(std::span<const uint8_t> bytes) {
       RP_CHECK(r.skip(h.size, chunkField));
       continue;
     }
-    // The payload is parsed from the bytes themselves: one public writer stores 20 + 36·n as the
-    // size of type-2 chunks (§1.10), so the size field only decides where the next chunk starts.
+    // A type-1 payload is parsed within the chunk's own size, so an overstated key count is an
+    // error rather than the next chunk's bytes read as keys. One public writer stores 20 + 36·n as
+    // the size of type-2 chunks (§1.10), so a type-2 payload is parsed from the bytes themselves and
+    // the size field only decides where the next chunk starts.
     const Field animField("AnimAnimation", static_cast<int64_t>(rig.animations.size()));
-    ByteReader body = RP_TRY(r.window(r.position(), r.remaining(), animField));
+    ByteReader head = RP_TRY(r.window(r.position(), 8, animField));
+    RP_CHECK(head.s32("version"));
+    const int32_t type = RP_TRY(head.s32("interpolatorType"));
+    const size_t payloadBytes = type == anm::kCompressedKeys ? r.remaining() : h.size;
+    ByteReader body = RP_TRY(r.window(r.position(), payloadBytes, animField));
     rig.animations.push_back(RP_TRY(readAnimation(body)));
     const size_t used = body.position();
     size_t next = h.size;

@@ -1,10 +1,5 @@
 // DFF (Clump 0x10) → Rig (format note renderware.md §1.2–1.9, §5 pitfalls).
-#include <algorithm>
-#include <cmath>
-#include <queue>
-
 #include <fmt/format.h>
-#include <glm/gtc/quaternion.hpp>
 
 #include "core/validate.hpp"
 #include "formats/renderware/clump_skeleton.hpp"

@@ -53,14 +53,26 @@ bool nearlyEqual(const glm::mat4& a, const glm::mat4& b) {
   return true;
 }
 
+bool allFinite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      if (!std::isfinite(m[c][k])) return false;
+    }
+  }
+  return true;
+}
+
 struct Hierarchy {
   std::vector<uint32_t> nodeBones;  // bone index of each HAnim node
+  std::vector<size_t> frameless;    // nodes whose id matched no frame; each got a bone of its own
 };
 
 // §1.4: nodes map to frames by id, searching the hierarchy frame's subtree first (librw attach →
-// findUnattachedById), each frame used once.
+// findUnattachedById), each frame used once. §5 (DragonFF #394): a node id may match no frame;
+// such a node gets a bone "node_<id>" appended under its PUSH/POP parent's bone (under the
+// hierarchy frame for a root), so skin indices keep their node and no bone is a joint twice.
 Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uint32_t>& order,
-                       const std::vector<uint32_t>& remap, size_t hierFrame,
+                       const std::vector<uint32_t>& remap, size_t hierFrame, Skeleton& skeleton,
                        Provenance& prov) {
   const HAnimPlg& plg = *frames[hierFrame].hanim;
   Hierarchy h;
@@ -76,29 +88,31 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
       if (frames[f].hanim && subtree[f] == (pass == 0)) byId[frames[f].hanim->nodeId].push_back(f);
     }
   }
-  std::vector<int64_t> nodeFrame(plg.nodes.size(), -1);
+  bool balanced = true;
+  const std::vector<int32_t> parents = hanimParents(plg.nodes, &balanced);  // parents[i] < i
+  size_t mismatches = 0;
   for (size_t i = 0; i < plg.nodes.size(); ++i) {
     const int32_t id = plg.nodes[i].id;
+    const int32_t parentBone =
+        parents[i] < 0 ? -1 : static_cast<int32_t>(h.nodeBones[static_cast<size_t>(parents[i])]);
     auto it = byId.find(id);
     if (it != byId.end() && !it->second.empty()) {
-      nodeFrame[i] = static_cast<int64_t>(it->second.front());
+      const uint32_t bone = remap[it->second.front()];
       it->second.pop_front();
+      if (parentBone >= 0 && skeleton.bones[bone].parent != parentBone) ++mismatches;
+      h.nodeBones.push_back(bone);
+      continue;
     }
-    if (nodeFrame[i] < 0) {
-      prov.warn("hanim-missing-frame",
-                fmt::format("HAnim node {} (id {}) of the hierarchy at 0x{:X} has no frame; bound to the hierarchy frame",
-                            i, id, plg.offset));
-      nodeFrame[i] = static_cast<int64_t>(hierFrame);
-    }
-    h.nodeBones.push_back(remap[static_cast<size_t>(nodeFrame[i])]);
-  }
-  bool balanced = true;
-  const std::vector<int32_t> parents = hanimParents(plg.nodes, &balanced);
-  size_t mismatches = 0;
-  for (size_t i = 0; i < parents.size(); ++i) {
-    if (parents[i] < 0) continue;
-    const int32_t frameParent = frames[static_cast<size_t>(nodeFrame[i])].parent;
-    if (frameParent != nodeFrame[static_cast<size_t>(parents[i])]) ++mismatches;
+    Bone b;
+    b.name = fmt::format("node_{}", id);
+    b.parent = parentBone >= 0 ? parentBone : static_cast<int32_t>(remap[hierFrame]);
+    if (id >= 0) b.id = static_cast<uint32_t>(id);
+    prov.warn("hanim-missing-frame",
+              fmt::format("HAnim node {} (id {}) of the hierarchy at 0x{:X} has no frame; added bone '{}' under '{}'",
+                          i, id, plg.offset, b.name, skeleton.bones[static_cast<size_t>(b.parent)].name));
+    h.frameless.push_back(i);
+    h.nodeBones.push_back(static_cast<uint32_t>(skeleton.bones.size()));
+    skeleton.bones.push_back(std::move(b));
   }
   if (!balanced || mismatches > 0) {
     prov.warn("hanim-parent", fmt::format("HAnim PUSH/POP hierarchy at 0x{:X} disagrees with the FrameList for {} "
@@ -106,6 +120,24 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
                                           plg.offset, mismatches, balanced ? "" : " (unbalanced POP)"));
   }
   return h;
+}
+
+// A frameless node has no FrameList bind pose; its skin inverse matrix gives one (§1.9: bone world
+// = atomic LTM · inverse(invMat)). Without a usable matrix the bone keeps its parent's pose.
+// Frameless bones follow every frame bone and each other in node order, so parents are placed first.
+void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, uint32_t atomicBone,
+                         const std::vector<glm::mat4>& inverseMatrices) {
+  std::vector<glm::mat4> world = skeleton.worldBindMatrices();
+  for (size_t node : h.frameless) {
+    const uint32_t bone = h.nodeBones[node];
+    Bone& b = skeleton.bones[bone];
+    const glm::mat4& parentWorld = world[static_cast<size_t>(b.parent)];
+    if (node < inverseMatrices.size()) {
+      const glm::mat4 local = glm::inverse(parentWorld) * world[atomicBone] * glm::inverse(inverseMatrices[node]);
+      if (allFinite(local)) decomposeFrame(local, b);
+    }
+    world[bone] = parentWorld * b.localMatrix();
+  }
 }
 
 // §1.9 cross-check: the FrameList locals are the bind pose, so for every node
@@ -206,8 +238,8 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
       bone.inverseBind = skin.inverseMatrices[n];
     } else if (!nearlyEqual(*bone.inverseBind, skin.inverseMatrices[n])) {
       prov.warn("inverse-bind-conflict",
-                fmt::format("atomic {}: node {} inverse matrix differs from an earlier atomic's; the first is kept",
-                            atomicIndex, n));
+                fmt::format("atomic {}: node {} inverse matrix differs from the one bone '{}' already has; the first "
+                            "is kept", atomicIndex, n, bone.name));
     }
   }
   checkBindPose(rig, atomicBone, nodeBones, skin.inverseMatrices, atomicIndex);
@@ -273,7 +305,15 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
   }
   std::vector<uint32_t> nodeBones;
   if (hierFrame < frames.size()) {
-    nodeBones = mapHierarchy(frames, order, remap, hierFrame, rig.provenance).nodeBones;
+    const Hierarchy h = mapHierarchy(frames, order, remap, hierFrame, rig.skeleton, rig.provenance);
+    for (const RwAtomic& a : atomics) {
+      const RwGeometry& geo = geometries[a.geometryIndex];
+      if (!h.frameless.empty() && geo.skin) {
+        placeFramelessBones(rig.skeleton, h, remap[a.frameIndex], geo.skin->inverseMatrices);
+        break;
+      }
+    }
+    nodeBones = h.nodeBones;
     rig.skeleton.joints = nodeBones;
   }
   // Atomics may share a geometry; each becomes a mesh copy, so bound the total (a tiny atomic

@@ -1,6 +1,5 @@
 #include "formats/renderware/geometry.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -53,11 +52,13 @@ Status readNativeGeometry(GeometryExtension& ext, RwGeometry& geo, const DffCont
   ByteReader& nd = *ext.nativeData;
   auto scope = nd.scope("NativeDataPlg");
   // Xbox (and D3D) wrap the data in a Struct that starts with the platform; WDGL does not.
-  const auto head = nd.data();
   uint32_t first = 0, platform = kPlatformWdgl;
-  if (head.size() >= 16) {
-    std::memcpy(&first, head.data(), 4);
-    if (first == kStruct) std::memcpy(&platform, head.data() + 12, 4);
+  if (auto head = nd.window(0, 16, "head")) {
+    first = RP_TRY(head->u32("type"));
+    if (first == kStruct) {
+      RP_CHECK(head->skip(8, "sizeAndVersion"));
+      platform = RP_TRY(head->u32("platform"));
+    }
   }
   if (first == kStruct && platform == kPlatformXbox) {
     RP_CHECK(readXboxNativeData(nd, ext.vertexFormat, geo, ctx));

@@ -12,6 +12,17 @@ constexpr uint32_t kOldMatrixPad = 0xDEADDEAD;  // §1.5: librw and DragonFF wri
 
 enum class Layout { Old, New };
 
+// §1.5: a new-layout chunk longer than newMin ends in split data whose numMeshes and rleSize (the
+// last two u32 of the fixed 12-byte part) give the rest of its size.
+bool splitDataFits(const ByteReader& r, uint64_t newMin, uint32_t nBones) {
+  auto split = r.window(newMin - 8, 8, "splitData");
+  if (!split) return false;
+  const auto numMeshes = split->u32("numMeshes");
+  const auto rleSize = split->u32("rleSize");
+  return numMeshes && rleSize && *numMeshes > 0 &&
+         r.size() == newMin + nBones + 2ull * (uint64_t{*numMeshes} + *rleSize);
+}
+
 // §1.5: new = 4 + nUsed + 20·nV + 64·nB + 12 (+ nB + 2·(numMeshes + rleSize) if numMeshes > 0);
 // old = 4 + 20·nV + 68·nB.
 Layout chooseLayout(const ByteReader& r, uint32_t nBones, uint32_t nUsed, uint32_t nV, const DffContext& ctx) {
@@ -19,13 +30,7 @@ Layout chooseLayout(const ByteReader& r, uint32_t nBones, uint32_t nUsed, uint32
   const uint64_t oldSize = 4 + 20ull * nV + 68ull * nBones;
   const uint64_t newMin = 4 + nUsed + 20ull * nV + 64ull * nBones + 12;
   bool fitsNew = size == newMin;
-  if (!fitsNew && size > newMin) {
-    const auto split = r.data().subspan(newMin - 12, 12);
-    uint32_t numMeshes = 0, rleSize = 0;
-    std::memcpy(&numMeshes, split.data() + 4, 4);
-    std::memcpy(&rleSize, split.data() + 8, 4);
-    fitsNew = numMeshes > 0 && size == newMin + nBones + 2ull * (uint64_t{numMeshes} + rleSize);
-  }
+  if (!fitsNew && size > newMin) fitsNew = splitDataFits(r, newMin, nBones);
   const bool fitsOld = size == oldSize;
   if (fitsNew && fitsOld) return nUsed == 0 ? Layout::Old : Layout::New;
   if (fitsNew) return Layout::New;

@@ -74,12 +74,16 @@ Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& sk
   ByteReader data = RP_TRY(r.sub(nv * stride, "data"));
   for (const AttribDesc& a : attribs) {
     const float scale = a.index == 1 ? 512.0f : 1.0f;
+    // Skin indices are integers whatever the normalized flag says (§1.7): scaling them by 1/255
+    // would turn every index into 0.
+    AttribDesc unpack = a;
+    if (a.index == 5) unpack.normalized = false;
     float* dst = nullptr;
     for (size_t v = 0; v < nv; ++v) {
       ByteReader vr = RP_TRY(data.window(v * stride + a.offset, typeBytes(a.type) * static_cast<uint32_t>(a.size),
                                          Field("vertex", static_cast<int64_t>(v))));
       float c[4] = {0, 0, 0, 0};
-      for (int32_t k = 0; k < a.size; ++k) c[k] = RP_TRY(unpackComponent(vr, a, scale));
+      for (int32_t k = 0; k < a.size; ++k) c[k] = RP_TRY(unpackComponent(vr, unpack, scale));
       switch (a.index) {
         case 0: geo.positions.resize(nv); dst = &geo.positions[v].x; std::copy(c, c + 3, dst); break;
         case 1: geo.uvs.resize(nv); dst = &geo.uvs[v].x; std::copy(c, c + 2, dst); break;
@@ -89,7 +93,6 @@ Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& sk
           std::copy(c, c + 4, skinVertices.weights[v].begin());
           break;
         case 5: {
-          // Indices are stored as raw bytes (not normalised): read them back unscaled.
           skinVertices.indices.resize(nv);
           for (int k = 0; k < 4; ++k) {
             skinVertices.indices[v][k] = (c[k] >= 0.0f && c[k] <= 255.0f) ? static_cast<uint8_t>(c[k]) : 0;
