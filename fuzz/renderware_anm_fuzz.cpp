@@ -1,13 +1,16 @@
 // libFuzzer target for the .anm reader (renderware.md §1.10); anything it reads is written back,
-// so the type-1 writer sees the same hostile rigs. Seeds: shared/samples/renderware/*.anm.
+// so the type-1 writer sees the same hostile rigs, then bound, exported and dumped (downstream.hpp). Seeds: shared/samples/renderware/*.anm.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
+#include "downstream.hpp"
 #include "formats/renderware/anim_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rig = rigport::renderware::readAnm(std::span<const uint8_t>(data, size));
-  if (rig) (void)rigport::renderware::writeAnm(*rig);
+  if (!rig) return 0;
+  (void)rigport::renderware::writeAnm(*rig);
+  rigport::fuzz::exerciseDownstream(*rig, /*animationOnly=*/true);
   return 0;
 }

@@ -1,15 +1,17 @@
 // libFuzzer target for the DFF reader: any bytes → readDff returns a Rig or an Error; a Rig that
-// was read must survive writeDff and read back.
+// was read must survive export, the JSON report (downstream.hpp), writeDff and reading back.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 
+#include "downstream.hpp"
 #include "formats/renderware/dff_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rig = rigport::renderware::readDff(std::span(data, size));
   if (!rig) return 0;
+  rigport::fuzz::exerciseDownstream(*rig, /*animationOnly=*/false);
   auto bytes = rigport::renderware::writeDff(*rig);
   // The writer refuses only what RW cannot hold (> 65535 vertices, > 256 joints).
   if (!bytes) return 0;

@@ -18,6 +18,8 @@ for target in build-fuzz/fuzz/*_fuzz; do
   mkdir -p "$corpus"
   # Seed with every sample (each target rejects what is not its format quickly).
   find "$SAMPLES" -type f ! -name '*.json' ! -name '*.txt' ! -name '*.md' ! -name '*.py' -exec cp -n {} "$corpus/" \;
+  # Saved findings of this target (tests/data/fuzz/<target>/, replayed by tests/fuzz_corpus_test.cpp).
+  [ -d "tests/data/fuzz/${name%_fuzz}" ] && cp -n "tests/data/fuzz/${name%_fuzz}"/* "$corpus/"
   echo "fuzz: $name for ${SECONDS_PER_TARGET}s"
   if ! "$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -malloc_limit_mb=512 \
       -timeout=10 -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=0 2>"build-fuzz/$name.log"; then

@@ -170,9 +170,17 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     ids[b] = id;
     if (nodeOfBone[b] >= 0) taken.push_back(id);
   }
-  int32_t nextId = taken.empty() ? 0 : *std::max_element(taken.begin(), taken.end()) + 1;
+  // Fresh ids are the smallest ones no node uses (max + 1 would overflow on an id of 0x7FFFFFFF).
+  std::sort(taken.begin(), taken.end());
+  int32_t candidate = 0;
+  size_t t = 0;  // `taken` holds distinct non-negative ids; skip those at or below the candidate
   for (uint32_t b : tree.bones) {
-    if (ids[b] < 0) ids[b] = nextId++;
+    if (ids[b] >= 0) continue;
+    while (t < taken.size() && taken[t] <= candidate) {
+      if (taken[t] == candidate) ++candidate;
+      ++t;
+    }
+    ids[b] = candidate++;
   }
   for (size_t b = 0; b < sk.bones.size(); ++b) {
     if (ids[b] >= 0 || version < kHAnimOnEveryFrameBefore) {

@@ -124,7 +124,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
         if (s == 0) {
           const std::vector<float> values = RP_TRY(st.array<float>(2 * nv, "uvs"));
           geo.uvs.resize(nv);
-          std::memcpy(geo.uvs.data(), values.data(), values.size() * sizeof(float));
+          if (!values.empty()) std::memcpy(geo.uvs.data(), values.data(), values.size() * sizeof(float));
         } else {
           RP_CHECK(st.skip(8 * nv, "uvs"));
         }
@@ -163,7 +163,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
         std::vector<glm::vec3>& out = arr == 0 ? geo.positions : geo.normals;
         const std::vector<float> values = RP_TRY(st.array<float>(3 * nv, name));
         out.resize(nv);
-        std::memcpy(out.data(), values.data(), values.size() * sizeof(float));
+        if (!values.empty()) std::memcpy(out.data(), values.data(), values.size() * sizeof(float));
       }
     }
     if (!native && geo.positions.size() != geo.numVertices) {

@@ -95,8 +95,10 @@ Result<SkinPlg> readSkinPlg(ByteReader& r, uint32_t numVertices, const DffContex
   const std::vector<float> weights = RP_TRY(r.array<float>(4 * nv, "weights"));
   skin.indices.resize(nv);
   skin.weights.resize(nv);
-  std::memcpy(skin.indices.data(), indices.data(), indices.size());
-  std::memcpy(skin.weights.data(), weights.data(), weights.size() * sizeof(float));
+  if (nv > 0) {  // memcpy from an empty vector's null data() is undefined even for 0 bytes
+    std::memcpy(skin.indices.data(), indices.data(), indices.size());
+    std::memcpy(skin.weights.data(), weights.data(), weights.size() * sizeof(float));
+  }
   skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, layout == Layout::Old));
   if (layout == Layout::New) {
     RP_CHECK(readSplitData(r, skin.numBones));
