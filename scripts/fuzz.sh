@@ -11,6 +11,8 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGPORT_FU
 cmake --build build-fuzz -j"$(nproc)"
 mkdir -p build-fuzz/artifacts
 shopt -s nullglob
+# UBSan findings are recoverable by default and would only be printed: make every one fatal.
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 status=0
 for target in build-fuzz/fuzz/*_fuzz; do
   name="$(basename "$target")"
