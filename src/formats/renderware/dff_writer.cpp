@@ -133,13 +133,15 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   const Skeleton& sk = rig.skeleton;
 
   // Frames: one per bone, or a single root frame for a rig without bones.
-  std::vector<RwFrame> frames(std::max<size_t>(sk.bones.size(), 1));
+  // Atomics hang on frames: a rig with meshes but no bones gets one root frame; a rig with neither
+  // is written with an empty FrameList, so it reads back exactly as it was.
+  std::vector<RwFrame> frames(sk.bones.empty() && !rig.meshes.empty() ? 1 : sk.bones.size());
   for (size_t i = 0; i < sk.bones.size(); ++i) {
     frames[i].matrix = sk.bones[i].localMatrix();
     frames[i].parent = sk.bones[i].parent;
     frames[i].name = sk.bones[i].name;
   }
-  if (sk.bones.empty()) frames[0].name = rig.name.empty() ? std::string("root") : rig.name;
+  if (sk.bones.empty() && !frames.empty()) frames[0].name = rig.name.empty() ? std::string("root") : rig.name;
 
   // Joints: the skeleton's list plus any bone an influence names.
   std::vector<uint32_t> joints = sk.bones.empty() ? std::vector<uint32_t>{} : sk.jointList();
