@@ -24,22 +24,11 @@ std::vector<Rig> loadAnimationFiles(const std::vector<std::string>& paths, size_
   return rigs;
 }
 
-namespace {
-
-bool sameAxes(const AxisSystem& a, const AxisSystem& b) {
-  return a.up == b.up && a.rightHanded == b.rightHanded && a.metresPerUnit == b.metresPerUnit;
-}
-
-}  // namespace
-
 Result<Rig> loadModel(const std::string& path, const std::vector<Rig>& animationRigs) {
   Rig rig = RP_TRY(loadFile(path));
   for (const Rig& source : animationRigs) {
     Rig anims = source;
-    if (!sameAxes(anims.provenance.axes, rig.provenance.axes)) {
-      toGltfAxes(anims);
-      toGltfAxes(rig);
-    }
+    convertAxes(anims, rig.provenance.axes);  // keys into the model's axes; a no-op when they agree
     bindAnimations(rig, std::move(anims.animations));
   }
   return rig;

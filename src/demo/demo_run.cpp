@@ -28,7 +28,7 @@ Result<Rig> readBack(const FormatInfo& format, std::span<const uint8_t> bytes, c
   Rig read = RP_TRY(format.read(bytes));
   if (!format.animationOnly) return read;
   // Animation-only files carry no skeleton: bind them onto the character, in the same axes.
-  toGltfAxes(read);
+  convertAxes(read, character.provenance.axes);
   Rig bound = character;
   bound.animations.clear();
   bound.provenance = read.provenance;
