@@ -46,7 +46,7 @@ struct Basis {
 
 void convertAxes(Rig& rig, const AxisSystem& to) {
   const AxisSystem& from = rig.provenance.axes;
-  if (from.up == to.up && from.rightHanded == to.rightHanded && from.metresPerUnit == to.metresPerUnit) return;
+  if (from == to) return;
   Basis b;
   // from -> glTF -> to; each basis is a signed permutation, so its inverse is its transpose.
   b.p = glm::transpose(basisToGltf(to)) * basisToGltf(from);

@@ -121,7 +121,8 @@ struct AxisSystem {
   Up up = Up::Y;
   bool rightHanded = true;
   float metresPerUnit = 1.0f;
-  bool isGltf() const { return up == Up::Y && rightHanded && metresPerUnit == 1.0f; }
+  bool isGltf() const { return *this == AxisSystem{}; }
+  bool operator==(const AxisSystem&) const = default;
 };
 
 struct Warning {

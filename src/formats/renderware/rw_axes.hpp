@@ -13,11 +13,7 @@ inline const AxisSystem kRenderWareAxes{AxisSystem::Up::Z, true, 1.0f};
 
 // `rig` itself when it is already in RenderWare axes, else a converted copy kept in `storage`.
 inline const Rig& inRenderWareAxes(const Rig& rig, std::optional<Rig>& storage) {
-  const AxisSystem& a = rig.provenance.axes;
-  if (a.up == kRenderWareAxes.up && a.rightHanded == kRenderWareAxes.rightHanded &&
-      a.metresPerUnit == kRenderWareAxes.metresPerUnit) {
-    return rig;
-  }
+  if (rig.provenance.axes == kRenderWareAxes) return rig;
   storage = rig;
   convertAxes(*storage, kRenderWareAxes);
   return *storage;
