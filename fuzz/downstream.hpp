@@ -1,7 +1,7 @@
 // What every fuzz target does with a rig its reader accepted: the same path `rigport convert` and
 // `rigport dump --json` take. A hostile file that reads must not crash the exporter or the JSON
 // report either; an animation-only rig is first bound to a fixed skeleton (the 6 HAnim nodes of
-// shared/samples/renderware/synthetic_skin_rw36003.dff), as `convert --anim` does.
+// tests/data/samples/renderware/synthetic_skin_rw36003.dff), as `convert --anim` does.
 #pragma once
 
 #include "core/bind.hpp"

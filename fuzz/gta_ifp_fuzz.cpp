@@ -1,5 +1,5 @@
 // libFuzzer target for the GTA IFP reader (ANPK / ANLF / ANP3 / ANP2, renderware.md §4).
-// What it reads is bound, exported and dumped (downstream.hpp). Seeds: shared/samples/renderware/*.ifp.
+// What it reads is bound, exported and dumped (downstream.hpp). Seeds: tests/data/samples/renderware/*.ifp.
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -1,5 +1,5 @@
 // libFuzzer target for the .anm reader (renderware.md §1.10); anything it reads is written back,
-// so the type-1 writer sees the same hostile rigs, then bound, exported and dumped (downstream.hpp). Seeds: shared/samples/renderware/*.anm.
+// so the type-1 writer sees the same hostile rigs, then bound, exported and dumped (downstream.hpp). Seeds: tests/data/samples/renderware/*.anm.
 #include <cstddef>
 #include <cstdint>
 #include <span>

@@ -1,4 +1,4 @@
-// Parser for the librw ground-truth dumps in shared/samples/renderware (*.librw-dump.txt and
+// Parser for the librw ground-truth dumps in tests/data/samples/renderware (*.librw-dump.txt and
 // *.librw-uninstanced-dump.txt; line format in that folder's SOURCES.md, "Dump format").
 #pragma once
 

@@ -7,7 +7,7 @@
 
 namespace rigport::test {
 
-// Absolute path of a file under ../shared/samples, e.g. sample("renderware/x.dff").
+// Absolute path of a file under tests/data/samples (copies of the shared samples), e.g. sample("renderware/x.dff").
 std::string sample(const std::string& relative);
 std::vector<uint8_t> readBytes(const std::string& path);
 // A fresh, empty directory for this test's outputs (under the build tree's test scratch area).
