@@ -129,7 +129,10 @@ void BM_ReadIfpAndExportGlb(benchmark::State& state) {
       return;
     }
     rigport::Rig rig = skeleton;
-    rigport::bindAnimations(rig, std::move(package->animations));
+    if (auto bound = rigport::bindAnimations(rig, std::move(package->animations)); !bound) {
+      state.SkipWithError(bound.error().describe().c_str());
+      return;
+    }
     auto glb = rigport::exportGlb(rig);
     if (!glb) {
       state.SkipWithError(glb.error().describe().c_str());

@@ -1,9 +1,10 @@
 // What every fuzz target does with a rig its reader accepted: the same path `rigport convert` and
 // `rigport dump --json` take. A hostile file that reads must not crash the exporter or the JSON
-// report either; an animation-only rig is first bound to a fixed skeleton (the 6 HAnim nodes of
+// report either; clips are first bound to a fixed skeleton (the 6 HAnim nodes of
 // tests/data/samples/renderware/synthetic_skin_rw36003.dff), as `convert --anim` does.
 #pragma once
 
+#include "core/asset.hpp"
 #include "core/bind.hpp"
 #include "core/rig.hpp"
 #include "export/gltf.hpp"
@@ -27,17 +28,17 @@ inline Rig sampleSkeleton() {
   return rig;
 }
 
-inline void exerciseDownstream(const Rig& rig, bool animationOnly) {
-  const Rig* target = &rig;
-  Rig bound;
-  if (animationOnly) {
-    bound = sampleSkeleton();
-    bindAnimations(bound, rig.animations);
-    target = &bound;
-  }
-  (void)exportGlb(*target);
+inline void exerciseDownstream(const Rig& rig) {
+  (void)exportGlb(rig);
   // The CLI dumps with the replace handler; any other exception here is a bug.
-  (void)rigToJson(*target, JsonDetail::Full).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  (void)rigToJson(rig, JsonDetail::Full).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+// Clips with no skeleton: bound (by position too, whatever their node count) onto the fixed one.
+inline void exerciseDownstream(const ClipSet& clips) {
+  Rig bound = sampleSkeleton();
+  if (!bindAnimations(bound, clips.animations, BindOptions{.positionAcrossCounts = true})) return;
+  exerciseDownstream(bound);
 }
 
 }  // namespace rigport::fuzz

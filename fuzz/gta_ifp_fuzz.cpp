@@ -8,7 +8,7 @@
 #include "formats/renderware/anim_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto rig = rigport::renderware::readIfp(std::span<const uint8_t>(data, size));
-  if (rig) rigport::fuzz::exerciseDownstream(*rig, /*animationOnly=*/true);
+  auto clips = rigport::renderware::readIfp(std::span<const uint8_t>(data, size));
+  if (clips) rigport::fuzz::exerciseDownstream(*clips);
   return 0;
 }

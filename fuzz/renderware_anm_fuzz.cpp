@@ -8,9 +8,9 @@
 #include "formats/renderware/anim_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto rig = rigport::renderware::readAnm(std::span<const uint8_t>(data, size));
-  if (!rig) return 0;
-  (void)rigport::renderware::writeAnm(*rig);
-  rigport::fuzz::exerciseDownstream(*rig, /*animationOnly=*/true);
+  auto clips = rigport::renderware::readAnm(std::span<const uint8_t>(data, size));
+  if (!clips) return 0;
+  (void)rigport::renderware::writeAnm(*clips);
+  rigport::fuzz::exerciseDownstream(*clips);
   return 0;
 }

@@ -11,7 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rig = rigport::renderware::readDff(std::span(data, size));
   if (!rig) return 0;
-  rigport::fuzz::exerciseDownstream(*rig, /*animationOnly=*/false);
+  rigport::fuzz::exerciseDownstream(*rig);
   auto bytes = rigport::renderware::writeDff(*rig);
   // The writer refuses only what RW cannot hold (> 65535 vertices, > 256 joints).
   if (!bytes) return 0;

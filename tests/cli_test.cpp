@@ -94,7 +94,7 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(cli("").code, 2);
   EXPECT_EQ(cli("convert").code, 2);
   EXPECT_EQ(cli("convert x.dff --no-such-option").code, 2);
-  EXPECT_EQ(cli("dump x.dff").code, 2);  // --json is required
+  EXPECT_EQ(cli("convert x.dff --memory-limit lots").code, 2);
 }
 
 TEST(Cli, FormatsListsEveryRegistryFormatWithItsCapabilities) {
@@ -231,11 +231,31 @@ TEST(Cli, InfoJsonSummarisesEachFileAndReportsFailuresInline) {
   ASSERT_TRUE(j.is_array()) << r.text.substr(0, 200);
   ASSERT_EQ(j.size(), 2u);
   const Rig character = makeDemoCharacter();
-  EXPECT_EQ(j[0]["bones"], character.skeleton.bones.size());
-  EXPECT_EQ(j[0]["vertices"], character.vertexCount());
-  EXPECT_EQ(j[0]["maxInfluences"], 4);
+  EXPECT_EQ(j[0]["format"], "renderware-dff");
+  ASSERT_EQ(j[0]["items"].size(), 1u);
+  EXPECT_EQ(j[0]["items"][0]["kind"], "rig");
+  ASSERT_EQ(j[0]["rigs"].size(), 1u);
+  EXPECT_EQ(j[0]["rigs"][0]["bones"], character.skeleton.bones.size());
+  EXPECT_EQ(j[0]["rigs"][0]["vertices"], character.vertexCount());
+  EXPECT_EQ(j[0]["rigs"][0]["maxInfluences"], 4);
   EXPECT_EQ(j[1]["file"], missing);
-  EXPECT_TRUE(j[1].contains("error"));
+  // The error is structured: code, file, a trail, the message.
+  ASSERT_TRUE(j[1]["error"].is_object()) << j[1].dump();
+  EXPECT_EQ(j[1]["error"]["code"], "io");
+  EXPECT_EQ(j[1]["error"]["file"], missing);
+  EXPECT_TRUE(j[1]["error"]["trail"].is_array());
+  EXPECT_FALSE(j[1]["error"]["message"].get<std::string>().empty());
+}
+
+TEST(Cli, DumpWithoutJsonFlagStillPrintsJson) {
+  const std::string dir = test::scratchDir("cli_dump_default");
+  const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(model.empty());
+  const CliRun r = cli("dump " + quote(model), Capture::StdoutOnly);
+  ASSERT_EQ(r.code, 0);
+  const nlohmann::json j = nlohmann::json::parse(r.text, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.text.substr(0, 200);
+  EXPECT_EQ(j["provenance"]["format"], "renderware-dff");
 }
 
 TEST(Cli, DemoPrintsARowPerWritableFormatAndValidates) {

@@ -77,7 +77,7 @@ TEST(ByteReader, TruncationErrorNamesOffsetBytesAndFieldPath) {
   ASSERT_TRUE(skin->u32("numBones"));
   auto idx = skin->u32({"boneIndices", 1023});
   ASSERT_FALSE(idx);
-  EXPECT_EQ(idx.error().describe(), "Geometry[0]/SkinPlg/boneIndices[1023]: needs 4 bytes at 0x1A2C, 2 remain");
+  EXPECT_EQ(idx.error().describe(), "Geometry[0]/SkinPlg/boneIndices[1023]: needs 4 bytes, 2 remain (at 0x1A2C)");
 }
 
 TEST(ByteReader, ScopesNestAndUnwind) {

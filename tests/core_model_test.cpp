@@ -171,7 +171,12 @@ TEST(Bind, ResolvesByIdThenHashThenNameThenPosition) {
   anims[0].tracks.push_back(track(BoneRef{"  SPINE ", {}, {}, {}}));           // loose name -> spine
   anims[0].tracks.push_back(track(BoneRef{"", {}, {}, 0u}));                   // joint position 0 -> root
   anims[0].tracks.push_back(track(BoneRef{"nobody", 77u, {}, {}}));            // unbound
-  bindAnimations(rig, anims);
+  auto report = bindAnimations(rig, anims);
+  ASSERT_TRUE(report) << report.error().describe();
+  EXPECT_EQ(report->tracks, 5u);
+  EXPECT_EQ(report->bound, 4u);
+  ASSERT_EQ(report->dropped.size(), 1u);
+  EXPECT_EQ(report->dropped[0].count, 1u);
   ASSERT_EQ(rig.animations.size(), 1u);
   const auto& t = rig.animations[0].tracks;
   ASSERT_EQ(t.size(), 4u);
@@ -189,11 +194,59 @@ TEST(Bind, JointPositionFollowsThePaletteOrder) {
   rig.animations.clear();
   rig.skeleton.joints = {3, 2, 1, 0};
   std::vector<Animation> anims(1);
+  for (uint32_t p = 0; p < 4; ++p) {
+    BoneTrack t;
+    t.target.position = p;
+    anims[0].tracks.push_back(t);
+  }
+  ASSERT_TRUE(bindAnimations(rig, anims));
+  EXPECT_EQ(rig.animations[0].tracks[1].bone, 2);
+}
+
+// A clip made for 27 nodes bound by position onto 4 joints would drive unrelated bones.
+TEST(Bind, PositionalClipWithAnotherNodeCountIsRefusedUnlessForced) {
+  std::vector<Animation> anims(1);
+  anims[0].name = "walk";
+  for (uint32_t p = 0; p < 27; ++p) {
+    BoneTrack t;
+    t.target.position = p;
+    anims[0].tracks.push_back(t);
+  }
+  Rig rig = smallRig();
+  rig.animations.clear();
+  auto refused = bindAnimations(rig, anims);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::Usage);
+  EXPECT_NE(refused.error().message.find("27 nodes"), std::string::npos) << refused.error().describe();
+  EXPECT_NE(refused.error().message.find("--bind-by-position"), std::string::npos);
+  EXPECT_TRUE(rig.animations.empty());
+
+  auto forced = bindAnimations(rig, anims, BindOptions{.positionAcrossCounts = true});
+  ASSERT_TRUE(forced) << forced.error().describe();
+  EXPECT_EQ(forced->bound, rig.skeleton.jointList().size());
+  EXPECT_EQ(forced->tracks, 27u);
+  ASSERT_EQ(forced->dropped.size(), 1u);
+  EXPECT_EQ(forced->dropped[0].count, 27u - rig.skeleton.jointList().size());
+  EXPECT_EQ(rig.provenance.warnings.size(), 1u) << "one folded warning per reason";
+}
+
+// A track resolved against one skeleton is re-resolved against the next.
+TEST(Bind, TracksAreResolvedAgainAgainstEachSkeleton) {
+  Rig first = smallRig();
+  first.animations.clear();
+  std::vector<Animation> anims(1);
   BoneTrack t;
-  t.target.position = 1;
+  t.target.name = "spine";
+  t.bone = 3;  // an index found against some other skeleton
   anims[0].tracks.push_back(t);
-  bindAnimations(rig, anims);
-  EXPECT_EQ(rig.animations[0].tracks[0].bone, 2);
+  ASSERT_TRUE(bindAnimations(first, anims));
+  EXPECT_EQ(first.animations[0].tracks[0].bone, first.skeleton.find("spine"));
+  Rig second = smallRig();
+  second.animations.clear();
+  std::swap(second.skeleton.bones[1].name, second.skeleton.bones[2].name);
+  ASSERT_TRUE(bindAnimations(second, first.animations));
+  EXPECT_EQ(second.animations[0].tracks[0].bone, second.skeleton.find("spine"));
+  EXPECT_NE(second.animations[0].tracks[0].bone, first.animations[0].tracks[0].bone);
 }
 
 TEST(NormalizeKeys, SortsMergesDuplicatesAndKeepsQuaternionsInOneHemisphere) {

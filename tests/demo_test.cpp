@@ -153,7 +153,7 @@ TEST(DemoRun, RoundTripsEveryWritableFormatWithinOneTenthMillimetre) {
     EXPECT_EQ(row.bones, character().skeleton.bones.size()) << row.format;
     EXPECT_EQ(row.vertices, character().vertexCount()) << row.format;
     // Animation formats bring keys back (an .anm stores every node's rotation and translation).
-    if (findFormat(row.format)->animationOnly) EXPECT_GE(row.keys, character().animations[0].keyCount()) << row.format;
+    if (findFormat(row.format)->animationOnly()) EXPECT_GE(row.keys, character().animations[0].keyCount()) << row.format;
     // Every format writes 32-bit floats, so only float rounding may separate the two sides;
     // 1e-4 is 0.1 mm for positions and 1e-4 of a unit for rotations and weights.
     EXPECT_LT(row.error.max, 1e-4) << row.format << ": worst at " << row.error.where;

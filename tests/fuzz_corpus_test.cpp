@@ -33,7 +33,7 @@ TEST(FuzzCorpus, DffFindingsReadExportAndRoundTrip) {
     SCOPED_TRACE(path);
     auto rig = renderware::readDff(test::readBytes(path));
     if (!rig) continue;
-    fuzz::exerciseDownstream(*rig, false);
+    fuzz::exerciseDownstream(*rig);
     auto bytes = renderware::writeDff(*rig);
     if (!bytes) continue;
     auto again = renderware::readDff(*bytes);

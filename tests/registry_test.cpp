@@ -49,48 +49,95 @@ TEST(Registry, ExtensionAloneRoutesUnrecognisedBytesToThatReader) {
   EXPECT_EQ(detectFormat(junk, "broken.txt"), nullptr);
 }
 
-TEST(Registry, LoadFileFillsProvenanceAndNamesUnnamedClipsAfterTheFile) {
+TEST(Registry, LoadAssetFillsProvenanceAndNamesUnnamedClipsAfterTheFile) {
   const std::string dir = test::scratchDir("registry-load");
   const std::string path = writeTemp(dir, "walk.anm", rwSample("synthetic_skin_rw36003.anm"));
-  auto rig = loadFile(path);
-  ASSERT_TRUE(rig) << rig.error().describe();
-  EXPECT_EQ(rig->provenance.format, "renderware-anm");
-  EXPECT_EQ(rig->provenance.file, path);
-  EXPECT_EQ(rig->name, "walk");
-  ASSERT_EQ(rig->animations.size(), 1u);
-  EXPECT_EQ(rig->animations[0].name, "walk");
+  auto asset = loadAsset(path);
+  ASSERT_TRUE(asset) << asset.error().describe();
+  EXPECT_TRUE(asset->rigs.empty()) << ".anm carries no skeleton";
+  ASSERT_EQ(asset->clips.size(), 1u);
+  const ClipSet& clips = asset->clips[0];
+  EXPECT_EQ(asset->provenance.format, "renderware-anm");
+  EXPECT_EQ(clips.provenance.format, "renderware-anm");
+  EXPECT_EQ(clips.provenance.file, path);
+  EXPECT_EQ(clips.name, "walk");
+  ASSERT_EQ(clips.animations.size(), 1u);
+  EXPECT_EQ(clips.animations[0].name, "walk");
 
   // Two chunks: "<stem>_0", "<stem>_1". IFP clips keep their own names.
   auto anm = rwSample("synthetic_skin_rw36003.anm");
   std::vector<uint8_t> twice = anm;
   twice.insert(twice.end(), anm.begin(), anm.end());
-  auto two = loadFile(writeTemp(dir, "run.anm", twice));
+  auto two = loadAsset(writeTemp(dir, "run.anm", twice));
   ASSERT_TRUE(two) << two.error().describe();
-  ASSERT_EQ(two->animations.size(), 2u);
-  EXPECT_EQ(two->animations[0].name, "run_0");
-  EXPECT_EQ(two->animations[1].name, "run_1");
-  auto ifp = loadFile(writeTemp(dir, "pack.ifp", rwSample("synthetic_anims_anpk.ifp")));
+  ASSERT_EQ(two->clips.at(0).animations.size(), 2u);
+  EXPECT_EQ(two->clips[0].animations[0].name, "run_0");
+  EXPECT_EQ(two->clips[0].animations[1].name, "run_1");
+  auto ifp = loadAsset(writeTemp(dir, "pack.ifp", rwSample("synthetic_anims_anpk.ifp")));
   ASSERT_TRUE(ifp);
-  EXPECT_EQ(ifp->animations[0].name, "rot_only");
+  EXPECT_EQ(ifp->clips.at(0).animations.at(0).name, "rot_only");
+
+  auto dff = loadAsset(writeTemp(dir, "ped.dff", rwSample("synthetic_skin_rw36003.dff")));
+  ASSERT_TRUE(dff) << dff.error().describe();
+  ASSERT_EQ(dff->rigs.size(), 1u);
+  EXPECT_TRUE(dff->clips.empty());
+  EXPECT_EQ(dff->rigs[0].provenance.format, "renderware-dff");
 }
 
-TEST(Registry, LoadFileErrorsNameTheFile) {
+TEST(Registry, ListNamesTheItemsOfAFile) {
+  const std::string dir = test::scratchDir("registry-list");
+  auto ifp = listItems(writeTemp(dir, "pack.ifp", rwSample("synthetic_anims_anp3.ifp")));
+  ASSERT_TRUE(ifp) << ifp.error().describe();
+  ASSERT_EQ(ifp->size(), 2u);
+  EXPECT_EQ((*ifp)[0].kind, "clip");
+  EXPECT_EQ((*ifp)[0].name, "walk_c");
+  EXPECT_EQ((*ifp)[1].name, "wave_c");
+  EXPECT_EQ((*ifp)[1].id, "1");
+  const auto dffBytes = rwSample("synthetic_skin_rw36003.dff");
+  auto dff = listItems(writeTemp(dir, "ped.dff", dffBytes));
+  ASSERT_TRUE(dff) << dff.error().describe();
+  ASSERT_EQ(dff->size(), 1u);
+  EXPECT_EQ((*dff)[0].kind, "rig");
+  EXPECT_EQ((*dff)[0].name, "ped");
+  EXPECT_EQ((*dff)[0].bytes, dffBytes.size());
+}
+
+TEST(Registry, CarriesSaysWhatEachFormatHolds) {
+  const FormatInfo* dff = findFormat("renderware-dff");
+  const FormatInfo* anm = findFormat("renderware-anm");
+  ASSERT_NE(dff, nullptr);
+  ASSERT_NE(anm, nullptr);
+  EXPECT_EQ(carriesText(dff->carries), "skeleton, skin, meshes");
+  EXPECT_FALSE(dff->animationOnly());
+  EXPECT_EQ(carriesText(anm->carries), "animations");
+  EXPECT_TRUE(anm->animationOnly());
+  for (const FormatInfo& f : formats()) EXPECT_NE(f.list, nullptr) << f.name;
+}
+
+TEST(Registry, LoadAssetErrorsNameTheFile) {
   const std::string dir = test::scratchDir("registry-errors");
-  auto missing = loadFile(dir + "/absent.dff");
+  auto missing = loadAsset(dir + "/absent.dff");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ErrorCode::Io);
   EXPECT_NE(missing.error().describe().find("absent.dff"), std::string::npos);
 
   const std::string text = writeTemp(dir, "notes.txt", {'h', 'e', 'l', 'l', 'o'});
-  auto unknown = loadFile(text);
+  auto unknown = loadAsset(text);
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().code, ErrorCode::Unsupported);
   EXPECT_NE(unknown.error().describe().find("notes.txt"), std::string::npos);
 
   auto dff = rwSample("synthetic_skin_rw36003.dff");
   dff.resize(dff.size() / 2);
-  auto truncated = loadFile(writeTemp(dir, "half.dff", dff));
+  auto truncated = loadAsset(writeTemp(dir, "half.dff", dff));
   ASSERT_FALSE(truncated);
   EXPECT_EQ(truncated.error().file, dir + "/half.dff");
   EXPECT_TRUE(truncated.error().offset.has_value());
+
+  // A text file named .dff: the reader's error keeps its offset although the message prints hex.
+  auto named = loadAsset(writeTemp(dir, "hello.dff", {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '!', '!'}));
+  ASSERT_FALSE(named);
+  const std::string text2 = named.error().describe();
+  EXPECT_NE(text2.find("0x6C6C6568"), std::string::npos) << text2;
+  EXPECT_NE(text2.find("(at 0x0)"), std::string::npos) << text2;
 }

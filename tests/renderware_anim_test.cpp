@@ -769,25 +769,29 @@ TEST(GtaIfp, HugeCountsAreTooLarge) {
 // yields a value or an error, never a crash.
 // ---------------------------------------------------------------------------------------------
 
+using ClipReader = Result<ClipSet> (*)(std::span<const uint8_t>);
 struct Reader {
   const char* file;
-  Result<Rig> (*read)(std::span<const uint8_t>);
+  ClipReader read;
 };
+constexpr ClipReader kReadAnm = readAnm;
+constexpr ClipReader kReadIfp = readIfp;
 const Reader kSweep[] = {
-    {"synthetic_skin_rw36003.anm", readAnm},
-    {"synthetic_skin_rw36003_compressed.anm", readAnm},
-    {"synthetic_anims_anpk.ifp", readIfp},
-    {"synthetic_anims_anpk_gta3.ifp", readIfp},
-    {"synthetic_anims_anp3.ifp", readIfp},
+    {"synthetic_skin_rw36003.anm", kReadAnm},
+    {"synthetic_skin_rw36003_compressed.anm", kReadAnm},
+    {"synthetic_anims_anpk.ifp", kReadIfp},
+    {"synthetic_anims_anpk_gta3.ifp", kReadIfp},
+    {"synthetic_anims_anp3.ifp", kReadIfp},
 };
 
 // Runs the reader on a copy of exactly these bytes (so ASan sees over-reads) and, for .anm results,
-// the writer too. Returns whether it parsed.
+// the writer too. Returns whether it parsed; an error must name an offset.
 bool survive(const Reader& r, const std::vector<uint8_t>& bytes) {
   std::vector<uint8_t> copy(bytes);
-  auto rig = r.read(copy);
-  if (rig && r.read == readAnm) (void)writeAnm(*rig);
-  return rig.ok();
+  auto clips = r.read(copy);
+  if (clips && r.read == kReadAnm) (void)writeAnm(*clips);
+  if (!clips) EXPECT_TRUE(clips.error().offset.has_value()) << r.file << ": " << clips.error().describe();
+  return clips.ok();
 }
 
 TEST(RwAnimHostile, TruncationAtEveryLengthFailsCleanly) {

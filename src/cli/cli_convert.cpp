@@ -1,9 +1,10 @@
-// `rigport convert FILE... [-o DIR] [--gltf] [--anim FILE...]`: each input to DIR/<stem>.glb
-// (or .gltf + .bin). A bad input is reported and skipped; the batch goes on.
+// `rigport convert FILE... [-o DIR|FILE] [--gltf] [--anim FILE]... [--skeleton FILE[#ITEM]]`: each
+// input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin).
+// A bad input is reported and skipped; the batch goes on.
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,32 +16,48 @@
 #include "cli/progress.hpp"
 #include "core/file_io.hpp"
 #include "export/gltf.hpp"
-#include "formats/registry.hpp"
+#include "export/json_report.hpp"
 
 namespace rigport::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
 
 struct ConvertSettings {
   std::vector<std::string> files;
-  std::vector<std::string> animations;
-  std::string outputDir = ".";
+  InputOptions inputs;
+  std::string output = ".";
   bool separateFiles = false;  // --gltf: .gltf + .bin instead of .glb
   bool quiet = false;
+  bool verbose = false;
+  bool json = false;
 };
 
 enum class Outcome { Converted, InputFailed, OutputFailed };
 
 struct FileResult {
+  std::string input;
   Outcome outcome = Outcome::Converted;
-  Error error;            // when not Converted
-  size_t warnings = 0;    // the reader's and binder's warnings, when Converted
+  Error error;                        // when not Converted
+  std::vector<std::string> written;   // output files, in order
+  std::vector<Warning> warnings;      // of every rig written
+  BindReport coverage;
 };
 
-FileResult inputFailed(Error e, const std::string& path) {
-  if (e.file.empty()) e.file = path;
-  return FileResult{Outcome::InputFailed, std::move(e), 0};
+bool namesAFile(const std::string& output) {
+  const std::string ext = fs::path(output).extension().string();
+  return ext == ".glb" || ext == ".gltf";
+}
+
+// A rig name as a file name: path separators and control characters become '_'.
+std::string fileSafe(const std::string& name) {
+  std::string out = name.empty() ? std::string("rig") : name;
+  for (char& c : out) {
+    if (c == '/' || c == '\\' || c == ':' || static_cast<unsigned char>(c) < 0x20) c = '_';
+  }
+  if (out == "." || out == "..") out = "_";
+  return out;
 }
 
 // Writes both files of a .gltf export, the .bin first; if the .gltf then fails, the .bin goes too.
@@ -57,76 +74,156 @@ Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files) {
   return Ok{};
 }
 
-fs::path outputPath(const std::string& input, const ConvertSettings& s) {
-  return fs::path(s.outputDir) / (fs::path(input).stem().string() + (s.separateFiles ? ".gltf" : ".glb"));
+// Where each rig of `input` goes.
+std::vector<fs::path> outputPaths(const std::string& input, const std::vector<AssembledRig>& rigs, const ConvertSettings& s) {
+  const std::string ext = s.separateFiles ? ".gltf" : ".glb";
+  if (namesAFile(s.output)) return {fs::path(s.output)};
+  const std::string stem = fs::path(input).stem().string();
+  if (rigs.size() == 1) return {fs::path(s.output) / (stem + ext)};
+  std::vector<fs::path> paths;
+  for (const AssembledRig& r : rigs) paths.push_back(fs::path(s.output) / stem / (fileSafe(r.rig.name) + ext));
+  return paths;
 }
 
-FileResult convertOne(const std::string& path, const fs::path& out, const std::vector<Rig>& animations,
-                      const ConvertSettings& s) {
-  auto rig = loadModel(path, animations);
-  if (!rig) return inputFailed(rig.error(), path);
-  const FormatInfo* format = findFormat(rig->provenance.format);
-  if (format != nullptr && format->animationOnly) {
-    return inputFailed(makeError(ErrorCode::Usage, fmt::format("{} files carry only animations; pass this one with --anim next to a model",
-                                                               format->name)),
-                       path);
+// Exports and writes one rig: an export error fails the input, a write error the output.
+std::optional<std::pair<Outcome, Error>> writeRig(const Rig& rig, const fs::path& out, bool separateFiles) {
+  if (separateFiles) {
+    auto files = exportGltf(rig, out.stem().string() + ".bin");
+    if (!files) return std::pair{Outcome::InputFailed, files.error()};
+    if (auto written = writeGltfPair(out, *files); !written) return std::pair{Outcome::OutputFailed, written.error()};
+    return std::nullopt;
   }
-  if (s.separateFiles) {
-    auto files = exportGltf(*rig, out.stem().string() + ".bin");
-    if (!files) return inputFailed(files.error(), path);
-    if (auto written = writeGltfPair(out, *files); !written) return FileResult{Outcome::OutputFailed, written.error(), 0};
-  } else {
-    auto glb = exportGlb(*rig);
-    if (!glb) return inputFailed(glb.error(), path);
-    if (auto written = writeFileAtomic(out.string(), *glb); !written) return FileResult{Outcome::OutputFailed, written.error(), 0};
+  auto glb = exportGlb(rig);
+  if (!glb) return std::pair{Outcome::InputFailed, glb.error()};
+  if (auto written = writeFileAtomic(out.string(), *glb); !written) return std::pair{Outcome::OutputFailed, written.error()};
+  return std::nullopt;
+}
+
+class Converter {
+ public:
+  Converter(const ConvertSettings& s, const SharedInputs& shared) : s_(s), shared_(shared) {}
+
+  FileResult convert(const std::string& path) {
+    FileResult result;
+    result.input = path;
+    auto rigs = loadInput(path, shared_);
+    if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
+    if (namesAFile(s_.output) && rigs->size() > 1) {
+      return failed(std::move(result), Outcome::InputFailed,
+                    makeError(ErrorCode::Usage, fmt::format("yields {} rigs but -o names one file; give a folder or pick one with --item",
+                                                            rigs->size())));
+    }
+    const std::vector<fs::path> outs = outputPaths(path, *rigs, s_);
+    for (size_t i = 0; i < rigs->size(); ++i) {
+      if (auto clash = claim(path, outs[i]); !clash) return failed(std::move(result), Outcome::InputFailed, clash.error());
+    }
+    for (size_t i = 0; i < rigs->size(); ++i) {
+      const AssembledRig& a = (*rigs)[i];
+      std::error_code ec;
+      if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
+      if (auto failure = writeRig(a.rig, outs[i], s_.separateFiles)) {
+        return failed(std::move(result), failure->first, std::move(failure->second));
+      }
+      result.written.push_back(outs[i].string());
+      result.warnings.insert(result.warnings.end(), a.rig.provenance.warnings.begin(), a.rig.provenance.warnings.end());
+      result.coverage.add(a.coverage);
+    }
+    return result;
   }
-  FileResult result;
-  for (const Warning& w : rig->provenance.warnings) result.warnings += w.count;
-  return result;
+
+ private:
+  static FileResult failed(FileResult r, Outcome outcome, Error e) {
+    if (e.file.empty()) e.file = r.input;
+    r.outcome = outcome;
+    r.error = std::move(e);
+    return r;
+  }
+
+  // A batch never overwrites one input's output with another's.
+  Status claim(const std::string& input, const fs::path& out) {
+    auto [it, fresh] = claimed_.emplace(out.lexically_normal(), input);
+    if (fresh || it->second == input) return Ok{};
+    return makeError(ErrorCode::Usage, fmt::format("would overwrite {}, already written for {}; convert inputs with the same name "
+                                                   "into different -o folders",
+                                                   out.string(), it->second));
+  }
+
+  const ConvertSettings& s_;
+  const SharedInputs& shared_;
+  std::map<fs::path, std::string> claimed_;
+};
+
+size_t warningCount(const std::vector<Warning>& warnings) {
+  size_t n = 0;
+  for (const Warning& w : warnings) n += w.count;
+  return n;
+}
+
+void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress) {
+  if (r.outcome != Outcome::Converted) {
+    progress.clear();
+    printError(r.error);
+    return;
+  }
+  if (s.quiet) return;
+  const size_t warnings = warningCount(r.warnings);
+  if (warnings == 0 && !s.verbose && r.coverage.dropped.empty()) return;
+  progress.clear();
+  if (s.verbose) {
+    for (const std::string& out : r.written) fmt::print(stderr, "rigport: wrote {}\n", out);
+  }
+  if (r.coverage.clips > 0 && (s.verbose || !r.coverage.dropped.empty())) {
+    fmt::print(stderr, "rigport: {}: {}\n", r.input, r.coverage.summary());
+  }
+  if (warnings > 0) {
+    fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", r.input, warnings, warnings == 1 ? "" : "s");
+  }
+}
+
+Json toJson(const FileResult& r) {
+  Json warnings = Json::array();
+  for (const Warning& w : r.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
+  Json out{{"input", r.input}, {"written", r.written}, {"warnings", std::move(warnings)}, {"coverage", coverageToJson(r.coverage)}};
+  out["error"] = r.outcome == Outcome::Converted ? Json(nullptr) : errorToJson(r.error);
+  return out;
 }
 
 int runConvert(const ConvertSettings& s) {
-  size_t animFailures = 0;
-  const std::vector<Rig> animations = loadAnimationFiles(s.animations, animFailures);
+  auto shared = loadSharedInputs(s.inputs);
+  if (!shared) {
+    printError(shared.error());
+    if (s.json) {
+      fmt::print("{}\n", Json{{"converted", 0}, {"failed", s.files.size()}, {"files", Json::array()}, {"error", errorToJson(shared.error())}}.dump(2));
+    }
+    return kExitInputFailed;
+  }
+  if (namesAFile(s.output) && s.files.size() > 1) {
+    fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, s.files.size());
+    return kExitUsage;
+  }
+  Converter converter(s, *shared);
   ProgressBar progress(s.files.size());
-  std::map<fs::path, std::string> claimed;  // output -> the input that writes it
-  auto sameOutput = [&](const std::string& path, const fs::path& out) -> std::optional<FileResult> {
-    auto [it, fresh] = claimed.emplace(out.lexically_normal(), path);
-    if (fresh) return std::nullopt;
-    return inputFailed(makeError(ErrorCode::Usage, fmt::format("would overwrite {}, already written for {}; convert "
-                                                               "inputs with the same name into different -o folders",
-                                                               out.string(), it->second)),
-                       path);
-  };
+  Json files = Json::array();
   size_t converted = 0, inputFailures = 0, outputFailures = 0;
   for (size_t i = 0; i < s.files.size(); ++i) {
-    const std::string& path = s.files[i];
-    progress.show(i, fs::path(path).filename().string());
-    const fs::path out = outputPath(path, s);
-    std::optional<FileResult> clash = sameOutput(path, out);
-    const FileResult result = clash ? std::move(*clash) : convertOne(path, out, animations, s);
-    switch (result.outcome) {
-      case Outcome::Converted:
-        ++converted;
-        if (result.warnings > 0 && !s.quiet) {
-          progress.clear();
-          fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", path, result.warnings, result.warnings == 1 ? "" : "s");
-        }
-        break;
-      case Outcome::InputFailed:
-      case Outcome::OutputFailed:
-        ++(result.outcome == Outcome::InputFailed ? inputFailures : outputFailures);
-        progress.clear();
-        printError(result.error);
-        break;
-    }
+    progress.show(i, fs::path(s.files[i]).filename().string());
+    const FileResult result = converter.convert(s.files[i]);
+    converted += result.outcome == Outcome::Converted ? 1 : 0;
+    inputFailures += result.outcome == Outcome::InputFailed ? 1 : 0;
+    outputFailures += result.outcome == Outcome::OutputFailed ? 1 : 0;
+    report(result, s, progress);
+    if (s.json) files.push_back(toJson(result));
   }
   progress.show(s.files.size(), "");
   progress.clear();
-  const size_t failed = inputFailures + outputFailures + animFailures;
+  const size_t failed = inputFailures + outputFailures;
   if (s.files.size() > 1 || failed > 0) {
     fmt::print(stderr, "rigport: converted {} of {} file{}{}\n", converted, s.files.size(), s.files.size() == 1 ? "" : "s",
                failed > 0 ? fmt::format(", {} failed", failed) : "");
+  }
+  if (s.json) {
+    fmt::print("{}\n", Json{{"converted", converted}, {"failed", failed}, {"files", std::move(files)}}
+                           .dump(2, ' ', false, Json::error_handler_t::replace));
   }
   if (outputFailures > 0) return kExitOutputFailed;
   return failed > 0 ? kExitInputFailed : kExitOk;
@@ -136,12 +233,16 @@ int runConvert(const ConvertSettings& s) {
 
 void addConvertCommand(CLI::App& app, int& exitCode) {
   auto s = std::make_shared<ConvertSettings>();
-  CLI::App* cmd = app.add_subcommand("convert", "Convert model files to glTF 2.0 (.glb by default)");
-  cmd->add_option("files", s->files, "Input files (models with a skeleton and/or meshes)")->required();
-  cmd->add_option("-o,--output", s->outputDir, "Output directory (created if missing)")->capture_default_str();
+  CLI::App* cmd = app.add_subcommand("convert", "Convert files to glTF 2.0 (.glb by default)");
+  cmd->add_option("files", s->files, "Input files: models, packages, or clip files with --skeleton")->required();
+  cmd->add_option("-o,--output", s->output,
+                  "Output folder (created if missing), or the output file when one input gives one rig (ends in .glb or .gltf)")
+      ->capture_default_str();
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
-  cmd->add_option("--anim", s->animations, "Animation-only files (.anm, .ifp) to bind to every input's skeleton");
+  addInputOptions(*cmd, s->inputs);
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
+  cmd->add_flag("-v,--verbose", s->verbose, "List each file written and the bind coverage of each input");
+  cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }
 

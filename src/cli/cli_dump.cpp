@@ -1,4 +1,5 @@
-// `rigport dump FILE --json`: the whole parsed model as JSON on stdout.
+// `rigport dump FILE [--json]`: the whole parsed model as JSON on stdout (JSON is the only form).
+// A file of clips without a skeleton dumps its clips as a rig with no bones, tracks unbound.
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,20 +10,43 @@
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "export/json_report.hpp"
+#include "formats/registry.hpp"
 
 namespace rigport::cli {
 namespace {
 
 struct DumpSettings {
   std::string file;
-  std::vector<std::string> animations;
+  InputOptions inputs;
 };
 
+Result<Rig> dumpable(const std::string& path, const DumpSettings& s, const SharedInputs& shared) {
+  Asset asset = RP_TRY(loadAsset(path, shared.read));
+  const bool clipsAlone = asset.rigs.empty() && !shared.skeleton && s.inputs.items.empty();
+  if (clipsAlone && asset.clips.size() == 1) {
+    ClipSet& clips = asset.clips.front();
+    Rig rig;
+    rig.name = clips.name;
+    rig.animations = std::move(clips.animations);
+    rig.provenance = std::move(clips.provenance);
+    return rig;
+  }
+  std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+  if (rigs.size() > 1) {
+    Error e = makeError(ErrorCode::Usage, fmt::format("holds {} rigs; pick one with --item (`rigport info` lists them)", rigs.size()));
+    e.file = path;
+    return e;
+  }
+  return std::move(rigs.front().rig);
+}
+
 int runDump(const DumpSettings& s) {
-  size_t failures = 0;
-  const std::vector<Rig> animations = loadAnimationFiles(s.animations, failures);
-  if (failures != 0) return kExitInputFailed;
-  auto rig = loadModel(s.file, animations);
+  auto shared = loadSharedInputs(s.inputs);
+  if (!shared) {
+    printError(shared.error());
+    return kExitInputFailed;
+  }
+  auto rig = dumpable(s.file, s, *shared);
   if (!rig) {
     printError(rig.error());
     return kExitInputFailed;
@@ -37,9 +61,8 @@ void addDumpCommand(CLI::App& app, int& exitCode) {
   auto s = std::make_shared<DumpSettings>();
   CLI::App* cmd = app.add_subcommand("dump", "Print the whole parsed model (bones, vertices, influences, keys) as JSON");
   cmd->add_option("file", s->file, "Input file")->required();
-  cmd->add_option("--anim", s->animations, "Animation files to bind to the input's skeleton");
-  // JSON is the only dump form; the flag is required so that a future text form stays compatible.
-  cmd->add_flag("--json")->description("Write JSON (required)")->required();
+  addInputOptions(*cmd, s->inputs);
+  cmd->add_flag("--json")->description("Write JSON (the default and only form; accepted for scripts that pass it)");
   cmd->callback([s, &exitCode] { exitCode = runDump(*s); });
 }
 

@@ -13,7 +13,9 @@ void addFormatsCommand(CLI::App& app, int& exitCode) {
     constexpr const char* kRow = "{:<16} {:<11} {:<5} {:<6} {:<15} {}\n";
     fmt::print(kRow, "format", "extensions", "read", "write", "animation-only", "carries");
     for (const FormatInfo& f : formats()) {
-      fmt::print(kRow, f.name, f.extensions, "yes", f.write != nullptr ? "yes" : "no", f.animationOnly ? "yes" : "no", f.carries);
+      std::string carries = carriesText(f.carries);
+      if (!f.binding.empty()) carries += fmt::format(" (bound by {})", f.binding);
+      fmt::print(kRow, f.name, f.extensions, "yes", f.write != nullptr ? "yes" : "no", f.animationOnly() ? "yes" : "no", carries);
     }
     exitCode = kExitOk;
   });

@@ -1,4 +1,6 @@
-// `rigport info FILE... [--json]`: what each file holds, in counts.
+// `rigport info FILE... [--json]`: what each file holds: its items, and per rig or clip set the
+// counts a user checks first (bones, joints, vertices, influences, clips, keys, warnings).
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,56 +11,125 @@
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "export/json_report.hpp"
+#include "formats/registry.hpp"
 
 namespace rigport::cli {
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 struct InfoSettings {
   std::vector<std::string> files;
-  std::vector<std::string> animations;
+  InputOptions inputs;
   bool json = false;
 };
 
-void printText(const Rig& rig) {
+void printWarnings(const Provenance& p) {
+  size_t warnings = 0;
+  for (const Warning& w : p.warnings) warnings += w.count;
+  fmt::print("  warnings        {}\n", warnings);
+  for (const Warning& w : p.warnings) {
+    fmt::print("    [{}] {}{}\n", w.code, w.message, w.count > 1 ? fmt::format(" (x{})", w.count) : "");
+  }
+}
+
+// Clip names can be long: the name column is as wide as the longest, the numbers stay aligned.
+void printClips(const std::vector<Animation>& animations) {
+  size_t width = 4;
+  for (const Animation& a : animations) width = std::max(width, a.name.size());
+  fmt::print("    {:<{}}  {:>9}  {:>6}  {:>8}  {:>6}\n", "clip", width, "seconds", "tracks", "keys", "events");
+  for (const Animation& a : animations) {
+    fmt::print("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : a.name, width, a.duration, a.tracks.size(),
+               a.keyCount(), a.events.size());
+  }
+}
+
+void printRig(const AssembledRig& assembled) {
+  const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
-  fmt::print("{}\n", rig.provenance.file);
-  fmt::print("  format          {}\n", rig.provenance.format);
+  fmt::print("  rig             {}\n", rig.name);
   fmt::print("  bones           {}\n", sk.bones.size());
   fmt::print("  joints          {}\n", sk.jointList().size());
   fmt::print("  meshes          {}\n", rig.meshes.size());
   fmt::print("  vertices        {}\n", rig.vertexCount());
   fmt::print("  max influences  {}\n", rig.maxInfluences());
   fmt::print("  animations      {}\n", rig.animations.size());
-  for (const Animation& a : rig.animations) {
-    fmt::print("    {:<20} {:8.3f} s {:>8} keys\n", a.name.empty() ? "(unnamed)" : a.name, a.duration, a.keyCount());
+  if (!rig.animations.empty()) printClips(rig.animations);
+  if (assembled.coverage.clips > 0) fmt::print("  binding         {}\n", assembled.coverage.summary());
+  printWarnings(rig.provenance);
+}
+
+void printClipSet(const ClipSet& clips) {
+  fmt::print("  clips           {} ({} clip{}, no skeleton of their own)\n", clips.name, clips.animations.size(),
+             clips.animations.size() == 1 ? "" : "s");
+  if (clips.wants) fmt::print("  wants skeleton  {}\n", clips.wants->name);
+  printClips(clips.animations);
+  printWarnings(clips.provenance);
+}
+
+void printItems(const std::vector<ItemInfo>& items) {
+  size_t width = 4;
+  for (const ItemInfo& i : items) width = std::max(width, i.name.size());
+  fmt::print("  items           {}\n", items.size());
+  fmt::print("    {:>6}  {:<10}  {:<{}}  {:>10}\n", "id", "kind", "name", width, "bytes");
+  for (const ItemInfo& i : items) fmt::print("    {:>6}  {:<10}  {:<{}}  {:>10}\n", i.id, i.kind, i.name, width, i.bytes);
+}
+
+bool bindsAnything(const InputOptions& o) { return !o.animations.empty() || !o.skeleton.empty(); }
+
+// One file: its items and what reading it gives (assembled with --anim/--skeleton when given).
+Status infoOne(const std::string& path, const InfoSettings& s, const SharedInputs& shared, Json& json) {
+  const std::vector<ItemInfo> items = RP_TRY(listItems(path, shared.read));
+  Asset asset = RP_TRY(loadAsset(path, shared.read));
+  const std::string format = asset.provenance.format;
+  std::vector<AssembledRig> rigs;
+  std::vector<ClipSet> clipSets;
+  if (bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty()) {
+    rigs = RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+  } else {
+    for (Rig& r : asset.rigs) rigs.push_back(AssembledRig{std::move(r), {}});
+    clipSets = std::move(asset.clips);
   }
-  size_t warnings = 0;
-  for (const Warning& w : rig.provenance.warnings) warnings += w.count;
-  fmt::print("  warnings        {}\n", warnings);
-  for (const Warning& w : rig.provenance.warnings) {
-    fmt::print("    [{}] {}{}\n", w.code, w.message, w.count > 1 ? fmt::format(" (x{})", w.count) : "");
+  if (s.json) {
+    Json rigsJson = Json::array();
+    for (const AssembledRig& r : rigs) {
+      Json summary = rigToJson(r.rig, JsonDetail::Summary);
+      if (r.coverage.clips > 0) summary["coverage"] = coverageToJson(r.coverage);
+      rigsJson.push_back(std::move(summary));
+    }
+    Json clipsJson = Json::array();
+    for (const ClipSet& c : clipSets) clipsJson.push_back(clipSetToJson(c));
+    json = Json{{"file", path}, {"format", format}, {"items", itemsToJson(items)}, {"rigs", std::move(rigsJson)}, {"clipSets", std::move(clipsJson)}};
+    return Ok{};
   }
+  fmt::print("{}\n", path);
+  fmt::print("  format          {}\n", format);
+  if (items.size() > 1) printItems(items);
+  for (const AssembledRig& r : rigs) printRig(r);
+  for (const ClipSet& c : clipSets) printClipSet(c);
+  return Ok{};
 }
 
 int runInfo(const InfoSettings& s) {
-  size_t failures = 0;
-  const std::vector<Rig> animations = loadAnimationFiles(s.animations, failures);
-  nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  for (const std::string& path : s.files) {
-    auto rig = loadModel(path, animations);
-    if (!rig) {
-      printError(rig.error());
-      ++failures;
-      if (s.json) all.push_back({{"file", path}, {"error", rig.error().describe()}});
-      continue;
-    }
-    if (s.json) {
-      all.push_back(rigToJson(*rig, JsonDetail::Summary));
-    } else {
-      printText(*rig);
-    }
+  auto shared = loadSharedInputs(s.inputs);
+  if (!shared) {
+    printError(shared.error());
+    return kExitInputFailed;
   }
-  if (s.json) fmt::print("{}\n", all.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  size_t failures = 0;
+  Json all = Json::array();
+  for (const std::string& path : s.files) {
+    Json json;
+    if (auto done = infoOne(path, s, *shared, json); !done) {
+      Error e = done.error();
+      if (e.file.empty()) e.file = path;
+      printError(e);
+      ++failures;
+      json = Json{{"file", path}, {"error", errorToJson(e)}};
+    }
+    if (s.json) all.push_back(std::move(json));
+  }
+  if (s.json) fmt::print("{}\n", all.dump(2, ' ', false, Json::error_handler_t::replace));
   return failures == 0 ? kExitOk : kExitInputFailed;
 }
 
@@ -66,10 +137,10 @@ int runInfo(const InfoSettings& s) {
 
 void addInfoCommand(CLI::App& app, int& exitCode) {
   auto s = std::make_shared<InfoSettings>();
-  CLI::App* cmd = app.add_subcommand("info", "Show what each file holds: format, bones, meshes, animations, warnings");
+  CLI::App* cmd = app.add_subcommand("info", "Show what each file holds: items, bones, meshes, clips, warnings");
   cmd->add_option("files", s->files, "Input files")->required();
-  cmd->add_option("--anim", s->animations, "Animation files to bind to each input's skeleton");
-  cmd->add_flag("--json", s->json, "Print a JSON array, one summary object per file");
+  addInputOptions(*cmd, s->inputs);
+  cmd->add_flag("--json", s->json, "Print a JSON array, one object per file: items, rigs, clip sets (or an error)");
   cmd->callback([s, &exitCode] { exitCode = runInfo(*s); });
 }
 

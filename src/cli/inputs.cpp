@@ -2,36 +2,80 @@
 
 #include <fmt/format.h>
 
-#include "core/axes.hpp"
-#include "core/bind.hpp"
 #include "formats/registry.hpp"
 
 namespace rigport::cli {
+namespace {
+
+Error withRole(Error e, const std::string& path, const char* role) {
+  if (e.file.empty()) e.file = path;
+  e.within(ErrorFrame{role, std::nullopt});
+  return e;
+}
+
+// FILE#ITEM: the rig named ITEM (by name or item id), or the file's only rig.
+Result<Rig> loadSkeleton(const std::string& spec, const ReadOptions& read) {
+  const size_t hash = spec.rfind('#');
+  const std::string path = hash == std::string::npos ? spec : spec.substr(0, hash);
+  const std::string item = hash == std::string::npos ? std::string() : spec.substr(hash + 1);
+  auto asset = loadAsset(path, read);
+  if (!asset) return withRole(asset.error(), path, "--skeleton");
+  std::vector<Rig>& rigs = asset->rigs;
+  auto usage = [&](std::string message) { return withRole(makeError(ErrorCode::Usage, std::move(message)), path, "--skeleton"); };
+  if (rigs.empty()) return usage("holds no skeleton");
+  if (item.empty()) {
+    if (rigs.size() > 1) return usage(fmt::format("holds {} skeletons; name one as FILE#ITEM", rigs.size()));
+    return std::move(rigs.front());
+  }
+  for (size_t i = 0; i < rigs.size(); ++i) {
+    if (rigs[i].name == item || std::to_string(i) == item) return std::move(rigs[i]);
+  }
+  return usage(fmt::format("holds no skeleton named '{}'", item));
+}
+
+}  // namespace
+
+void addInputOptions(CLI::App& cmd, InputOptions& o) {
+  // One value per flag, so `--anim a.ifp model.dff` never takes the model as a second animation.
+  cmd.add_option("--anim", o.animations, "Animation file (.anm, .ifp) to bind to each skeleton; repeat for more")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--skeleton", o.skeleton, "Skeleton for clips that carry none: FILE or FILE#ITEM");
+  cmd.add_option("--item", o.items, "Only these items of each input (id or name, as `info` lists them); repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--clip", o.clips, "Only the clips with this name; repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_flag("--bind-by-position", o.bindByPosition,
+               "Bind clips by node position even when their node count differs from the skeleton's joints");
+  cmd.add_option("--memory-limit", o.memoryLimit, "Most memory one file's read may allocate from sizes in the file (default 1G)")
+      ->check([](const std::string& text) { return parseByteSize(text) == 0 ? std::string("not a size like 512M or 2G") : std::string(); });
+}
+
+Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
+  SharedInputs shared;
+  if (!o.memoryLimit.empty()) shared.read.memoryLimit = parseByteSize(o.memoryLimit);
+  shared.assemble.items = o.items;
+  shared.assemble.clips = o.clips;
+  shared.assemble.bind.positionAcrossCounts = o.bindByPosition;
+  for (const std::string& path : o.animations) {
+    auto asset = loadAsset(path, shared.read);
+    if (!asset) return withRole(asset.error(), path, "--anim");
+    if (asset->clips.empty()) {
+      return withRole(makeError(ErrorCode::Usage, "holds no animations; pass a model as an input, not with --anim"), path, "--anim");
+    }
+    for (ClipSet& c : asset->clips) shared.animations.push_back(std::move(c));
+  }
+  if (!o.skeleton.empty()) shared.skeleton = RP_TRY(loadSkeleton(o.skeleton, shared.read));
+  return shared;
+}
+
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
+  Asset asset = RP_TRY(loadAsset(path, shared.read));
+  return assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble);
+}
 
 void printError(const Error& error) { fmt::print(stderr, "rigport: error: {}\n", error.describe()); }
-
-std::vector<Rig> loadAnimationFiles(const std::vector<std::string>& paths, size_t& failures) {
-  std::vector<Rig> rigs;
-  for (const std::string& path : paths) {
-    auto rig = loadFile(path);
-    if (!rig) {
-      printError(rig.error());
-      ++failures;
-      continue;
-    }
-    rigs.push_back(std::move(*rig));
-  }
-  return rigs;
-}
-
-Result<Rig> loadModel(const std::string& path, const std::vector<Rig>& animationRigs) {
-  Rig rig = RP_TRY(loadFile(path));
-  for (const Rig& source : animationRigs) {
-    Rig anims = source;
-    convertAxes(anims, rig.provenance.axes);  // keys into the model's axes; a no-op when they agree
-    bindAnimations(rig, std::move(anims.animations));
-  }
-  return rig;
-}
 
 }  // namespace rigport::cli

@@ -1,22 +1,48 @@
-// Loading shared by the subcommands: model files, plus animation files (--anim) bound onto them.
+// What the subcommands share about their inputs: the options that select and bind (--anim,
+// --skeleton, --item, --clip, --bind-by-position, --memory-limit), loading them once, and reading
+// one input into the rigs to export through the library's assemble().
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "core/assemble.hpp"
 #include "core/error.hpp"
+#include "core/read_context.hpp"
 #include "core/rig.hpp"
 
 namespace rigport::cli {
 
+struct InputOptions {
+  std::vector<std::string> animations;  // --anim FILE, repeatable
+  std::string skeleton;                 // --skeleton FILE[#ITEM]
+  std::vector<std::string> items;       // --item
+  std::vector<std::string> clips;       // --clip
+  bool bindByPosition = false;
+  std::string memoryLimit;              // --memory-limit, e.g. "1G"
+};
+
+// Adds the input options to a subcommand.
+void addInputOptions(CLI::App& cmd, InputOptions& options);
+
+// The --anim clip sets and the --skeleton rig, loaded once for every input.
+struct SharedInputs {
+  ReadOptions read;
+  AssembleOptions assemble;
+  std::vector<ClipSet> animations;
+  std::optional<Rig> skeleton;
+};
+
+// Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
+Result<SharedInputs> loadSharedInputs(const InputOptions& options);
+
+// Reads `path` and assembles it with the shared inputs.
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
+
 // Prints "rigport: error: <Error::describe()>" on stderr.
 void printError(const Error& error);
-
-// Loads every --anim file; a file that fails is reported with printError() and counted in `failures`.
-std::vector<Rig> loadAnimationFiles(const std::vector<std::string>& paths, size_t& failures);
-
-// Loads `path` and binds the animations of `animationRigs` to its skeleton (in glTF axes when the
-// two files' axes differ, so keys and bones agree).
-Result<Rig> loadModel(const std::string& path, const std::vector<Rig>& animationRigs);
 
 }  // namespace rigport::cli

@@ -87,29 +87,112 @@ void normalizeKeys(Animation& anim) {
   for (ScalarChannel& s : anim.scalars) sortAndMerge(s.keys);
 }
 
-void bindAnimations(Rig& target, std::vector<Animation> animations) {
+namespace {
+
+constexpr size_t kExamplesPerReason = 5;
+
+// The node count a positional clip (an .anm: one track per HAnim node, named by nothing but its
+// position) was made for; 0 when any track carries an id, a hash or a name to bind by instead.
+size_t positionalNodeCount(const Animation& anim) {
+  size_t nodes = 0;
+  for (const BoneTrack& t : anim.tracks) {
+    const BoneRef& r = t.target;
+    if (!r.position || r.id || r.nameHash || !r.name.empty()) return 0;
+    nodes = std::max<size_t>(nodes, *r.position + 1);
+  }
+  return nodes;
+}
+
+void drop(BindReport& report, const char* reason, std::string example) {
+  auto it = std::find_if(report.dropped.begin(), report.dropped.end(), [&](const BindReport::Dropped& d) { return d.reason == reason; });
+  if (it == report.dropped.end()) it = report.dropped.insert(report.dropped.end(), BindReport::Dropped{reason, 0, {}});
+  ++it->count;
+  if (it->examples.size() < kExamplesPerReason) it->examples.push_back(std::move(example));
+}
+
+std::string describeDropped(const BindReport::Dropped& d) {
+  std::string s = fmt::format("{} track{} {}: ", d.count, d.count == 1 ? "" : "s", d.reason);
+  for (size_t i = 0; i < d.examples.size(); ++i) s += (i > 0 ? ", " : "") + d.examples[i];
+  if (d.count > d.examples.size()) s += fmt::format(" and {} more", d.count - d.examples.size());
+  return s;
+}
+
+}  // namespace
+
+void BindReport::add(const BindReport& other) {
+  clips += other.clips;
+  tracks += other.tracks;
+  bound += other.bound;
+  for (const Dropped& d : other.dropped) {
+    auto it = std::find_if(dropped.begin(), dropped.end(), [&](const Dropped& e) { return e.reason == d.reason; });
+    if (it == dropped.end()) {
+      dropped.push_back(d);
+      continue;
+    }
+    it->count += d.count;
+    for (const std::string& e : d.examples)
+      if (it->examples.size() < kExamplesPerReason) it->examples.push_back(e);
+  }
+}
+
+std::string BindReport::summary() const {
+  std::string s = fmt::format("{} of {} tracks of {} clip{} bound", bound, tracks, clips, clips == 1 ? "" : "s");
+  for (const Dropped& d : dropped) s += "; " + describeDropped(d);
+  return s;
+}
+
+size_t countResolvable(const Skeleton& skeleton, const std::vector<Animation>& animations) {
+  size_t n = 0;
+  for (const Animation& a : animations)
+    for (const BoneTrack& t : a.tracks) n += resolve(skeleton, t.target) >= 0 ? 1 : 0;
+  return n;
+}
+
+Result<BindReport> bindAnimations(Rig& target, std::vector<Animation> animations, const BindOptions& options) {
+  const Skeleton& sk = target.skeleton;
+  const size_t joints = sk.jointList().size();
+  for (const Animation& anim : animations) {
+    const size_t nodes = positionalNodeCount(anim);
+    if (nodes != 0 && nodes != joints && !options.positionAcrossCounts) {
+      Error e = makeError(ErrorCode::Usage,
+                          fmt::format("animation '{}' binds by node position and was made for {} nodes, but skeleton '{}' has {} joints; "
+                                      "its tracks would drive unrelated bones (--bind-by-position binds them anyway)",
+                                      anim.name, nodes, target.name, joints));
+      e.path = fmt::format("animations/{}", anim.name);
+      return e;
+    }
+  }
+  BindReport report;
   for (Animation& anim : animations) {
+    ++report.clips;
     std::vector<BoneTrack> kept;
     kept.reserve(anim.tracks.size());
-    std::vector<bool> used(target.skeleton.bones.size(), false);
+    std::vector<bool> used(sk.bones.size(), false);
     for (BoneTrack& t : anim.tracks) {
-      const int32_t bone = t.bone >= 0 ? t.bone : resolve(target.skeleton, t.target);
+      ++report.tracks;
+      const int32_t bone = resolve(sk, t.target);
       if (bone < 0) {
-        target.provenance.warn("unbound-track", fmt::format("animation '{}': track {} matches no bone; dropped", anim.name, describe(t.target)));
+        drop(report, "match no bone", fmt::format("{} in '{}'", describe(t.target), anim.name));
         continue;
       }
       if (used[static_cast<size_t>(bone)]) {
-        target.provenance.warn("duplicate-track", fmt::format("animation '{}': second track for bone '{}' ({}); dropped", anim.name,
-                                                              target.skeleton.bones[static_cast<size_t>(bone)].name, describe(t.target)));
+        drop(report, "are a second track for a bone",
+             fmt::format("{} on '{}' in '{}'", describe(t.target), sk.bones[static_cast<size_t>(bone)].name, anim.name));
         continue;
       }
       used[static_cast<size_t>(bone)] = true;
       t.bone = bone;
       kept.push_back(std::move(t));
+      ++report.bound;
     }
     anim.tracks = std::move(kept);
     target.animations.push_back(std::move(anim));
   }
+  for (const BindReport::Dropped& d : report.dropped) {
+    target.provenance.warn(d.reason == "match no bone" ? "unbound-track" : "duplicate-track",
+                           fmt::format("binding to skeleton '{}': {} (dropped)", target.name, describeDropped(d)));
+  }
+  return report;
 }
 
 }  // namespace rigport

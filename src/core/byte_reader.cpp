@@ -36,7 +36,7 @@ Error ByteReader::error(ErrorCode code, std::string message, Field f) const {
 }
 
 Error ByteReader::truncated(size_t n, Field f) const {
-  return error(ErrorCode::Truncated, fmt::format("needs {} bytes at 0x{:X}, {} remain", n, fileOffset(), remaining()), f);
+  return error(ErrorCode::Truncated, fmt::format("needs {} bytes, {} remain", n, remaining()), f);
 }
 
 Result<float> ByteReader::f16(Field f) {
@@ -59,7 +59,7 @@ Result<std::string> ByteReader::cString(Field f) {
   const void* nul = std::memchr(p, 0, remaining());
   if (nul == nullptr) {
     return error(ErrorCode::Truncated,
-                 fmt::format("string at 0x{:X} has no terminating NUL in the {} bytes that remain", fileOffset(), remaining()), f);
+                 fmt::format("string has no terminating NUL in the {} bytes that remain", remaining()), f);
   }
   size_t len = static_cast<const char*>(nul) - p;
   pos_ += len + 1;
@@ -90,6 +90,7 @@ Status ByteReader::seek(size_t pos, Field f) {
 Result<ByteReader> ByteReader::sub(size_t n, Field f) {
   if (n > remaining()) return truncated(n, f);
   ByteReader child(data_.subspan(pos_, n), endian_, base_ + pos_, fieldPath(f));
+  child.budget_ = budget_;
   pos_ += n;
   return child;
 }
@@ -99,7 +100,14 @@ Result<ByteReader> ByteReader::window(size_t pos, size_t n, Field f) const {
     return error(ErrorCode::Truncated,
                  fmt::format("range 0x{:X}+{} lies outside 0x{:X}..0x{:X}", base_ + pos, n, base_, base_ + data_.size()), f);
   }
-  return ByteReader(data_.subspan(pos, n), endian_, base_ + pos, fieldPath(f));
+  ByteReader child(data_.subspan(pos, n), endian_, base_ + pos, fieldPath(f));
+  child.budget_ = budget_;
+  return child;
+}
+
+Status ByteReader::charge(uint64_t bytes, Field f) const {
+  if (budget_ == nullptr || budget_->charge(bytes)) return Ok{};
+  return error(ErrorCode::TooLarge, budget_->refusal(bytes), f);
 }
 
 Result<size_t> ByteReader::count(uint64_t n, size_t minRecordBytes, Field f) const {
@@ -107,11 +115,12 @@ Result<size_t> ByteReader::count(uint64_t n, size_t minRecordBytes, Field f) con
   const uint64_t fit = minRecordBytes == 0 ? UINT64_MAX : remaining() / minRecordBytes;
   if (n > fit) {
     return error(ErrorCode::TooLarge,
-                 fmt::format("count {} of {}-byte records needs {} bytes at 0x{:X}, {} remain", n, minRecordBytes,
+                 fmt::format("count {} of {}-byte records needs {} bytes, {} remain", n, minRecordBytes,
                              static_cast<unsigned __int128>(n) * minRecordBytes > UINT64_MAX ? UINT64_MAX : n * minRecordBytes,
-                             fileOffset(), remaining()),
+                             remaining()),
                  f);
   }
+  RP_CHECK(charge(n * minRecordBytes, f));
   return static_cast<size_t>(n);
 }
 

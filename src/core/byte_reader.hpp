@@ -1,6 +1,7 @@
 // ByteReader: the one checked cursor every format reads through (STYLE.md "One bounded reader").
 // It owns no bytes: a span, a position, an endianness, the absolute file offset of the span's first
-// byte and a field path. Every read checks `n <= remaining()` first, so it can never read out of
+// byte, a field path and, optionally, the per-file memory budget (core/budget.hpp) that every count
+// read from the file is charged to before anything is allocated. Every read checks `n <= remaining()` first, so it can never read out of
 // bounds, and every error names the absolute offset and the field path, e.g.
 //   Clump/GeometryList/Geometry[0]/SkinPlg/boneIndices[1023]: needs 4 bytes at 0x1A2C, 2 remain
 #pragma once
@@ -14,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/budget.hpp"
 #include "core/error.hpp"
 
 namespace rigport {
@@ -45,6 +47,9 @@ class ByteReader {
   uint64_t fileOffsetOfStart() const { return base_; }
   Endian endian() const { return endian_; }
   void setEndian(Endian e) { endian_ = e; }
+  // Readers made by sub() and window() share it. nullptr (the default) charges nothing.
+  void setBudget(Budget* budget) { budget_ = budget; }
+  Budget* budget() const { return budget_; }
   const std::string& path() const { return path_; }
   std::span<const uint8_t> data() const { return data_; }
 
@@ -76,9 +81,12 @@ class ByteReader {
   // A reader over [pos, pos+n) of this span without moving this reader.
   Result<ByteReader> window(size_t pos, size_t n, Field f) const;
 
-  // Checks that `count` records of at least `minRecordBytes` bytes each can still follow.
-  // Call before allocating anything sized by `count`.
+  // Checks that `count` records of at least `minRecordBytes` bytes each can still follow, and
+  // charges count x minRecordBytes to the budget. Call before allocating anything sized by `count`.
   Result<size_t> count(uint64_t count, size_t minRecordBytes, Field f) const;
+  // Charges an allocation sized from file data that no count() covers (an expansion, a
+  // decompressed size) to the budget; the error names the field.
+  Status charge(uint64_t bytes, Field f) const;
 
   // `n` values of an arithmetic type, byte-swapped as needed; checked before allocating.
   template <class T>
@@ -152,6 +160,7 @@ class ByteReader {
   uint64_t base_ = 0;
   Endian endian_ = Endian::Little;
   std::string path_;
+  Budget* budget_ = nullptr;
 };
 
 float halfToFloat(uint16_t h);

@@ -17,12 +17,28 @@ const char* errorCodeName(ErrorCode code) {
   return "unknown";
 }
 
+std::vector<ErrorFrame> Error::trail() const {
+  std::vector<ErrorFrame> frames = outer;
+  if (!path.empty() || offset) frames.push_back(ErrorFrame{path, offset});
+  return frames;
+}
+
+Error& Error::within(ErrorFrame frame) {
+  outer.insert(outer.begin(), std::move(frame));
+  return *this;
+}
+
 std::string Error::describe() const {
   std::string out;
   if (!file.empty()) out += file + ": ";
+  for (const ErrorFrame& f : outer) {
+    out += f.where;
+    if (f.offset) out += fmt::format(" (at 0x{:X})", *f.offset);
+    out += " > ";
+  }
   if (!path.empty()) out += path + ": ";
   out += message;
-  if (offset && message.find("0x") == std::string::npos) out += fmt::format(" (at 0x{:X})", *offset);
+  if (offset) out += fmt::format(" (at 0x{:X})", *offset);
   return out;
 }
 

@@ -1,6 +1,9 @@
 // Error and Result<T>: how every reader, writer and exporter reports failure.
-// A malformed file is a normal outcome, so nothing here throws (STYLE.md §"What rigport takes", 1-2):
-// an Error carries a code, a message, the absolute byte offset and the field path where it happened.
+// A malformed file is a normal outcome, so nothing here throws (STYLE.md §"What rigport takes", 1-2).
+// An error is a trail read from the outside in: the frames a container added on the way down
+// (package entry -> resource -> decompressed stream) and, last, the field path and byte offset
+// where the innermost reader stopped. Each frame's offset is relative to the bytes that frame
+// describes (the file for the first, the decompressed resource for a frame inside it).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +11,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace rigport {
 
@@ -23,14 +27,26 @@ enum class ErrorCode {
 
 const char* errorCodeName(ErrorCode code);
 
+// One step of an error's trail: where (a container entry, a resource, a field path) and the byte
+// offset of that place in the bytes it belongs to.
+struct ErrorFrame {
+  std::string where;
+  std::optional<uint64_t> offset;
+};
+
 struct Error {
   ErrorCode code = ErrorCode::BadValue;
   std::string message;               // what went wrong, without location
-  std::string path;                  // field path, e.g. "Clump/GeometryList/Geometry[0]/SkinPlg/numBones"
-  std::optional<uint64_t> offset;    // absolute byte offset in the file
+  std::string path;                  // innermost field path, e.g. "Clump/GeometryList/Geometry[0]/SkinPlg/numBones"
+  std::optional<uint64_t> offset;    // innermost byte offset (in the bytes of the last outer frame, or the file)
   std::string file;                  // filled in by whoever knows the file name
+  std::vector<ErrorFrame> outer;     // frames outside the innermost one, outermost first
 
-  // "file: path: message at 0x1A2C" — one line, for humans and logs.
+  // The whole trail, outside in: `outer`, then {path, offset}.
+  std::vector<ErrorFrame> trail() const;
+  // Adds a frame outside every frame so far: a container calls it on an inner reader's error.
+  Error& within(ErrorFrame frame);
+  // "file: entry 3 (at 0x40) > Clump/Geometry[0]: message (at 0x1A2C)" — one line, for humans and logs.
   std::string describe() const;
 };
 

@@ -50,26 +50,30 @@ size_t Animation::keyCount() const {
   return n;
 }
 
-void Provenance::warn(std::string code, std::string message) {
+void Provenance::warn(std::string code, std::string message, uint32_t times) {
   if (index_.size() != warnings.size()) {  // `warnings` was edited directly: rebuild the index
     index_.clear();
     for (size_t i = 0; i < warnings.size(); ++i) index_.emplace(warnings[i].code + '\n' + warnings[i].message, i);
   }
   std::string key = code + '\n' + message;
   if (auto it = index_.find(key); it != index_.end()) {
-    ++warnings[it->second].count;
+    warnings[it->second].count += times;
     return;
   }
   if (warnings.size() >= kMaxListedWarnings) {
     message = "further warnings of this kind are not listed";
     key = code + '\n' + message;
     if (auto it = index_.find(key); it != index_.end()) {
-      ++warnings[it->second].count;
+      warnings[it->second].count += times;
       return;
     }
   }
   index_.emplace(std::move(key), warnings.size());
-  warnings.push_back(Warning{std::move(code), std::move(message), 1});
+  warnings.push_back(Warning{std::move(code), std::move(message), times});
+}
+
+void Provenance::absorb(const Provenance& other) {
+  for (const Warning& w : other.warnings) warn(w.code, w.message, w.count);
 }
 
 size_t Rig::vertexCount() const {

@@ -140,7 +140,9 @@ struct Provenance {
   // Records a warning; a repeat of the same code and message only raises its count. A hostile file
   // can raise thousands of distinct warnings, so past kMaxListedWarnings messages each further one
   // is folded into one "not listed" entry per code: O(1) per call, bounded memory.
-  void warn(std::string code, std::string message);
+  void warn(std::string code, std::string message, uint32_t times = 1);
+  // Adds another provenance's warnings (a clip file's, onto the rig its clips were bound to).
+  void absorb(const Provenance& other);
   static constexpr size_t kMaxListedWarnings = 64;
 
  private:

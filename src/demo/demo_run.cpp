@@ -2,8 +2,10 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
+#include "core/assemble.hpp"
 #include "core/axes.hpp"
-#include "core/bind.hpp"
 #include "core/file_io.hpp"
 #include "core/validate.hpp"
 #include "demo/character.hpp"
@@ -23,17 +25,19 @@ Error withFile(Error e, const std::string& file) {
   return e;
 }
 
-// What the format's reader gives back, as a rig comparable with `character`.
-Result<Rig> readBack(const FormatInfo& format, std::span<const uint8_t> bytes, const Rig& character) {
-  Rig read = RP_TRY(format.read(bytes));
-  if (!format.animationOnly) return read;
-  // Animation-only files carry no skeleton: bind them onto the character, in the same axes.
-  convertAxes(read, character.provenance.axes);
-  Rig bound = character;
-  bound.animations.clear();
-  bound.provenance = read.provenance;
-  bindAnimations(bound, std::move(read.animations));
-  return bound;
+// What the format's reader gives back, as a rig comparable with `character`: the file's one rig, or
+// for an animation-only format its clips assembled onto the character's skeleton (as `convert
+// --skeleton` does, in the character's axes).
+Result<Rig> readBack(const FormatInfo& format, std::vector<uint8_t> bytes, const std::string& file, const Rig& character) {
+  const auto source = Source::fromBytes(std::move(bytes), file);
+  ReadContext ctx;
+  Asset asset = RP_TRY(readAsset(*source, ctx, &format));
+  Rig skeleton = character;
+  skeleton.animations.clear();
+  const bool clipsOnly = format.animationOnly();
+  std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), {}, clipsOnly ? &skeleton : nullptr, {}));
+  if (rigs.size() != 1) return invalidModel("", fmt::format("read back {} rigs, wrote one", rigs.size()));
+  return std::move(rigs.front().rig);
 }
 
 DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::filesystem::path& dir) {
@@ -50,7 +54,7 @@ DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::fil
     row.failure = withFile(written.error(), row.file);
     return row;
   }
-  auto back = readBack(format, *bytes, character);
+  auto back = readBack(format, std::move(*bytes), row.file, character);
   if (!back) {
     row.failure = withFile(back.error(), row.file);
     return row;

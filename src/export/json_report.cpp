@@ -156,4 +156,43 @@ nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
   return detail == JsonDetail::Full ? full(rig) : summary(rig);
 }
 
+nlohmann::ordered_json clipSetToJson(const ClipSet& clips) {
+  Json anims = Json::array();
+  for (const Animation& a : clips.animations) {
+    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", a.keyCount()},
+                         {"events", a.events.size()}});
+  }
+  return Json{{"item", clips.item},
+              {"name", clips.name},
+              {"format", clips.provenance.format},
+              {"axes", axes(clips.provenance.axes)},
+              {"wants", clips.wants ? Json{{"name", clips.wants->name}, {"item", clips.wants->item}} : Json(nullptr)},
+              {"animations", std::move(anims)},
+              {"warnings", warnings(clips.provenance)}};
+}
+
+nlohmann::ordered_json itemsToJson(const std::vector<ItemInfo>& items) {
+  Json out = Json::array();
+  for (const ItemInfo& i : items) out.push_back(Json{{"id", i.id}, {"kind", i.kind}, {"name", i.name}, {"bytes", i.bytes}});
+  return out;
+}
+
+nlohmann::ordered_json coverageToJson(const BindReport& report) {
+  Json dropped = Json::array();
+  for (const BindReport::Dropped& d : report.dropped) {
+    dropped.push_back(Json{{"reason", d.reason}, {"count", d.count}, {"examples", d.examples}});
+  }
+  return Json{{"clips", report.clips}, {"tracks", report.tracks}, {"bound", report.bound}, {"dropped", std::move(dropped)}};
+}
+
+nlohmann::ordered_json errorToJson(const Error& error) {
+  Json trail = Json::array();
+  for (const ErrorFrame& f : error.trail()) trail.push_back(Json{{"where", f.where}, {"offset", optional(f.offset)}});
+  return Json{{"code", errorCodeName(error.code)},
+              {"file", error.file},
+              {"trail", std::move(trail)},
+              {"message", error.message},
+              {"text", error.describe()}};
+}
+
 }  // namespace rigport

@@ -5,26 +5,72 @@
 #include <cctype>
 #include <filesystem>
 
-#include "core/file_io.hpp"
+#include <fmt/format.h>
+
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
 
 namespace rigport {
 namespace {
 
+namespace fs = std::filesystem;
+
+std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
+
+// Formats whose files hold one rig: the whole file is item "0".
+template <Result<Rig> (*Read)(std::span<const uint8_t>, ReadContext&)>
+Result<Asset> readOneRig(const Source& source, ReadContext& ctx) {
+  Rig rig = RP_TRY(Read(source.bytes(), ctx));
+  Asset asset;
+  asset.provenance.format = rig.provenance.format;
+  asset.provenance.axes = rig.provenance.axes;
+  asset.rigs.push_back(std::move(rig));
+  return asset;
+}
+
+Result<std::vector<ItemInfo>> listOneRig(const Source& source, ReadContext&) {
+  return std::vector<ItemInfo>{ItemInfo{"0", "rig", stemOf(source.name()), source.bytes().size()}};
+}
+
+// Formats whose files hold one set of standalone clips.
+template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
+Result<Asset> readOneClipSet(const Source& source, ReadContext& ctx) {
+  ClipSet clips = RP_TRY(Read(source.bytes(), ctx));
+  Asset asset;
+  asset.provenance.format = clips.provenance.format;
+  asset.provenance.axes = clips.provenance.axes;
+  clips.item = "0";
+  asset.clips.push_back(std::move(clips));
+  return asset;
+}
+
+// Clip packages list their clips. RenderWare's are read whole to list them: their headers are
+// interleaved with the keys, and reading is as fast as walking (BENCHMARKS.md, IFP read).
+template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
+Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) {
+  const ClipSet clips = RP_TRY(Read(source.bytes(), ctx));
+  std::vector<ItemInfo> items;
+  items.reserve(clips.animations.size());
+  for (size_t i = 0; i < clips.animations.size(); ++i) {
+    items.push_back(ItemInfo{std::to_string(i), "clip", clips.animations[i].name, 0});
+  }
+  return items;
+}
+
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
-               "skeleton (frames + HAnim), skin (Skin PLG), meshes", renderware::probeDff, renderware::readDff,
-               renderware::writeDff, false},
+               kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
+               readOneRig<renderware::readDff>, renderware::writeDff},
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
-               "animations (bound by HAnim node position)", renderware::probeAnm, renderware::readAnm,
-               renderware::writeAnm, true},
-    FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp",
-               "animations (bound by bone id, then name)", renderware::probeIfp, renderware::readIfp, nullptr, true},
+               kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
+               readOneClipSet<renderware::readAnm>, renderware::writeAnm},
+    FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
+               "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
+               readOneClipSet<renderware::readIfp>, nullptr},
 };
 
 std::string lowerExtension(std::string_view path) {
-  std::string ext = std::filesystem::path(path).extension().string();
+  std::string ext = fs::path(path).extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
 }
@@ -43,17 +89,56 @@ bool hasExtension(const FormatInfo& f, const std::string& ext) {
 
 // Formats that store no clip names (.anm) leave them empty; the file's stem is what a user
 // recognises in Blender or three.js: "walk" for walk.anm, "walk_0", "walk_1" for several clips.
-void nameUnnamedAnimations(Rig& rig) {
+void nameUnnamedAnimations(std::vector<Animation>& animations, const std::string& stem) {
   size_t unnamed = 0;
-  for (const Animation& a : rig.animations) unnamed += a.name.empty() ? 1 : 0;
+  for (const Animation& a : animations) unnamed += a.name.empty() ? 1 : 0;
   size_t next = 0;
-  for (Animation& a : rig.animations) {
+  for (Animation& a : animations) {
     if (!a.name.empty()) continue;
-    a.name = unnamed == 1 ? rig.name : rig.name + "_" + std::to_string(next++);
+    a.name = unnamed == 1 ? stem : stem + "_" + std::to_string(next++);
   }
 }
 
+void stamp(Provenance& p, const FormatInfo& format, const std::string& file) {
+  if (p.format.empty()) p.format = std::string(format.name);
+  p.file = file;
+}
+
+Error unknownFormat(const Source& source) {
+  Error e = makeError(ErrorCode::Unsupported, "not a file of any format rigport reads (unknown magic bytes)");
+  e.file = source.name();
+  e.offset = 0;
+  return e;
+}
+
+Error withFile(Error e, const std::string& file) {
+  if (e.file.empty()) e.file = file;
+  return e;
+}
+
+Result<Asset> readNestedAsset(const Source& inner, ReadContext& ctx, std::string_view formatName) {
+  const FormatInfo* format = nullptr;
+  if (!formatName.empty()) {
+    format = findFormat(formatName);
+    if (format == nullptr) return makeError(ErrorCode::Usage, fmt::format("no format named '{}'", formatName));
+  }
+  return readAsset(inner, ctx, format);
+}
+
 }  // namespace
+
+std::string carriesText(uint32_t carries) {
+  static constexpr std::pair<uint32_t, const char*> kWords[] = {{kCarriesSkeleton, "skeleton"}, {kCarriesSkin, "skin"},
+                                                                {kCarriesMesh, "meshes"},       {kCarriesAnimations, "animations"},
+                                                                {kCarriesContainer, "container"}};
+  std::string out;
+  for (const auto& [bit, word] : kWords) {
+    if ((carries & bit) == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += word;
+  }
+  return out;
+}
 
 std::span<const FormatInfo> formats() { return kFormats; }
 
@@ -79,27 +164,53 @@ const FormatInfo* detectFormat(std::span<const uint8_t> bytes, std::string_view 
   return nullptr;
 }
 
-Result<Rig> loadFile(const std::string& path) {
-  auto bytes = readFileBytes(path);
-  if (!bytes) return bytes.error();
-  const FormatInfo* format = detectFormat(*bytes, path);
-  if (format == nullptr) {
-    Error e = makeError(ErrorCode::Unsupported, "not a file of any format rigport reads (unknown magic bytes)");
-    e.file = path;
-    e.offset = 0;
-    return e;
+Result<Asset> readAsset(const Source& source, ReadContext& ctx, const FormatInfo* format) {
+  if (format == nullptr) format = detectFormat(source.bytes(), source.name());
+  if (format == nullptr) return unknownFormat(source);
+  auto read = format->read(source, ctx);
+  if (!read) return withFile(read.error(), source.name());
+  Asset& asset = *read;
+  const std::string stem = stemOf(source.name());
+  stamp(asset.provenance, *format, source.name());
+  for (Rig& rig : asset.rigs) {
+    stamp(rig.provenance, *format, source.name());
+    if (rig.name.empty()) rig.name = stem;
+    nameUnnamedAnimations(rig.animations, rig.name);
   }
-  auto rig = format->read(*bytes);
-  if (!rig) {
-    Error e = rig.error();
-    e.file = path;
-    return e;
+  for (ClipSet& clips : asset.clips) {
+    stamp(clips.provenance, *format, source.name());
+    if (clips.name.empty()) clips.name = stem;
+    nameUnnamedAnimations(clips.animations, clips.name);
   }
-  rig->provenance.format = std::string(format->name);
-  rig->provenance.file = path;
-  if (rig->name.empty()) rig->name = std::filesystem::path(path).stem().string();
-  nameUnnamedAnimations(*rig);
-  return rig;
+  return read;
+}
+
+ReadContext fileReadContext(const std::string& path, const ReadOptions& options) {
+  ReadContext ctx(options);
+  const fs::path folder = fs::path(path).parent_path();
+  ctx.openSibling = [folder, limit = options.memoryLimit](std::string_view relative) {
+    return Source::open((folder / fs::path(relative)).string(), limit);
+  };
+  ctx.formatReader = readNestedAsset;
+  return ctx;
+}
+
+Result<Asset> loadAsset(const std::string& path, const ReadOptions& options) {
+  auto source = Source::open(path, options.memoryLimit);
+  if (!source) return source.error();
+  ReadContext ctx = fileReadContext(path, options);
+  return readAsset(**source, ctx);
+}
+
+Result<std::vector<ItemInfo>> listItems(const std::string& path, const ReadOptions& options) {
+  auto source = Source::open(path, options.memoryLimit);
+  if (!source) return source.error();
+  const FormatInfo* format = detectFormat((*source)->bytes(), path);
+  if (format == nullptr) return unknownFormat(**source);
+  ReadContext ctx = fileReadContext(path, options);
+  auto items = format->list(**source, ctx);
+  if (!items) return withFile(items.error(), path);
+  return items;
 }
 
 }  // namespace rigport

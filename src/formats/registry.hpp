@@ -8,24 +8,41 @@
 #include <string_view>
 #include <vector>
 
+#include "core/asset.hpp"
 #include "core/error.hpp"
+#include "core/read_context.hpp"
 #include "core/rig.hpp"
 
 namespace rigport {
+
+// What a format's reader fills in.
+enum Carries : uint32_t {
+  kCarriesSkeleton = 1u << 0,
+  kCarriesSkin = 1u << 1,
+  kCarriesMesh = 1u << 2,
+  kCarriesAnimations = 1u << 3,
+  kCarriesContainer = 1u << 4,  // many items in one file (a package, an arena, an archive)
+};
+// "skeleton, skin, meshes", in that order.
+std::string carriesText(uint32_t carries);
 
 struct FormatInfo {
   std::string_view name;         // stable id used on the command line, e.g. "renderware-dff"
   std::string_view description;  // one line for `rigport formats`
   std::string_view extensions;   // comma-separated, lower case, with dots: ".dff"
-  std::string_view carries;      // what the reader fills in: "skeleton, skin, meshes"
+  uint32_t carries = 0;          // Carries bits
+  std::string_view binding;      // how its clips find their bones, for standalone animation formats
   // Cheap magic check on the first bytes; false when unsure.
   bool (*probe)(std::span<const uint8_t> bytes);
-  // Bytes -> rig. Must never crash, hang or over-allocate on any input.
-  Result<Rig> (*read)(std::span<const uint8_t> bytes);
+  // The file's items without decoding them.
+  Result<std::vector<ItemInfo>> (*list)(const Source& source, ReadContext& ctx);
+  // Everything the file holds. Must never crash, hang or allocate beyond ctx's budget on any input.
+  Result<Asset> (*read)(const Source& source, ReadContext& ctx);
   // Rig -> bytes; nullptr when the format has no writer yet.
   Result<std::vector<uint8_t>> (*write)(const Rig& rig);
-  // True for files that carry only animations, bound to a skeleton from another file.
-  bool animationOnly = false;
+
+  // Clips with no skeleton of their own: they bind to one from another file.
+  bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }
 };
 
 std::span<const FormatInfo> formats();
@@ -33,8 +50,18 @@ const FormatInfo* findFormat(std::string_view name);
 // Magic first (the extension breaks ties); with no magic match, the extension alone.
 const FormatInfo* detectFormat(std::span<const uint8_t> bytes, std::string_view path);
 
-// Reads a file, detects its format and parses it; provenance.file/format and any error's file
-// are filled in.
-Result<Rig> loadFile(const std::string& path);
+// Reads `source` with `format` (detected from its bytes and name when null). Provenance format and
+// file are filled in; rigs and clip sets without a name take the file's stem, unnamed clips too.
+// A nested read (a container's resource) is one level deeper in `ctx` and errors carry its frame.
+Result<Asset> readAsset(const Source& source, ReadContext& ctx, const FormatInfo* format = nullptr);
+
+// The context a read of the file at `path` gets: siblings open relative to its folder, inner
+// resources go to the registry's readers (one level deeper each, up to options.maxDepth).
+ReadContext fileReadContext(const std::string& path, const ReadOptions& options);
+
+// Opens `path` (memory-mapped) and reads it with fileReadContext(). Every error names the file.
+Result<Asset> loadAsset(const std::string& path, const ReadOptions& options = {});
+// The items of `path`, cheaply, for `rigport info`.
+Result<std::vector<ItemInfo>> listItems(const std::string& path, const ReadOptions& options = {});
 
 }  // namespace rigport

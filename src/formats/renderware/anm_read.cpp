@@ -138,17 +138,17 @@ bool probeAnm(std::span<const uint8_t> bytes) {
   return type && *type == kAnimAnimation;
 }
 
-Result<Rig> readAnm(std::span<const uint8_t> bytes) {
-  ByteReader r(bytes);
-  Rig rig;
-  rig.provenance.format = "renderware-anm";
-  rig.provenance.axes = kRenderWareAxes;
+Result<ClipSet> readAnm(std::span<const uint8_t> bytes, ReadContext& ctx) {
+  ByteReader r = ctx.reader(bytes);
+  ClipSet clips;
+  clips.provenance.format = "renderware-anm";
+  clips.provenance.axes = kRenderWareAxes;
   size_t chunkIndex = 0;
   while (!r.atEnd()) {
     const Field chunkField("chunk", static_cast<int64_t>(chunkIndex++));
     const ChunkHeader h = RP_TRY(readChunkHeader(r, chunkField));
     if (h.type != kAnimAnimation) {
-      rig.provenance.warn("unknown-chunk", fmt::format("skipped chunk type 0x{:X} at 0x{:X}", h.type, r.fileOffset() - kChunkHeaderSize));
+      clips.provenance.warn("unknown-chunk", fmt::format("skipped chunk type 0x{:X} at 0x{:X}", h.type, r.fileOffset() - kChunkHeaderSize));
       RP_CHECK(r.skip(h.size, chunkField));
       continue;
     }
@@ -156,26 +156,26 @@ Result<Rig> readAnm(std::span<const uint8_t> bytes) {
     // error rather than the next chunk's bytes read as keys. One public writer stores 20 + 36·n as
     // the size of type-2 chunks (§1.10), so a type-2 payload is parsed from the bytes themselves and
     // the size field only decides where the next chunk starts.
-    const Field animField("AnimAnimation", static_cast<int64_t>(rig.animations.size()));
+    const Field animField("AnimAnimation", static_cast<int64_t>(clips.animations.size()));
     ByteReader head = RP_TRY(r.window(r.position(), 8, animField));
     RP_CHECK(head.s32("version"));
     const int32_t type = RP_TRY(head.s32("interpolatorType"));
     const size_t payloadBytes = type == anm::kCompressedKeys ? r.remaining() : h.size;
     ByteReader body = RP_TRY(r.window(r.position(), payloadBytes, animField));
-    rig.animations.push_back(RP_TRY(readAnimation(body)));
+    clips.animations.push_back(RP_TRY(readAnimation(body)));
     const size_t used = body.position();
     size_t next = h.size;
     if (h.size != used) {
       if (h.size < used || h.size > r.remaining()) next = used;
-      rig.provenance.warn("chunk-size", fmt::format("{}: chunk size {} but its keys take {} bytes; next chunk read at +{}",
+      clips.provenance.warn("chunk-size", fmt::format("{}: chunk size {} but its keys take {} bytes; next chunk read at +{}",
                                                     animField.str(), h.size, used, next));
     }
     RP_CHECK(r.skip(next, animField));
   }
-  if (rig.animations.empty()) {
+  if (clips.animations.empty()) {
     return r.error(ErrorCode::BadValue, "no Anim Animation chunk (0x1B) in the file", "chunk");
   }
-  return rig;
+  return clips;
 }
 
 }  // namespace rigport::renderware

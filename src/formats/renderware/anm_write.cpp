@@ -134,4 +134,11 @@ Result<std::vector<uint8_t>> writeAnm(const Rig& source) {
   return w.take();
 }
 
+Result<std::vector<uint8_t>> writeAnm(const ClipSet& clips) {
+  Rig rig;  // no skeleton: every track keeps the node position it was read with
+  rig.animations = clips.animations;
+  rig.provenance = clips.provenance;
+  return writeAnm(rig);
+}
+
 }  // namespace rigport::renderware

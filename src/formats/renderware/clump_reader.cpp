@@ -18,10 +18,12 @@ struct ClumpData {
   std::vector<RwFrame> frames;
   std::vector<RwGeometry> geometries;
   std::vector<RwAtomic> atomics;
+  uint64_t frameListOffset = 0;
 };
 
 Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFrames, ClumpData& clump) {
   RwAtomic atomic;
+  atomic.offset = r.fileOffsetOfStart();
   {
     ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
     // §1.2: 12 bytes before 0x30400 (no geometry index meaning), 16 after.
@@ -71,6 +73,7 @@ Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
   }
   {
     ByteReader fl = RP_TRY(readChunk(r, kFrameList, "FrameList"));
+    clump.frameListOffset = fl.fileOffsetOfStart();
     clump.frames = RP_TRY(readFrameList(fl, ctx));
   }
   if (ctx.version >= kGeometryListSince) {
@@ -112,8 +115,8 @@ bool probeDff(std::span<const uint8_t> bytes) {
   return h && h->type == kClump && h->version >= 0x30000 && h->version < 0x40000;
 }
 
-Result<Rig> readDff(std::span<const uint8_t> bytes) {
-  ByteReader root(bytes);
+Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
+  ByteReader root = readContext.reader(bytes);
   Rig rig;
   rig.provenance.format = "renderware-dff";
   rig.provenance.axes = kRenderWareAxes;
@@ -125,7 +128,7 @@ Result<Rig> readDff(std::span<const uint8_t> bytes) {
   }
   DffContext ctx{h.version, h.libraryId, &rig.provenance};
   ClumpData clump = RP_TRY(readClump(clumpReader, ctx));
-  RP_CHECK(buildRig(clump.frames, clump.geometries, clump.atomics, rig));
+  RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig));
   RP_CHECK(validate(rig));
   return rig;
 }

@@ -272,10 +272,15 @@ void decomposeFrame(const glm::mat4& m, Bone& bone) {
   bone.scale = s;
 }
 
-Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry>& geometries,
+Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, const std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig) {
   const std::vector<uint32_t> order = parentFirstOrder(frames);
-  if (order.size() != frames.size()) return makeError(ErrorCode::BadValue, "FrameList parents form a cycle");
+  if (order.size() != frames.size()) {
+    Error e = makeError(ErrorCode::BadValue, "FrameList parents form a cycle");
+    e.path = "Clump/FrameList";
+    e.offset = frameListOffset;
+    return e;
+  }
   std::vector<uint32_t> remap(frames.size());
   bool reordered = false;
   for (size_t i = 0; i < order.size(); ++i) {
@@ -322,8 +327,10 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
   for (const RwGeometry& g : geometries) stored += g.positions.size();
   for (const RwAtomic& a : atomics) instanced += geometries[a.geometryIndex].positions.size();
   if (instanced > 4 * stored + 65536) {
-    return makeError(ErrorCode::TooLarge, fmt::format("{} atomics instance {} vertices of {} stored", atomics.size(),
-                                                      instanced, stored));
+    Error e = makeError(ErrorCode::TooLarge, fmt::format("{} atomics instance {} vertices of {} stored", atomics.size(), instanced, stored));
+    e.path = fmt::format("Clump/Atomic[{}]", atomics.size() - 1);
+    e.offset = atomics.back().offset;
+    return e;
   }
   for (size_t a = 0; a < atomics.size(); ++a) {
     const RwGeometry& geo = geometries[atomics[a].geometryIndex];

@@ -10,7 +10,8 @@
 
 namespace rigport::renderware {
 
-Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry>& geometries,
+// `frameListOffset` locates errors about the hierarchy as a whole.
+Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, const std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig);
 
 // Bind pose of a frame matrix (columns right, up, at, pos): translation = pos, scale = column

@@ -110,6 +110,7 @@ struct RwGeometry {
 struct RwAtomic {
   uint32_t frameIndex = 0;
   uint32_t geometryIndex = 0;
+  uint64_t offset = 0;  // file offset of the chunk, for messages
 };
 
 }  // namespace rigport::renderware

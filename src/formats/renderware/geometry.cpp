@@ -46,9 +46,9 @@ Result<SkinPlg> readNativeSkin(ByteReader& r, RwGeometry& geo, const NativeSkinV
                     "platform");
 }
 
+// ext.nativeData is present: the caller checks it, where the geometry's offset is known.
 Status readNativeGeometry(GeometryExtension& ext, RwGeometry& geo, const DffContext& ctx,
                           NativeSkinVertices& wdglVertices) {
-  if (!ext.nativeData) return Error(makeError(ErrorCode::BadValue, "native geometry without Native Data PLG"));
   ByteReader& nd = *ext.nativeData;
   auto scope = nd.scope("NativeDataPlg");
   // Xbox (and D3D) wrap the data in a Struct that starts with the platform; WDGL does not.
@@ -192,6 +192,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
   }
   NativeSkinVertices wdglVertices;
   if (geo.flags & kGeoNative) {
+    if (!ext.nativeData) return r.errorAt(0, ErrorCode::BadValue, "native geometry (flag 0x01000000) without a Native Data PLG", "Extension");
     RP_CHECK(readNativeGeometry(ext, geo, ctx, wdglVertices));
     for (uint32_t i : geo.indices) {
       if (i >= geo.positions.size()) {

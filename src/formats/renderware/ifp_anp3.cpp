@@ -89,7 +89,7 @@ Result<BoneTrack> readSequence(ByteReader& r, uint64_t* keyBytes) {
   return track;
 }
 
-Result<Animation> readAnimation(ByteReader& r, bool isAnp3, Rig& rig) {
+Result<Animation> readAnimation(ByteReader& r, bool isAnp3, ClipSet& clips) {
   Animation anim;
   anim.name = RP_TRY(r.fixedString(kNameSize, "name"));
   const size_t countPos = r.position();
@@ -111,7 +111,7 @@ Result<Animation> readAnimation(ByteReader& r, bool isAnp3, Rig& rig) {
   // The game reads all key data into one keyDataSize-byte allocation: a smaller value is a broken file
   // for the game, though the keys themselves are intact.
   if (isAnp3 && (keyDataSize < 0 || static_cast<uint64_t>(keyDataSize) < keyBytes)) {
-    rig.provenance.warn("ifp-key-data-size", fmt::format("animation '{}': keyDataSize {} is below the {} bytes of its keys", anim.name, keyDataSize, keyBytes));
+    clips.provenance.warn("ifp-key-data-size", fmt::format("animation '{}': keyDataSize {} is below the {} bytes of its keys", anim.name, keyDataSize, keyBytes));
   }
   anim.duration = lastKeyTime(anim);
   return anim;
@@ -119,18 +119,18 @@ Result<Animation> readAnimation(ByteReader& r, bool isAnp3, Rig& rig) {
 
 }  // namespace
 
-Status readAnp23(ByteReader& r, Rig& rig, bool isAnp3) {
+Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3) {
   RP_TRY(r.u32("size"));
   const std::string packageName = RP_TRY(r.fixedString(kNameSize, "name"));
-  if (rig.name.empty()) rig.name = packageName;
+  if (clips.name.empty()) clips.name = packageName;
   const size_t countPos = r.position();
   const int32_t numAnims = RP_TRY(r.s32("numAnims"));
   if (numAnims < 0) return r.errorAt(countPos, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
   const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numAnims), kNameSize + (isAnp3 ? 12 : 4), "numAnims"));
-  rig.animations.reserve(rig.animations.size() + n);
+  clips.animations.reserve(clips.animations.size() + n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("animation", static_cast<int64_t>(i)));
-    rig.animations.push_back(RP_TRY(readAnimation(r, isAnp3, rig)));
+    clips.animations.push_back(RP_TRY(readAnimation(r, isAnp3, clips)));
   }
   return Ok{};
 }

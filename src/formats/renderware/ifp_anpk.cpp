@@ -145,19 +145,19 @@ Result<Animation> readAnimation(ByteReader& r) {
 
 }  // namespace
 
-Status readAnpk(ByteReader& r, Rig& rig) {
+Status readAnpk(ByteReader& r, ClipSet& clips) {
   ByteReader pkg = RP_TRY(expectBlock(r, "ANPK", "ANPK"));
   ByteReader info = RP_TRY(expectBlock(pkg, "INFO", "INFO"));
   const int32_t numAnims = RP_TRY(info.s32("numAnims"));
   const std::string packageName = RP_TRY(info.fixedString(info.remaining(), "name"));
-  if (rig.name.empty()) rig.name = packageName;
+  if (clips.name.empty()) clips.name = packageName;
   if (numAnims < 0) return info.errorAt(0, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
   // An animation is at least a NAME header, a DGAN header and an 8-byte INFO block.
   const size_t n = RP_TRY(pkg.count(static_cast<uint64_t>(numAnims), 8 + 8 + 16, "numAnims"));
-  rig.animations.reserve(rig.animations.size() + n);
+  clips.animations.reserve(clips.animations.size() + n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = pkg.scope(Field("animation", static_cast<int64_t>(i)));
-    rig.animations.push_back(RP_TRY(readAnimation(pkg)));
+    clips.animations.push_back(RP_TRY(readAnimation(pkg)));
   }
   return Ok{};
 }

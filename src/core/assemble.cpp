@@ -1,0 +1,124 @@
+#include "core/assemble.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "core/axes.hpp"
+
+namespace rigport {
+namespace {
+
+bool listed(const std::vector<std::string>& names, const std::string& a, const std::string& b = {}) {
+  return std::find(names.begin(), names.end(), a) != names.end() || (!b.empty() && std::find(names.begin(), names.end(), b) != names.end());
+}
+
+Error usage(std::string message, const std::string& file) {
+  Error e = makeError(ErrorCode::Usage, std::move(message));
+  e.file = file;
+  return e;
+}
+
+// The clip set's animations in `axes` (a clip set has no bones, so only its keys move).
+std::vector<Animation> inAxes(const ClipSet& clips, const AxisSystem& axes) {
+  Rig carrier;
+  carrier.animations = clips.animations;
+  carrier.provenance.axes = clips.provenance.axes;
+  convertAxes(carrier, axes);
+  return std::move(carrier.animations);
+}
+
+Status bindOnto(AssembledRig& out, const ClipSet& clips, const BindOptions& options) {
+  auto report = bindAnimations(out.rig, inAxes(clips, out.rig.provenance.axes), options);
+  if (!report) {
+    Error e = report.error();
+    e.file = clips.provenance.file;
+    return e;
+  }
+  out.coverage.add(*report);
+  out.rig.provenance.absorb(clips.provenance);
+  return Ok{};
+}
+
+// Which rig of the input a clip set plays on when the user named none: the one it wants, else
+// the one its tracks cover best (ties: the first).
+std::optional<size_t> chooseSkeleton(const ClipSet& clips, const std::vector<Rig>& rigs, Provenance& provenance) {
+  if (rigs.empty()) return std::nullopt;
+  if (clips.wants) {
+    for (size_t i = 0; i < rigs.size(); ++i) {
+      if (rigs[i].name == clips.wants->name || (!clips.wants->item.empty() && rigs[i].name == clips.wants->item)) return i;
+    }
+    provenance.warn("skeleton-not-found", fmt::format("clips '{}' want skeleton '{}', which the file does not hold; "
+                                                      "choosing by coverage", clips.name, clips.wants->name));
+  }
+  size_t best = 0, bestCount = 0;
+  for (size_t i = 0; i < rigs.size(); ++i) {
+    const size_t n = countResolvable(rigs[i].skeleton, clips.animations);
+    if (n > bestCount) best = i, bestCount = n;
+  }
+  return best;
+}
+
+size_t keepClips(std::vector<Animation>& animations, const std::vector<std::string>& names) {
+  std::erase_if(animations, [&](const Animation& a) { return !listed(names, a.name); });
+  return animations.size();
+}
+
+}  // namespace
+
+Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
+                                           const AssembleOptions& options) {
+  const std::string& file = input.provenance.file;
+  if (!options.items.empty()) {
+    std::erase_if(input.rigs, [&](const Rig& r) { return !listed(options.items, r.name); });
+    std::erase_if(input.clips, [&](const ClipSet& c) { return !listed(options.items, c.name, c.item); });
+    if (input.rigs.empty() && input.clips.empty()) {
+      return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
+    }
+  }
+  std::vector<ClipSet> extras(extraClips.begin(), extraClips.end());
+  if (!options.clips.empty()) {
+    size_t kept = 0;
+    for (ClipSet& c : input.clips) kept += keepClips(c.animations, options.clips);
+    for (ClipSet& c : extras) kept += keepClips(c.animations, options.clips);
+    if (kept == 0) return usage(fmt::format("no clip named {} (`rigport info` lists the clips)", fmt::join(options.clips, ", ")), file);
+  }
+
+  std::vector<AssembledRig> out;
+  std::vector<bool> playsClips(input.rigs.size(), false);
+  for (const ClipSet& clips : input.clips) {
+    if (clips.animations.empty()) continue;
+    AssembledRig assembled;
+    if (skeleton != nullptr) {
+      assembled.rig = *skeleton;
+    } else {
+      const std::optional<size_t> chosen = chooseSkeleton(clips, input.rigs, input.provenance);
+      if (!chosen) {
+        return usage(fmt::format("{} clips carry no skeleton: name one with --skeleton FILE[#ITEM], or pass this file with "
+                                 "--anim next to a model",
+                                 clips.provenance.format),
+                     file);
+      }
+      playsClips[*chosen] = true;
+      assembled.rig = input.rigs[*chosen];
+    }
+    assembled.rig.animations.clear();
+    assembled.rig.name = clips.name;
+    RP_CHECK(bindOnto(assembled, clips, options.bind));
+    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
+    assembled.rig.provenance.absorb(input.provenance);
+    out.push_back(std::move(assembled));
+  }
+  for (size_t i = 0; i < input.rigs.size(); ++i) {
+    if (playsClips[i]) continue;
+    AssembledRig assembled{std::move(input.rigs[i]), {}};
+    assembled.rig.provenance.absorb(input.provenance);
+    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
+    out.push_back(std::move(assembled));
+  }
+  if (out.empty()) return usage("holds nothing to export (no rig, and no clips)", file);
+  return out;
+}
+
+}  // namespace rigport

@@ -1,0 +1,37 @@
+// Budget: how many bytes one file's read may allocate from sizes and counts it found in the file.
+// A forged count that still fits the remaining bytes (a vertex count times an instancing factor, a
+// decompressed size) must end in a clear error naming the field, never in a huge allocation, so
+// readers charge the budget before allocating (ByteReader::count and ::charge do it for them).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace rigport {
+
+class Budget {
+ public:
+  static constexpr uint64_t kDefaultLimit = 1ull << 30;  // 1 GiB; `--memory-limit` on the command line
+
+  explicit Budget(uint64_t limit = kDefaultLimit) : limit_(limit) {}
+
+  // Adds `bytes` and says whether the total stays within the limit; a refused charge is not added.
+  bool charge(uint64_t bytes) {
+    if (bytes > limit_ - used_) return false;
+    used_ += bytes;
+    return true;
+  }
+  uint64_t used() const { return used_; }
+  uint64_t limit() const { return limit_; }
+  // The message for a refused charge of `bytes`.
+  std::string refusal(uint64_t bytes) const;
+
+ private:
+  uint64_t limit_;
+  uint64_t used_ = 0;
+};
+
+// "1G", "512M", "64k" or a plain byte count; 0 when the text is not a size.
+uint64_t parseByteSize(const std::string& text);
+
+}  // namespace rigport

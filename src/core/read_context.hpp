@@ -1,0 +1,65 @@
+// ReadOptions and ReadContext: what a reader may use besides its bytes. The options bound the work
+// a hostile file can cause (memory, container depth, item count); the context carries the per-file
+// budget and, where the caller allows them, a way to open a sibling file (the .ska beside a .drs,
+// a RIG in another package) and a way to hand an inner resource to another format's reader without
+// including that format's folder (formats meet only in the model; formats/registry.cpp wires it).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "core/asset.hpp"
+#include "core/budget.hpp"
+#include "core/byte_reader.hpp"
+#include "core/error.hpp"
+#include "core/source.hpp"
+
+namespace rigport {
+
+struct ReadOptions {
+  uint64_t memoryLimit = Budget::kDefaultLimit;  // per file: every allocation sized from file data
+  uint32_t maxDepth = 8;                         // containers within containers
+  uint32_t maxItems = 1u << 20;                  // entries of one container
+};
+
+struct ReadContext {
+  explicit ReadContext(ReadOptions opts = {}) : options(opts), budget_(std::make_shared<Budget>(opts.memoryLimit)) {}
+
+  // A context for a resource inside this file: one level deeper, same budget, same permissions.
+  ReadContext nested() const {
+    ReadContext child = *this;
+    ++child.depth;
+    return child;
+  }
+
+  // One budget per file, shared by the reads of every resource inside it.
+  Budget& budget() const { return *budget_; }
+
+  ReadOptions options;
+  uint32_t depth = 0;  // 0 for a file; +1 for each container it is inside
+  // Opens a file named relative to the one being read; empty when the caller forbids it.
+  std::function<Result<std::shared_ptr<const Source>>(std::string_view relativePath)> openSibling;
+  // How a nested read is done: the registry's readAsset (formats/registry.cpp sets it); null forbids.
+  using FormatReader = Result<Asset> (*)(const Source& inner, ReadContext& ctx, std::string_view format);
+  FormatReader formatReader = nullptr;
+
+  // Reads a container's inner resource with the named format's reader (detected from its bytes
+  // when `format` is empty), one level deeper, charging the same budget. The error carries `frame`
+  // (the entry, with its offset in the container) outside the inner reader's trail.
+  Result<Asset> readNested(const Source& inner, std::string_view format, ErrorFrame frame) const;
+
+  // The root cursor over a source's bytes, charging this context's budget.
+  ByteReader reader(std::span<const uint8_t> bytes, Endian endian = Endian::Little) {
+    ByteReader r(bytes, endian);
+    r.setBudget(budget_.get());
+    return r;
+  }
+
+ private:
+  std::shared_ptr<Budget> budget_;
+};
+
+}  // namespace rigport

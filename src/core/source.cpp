@@ -1,0 +1,88 @@
+#include "core/source.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace rigport {
+namespace {
+
+Error ioError(const std::string& path, std::string message) {
+  Error e = makeError(ErrorCode::Io, std::move(message));
+  e.file = path;
+  return e;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint64_t maxStreamBytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ioError(path, fmt::format("cannot open: {}", std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return ioError(path, fmt::format("cannot stat: {}", std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return ioError(path, "is a directory");
+  }
+  std::shared_ptr<Source> source(new Source());
+  source->name_ = path;
+  const size_t size = static_cast<size_t>(st.st_size);
+  if (S_ISREG(st.st_mode) && size > 0) {
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
+      ::close(fd);
+      source->mapping_ = map;
+      source->mappedSize_ = size;
+      source->bytes_ = {static_cast<const uint8_t*>(map), size};
+      return std::shared_ptr<const Source>(std::move(source));
+    }
+  }
+  // Pipes, character devices and file systems without mmap: read the stream.
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      return ioError(path, fmt::format("read failed: {}", std::strerror(err)));
+    }
+    bytes.insert(bytes.end(), chunk, chunk + n);
+    if (bytes.size() > maxStreamBytes) {
+      ::close(fd);
+      Error e = ioError(path, fmt::format("not a regular file and longer than the {} byte read limit", maxStreamBytes));
+      e.code = ErrorCode::TooLarge;
+      return e;
+    }
+  }
+  ::close(fd);
+  source->owned_ = std::move(bytes);
+  source->bytes_ = source->owned_;
+  return std::shared_ptr<const Source>(std::move(source));
+}
+
+std::shared_ptr<const Source> Source::fromBytes(std::vector<uint8_t> bytes, std::string name) {
+  std::shared_ptr<Source> source(new Source());
+  source->owned_ = std::move(bytes);
+  source->bytes_ = source->owned_;
+  source->name_ = std::move(name);
+  return source;
+}
+
+Source::~Source() {
+  if (mapping_ != nullptr) ::munmap(mapping_, mappedSize_);
+}
+
+}  // namespace rigport

@@ -1,0 +1,40 @@
+// Source: the bytes one reader looks at, with the name errors and warnings give them. A file is
+// memory-mapped (multi-GB archives cost address space, not a zero-filled copy); a container hands
+// an inner resource to another reader as an owned Source (a decompressed RefPack resource, say).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace rigport {
+
+class Source {
+ public:
+  // Maps the file read-only; a directory, a missing file or an unreadable one is an Io error. What
+  // cannot be mapped (a pipe, a device) is read into memory, at most `maxStreamBytes` of it.
+  static Result<std::shared_ptr<const Source>> open(const std::string& path, uint64_t maxStreamBytes);
+  static std::shared_ptr<const Source> fromBytes(std::vector<uint8_t> bytes, std::string name);
+
+  Source(const Source&) = delete;
+  Source& operator=(const Source&) = delete;
+  ~Source();
+
+  std::span<const uint8_t> bytes() const { return bytes_; }
+  // The file's path, or "<container path>#<entry>" for an inner resource.
+  const std::string& name() const { return name_; }
+
+ private:
+  Source() = default;
+  std::span<const uint8_t> bytes_;
+  std::vector<uint8_t> owned_;
+  void* mapping_ = nullptr;
+  size_t mappedSize_ = 0;
+  std::string name_;
+};
+
+}  // namespace rigport
