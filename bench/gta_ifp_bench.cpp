@@ -11,6 +11,7 @@
 #include "export/gltf.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/rw_axes.hpp"
+#include "memcpy_ceiling.hpp"
 
 namespace {
 
@@ -145,6 +146,10 @@ void BM_ReadIfpAndExportGlb(benchmark::State& state) {
   state.counters["glb_MB"] = static_cast<double>(glbBytes) / 1e6;
 }
 BENCHMARK(BM_ReadIfpAndExportGlb)->Unit(benchmark::kMillisecond);
+
+// memcpy of the same package bytes: the ceiling the rows above are reported against.
+void BM_MemcpyIfpBytes(benchmark::State& state) { rigport::bench::memcpyCeiling(state, makeAnpk()); }
+BENCHMARK(BM_MemcpyIfpBytes)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

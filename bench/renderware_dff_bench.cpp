@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "export/gltf.hpp"
+#include "memcpy_ceiling.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/renderware/rw_axes.hpp"
 
@@ -98,6 +99,10 @@ BENCHMARK(BM_ReadDff)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ReadDffAndExportGlb(benchmark::State& state) { readDff(state, true); }
 BENCHMARK(BM_ReadDffAndExportGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// memcpy of the same DFF bytes: the ceiling the two rows above are reported against.
+void BM_MemcpyDffBytes(benchmark::State& state) { rigport::bench::memcpyCeiling(state, dffBytes()); }
+BENCHMARK(BM_MemcpyDffBytes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

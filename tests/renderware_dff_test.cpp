@@ -456,6 +456,7 @@ TEST(RenderwareDff, EveryTruncationAndByteFlipFailsCleanly) {
       auto r = readDff(bytes);
       ++runs;
       failures += r.ok() ? 0 : 1;
+      if (!r) EXPECT_TRUE(r.error().offset.has_value()) << name << " flipped at " << i << ": " << r.error().describe();
       bytes[i] ^= 0xFF;
     }
   }

@@ -39,13 +39,16 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
   // One value per flag, so `--anim a.ifp model.dff` never takes the model as a second animation.
   cmd.add_option("--anim", o.animations, "Animation file (.anm, .ifp) to bind to each skeleton; repeat for more")
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--skeleton", o.skeleton, "Skeleton for clips that carry none: FILE or FILE#ITEM");
   cmd.add_option("--item", o.items, "Only these items of each input (id or name, as `info` lists them); repeatable")
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_option("--clip", o.clips, "Only the clips with this name; repeatable")
       ->expected(1)
+      ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_flag("--bind-by-position", o.bindByPosition,
                "Bind clips by node position even when their node count differs from the skeleton's joints");

@@ -1,0 +1,164 @@
+// The command line over the reader seam: items and clips of a package, --clip, --item, --skeleton
+// for clips given alone, --anim that never swallows the model, positional binding refused across
+// node counts, -o FILE, -v, --memory-limit, and convert --json with structured errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+#include <tiny_gltf.h>
+
+#include "core/file_io.hpp"
+#include "demo/character.hpp"
+#include "formats/registry.hpp"
+#include "support/gltf_validator.hpp"
+#include "support/test_support.hpp"
+
+using namespace rigport;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string text;
+};
+
+CliRun cli(const std::string& args, bool stdoutOnly = false) {
+  std::string command = std::string("'") + RIGPORT_CLI + "' " + args;
+  if (stdoutOnly) command = "{ " + command + " 2>/dev/null; }";
+  CliRun r;
+  r.code = test::runCommand(command, &r.text);
+  return r;
+}
+
+std::string q(const std::string& s) { return "'" + s + "'"; }
+std::string rw(const std::string& name) { return test::sample("renderware/" + name); }
+
+tinygltf::Model loadGlb(const std::string& path) {
+  tinygltf::Model gltf;
+  tinygltf::TinyGLTF loader;
+  std::string err, warn;
+  EXPECT_TRUE(loader.LoadBinaryFromFile(&gltf, &err, &warn, path)) << path << ": " << err;
+  return gltf;
+}
+
+std::vector<std::string> animationNames(const tinygltf::Model& gltf) {
+  std::vector<std::string> names;
+  for (const auto& a : gltf.animations) names.push_back(a.name);
+  return names;
+}
+
+// The demo character written as DFF: 27 joints, unlike the 6 HAnim nodes of the .anm sample.
+std::string demoDff(const std::string& dir) {
+  const std::string path = dir + "/character.dff";
+  auto bytes = findFormat("renderware-dff")->write(makeDemoCharacter());
+  EXPECT_TRUE(bytes) << bytes.error().describe();
+  EXPECT_TRUE(writeFileAtomic(path, *bytes).ok());
+  return path;
+}
+
+}  // namespace
+
+TEST(CliAssets, InfoListsTheClipsOfAnIfpPackage) {
+  const CliRun r = cli("info " + q(rw("synthetic_anims_anp3.ifp")));
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("items           2"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("walk_c"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("wave_c"), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find("bones"), std::string::npos) << "an animation file shows clips, not an empty skeleton\n" << r.text;
+
+  const CliRun j = cli("info --json " + q(rw("synthetic_anims_anp3.ifp")), true);
+  ASSERT_EQ(j.code, 0);
+  const auto json = nlohmann::json::parse(j.text);
+  ASSERT_EQ(json[0]["items"].size(), 2u);
+  EXPECT_EQ(json[0]["items"][1]["name"], "wave_c");
+  ASSERT_EQ(json[0]["clipSets"].size(), 1u);
+  EXPECT_EQ(json[0]["clipSets"][0]["animations"].size(), 2u);
+}
+
+TEST(CliAssets, SkeletonBindsAnIfpGivenAloneAndClipPicksOne) {
+  const std::string dir = test::scratchDir("cli-assets-skeleton");
+  const std::string out = dir + "/wave.glb";
+  const CliRun r = cli("convert " + q(rw("synthetic_anims_anp3.ifp")) + " --skeleton " + q(rw("synthetic_skin_rw36003.dff")) +
+                       " --clip wave_c -o " + q(out) + " -v");
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("wrote " + out), std::string::npos) << r.text;
+  const tinygltf::Model gltf = loadGlb(out);
+  EXPECT_EQ(animationNames(gltf), std::vector<std::string>{"wave_c"});
+  EXPECT_EQ(gltf.skins.size(), 1u);
+  EXPECT_FALSE(gltf.meshes.empty()) << "the skeleton file's mesh comes along";
+  const auto v = test::validateGltfFile(out);
+  EXPECT_TRUE(v.ok) << v.output;
+
+  const CliRun missing = cli("convert " + q(rw("synthetic_anims_anp3.ifp")) + " --skeleton " + q(rw("synthetic_skin_rw36003.dff")) +
+                             " --clip swim -o " + q(dir));
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.text.find("no clip named swim"), std::string::npos) << missing.text;
+}
+
+TEST(CliAssets, AnimNeverSwallowsTheModelArgument) {
+  const std::string dir = test::scratchDir("cli-assets-order");
+  const CliRun r = cli("convert --anim " + q(rw("synthetic_skin_rw36003.anm")) + " " + q(rw("synthetic_skin_rw36003.dff")) + " -o " + q(dir));
+  ASSERT_EQ(r.code, 0) << r.text;
+  const tinygltf::Model gltf = loadGlb(dir + "/synthetic_skin_rw36003.glb");
+  EXPECT_EQ(gltf.animations.size(), 1u);
+}
+
+// A 6-node .anm onto the 27-joint demo character: bound by position it would drive unrelated
+// bones, so it fails naming both counts, unless --bind-by-position.
+TEST(CliAssets, PositionalClipOntoAnotherNodeCountIsRefusedUnlessForced) {
+  const std::string dir = test::scratchDir("cli-assets-position");
+  const std::string model = demoDff(dir);
+  const CliRun refused = cli("convert " + q(model) + " --anim " + q(rw("synthetic_skin_rw36003.anm")) + " -o " + q(dir + "/out"));
+  EXPECT_EQ(refused.code, 1) << refused.text;
+  EXPECT_NE(refused.text.find("made for 6 nodes"), std::string::npos) << refused.text;
+  EXPECT_NE(refused.text.find("27 joints"), std::string::npos) << refused.text;
+  EXPECT_FALSE(fs::exists(dir + "/out/character.glb"));
+
+  const CliRun forced = cli("convert " + q(model) + " --anim " + q(rw("synthetic_skin_rw36003.anm")) + " --bind-by-position -o " +
+                            q(dir + "/out") + " -v");
+  EXPECT_EQ(forced.code, 0) << forced.text;
+  EXPECT_NE(forced.text.find("6 of 6 tracks of 1 clip bound"), std::string::npos) << forced.text;
+}
+
+TEST(CliAssets, ConvertJsonSummarisesWrittenFilesAndStructuredErrors) {
+  const std::string dir = test::scratchDir("cli-assets-json");
+  auto bytes = test::readBytes(rw("synthetic_skin_rw36003.dff"));
+  bytes.resize(bytes.size() / 2);
+  const std::string half = dir + "/half.dff";
+  ASSERT_TRUE(writeFileAtomic(half, bytes).ok());
+  const CliRun r = cli("convert --json -o " + q(dir) + " " + q(rw("synthetic_skin_rw36003.dff")) + " " + q(half), true);
+  EXPECT_EQ(r.code, 1);
+  const auto j = nlohmann::json::parse(r.text, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.text;
+  EXPECT_EQ(j["converted"], 1);
+  EXPECT_EQ(j["failed"], 1);
+  ASSERT_EQ(j["files"].size(), 2u);
+  EXPECT_EQ(j["files"][0]["written"][0], dir + "/synthetic_skin_rw36003.glb");
+  EXPECT_TRUE(j["files"][0]["error"].is_null());
+  const auto& e = j["files"][1]["error"];
+  EXPECT_EQ(e["code"], "truncated");
+  EXPECT_EQ(e["file"], half);
+  ASSERT_FALSE(e["trail"].empty());
+  EXPECT_TRUE(e["trail"].back()["offset"].is_number()) << e.dump();
+  EXPECT_FALSE(e["trail"].back()["where"].get<std::string>().empty());
+}
+
+TEST(CliAssets, MemoryLimitIsAReadableErrorNamingTheField) {
+  const CliRun r = cli("info --memory-limit 64 " + q(rw("synthetic_skin_rw36003.dff")));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.text.find("budget"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("(at 0x"), std::string::npos) << r.text;
+}
+
+TEST(CliAssets, AnErrorInAnAnimFileSaysItIsTheAnimFile) {
+  const std::string dir = test::scratchDir("cli-assets-animerr");
+  auto bytes = test::readBytes(rw("synthetic_skin_rw36003.anm"));
+  bytes.resize(40);
+  const std::string bad = dir + "/bad.anm";
+  ASSERT_TRUE(writeFileAtomic(bad, bytes).ok());
+  const CliRun r = cli("convert " + q(rw("synthetic_skin_rw36003.dff")) + " --anim " + q(bad) + " -o " + q(dir));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.text.find(bad + ": --anim > "), std::string::npos) << r.text;
+}
