@@ -16,6 +16,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/hash.hpp"
+
 namespace rigport {
 
 struct Bone {
@@ -28,7 +30,10 @@ struct Bone {
   // Mesh space -> bone space at bind time. Absent: derived as inverse(world bind pose).
   std::optional<glm::mat4> inverseBind;
   std::optional<uint32_t> id;        // the format's own bone id (HAnim node id, IFP bone tag, ...)
-  std::optional<uint32_t> nameHash;  // the format's hash of the name, where it stores one
+  // The format's hash of the name, where it stores one, and the function that made it (core/hash.hpp).
+  // 64 bits because some formats hash with FNV-1 64 (sims3_clip.md §2.13); 32-bit hashes are zero-extended.
+  std::optional<uint64_t> nameHash;
+  HashKind nameHashKind = HashKind::None;
 
   glm::mat4 localMatrix() const;
 };
@@ -74,8 +79,11 @@ struct Mesh {
 struct BoneRef {
   std::string name;
   std::optional<uint32_t> id;
-  std::optional<uint32_t> nameHash;
+  // As Bone::nameHash. With a kind other than None, a binder can match a skeleton that stores no
+  // hashes by hashing its bone names: hashName(nameHashKind, bone.name) == *nameHash.
+  std::optional<uint64_t> nameHash;
   std::optional<uint32_t> position;  // the bone's index in the target skeleton's order (.anm)
+  HashKind nameHashKind = HashKind::None;  // last, so {name, id, hash, position} initialisers still work
 };
 
 template <class T>
