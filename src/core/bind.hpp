@@ -12,8 +12,9 @@ namespace rigport {
 
 void bindAnimations(Rig& target, std::vector<Animation> animations);
 
-// Sorts keys by time, merges equal times (keeping the last), makes consecutive quaternions lie
-// in one hemisphere and normalises them: what glTF's LINEAR samplers need.
+// Sorts keys by time, merges equal times (keeping the last key, with its tangents), normalises
+// quaternions and, except in CUBICSPLINE key sets, makes consecutive ones lie in one hemisphere:
+// what glTF's samplers need.
 void normalizeKeys(Animation& anim);
 
 }  // namespace rigport
