@@ -27,12 +27,17 @@ struct Basis {
   glm::mat3 p;
   glm::mat3 pt;
   glm::mat3 absP;  // for scale vectors: a signed permutation moves components, never negates them
+  // P·R·Pᵀ = P'·R·P'ᵀ for the proper rotation P' = det(P)·P, i.e. the quaternion conjugation
+  // q -> p'·q·p'⁻¹: linear in q, so it keeps each key's sign (a cubic spline depends on the signs,
+  // rig.hpp Keys) and maps tangents by the same rule.
+  glm::quat pq;
   float s;
 
   glm::vec3 point(const glm::vec3& v) const { return s * (p * v); }
   glm::vec3 direction(const glm::vec3& v) const { return p * v; }
   glm::vec3 scale(const glm::vec3& v) const { return absP * v; }
-  glm::quat rotation(const glm::quat& q) const { return glm::normalize(glm::quat_cast(p * glm::mat3_cast(q) * pt)); }
+  glm::quat rotationTangent(const glm::quat& q) const { return pq * q * glm::conjugate(pq); }
+  glm::quat rotation(const glm::quat& q) const { return glm::normalize(rotationTangent(q)); }
   glm::mat4 matrix(const glm::mat4& m) const {
     glm::mat4 c(p * s);
     glm::mat4 ci(pt * (1.0f / s));
@@ -53,6 +58,7 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
   b.pt = glm::transpose(b.p);
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) b.absP[c][r] = std::fabs(b.p[c][r]);
+  b.pq = glm::normalize(glm::quat_cast(b.p * glm::determinant(b.p)));
   b.s = from.metresPerUnit / to.metresPerUnit;
 
   for (Bone& bone : rig.skeleton.bones) {
@@ -72,9 +78,18 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
   }
   for (Animation& anim : rig.animations) {
     for (BoneTrack& t : anim.tracks) {
+      // Tangents are derivatives of the values: the linear part of each map applies (point() and
+      // scale() have no offset; rotations are conjugated, rotationTangent()). A RelativeToBind delta
+      // D converts like an absolute value, since C·(B·D)·C⁻¹ = (C·B·C⁻¹)·(C·D·C⁻¹).
       for (glm::vec3& v : t.translation.values) v = b.point(v);
+      for (glm::vec3& v : t.translation.inTangents) v = b.point(v);
+      for (glm::vec3& v : t.translation.outTangents) v = b.point(v);
       for (glm::quat& q : t.rotation.values) q = b.rotation(q);
+      for (glm::quat& q : t.rotation.inTangents) q = b.rotationTangent(q);
+      for (glm::quat& q : t.rotation.outTangents) q = b.rotationTangent(q);
       for (glm::vec3& v : t.scale.values) v = b.scale(v);
+      for (glm::vec3& v : t.scale.inTangents) v = b.scale(v);
+      for (glm::vec3& v : t.scale.outTangents) v = b.scale(v);
     }
   }
   rig.provenance.axes = to;

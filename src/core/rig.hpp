@@ -16,6 +16,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/hash.hpp"
+
 namespace rigport {
 
 struct Bone {
@@ -28,7 +30,10 @@ struct Bone {
   // Mesh space -> bone space at bind time. Absent: derived as inverse(world bind pose).
   std::optional<glm::mat4> inverseBind;
   std::optional<uint32_t> id;        // the format's own bone id (HAnim node id, IFP bone tag, ...)
-  std::optional<uint32_t> nameHash;  // the format's hash of the name, where it stores one
+  // The format's hash of the name, where it stores one, and the function that made it (core/hash.hpp).
+  // 64 bits because some formats hash with FNV-1 64 (sims3_clip.md §2.13); 32-bit hashes are zero-extended.
+  std::optional<uint64_t> nameHash;
+  HashKind nameHashKind = HashKind::None;
 
   glm::mat4 localMatrix() const;
 };
@@ -74,22 +79,59 @@ struct Mesh {
 struct BoneRef {
   std::string name;
   std::optional<uint32_t> id;
-  std::optional<uint32_t> nameHash;
+  // As Bone::nameHash. With a kind other than None, a binder can match a skeleton that stores no
+  // hashes by hashing its bone names: hashName(nameHashKind, bone.name) == *nameHash.
+  std::optional<uint64_t> nameHash;
   std::optional<uint32_t> position;  // the bone's index in the target skeleton's order (.anm)
+  HashKind nameHashKind = HashKind::None;  // last, so {name, id, hash, position} initialisers still work
+};
+
+// How values between two keys are found; the same three modes as glTF samplers (gltf_ecosystem.md
+// §1.3). Before the first and after the last key the value is held.
+enum class Interpolation : uint8_t {
+  Step,         // the earlier key's value until the next key time
+  Linear,       // lerp; slerp along the shortest arc for rotations
+  CubicSpline,  // cubic Hermite through the values with the keys' in/out tangents
 };
 
 template <class T>
 struct Keys {
   std::vector<float> times;  // seconds, strictly increasing after normalizeKeys()
   std::vector<T> values;
+  Interpolation interpolation = Interpolation::Linear;
+  // CubicSpline only (empty otherwise): one in- and one out-tangent per key, in value units per
+  // SECOND, the convention of glTF's CUBICSPLINE (Spec Appendix C: the curve on [t_k, t_k+1] with
+  // d = t_k+1 - t_k is p(s) = (2s³-3s²+1)v_k + (s³-2s²+s)·d·out_k + (-2s³+3s²)v_k+1 + (s³-s²)·d·in_k+1,
+  // s = (t - t_k)/d), so the exporter writes them unscaled. A reader whose tangents are per
+  // normalised clip time divides by the clip length (battleforge_drs.md §9: in = out = tangent/duration);
+  // one whose tangents are per key interval divides by that interval. The in-tangent of the first key
+  // and the out-tangent of the last are never used. Rotation tangents are the derivative of the
+  // quaternion's 4 components, taken on the stored signs of the values (see normalizeKeys()).
+  std::vector<T> inTangents;
+  std::vector<T> outTangents;
   bool empty() const { return times.empty(); }
+};
+
+// What a track's keys are measured against. glTF animates absolute local TRS, so the exporter (and
+// any writer) first calls makeAbsolute() (core/track_space.hpp).
+enum class TrackSpace : uint8_t {
+  Absolute,  // keys replace the bone's local bind TRS component for component
+  // Keys are a delta D applied after the bind B, as matrices: local = B·D (the bind on the left), the
+  // rule of Sluggers' runtime when replaceHierarchyCtrl is 0 (sluggers.md §7, "local = bindSRT ·
+  // animSRT") and of Blender's pose bones (battleforge_drs.md §9: pose = bind_rot⁻¹·(key − bind_loc),
+  // pose rotation = bind_rot⁻¹ ⊗ key). As TRS: T = T_b + R_b·(S_b ⊙ T_d), R = R_b·R_d, S = S_b ⊙ S_d.
+  // The scale rule is exact when S_b is uniform or R_d keeps the axes; otherwise B·D has shear,
+  // which no TRS (and no glTF node) can hold.
+  RelativeToBind,
 };
 
 struct BoneTrack {
   BoneRef target;
   int32_t bone = -1;  // resolved index into Skeleton::bones, -1 until bound
+  TrackSpace space = TrackSpace::Absolute;
+  // Local (parent-relative) keys; each component that has no keys keeps the bind value.
   Keys<glm::vec3> translation;
-  Keys<glm::quat> rotation;  // local, absolute (replaces the bind rotation)
+  Keys<glm::quat> rotation;
   Keys<glm::vec3> scale;
 };
 

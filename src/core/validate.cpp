@@ -15,6 +15,12 @@ Status checkKeys(const Keys<T>& keys, const std::string& path) {
   for (size_t k = 0; k < keys.times.size(); ++k) {
     if (!std::isfinite(keys.times[k])) return invalidModel(fmt::format("{}/times[{}]", path, k), "key time is not finite");
   }
+  // Tangents belong to CUBICSPLINE only (rig.hpp, Keys); elsewhere they would be dropped silently.
+  const size_t tangents = keys.interpolation == Interpolation::CubicSpline ? keys.times.size() : 0;
+  if (keys.inTangents.size() != tangents || keys.outTangents.size() != tangents) {
+    return invalidModel(path, fmt::format("{} in- and {} out-tangents for {} {} keys", keys.inTangents.size(), keys.outTangents.size(),
+                                          keys.times.size(), keys.interpolation == Interpolation::CubicSpline ? "cubic-spline" : "step/linear"));
+  }
   return Ok{};
 }
 

@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include "core/key_sample.hpp"
+#include "core/track_space.hpp"
 
 namespace rigport {
 namespace {
@@ -47,26 +51,11 @@ std::vector<glm::mat4> inverseBinds(const Skeleton& sk) {
   return out;
 }
 
-glm::vec3 mix(const glm::vec3& a, const glm::vec3& b, float t) { return a + (b - a) * t; }
-glm::quat mix(const glm::quat& a, const glm::quat& b, float t) { return glm::slerp(a, glm::dot(a, b) < 0.0f ? -b : b, t); }
-
-// The value of `keys` at time t (held before the first and after the last key); `rest` when empty.
-template <class T>
-T sample(const Keys<T>& keys, float t, const T& rest) {
-  if (keys.times.empty() || keys.values.size() != keys.times.size()) return rest;
-  const auto it = std::upper_bound(keys.times.begin(), keys.times.end(), t);
-  if (it == keys.times.begin()) return keys.values.front();
-  if (it == keys.times.end()) return keys.values.back();
-  const size_t hi = static_cast<size_t>(it - keys.times.begin());
-  const float t0 = keys.times[hi - 1], t1 = keys.times[hi];
-  return mix(keys.values[hi - 1], keys.values[hi], t1 > t0 ? (t - t0) / (t1 - t0) : 0.0f);
-}
-
 template <class T>
 void compareKeys(Worst& worst, const Keys<T>& source, const Keys<T>* result, const T& rest, const std::string& what) {
   for (size_t k = 0; k < source.times.size() && k < source.values.size(); ++k) {
     const float t = source.times[k];
-    const T got = result ? sample(*result, t, rest) : rest;
+    const T got = result ? sampleKeys(*result, t, rest) : rest;
     worst.see(maxDiff(source.values[k], got), [&] { return fmt::format("{} at {:.3f} s", what, t); });
   }
 }
@@ -122,8 +111,15 @@ Result<RoundTripError> compareRigs(const Rig& source, const Rig& result) {
   }
 
   for (size_t ai = 0; ai < source.animations.size(); ++ai) {
-    const Animation& a = source.animations[ai];
-    const Animation* b = ai < result.animations.size() ? &result.animations[ai] : nullptr;
+    // Compared as absolute local TRS, whatever space either side keeps its tracks in.
+    Animation a = source.animations[ai];
+    makeAbsolute(a, source.skeleton);
+    std::optional<Animation> resultAnim;
+    if (ai < result.animations.size()) {
+      resultAnim = result.animations[ai];
+      makeAbsolute(*resultAnim, result.skeleton);
+    }
+    const Animation* b = resultAnim ? &*resultAnim : nullptr;
     for (const BoneTrack& st : a.tracks) {
       if (st.bone < 0) continue;
       const size_t rbone = sourceToResult[static_cast<size_t>(st.bone)];

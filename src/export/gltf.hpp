@@ -1,7 +1,8 @@
 // glTF 2.0 export of a rig (format note: shared/formats/gltf_ecosystem.md §1 and §5).
 // One node per bone, a skin with inverseBindMatrices, the skinned mesh node at the scene root with
-// no transform, JOINTS_n/WEIGHTS_n, LINEAR animation samplers; events and channels glTF cannot
-// express go to `extras`. A rig not in glTF axes is converted (core/axes.hpp) on a copy first,
+// no transform, JOINTS_n/WEIGHTS_n, STEP/LINEAR/CUBICSPLINE animation samplers as the keys ask, on
+// absolute local TRS (tracks relative to the bind pose go through core/track_space.hpp); events and
+// channels glTF cannot express go to `extras`. A rig not in glTF axes is converted (core/axes.hpp) on a copy first,
 // and validate() (core/validate.hpp) runs before anything is written.
 #pragma once
 

@@ -1,15 +1,18 @@
-// Animations (format note gltf_ecosystem.md §1.3, §5.5-5.6, §5.8): per bone track one LINEAR
-// sampler per translation/rotation/scale key set, times in seconds as float with min/max taken
-// from the float32 values written, strictly increasing (normalizeKeys merges duplicates), and unit
-// quaternions in one hemisphere. Events and scalar channels have no glTF form: they go to the
-// animation's extras, and an animation left with no channel (glTF requires at least one) goes to
-// the root extras, so nothing is dropped silently.
+// Animations (format note gltf_ecosystem.md §1.3, §5.5-5.6, §5.8): per bone track one sampler per
+// translation/rotation/scale key set, of the key set's interpolation (STEP, LINEAR, CUBICSPLINE),
+// times in seconds as float with min/max taken from the float32 values written, strictly increasing
+// (normalizeKeys merges duplicates), and unit quaternions (in one hemisphere unless cubic). Tracks
+// relative to the bind pose are made absolute first (core/track_space.hpp). Events and scalar
+// channels have no glTF form: they go to the animation's extras, and an animation left with no
+// channel (glTF requires at least one) goes to the root extras, so nothing is dropped silently.
 #include <cmath>
+#include <string_view>
 #include <type_traits>
 
 #include <fmt/format.h>
 
 #include "core/bind.hpp"
+#include "core/track_space.hpp"
 #include "export/gltf_document.hpp"
 
 namespace rigport::gltf {
@@ -19,15 +22,34 @@ bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y
 bool finite(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
 
 template <class T>
+Status checkValues(const std::vector<T>& values, const std::string& path, const char* what) {
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (!finite(values[k])) return invalidModel(fmt::format("{}/{}[{}]", path, what, k), "key value is not finite (or a zero quaternion)");
+  }
+  return Ok{};
+}
+
+template <class T>
 Status checkKeys(const Keys<T>& keys, const std::string& path) {
   if (keys.times.front() < 0.0f) {
     return invalidModel(path + "/times[0]", fmt::format("key time {} is negative; glTF times start at 0 or later", keys.times.front()));
   }
-  for (size_t k = 0; k < keys.values.size(); ++k) {
-    if (!finite(keys.values[k])) return invalidModel(fmt::format("{}/values[{}]", path, k), "key value is not finite (or a zero quaternion)");
-  }
-  return Ok{};
+  RP_CHECK(checkValues(keys.values, path, "values"));
+  RP_CHECK(checkValues(keys.inTangents, path, "inTangents"));
+  return checkValues(keys.outTangents, path, "outTangents");
 }
+
+// The glTF sampler interpolation for a key set; CUBICSPLINE needs 2 keys (§1.3), and one key is a
+// constant, the same under every interpolation.
+template <class T>
+const char* samplerName(const Keys<T>& keys) {
+  if (keys.interpolation == Interpolation::Step) return "STEP";
+  return keys.interpolation == Interpolation::CubicSpline && keys.times.size() >= 2 ? "CUBICSPLINE" : "LINEAR";
+}
+
+// glTF component order: x, y, z (and w last for quaternions, whatever glm's storage order is).
+void append(std::vector<float>& out, const glm::vec3& v) { out.insert(out.end(), {v.x, v.y, v.z}); }
+void append(std::vector<float>& out, const glm::quat& q) { out.insert(out.end(), {q.x, q.y, q.z, q.w}); }
 
 // Writes one sampler's input and output; the input accessor is shared with the previous key set of
 // the same track when its times are identical (the usual case for T/R/S sampled together).
@@ -45,23 +67,27 @@ class TrackWriter {
                                             ViewTarget::None, Json{keys.times.front()}, Json{keys.times.back()});
       lastTimes_ = &keys.times;
     }
-    uint32_t output = 0;
-    if constexpr (std::is_same_v<T, glm::quat>) {
-      const size_t offset = doc_.buffer.allocate(n * 16);
-      float* out = reinterpret_cast<float*>(doc_.buffer.at(offset));
-      for (size_t k = 0; k < n; ++k) {  // glTF order x, y, z, w, whatever glm's storage order is
-        out[k * 4 + 0] = keys.values[k].x;
-        out[k * 4 + 1] = keys.values[k].y;
-        out[k * 4 + 2] = keys.values[k].z;
-        out[k * 4 + 3] = keys.values[k].w;
-      }
-      output = doc_.buffer.accessor(offset, n * 16, n, ComponentType::Float, "VEC4", ViewTarget::None);
-    } else {
-      output = doc_.buffer.copyAccessor(keys.values.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::None);
+    const bool cubic = std::string_view(samplerName(keys)) == "CUBICSPLINE";
+    constexpr bool isQuat = std::is_same_v<T, glm::quat>;
+    const T zero = [] {
+      if constexpr (isQuat) return glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
+      else return glm::vec3(0.0f);
+    }();
+    std::vector<float> out;
+    out.reserve(n * (cubic ? 3 : 1) * (isQuat ? 4 : 3));
+    for (size_t k = 0; k < n; ++k) {
+      // Per key: in-tangent, value, out-tangent (Spec Appendix C), per second as the model keeps them
+      // (rig.hpp, Keys). The first in- and last out-tangent are unused and written as zero, as the
+      // spec asks.
+      if (cubic) append(out, k == 0 ? zero : keys.inTangents[k]);
+      append(out, keys.values[k]);
+      if (cubic) append(out, k + 1 == n ? zero : keys.outTangents[k]);
     }
+    const uint32_t output = doc_.buffer.copyAccessor(out.data(), out.size() * sizeof(float), out.size() / (isQuat ? 4 : 3),
+                                                     ComponentType::Float, isQuat ? "VEC4" : "VEC3", ViewTarget::None);
     Json sampler = Json::object();
     sampler["input"] = lastInput_;
-    sampler["interpolation"] = "LINEAR";
+    sampler["interpolation"] = samplerName(keys);
     sampler["output"] = output;
     samplers_.push_back(std::move(sampler));
     Json channel = Json::object();
@@ -90,7 +116,12 @@ Json animationExtras(const Animation& anim) {
   if (!anim.scalars.empty()) {
     Json scalars = Json::array();
     for (const ScalarChannel& s : anim.scalars) {
-      scalars.push_back({{"name", s.name}, {"target", s.target}, {"times", s.keys.times}, {"values", s.keys.values}});
+      Json scalar = {{"name", s.name}, {"target", s.target}, {"interpolation", samplerName(s.keys)}, {"times", s.keys.times}, {"values", s.keys.values}};
+      if (s.keys.interpolation == Interpolation::CubicSpline) {
+        scalar["inTangents"] = s.keys.inTangents;  // per second, as glTF's CUBICSPLINE (rig.hpp, Keys)
+        scalar["outTangents"] = s.keys.outTangents;
+      }
+      scalars.push_back(std::move(scalar));
     }
     extras["scalarChannels"] = std::move(scalars);
   }
@@ -108,6 +139,7 @@ Status addAnimations(Document& doc, const Rig& rig) {
   Json withoutChannels = Json::array();
   for (size_t a = 0; a < rig.animations.size(); ++a) {
     Animation anim = rig.animations[a];
+    makeAbsolute(anim, rig.skeleton);
     normalizeKeys(anim);
     Json samplers = Json::array();
     Json channels = Json::array();

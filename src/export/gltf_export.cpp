@@ -26,7 +26,10 @@ size_t estimateBytes(const Rig& rig) {
   }
   for (const Animation& a : rig.animations) {
     for (const BoneTrack& t : a.tracks) {
-      bytes += t.translation.times.size() * 16 + t.rotation.times.size() * 20 + t.scale.times.size() * 16 + 48;
+      // Per key: a float time and the value, plus two tangents for cubic splines.
+      const auto cubic = [](const auto& keys) -> size_t { return keys.interpolation == Interpolation::CubicSpline ? 3 : 1; };
+      bytes += t.translation.times.size() * (4 + 12 * cubic(t.translation)) + t.rotation.times.size() * (4 + 16 * cubic(t.rotation)) +
+               t.scale.times.size() * (4 + 12 * cubic(t.scale)) + 48;
     }
   }
   return bytes;

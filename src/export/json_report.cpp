@@ -86,7 +86,13 @@ Json meshFull(const Mesh& m) {
 
 template <class T>
 Json keys(const Keys<T>& k) {
-  return Json{{"times", k.times}, {"values", list(k.values)}};
+  static constexpr const char* kNames[] = {"step", "linear", "cubicSpline"};
+  Json out{{"interpolation", kNames[static_cast<size_t>(k.interpolation)]}, {"times", k.times}, {"values", list(k.values)}};
+  if (k.interpolation == Interpolation::CubicSpline) {
+    out["inTangents"] = list(k.inTangents);  // value units per second (rig.hpp, Keys)
+    out["outTangents"] = list(k.outTangents);
+  }
+  return out;
 }
 
 Json boneRef(const BoneRef& r) {
@@ -100,6 +106,7 @@ Json animationFull(const Animation& a, const Skeleton& sk) {
     tracks.push_back(Json{{"bone", t.bone},
                           {"boneName", bound ? Json(sk.bones[static_cast<size_t>(t.bone)].name) : Json(nullptr)},
                           {"target", boneRef(t.target)},
+                          {"space", t.space == TrackSpace::Absolute ? "absolute" : "relativeToBind"},
                           {"translation", keys(t.translation)},
                           {"rotation", keys(t.rotation)},
                           {"scale", keys(t.scale)}});

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "core/key_sample.hpp"
+#include "core/track_space.hpp"
 #include "formats/renderware/rw_axes.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/anm_format.hpp"
@@ -18,20 +21,9 @@ constexpr uint32_t kMaxNodesWithoutSkeleton = 1u << 16;
 // than exhaust memory on a pathological rig (e.g. thousands of nodes each keyed at distinct times).
 constexpr size_t kMaxKeys = size_t{1} << 24;
 
-// The value of `keys` at time `t`: held outside the key range, blended with `mix` between keys,
-// and exactly the stored value at a key time (so rewriting a file reproduces its floats bit for bit).
-template <class T, class Mix>
-T sample(const Keys<T>& keys, float t, const T& fallback, Mix mix) {
-  const size_t n = std::min(keys.times.size(), keys.values.size());
-  if (n == 0) return fallback;
-  const auto end = keys.times.begin() + static_cast<std::ptrdiff_t>(n);
-  const size_t i = static_cast<size_t>(std::lower_bound(keys.times.begin(), end, t) - keys.times.begin());
-  if (i == n) return keys.values[n - 1];
-  if (i == 0 || keys.times[i] == t) return keys.values[i];
-  const float span = keys.times[i] - keys.times[i - 1];
-  const float a = span > 0.0f ? (t - keys.times[i - 1]) / span : 1.0f;
-  return mix(keys.values[i - 1], keys.values[i], a);
-}
+// RenderWare keys are linear only: a cubic spline is written as linear keys at most this far apart,
+// the 1/60 s tick of GTA's compressed key times (renderware.md §4.2), finer than games play them.
+constexpr float kCubicSampleStep = 1.0f / 60.0f;
 
 // Maps each track to its node: a bound track by its bone's place in the joint list, an unbound
 // one by its BoneRef position (as read from an .anm).
@@ -60,13 +52,33 @@ Result<std::vector<const BoneTrack*>> tracksByNode(const Animation& anim, const 
   return byNode;
 }
 
-// Every node gets a key at each time any track has a key: simple, and it keeps librw's key order
+// The times a key set needs in a linear-only format to look the same: its key times; for Step, also
+// the float just before each change, holding the earlier value; for CubicSpline, also times at most
+// kCubicSampleStep apart inside each segment.
+template <class T>
+void addKeyTimes(std::vector<float>& times, const Keys<T>& keys) {
+  times.insert(times.end(), keys.times.begin(), keys.times.end());
+  for (size_t k = 1; k < keys.times.size(); ++k) {
+    const float t0 = keys.times[k - 1], t1 = keys.times[k];
+    if (keys.interpolation == Interpolation::Step) {
+      if (const float before = std::nextafter(t1, t0); before > t0) times.push_back(before);
+    } else if (keys.interpolation == Interpolation::CubicSpline) {
+      // Past kMaxKeys times the writer refuses the animation anyway: stop before a hostile key gap
+      // (say 1e9 s) makes billions of them.
+      if (times.size() > kMaxKeys) return;
+      const double steps = std::min(std::ceil((static_cast<double>(t1) - t0) / kCubicSampleStep), static_cast<double>(kMaxKeys));
+      for (double i = 1; i < steps; ++i) times.push_back(static_cast<float>(t0 + (t1 - t0) * (i / steps)));
+    }
+  }
+}
+
+// Every node gets a key at each time any track needs one: simple, and it keeps librw's key order
 // (§1.10) trivially valid.
 std::vector<float> keyTimes(const Animation& anim) {
   std::vector<float> times;
   for (const BoneTrack& t : anim.tracks) {
-    times.insert(times.end(), t.rotation.times.begin(), t.rotation.times.end());
-    times.insert(times.end(), t.translation.times.begin(), t.translation.times.end());
+    addKeyTimes(times, t.rotation);
+    addKeyTimes(times, t.translation);
   }
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
@@ -104,8 +116,8 @@ Status writeAnimation(ByteWriter& w, const Skeleton& skeleton, const std::vector
       glm::quat q = bindRotation;
       glm::vec3 t = bindTranslation;
       if (const BoneTrack* track = byNode[node]) {
-        q = sample(track->rotation, times[k], bindRotation, [](const glm::quat& a, const glm::quat& b, float s) { return glm::slerp(a, b, s); });
-        t = sample(track->translation, times[k], bindTranslation, [](const glm::vec3& a, const glm::vec3& b, float s) { return glm::mix(a, b, s); });
+        q = sampleKeys(track->rotation, times[k], bindRotation);
+        t = sampleKeys(track->translation, times[k], bindTranslation);
       }
       w.f32(times[k]);
       w.f32(q.x);
@@ -130,7 +142,11 @@ Result<std::vector<uint8_t>> writeAnm(const Rig& source) {
   const Rig& rig = inRenderWareAxes(source, converted);
   const std::vector<uint32_t> joints = rig.skeleton.jointList();
   ByteWriter w;
-  for (const Animation& anim : rig.animations) RP_CHECK(writeAnimation(w, rig.skeleton, joints, anim));
+  for (const Animation& anim : rig.animations) {
+    Animation absolute = anim;  // .anm keys replace the bind pose (renderware.md §1.10)
+    makeAbsolute(absolute, rig.skeleton);
+    RP_CHECK(writeAnimation(w, rig.skeleton, joints, absolute));
+  }
   return w.take();
 }
 

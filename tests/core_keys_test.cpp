@@ -1,0 +1,276 @@
+// Key interpolation (Step, Linear, CubicSpline) and tracks relative to the bind pose: sampling
+// follows glTF's formulas (tangents per second), normalizeKeys keeps tangents with their keys and
+// the signs of cubic quaternions, validate() rejects misplaced tangents, axis conversion and
+// makeAbsolute() commute with every interpolation (same motion at all times, not only at keys).
+// Tolerances: 1e-6 where a rotation or a normalisation rounds; exact (==) otherwise.
+#include <gtest/gtest.h>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "core/axes.hpp"
+#include "core/bind.hpp"
+#include "core/key_sample.hpp"
+#include "core/track_space.hpp"
+#include "core/validate.hpp"
+
+using namespace rigport;
+
+namespace {
+
+constexpr float kTol = 1e-6f;
+
+void expectNear(const glm::vec3& a, const glm::vec3& b, float tol, const std::string& what) {
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(a[i], b[i], tol) << what << " component " << i;
+}
+void expectNear(const glm::quat& a, const glm::quat& b, float tol, const std::string& what) {
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(a[i], b[i], tol) << what << " component " << i;
+}
+
+Keys<float> scalarKeys(Interpolation mode) {
+  Keys<float> k;
+  k.times = {0.0f, 2.0f, 3.0f};
+  k.values = {0.0f, 1.0f, 5.0f};
+  k.interpolation = mode;
+  return k;
+}
+
+TEST(KeySample, HoldsOutsideTheRangeAndReturnsStoredValuesAtKeys) {
+  for (Interpolation mode : {Interpolation::Step, Interpolation::Linear, Interpolation::CubicSpline}) {
+    Keys<float> k = scalarKeys(mode);
+    if (mode == Interpolation::CubicSpline) k.inTangents = k.outTangents = {7.0f, 7.0f, 7.0f};
+    EXPECT_EQ(sampleKeys(k, -1.0f, 9.0f), 0.0f);
+    EXPECT_EQ(sampleKeys(k, 4.0f, 9.0f), 5.0f);
+    for (size_t i = 0; i < 3; ++i) EXPECT_EQ(sampleKeys(k, k.times[i], 9.0f), k.values[i]);
+  }
+  EXPECT_EQ(sampleKeys(Keys<float>{}, 1.0f, 9.0f), 9.0f) << "no keys: the rest value";
+}
+
+TEST(KeySample, StepHoldsTheEarlierKeyAndLinearLerps) {
+  const Keys<float> step = scalarKeys(Interpolation::Step);
+  EXPECT_EQ(sampleKeys(step, 1.999f, 9.0f), 0.0f);
+  EXPECT_EQ(sampleKeys(step, 2.5f, 9.0f), 1.0f);
+  const Keys<float> linear = scalarKeys(Interpolation::Linear);
+  EXPECT_EQ(sampleKeys(linear, 1.0f, 9.0f), 0.5f);
+  EXPECT_EQ(sampleKeys(linear, 2.5f, 9.0f), 3.0f);
+}
+
+// glTF Appendix C with tangents per second: p(s) = h00·v0 + h10·d·out0 + h01·v1 + h11·d·in1.
+TEST(KeySample, CubicSplineTangentsArePerSecondAndScaledByTheKeyInterval) {
+  Keys<float> k = scalarKeys(Interpolation::CubicSpline);
+  k.values = {0.0f, 0.0f, 0.0f};
+  k.inTangents = {0.0f, 0.0f, 0.0f};
+  k.outTangents = {1.0f, 0.0f, 0.0f};
+  // Segment 0 (d = 2) at s = 0.5: h10 = s³ − 2s² + s = 0.125, times d·out0 = 2.
+  EXPECT_EQ(sampleKeys(k, 1.0f, 9.0f), 0.25f);
+  k.outTangents = {0.0f, 0.0f, 0.0f};
+  k.inTangents = {0.0f, 0.0f, 4.0f};
+  // Segment 1 (d = 1) at s = 0.5: h11 = s³ − s² = −0.125, times d·in2 = 4.
+  EXPECT_EQ(sampleKeys(k, 2.5f, 9.0f), -0.5f);
+  k.values = {0.0f, 1.0f, 5.0f};
+  k.inTangents = {0.0f, 0.0f, 0.0f};
+  // Zero tangents: h01(0.5) = 0.5 of the way, the smoothstep midpoint.
+  EXPECT_EQ(sampleKeys(k, 1.0f, 9.0f), 0.5f);
+}
+
+TEST(KeySample, CubicSplineQuaternionsAreNormalisedAndLinearOnesTakeTheShorterArc) {
+  Keys<glm::quat> k;
+  k.times = {0.0f, 1.0f};
+  k.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 0, 1))};
+  k.interpolation = Interpolation::CubicSpline;
+  k.inTangents = k.outTangents = {glm::quat(0, 0, 0, 0), glm::quat(0, 0, 0, 0)};
+  // With zero tangents the 4D curve is a straight chord at the midpoint: normalise(mean) = 45°.
+  expectNear(sampleKeys(k, 0.5f, glm::quat(1, 0, 0, 0)), glm::angleAxis(glm::radians(45.0f), glm::vec3(0, 0, 1)), kTol, "cubic");
+  k.interpolation = Interpolation::Linear;
+  k.inTangents.clear();
+  k.outTangents.clear();
+  k.values[1] = -k.values[1];  // the same rotation from the other hemisphere
+  const glm::quat mid = sampleKeys(k, 0.5f, glm::quat(1, 0, 0, 0));
+  expectNear(mid * (mid.w < 0 ? -1.0f : 1.0f), glm::angleAxis(glm::radians(45.0f), glm::vec3(0, 0, 1)), kTol, "slerp, not the long way");
+}
+
+TEST(NormalizeKeys, TangentsTravelWithTheirKeysAndTheLastOfEqualTimesWins) {
+  Animation a;
+  BoneTrack t;
+  t.translation.interpolation = Interpolation::CubicSpline;
+  t.translation.times = {1.0f, 0.0f, 1.0f, 0.5f};
+  t.translation.values = {{1, 0, 0}, {0, 0, 0}, {2, 0, 0}, {5, 0, 0}};
+  t.translation.inTangents = {{10, 0, 0}, {0, 0, 0}, {20, 0, 0}, {50, 0, 0}};
+  t.translation.outTangents = {{11, 0, 0}, {1, 0, 0}, {21, 0, 0}, {51, 0, 0}};
+  a.tracks.push_back(t);
+  normalizeKeys(a);
+  const Keys<glm::vec3>& k = a.tracks[0].translation;
+  EXPECT_EQ(k.times, (std::vector<float>{0.0f, 0.5f, 1.0f}));
+  EXPECT_EQ(k.values, (std::vector<glm::vec3>{{0, 0, 0}, {5, 0, 0}, {2, 0, 0}}));
+  EXPECT_EQ(k.inTangents, (std::vector<glm::vec3>{{0, 0, 0}, {50, 0, 0}, {20, 0, 0}}));
+  EXPECT_EQ(k.outTangents, (std::vector<glm::vec3>{{1, 0, 0}, {51, 0, 0}, {21, 0, 0}}));
+}
+
+TEST(NormalizeKeys, CubicQuaternionsKeepTheirSignsAndLinearOnesAreMadeContinuous) {
+  const glm::quat q0(1, 0, 0, 0), q1 = glm::angleAxis(0.5f, glm::vec3(1, 0, 0));
+  Animation a;
+  BoneTrack t;
+  t.rotation.times = {0.0f, 1.0f};
+  t.rotation.values = {q0, -q1 * 2.0f};
+  t.rotation.interpolation = Interpolation::CubicSpline;
+  t.rotation.inTangents = {glm::quat(0, 0, 0, 0), glm::quat(0, 1, 0, 0)};
+  t.rotation.outTangents = {glm::quat(0, 0, 1, 0), glm::quat(0, 0, 0, 0)};
+  a.tracks.push_back(t);
+  t.rotation.interpolation = Interpolation::Linear;
+  t.rotation.inTangents.clear();
+  t.rotation.outTangents.clear();
+  a.tracks.push_back(t);
+  normalizeKeys(a);
+  expectNear(a.tracks[0].rotation.values[1], -q1, kTol, "cubic: normalised, sign kept");
+  EXPECT_EQ(a.tracks[0].rotation.inTangents[1], glm::quat(0, 1, 0, 0)) << "tangents untouched";
+  expectNear(a.tracks[1].rotation.values[1], q1, kTol, "linear: flipped into q0's hemisphere");
+}
+
+TEST(Validate, TangentsMustMatchTheInterpolation) {
+  Rig rig;
+  rig.skeleton.bones.resize(1);
+  rig.skeleton.bones[0].name = "root";
+  BoneTrack t;
+  t.bone = 0;
+  t.scale.times = {0.0f, 1.0f};
+  t.scale.values = {glm::vec3(1), glm::vec3(2)};
+  t.scale.interpolation = Interpolation::CubicSpline;
+  rig.animations.push_back(Animation{"a", 1.0f, {t}, {}, {}});
+  const Status noTangents = validate(rig);
+  ASSERT_FALSE(noTangents.ok());
+  EXPECT_NE(noTangents.error().describe().find("animations[0]/tracks[0]/scale"), std::string::npos) << noTangents.error().describe();
+  rig.animations[0].tracks[0].scale.inTangents = rig.animations[0].tracks[0].scale.outTangents = {glm::vec3(0), glm::vec3(0)};
+  EXPECT_TRUE(validate(rig).ok());
+  rig.animations[0].tracks[0].scale.interpolation = Interpolation::Linear;
+  EXPECT_FALSE(validate(rig).ok()) << "tangents on a linear key set would be dropped silently";
+  rig.animations[0].tracks[0].scale.interpolation = Interpolation::CubicSpline;
+  rig.animations[0].tracks[0].scale.outTangents.pop_back();
+  EXPECT_FALSE(validate(rig).ok());
+}
+
+// A cubic track in Z-up centimetres, converted to glTF: the converted keys must describe the
+// converted motion at every time, which needs each key's sign kept and tangents mapped linearly.
+TEST(Axes, ConversionCommutesWithCubicSplineSampling) {
+  Rig rig;
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 0.01f};
+  rig.skeleton.bones.resize(1);
+  BoneTrack t;
+  t.bone = 0;
+  t.translation.interpolation = t.rotation.interpolation = Interpolation::CubicSpline;
+  t.translation.times = t.rotation.times = {0.0f, 0.5f, 1.5f};
+  t.translation.values = {{0, 0, 0}, {100, 50, 20}, {-30, 10, 200}};
+  t.translation.inTangents = {{0, 0, 0}, {30, -10, 5}, {0, 0, 0}};
+  t.translation.outTangents = {{100, 0, 0}, {-60, 20, 40}, {0, 0, 0}};
+  // Signs chosen so that quat_cast-style conversion (largest component positive) would flip some.
+  t.rotation.values = {glm::quat(1, 0, 0, 0), -glm::angleAxis(2.5f, glm::normalize(glm::vec3(1, 2, 3))),
+                       glm::angleAxis(-1.0f, glm::vec3(0, 1, 0))};
+  t.rotation.inTangents = {glm::quat(0, 0, 0, 0), glm::quat(0.1f, 0.5f, -0.2f, 0.3f), glm::quat(0.2f, 0, 0, 0.4f)};
+  t.rotation.outTangents = {glm::quat(0, 1, 0, 0), glm::quat(-0.3f, 0.1f, 0.2f, 0), glm::quat(0, 0, 0, 0)};
+  rig.animations.push_back(Animation{"a", 1.5f, {t}, {}, {}});
+  Rig converted = rig;
+  toGltfAxes(converted);
+  const glm::mat3 p = basisToGltf(rig.provenance.axes);
+  const glm::quat pq = glm::quat_cast(p * glm::determinant(p));
+  for (float time : {0.1f, 0.25f, 0.5f, 0.7f, 1.2f}) {
+    const BoneTrack& a = rig.animations[0].tracks[0];
+    const BoneTrack& b = converted.animations[0].tracks[0];
+    expectNear(sampleKeys(b.translation, time, glm::vec3(0)), 0.01f * (p * sampleKeys(a.translation, time, glm::vec3(0))), 1e-5f,
+               "translation at " + std::to_string(time));
+    const glm::quat expected = pq * sampleKeys(a.rotation, time, glm::quat(1, 0, 0, 0)) * glm::conjugate(pq);
+    expectNear(sampleKeys(b.rotation, time, glm::quat(1, 0, 0, 0)), expected, 1e-5f, "rotation at " + std::to_string(time));
+  }
+}
+
+// The bind pose on the left: local = B·D (rig.hpp, TrackSpace).
+glm::mat4 trs(const glm::vec3& t, const glm::quat& r, const glm::vec3& s) {
+  return glm::translate(glm::mat4(1.0f), t) * glm::mat4_cast(r) * glm::scale(glm::mat4(1.0f), s);
+}
+
+void expectNear(const glm::mat4& a, const glm::mat4& b, float tol, const std::string& what) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) EXPECT_NEAR(a[c][r], b[c][r], tol) << what << " [" << c << "][" << r << "]";
+}
+
+Skeleton boundSkeleton() {
+  Skeleton sk;
+  sk.bones.resize(2);
+  sk.bones[1].parent = 0;
+  sk.bones[1].translation = {1, 2, 3};
+  sk.bones[1].rotation = glm::angleAxis(0.7f, glm::normalize(glm::vec3(0, 1, 1)));
+  sk.bones[1].scale = glm::vec3(2.0f);  // uniform: B·D is a TRS for any delta (rig.hpp, TrackSpace)
+  return sk;
+}
+
+TEST(TrackSpace, RelativeKeysComposeAsBindTimesDelta) {
+  const Skeleton sk = boundSkeleton();
+  const Bone& b = sk.bones[1];
+  BoneTrack t;
+  t.bone = 1;
+  t.space = TrackSpace::RelativeToBind;
+  t.translation.times = t.rotation.times = t.scale.times = {0.0f, 1.0f};
+  t.translation.values = {{0, 0, 0}, {0.5f, -1, 0.25f}};
+  t.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(-1.2f, glm::vec3(1, 0, 0))};
+  t.scale.values = {glm::vec3(1), {1, 3, 0.5f}};
+  Animation a{"a", 1.0f, {t}, {}, {}};
+  makeAbsolute(a, sk);
+  const BoneTrack& abs = a.tracks[0];
+  EXPECT_EQ(abs.space, TrackSpace::Absolute);
+  // The zero delta is the bind pose itself, exactly.
+  EXPECT_EQ(abs.translation.values[0], b.translation);
+  EXPECT_EQ(abs.rotation.values[0], b.rotation);
+  EXPECT_EQ(abs.scale.values[0], b.scale);
+  expectNear(trs(abs.translation.values[1], abs.rotation.values[1], abs.scale.values[1]),
+             b.localMatrix() * trs(t.translation.values[1], t.rotation.values[1], t.scale.values[1]), 1e-5f, "B·D");
+}
+
+TEST(TrackSpace, MakeAbsoluteCommutesWithEveryInterpolation) {
+  const Skeleton sk = boundSkeleton();
+  const Bone& b = sk.bones[1];
+  for (Interpolation mode : {Interpolation::Step, Interpolation::Linear, Interpolation::CubicSpline}) {
+    BoneTrack t;
+    t.bone = 1;
+    t.space = TrackSpace::RelativeToBind;
+    t.translation.times = t.rotation.times = t.scale.times = {0.0f, 0.4f, 1.0f};
+    t.translation.interpolation = t.rotation.interpolation = t.scale.interpolation = mode;
+    t.translation.values = {{0, 0, 0}, {0.5f, -1, 0.25f}, {1, 1, 1}};
+    t.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(-1.2f, glm::vec3(1, 0, 0)), glm::angleAxis(0.4f, glm::vec3(0, 0, 1))};
+    t.scale.values = {glm::vec3(1), {1, 3, 0.5f}, glm::vec3(2)};
+    if (mode == Interpolation::CubicSpline) {
+      t.translation.inTangents = {glm::vec3(0), {1, 2, 3}, {-1, 0, 0}};
+      t.translation.outTangents = {{0, 4, 0}, {2, 0, -1}, glm::vec3(0)};
+      t.rotation.inTangents = {glm::quat(0, 0, 0, 0), glm::quat(0.1f, 0.2f, 0, 0), glm::quat(0, 0, 0.3f, 0)};
+      t.rotation.outTangents = {glm::quat(0, 0.5f, 0, 0), glm::quat(0, 0, 0, 0.2f), glm::quat(0, 0, 0, 0)};
+      t.scale.inTangents = {glm::vec3(0), {1, 1, 1}, glm::vec3(0)};
+      t.scale.outTangents = {glm::vec3(1), {0, -1, 0}, glm::vec3(0)};
+    }
+    Animation a{"a", 1.0f, {t}, {}, {}};
+    makeAbsolute(a, sk);
+    const BoneTrack& abs = a.tracks[0];
+    for (float time : {0.1f, 0.3f, 0.55f, 0.9f}) {
+      const std::string what = "mode " + std::to_string(static_cast<int>(mode)) + " at " + std::to_string(time);
+      const glm::vec3 dt = sampleKeys(t.translation, time, glm::vec3(0));
+      const glm::quat dr = sampleKeys(t.rotation, time, glm::quat(1, 0, 0, 0));
+      const glm::vec3 ds = sampleKeys(t.scale, time, glm::vec3(1));
+      expectNear(sampleKeys(abs.translation, time, glm::vec3(0)), b.translation + b.rotation * (b.scale * dt), 1e-5f, what + " T");
+      expectNear(sampleKeys(abs.rotation, time, glm::quat(1, 0, 0, 0)), b.rotation * dr, 1e-5f, what + " R");
+      expectNear(sampleKeys(abs.scale, time, glm::vec3(1)), b.scale * ds, 1e-5f, what + " S");
+    }
+  }
+}
+
+TEST(TrackSpace, AbsoluteAndUnboundTracksAreLeftAlone) {
+  const Skeleton sk = boundSkeleton();
+  BoneTrack absolute;
+  absolute.bone = 1;
+  absolute.translation.times = {0.0f};
+  absolute.translation.values = {{7, 8, 9}};
+  BoneTrack unbound = absolute;
+  unbound.bone = -1;
+  unbound.space = TrackSpace::RelativeToBind;
+  Animation a{"a", 1.0f, {absolute, unbound}, {}, {}};
+  makeAbsolute(a, sk);
+  EXPECT_EQ(a.tracks[0].translation.values[0], glm::vec3(7, 8, 9));
+  EXPECT_EQ(a.tracks[1].translation.values[0], glm::vec3(7, 8, 9));
+  EXPECT_EQ(a.tracks[1].space, TrackSpace::RelativeToBind) << "no bind pose to apply: still relative";
+}
+
+}  // namespace
