@@ -7,6 +7,7 @@
 
 #include "core/axes.hpp"
 #include "core/bind.hpp"
+#include "core/hash.hpp"
 #include "core/rig.hpp"
 #include "core/validate.hpp"
 
@@ -201,6 +202,25 @@ TEST(Bind, JointPositionFollowsThePaletteOrder) {
   }
   ASSERT_TRUE(bindAnimations(rig, anims));
   EXPECT_EQ(rig.animations[0].tracks[1].bone, 2);
+}
+
+// A Sims 3 clip names bones by FNV-32 of the lower-cased name; its RIG stores names only.
+TEST(Bind, HashedTrackBindsToASkeletonThatStoresOnlyNames) {
+  Rig rig = smallRig();
+  rig.animations.clear();
+  std::vector<Animation> anims(1);
+  BoneTrack t;
+  t.target.nameHash = fnv1_32Lower("Head");
+  t.target.nameHashKind = HashKind::Fnv1_32Lower;
+  anims[0].tracks.push_back(t);
+  BoneTrack other = t;
+  other.target.nameHash = fnv1_32Lower("tail");
+  anims[0].tracks.push_back(other);
+  auto report = bindAnimations(rig, anims);
+  ASSERT_TRUE(report);
+  EXPECT_EQ(report->bound, 1u);
+  ASSERT_EQ(rig.animations[0].tracks.size(), 1u);
+  EXPECT_EQ(rig.animations[0].tracks[0].bone, rig.skeleton.find("head"));
 }
 
 // A clip made for 27 nodes bound by position onto 4 joints would drive unrelated bones.

@@ -316,7 +316,7 @@ TEST(RwAnm, WriterReproducesTheLibrwFileByteForByte) {
   Rig rig;
   rig.provenance.axes = renderware::kRenderWareAxes;
   rig.skeleton = dumpSkeleton();
-  bindAnimations(rig, std::move(read->animations));
+  ASSERT_TRUE(bindAnimations(rig, std::move(read->animations)));
   EXPECT_TRUE(rig.provenance.warnings.empty());
   auto written = writeAnm(rig);
   ASSERT_TRUE(written) << written.error().describe();
@@ -372,7 +372,7 @@ TEST(RwAnm, WriteThenReadReproducesEveryKeyAndFillsTheRestFromBindPose) {
   ASSERT_TRUE(read) << read.error().describe();
   Rig bound;
   bound.skeleton = rig.skeleton;
-  bindAnimations(bound, std::move(read->animations));
+  ASSERT_TRUE(bindAnimations(bound, std::move(read->animations)));
   ASSERT_EQ(bound.animations.size(), 1u);
   const Animation& back = bound.animations[0];
   EXPECT_FLOAT_EQ(back.duration, 1.0f);
@@ -616,7 +616,7 @@ TEST(GtaIfp, EveryTrackBindsToTheDffSkeleton) {
     for (const Animation& a : read->animations) tracks += a.tracks.size();
     Rig rig;
     rig.skeleton = dumpSkeleton();
-    bindAnimations(rig, read->animations);
+    ASSERT_TRUE(bindAnimations(rig, read->animations));
     EXPECT_TRUE(rig.provenance.warnings.empty()) << rig.provenance.warnings[0].message;
     size_t bound = 0;
     for (const Animation& a : rig.animations) {
@@ -633,7 +633,7 @@ TEST(GtaIfp, EveryTrackBindsToTheDffSkeleton) {
   ASSERT_TRUE(anm);
   Rig rig;
   rig.skeleton = dumpSkeleton();
-  bindAnimations(rig, anm->animations);
+  ASSERT_TRUE(bindAnimations(rig, anm->animations));
   ASSERT_EQ(rig.animations[0].tracks.size(), 6u);
   for (const BoneTrack& t : rig.animations[0].tracks) EXPECT_EQ(static_cast<uint32_t>(t.bone), rig.skeleton.joints[*t.target.position]);
 }

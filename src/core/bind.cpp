@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/hash.hpp"
+
 namespace rigport {
 namespace {
 
@@ -27,8 +29,18 @@ int32_t resolve(const Skeleton& sk, const BoneRef& ref) {
       if (bones[i].id == ref.id) return static_cast<int32_t>(i);
   }
   if (ref.nameHash) {
-    for (size_t i = 0; i < bones.size(); ++i)
-      if (bones[i].nameHash == ref.nameHash) return static_cast<int32_t>(i);
+    // A stored hash of the same function; then, where the skeleton stores none (a RIG keeps names,
+    // its CLIPs only hashes), the bone's name hashed with the function the track names.
+    for (size_t i = 0; i < bones.size(); ++i) {
+      const bool sameKind = bones[i].nameHashKind == ref.nameHashKind || bones[i].nameHashKind == HashKind::None ||
+                            ref.nameHashKind == HashKind::None;
+      if (sameKind && bones[i].nameHash == ref.nameHash) return static_cast<int32_t>(i);
+    }
+    if (ref.nameHashKind != HashKind::None) {
+      for (size_t i = 0; i < bones.size(); ++i) {
+        if (!bones[i].name.empty() && hashName(ref.nameHashKind, bones[i].name) == *ref.nameHash) return static_cast<int32_t>(i);
+      }
+    }
   }
   if (!ref.name.empty()) {
     if (int32_t i = sk.find(ref.name); i >= 0) return i;
