@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/model_glb.hpp"
 #include "cli/progress.hpp"
 #include "core/file_io.hpp"
 #include "export/gltf.hpp"
@@ -63,14 +64,8 @@ fs::path outputPath(const std::string& input, const ConvertSettings& s) {
 
 FileResult convertOne(const std::string& path, const fs::path& out, const std::vector<Rig>& animations,
                       const ConvertSettings& s) {
-  auto rig = loadModel(path, animations);
+  auto rig = loadConvertibleModel(path, animations);
   if (!rig) return inputFailed(rig.error(), path);
-  const FormatInfo* format = findFormat(rig->provenance.format);
-  if (format != nullptr && format->animationOnly) {
-    return inputFailed(makeError(ErrorCode::Usage, fmt::format("{} files carry only animations; pass this one with --anim next to a model",
-                                                               format->name)),
-                       path);
-  }
   if (s.separateFiles) {
     auto files = exportGltf(*rig, out.stem().string() + ".bin");
     if (!files) return inputFailed(files.error(), path);
@@ -81,7 +76,7 @@ FileResult convertOne(const std::string& path, const fs::path& out, const std::v
     if (auto written = writeFileAtomic(out.string(), *glb); !written) return FileResult{Outcome::OutputFailed, written.error(), 0};
   }
   FileResult result;
-  for (const Warning& w : rig->provenance.warnings) result.warnings += w.count;
+  result.warnings = warningCount(*rig);
   return result;
 }
 
