@@ -44,16 +44,20 @@ export async function launch({ viewport = { width: 1200, height: 760 }, timeout 
 
 // Opens a local file. `log` gathers console errors, page errors and every request that would
 // leave the machine (aborted before it is sent).
-export async function openFile(browser, file, { timeout = 30000 } = {}) {
+// `intercept: false` only counts external requests instead of routing every request through
+// playwright (which costs seconds for a 100 MB page); for load-time measurements.
+export async function openFile(browser, file, { timeout = 30000, intercept = true } = {}) {
   const page = await browser.context.newPage();
   page.setDefaultTimeout(timeout);
   const log = { consoleErrors: [], pageErrors: [], external: [], requests: 0 };
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (LOCAL.test(url)) return route.continue();
-    log.external.push(url);
-    return route.abort('blockedbyclient');
-  });
+  if (intercept) {
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (LOCAL.test(url)) return route.continue();
+      log.external.push(url);
+      return route.abort('blockedbyclient');
+    });
+  }
   page.on('request', (r) => {
     log.requests++;
     if (!LOCAL.test(r.url()) && !log.external.includes(r.url())) log.external.push(r.url());

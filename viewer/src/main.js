@@ -16,12 +16,18 @@ const clock = new THREE.Clock();
 const marker = new THREE.Mesh(new THREE.SphereGeometry(1, 12, 8), new THREE.MeshBasicMaterial({ color: 0xffd23f, depthTest: false }));
 marker.renderOrder = 1000;
 
+// Frames are drawn on demand (a change, a camera move, playback), not continuously: a 1 M-vertex
+// skinned mesh in a software renderer would otherwise keep the main thread busy.
+let dirty = true;
+const invalidate = () => { dirty = true; };
+
 const state = { model: null, index: -1, helper: null, bone: null, touched: 0, skeleton: true, weights: false, matte: true };
 
 const player = new Player(
   { list: $('clips'), range: $('range'), time: $('time'), speed: $('speed'), marks: $('marks'), playButton: $('play') },
-  () => {},
+  invalidate,
 );
+stage.controls.addEventListener('change', invalidate);
 
 function materialMode() {
   return state.weights ? 'weights' : state.matte ? 'matte' : 'own';
@@ -31,6 +37,7 @@ function updateToggles() {
   for (const [id, on] of [['t-skeleton', state.skeleton], ['t-weights', state.weights], ['t-matte', state.matte]]) $(id).classList.toggle('on', on);
   if (state.helper) state.helper.visible = state.skeleton;
   if (state.model) applyMaterials(state.model.meshes, materialMode());
+  invalidate();
 }
 
 function selectBone(bone) {
@@ -48,6 +55,7 @@ function frame() {
   frameBox(stage, box);
   $('grid').textContent = `grid cell = ${formatMetres(placeGrid(stage, box))}`;
   marker.scale.setScalar(box.getSize(new THREE.Vector3()).length() / 150);
+  invalidate();
 }
 
 async function showModel(index) {
@@ -83,13 +91,15 @@ async function showModel(index) {
 }
 
 function render() {
+  dirty = false;
   if (state.bone) state.bone.getWorldPosition(marker.position);
   stage.renderer.render(stage.scene, stage.camera);
 }
 
 function loop() {
-  player.tick(clock.getDelta());
-  render();
+  const dt = clock.getDelta();
+  if (player.playing) player.tick(dt);  // tick() calls invalidate via the player's refresh
+  if (dirty) render();
 }
 
 function toggle(name) {
@@ -180,7 +190,12 @@ if (!embedded.length) {
 } else {
   showModel(0).then(
     () => {
+      // WebGL runs behind the page's back: reading one pixel waits until the first frame has
+      // really been drawn, so `ready` (and the load time measured with it) includes that work.
+      const gl = stage.renderer.getContext();
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
       stage.renderer.setAnimationLoop(loop);
+      api.readyEpoch = Date.now();  // wall clock, so a driver can time from the moment it navigated
       api.ready = true;
       document.body.dataset.ready = 'true';
     },
