@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
@@ -85,15 +86,28 @@ std::string buildPage(const std::vector<EmbeddedModel>& models) {
 }
 
 // Starts the user's browser on the page; any failure is only a warning (the page is written).
+// xdg-open usually returns at once, but where it falls back to running a browser in the
+// foreground it would block until that browser closes: after a few seconds rigport stops
+// waiting and leaves it running.
 void openInBrowser(const fs::path& page) {
   std::string target = fs::absolute(page).string();
   char* argv[] = {const_cast<char*>("xdg-open"), target.data(), nullptr};
   pid_t pid = 0;
-  int status = 0;
   if (::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv, environ) != 0) {
     fmt::print(stderr, "rigport: warning: could not start xdg-open; open {} in a browser\n", target);
-  } else if (::waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fmt::print(stderr, "rigport: warning: xdg-open failed; open {} in a browser\n", target);
+    return;
+  }
+  for (int waited = 0; waited < 5000; waited += 50) {
+    int status = 0;
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == 0) {
+      ::usleep(50'000);
+      continue;
+    }
+    if (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      fmt::print(stderr, "rigport: warning: xdg-open failed; open {} in a browser\n", target);
+    }
+    return;
   }
 }
 
