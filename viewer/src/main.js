@@ -11,7 +11,15 @@ import { renderPanel, renderBone, provenanceOf } from './panel.js';
 
 const $ = (id) => document.getElementById(id);
 const embedded = [...document.querySelectorAll('script.rigport-model')];
-const stage = createStage($('view'));
+const stage = (() => {
+  try {
+    return createStage($('view'));
+  } catch (e) {  // no WebGL: say so on the page and to a test, rather than fail silently
+    window.rigportView = { ready: false, error: `WebGL is not available: ${e.message}` };
+    $('title').textContent = window.rigportView.error;
+    throw e;
+  }
+})();
 const clock = new THREE.Clock();
 const marker = new THREE.Mesh(new THREE.SphereGeometry(1, 12, 8), new THREE.MeshBasicMaterial({ color: 0xffd23f, depthTest: false }));
 marker.renderOrder = 1000;
