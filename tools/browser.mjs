@@ -11,8 +11,10 @@ import { decodePng } from './png.mjs';
 
 export const CHROMIUM = process.env.RIGPORT_CHROMIUM || '/usr/bin/chromium';
 
-// WebGL here comes from SwiftShader through ANGLE (no GPU, no display); the other flags keep
-// Chromium from talking to the network on its own (updates, sync, QUIC probes).
+// WebGL here comes from SwiftShader through ANGLE (no GPU, no display): with these flags Debian's
+// Chromium 156 reports "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) ...), SwiftShader
+// driver)". The other flags keep Chromium from talking to the network on its own (updates, sync,
+// QUIC probes).
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',

@@ -205,6 +205,8 @@ async function main() {
       const ready = await page.waitForFunction(() => window.rigportView && (window.rigportView.ready || window.rigportView.error), null, { timeout: 30000 })
         .then(() => page.evaluate(() => window.rigportView.error || 'ready'), (e) => e.message);
       if (!check(ready === 'ready', `${file} loads`, `${ready} in ${Date.now() - started} ms`)) continue;
+      const renderer = await page.evaluate(() => window.rigportView.info().renderer);
+      check(typeof renderer === 'string' && renderer.length > 0, `${file}: WebGL renders`, renderer);
       const models = embeddedModels(readFileSync(file, 'utf8'));
       check(models.length === expected.length, `${file} holds ${expected.length} model(s)`);
       for (const [i, model] of models.entries()) await checkModel(page, i, model, expected[i] || {});
