@@ -51,12 +51,12 @@ export async function launch({ viewport = { width: 1200, height: 760 }, timeout 
 export async function openFile(browser, file, { timeout = 30000, intercept = true } = {}) {
   const page = await browser.context.newPage();
   page.setDefaultTimeout(timeout);
-  const log = { consoleErrors: [], pageErrors: [], external: [], requests: 0 };
+  const log = { consoleErrors: [], pageErrors: [], external: [], requests: 0 };  // external: unique URLs
   if (intercept) {
     await page.route('**/*', (route) => {
       const url = route.request().url();
       if (LOCAL.test(url)) return route.continue();
-      log.external.push(url);
+      if (!log.external.includes(url)) log.external.push(url);  // the 'request' event may have listed it
       return route.abort('blockedbyclient');
     });
   }

@@ -8,7 +8,7 @@
 // the keyboard shortcuts, console errors and that no request leaves file://.
 // Chromium that cannot start is a failure, never a skip.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, openFile, readPixels, screenshot, pixelStats, differingPixels } from './browser.mjs';
 
@@ -199,6 +199,14 @@ async function main() {
     return;
   }
   try {
+    // The harness itself: a page that asks for a remote image must show up as one blocked request,
+    // or "no request leaves file://" below would prove nothing.
+    const probe = join(work, 'probe.html');
+    writeFileSync(probe, '<!doctype html><img src="http://192.0.2.1/probe.png">');
+    const { page: probePage, log: probeLog } = await openFile(browser, probe);
+    check(probeLog.external.length === 1, 'the harness sees and blocks a remote request', probeLog.external.join(' '));
+    await probePage.close();
+
     for (const [p, { file, expected }] of pages.entries()) {
       const started = Date.now();
       const { page, log } = await openFile(browser, file);

@@ -119,17 +119,18 @@ int runView(const ViewSettings& s) {
   size_t failures = 0;
   const std::vector<Rig> animations = loadAnimationFiles(s.animations, failures);
   std::vector<EmbeddedModel> models;
-  auto add = [&](const std::string& name, const Rig& rig) {
+  // `name` labels the model in the page; `source` names it in errors (the path given).
+  auto add = [&](const std::string& name, const std::string& source, const Rig& rig) {
     auto glb = exportGlb(rig);
     if (!glb) {
       Error e = glb.error();
-      if (e.file.empty()) e.file = name;
+      if (e.file.empty()) e.file = source;
       printError(e);
       ++failures;
       return;
     }
     if (const size_t w = warningCount(rig); w > 0) {
-      fmt::print(stderr, "rigport: warning: {}: {} warning{} (listed in the page)\n", name, w, w == 1 ? "" : "s");
+      fmt::print(stderr, "rigport: warning: {}: {} warning{} (listed in the page)\n", source, w, w == 1 ? "" : "s");
     }
     models.push_back({name, std::move(*glb)});
   };
@@ -140,9 +141,9 @@ int runView(const ViewSettings& s) {
       ++failures;
       continue;
     }
-    add(fs::path(path).filename().string(), *rig);
+    add(fs::path(path).filename().string(), path, *rig);
   }
-  if (s.demo) add("demo_character", makeDemoCharacter(s.demoOptions));
+  if (s.demo) add("demo_character", "--demo", makeDemoCharacter(s.demoOptions));
   if (models.empty()) {
     fmt::print(stderr, "rigport: error: no model could be converted; no page written\n");
     return kExitInputFailed;
