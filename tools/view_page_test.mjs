@@ -5,7 +5,8 @@
 // against what is independently known: the clips and counts from `rigport info --json`, the events
 // and skin weights read here straight from the .glb embedded in the HTML. It also checks that the
 // frames are not blank, that animation and bone selection change the pixels, hover/click picking,
-// the keyboard shortcuts, console errors and that no request leaves file://.
+// the keyboard shortcuts, console errors and that no request leaves file://; plus a rig with bones
+// and no mesh.
 // Chromium that cannot start is a failure, never a skip.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -147,6 +148,48 @@ async function checkModel(page, index, model, expected) {
   check((await v(() => window.rigportView.state().bone)) === tip, `${tag} clicking the joint selects it`);
 }
 
+// A rig with bones but no mesh (a DFF holding only frames gives one): rigport writes nodes and no
+// skin, so three.js makes plain nodes, not bones. Built here by hand as rigport would write it,
+// and put in place of the model of a page the CLI wrote.
+function skeletonOnlyPage(fromPage, toPage) {
+  const bin = Buffer.concat([Buffer.from(new Float32Array([0, 1]).buffer), Buffer.from(new Float32Array([0, 0, 0, 1, 0, 0, 0.7071068, 0.7071068]).buffer)]);
+  const json = {
+    asset: { version: '2.0', generator: 'rigport', extras: { format: 'renderware-dff', file: 'skeleton.dff', sourceAxes: { up: 'Z', rightHanded: true, metresPerUnit: 1 }, warnings: [] } },
+    scene: 0, scenes: [{ nodes: [0] }],
+    nodes: [{ name: 'root', children: [1] }, { name: 'spine', translation: [0, 1, 0], children: [2] }, { name: 'head', translation: [0, 0.5, 0] }],
+    buffers: [{ byteLength: bin.length }],
+    bufferViews: [{ buffer: 0, byteOffset: 0, byteLength: 8 }, { buffer: 0, byteOffset: 8, byteLength: 32 }],
+    accessors: [{ bufferView: 0, componentType: 5126, count: 2, type: 'SCALAR', min: [0], max: [1] }, { bufferView: 1, componentType: 5126, count: 2, type: 'VEC4' }],
+    animations: [{ name: 'bend', channels: [{ sampler: 0, target: { node: 1, path: 'rotation' } }], samplers: [{ input: 0, output: 1 }],
+      extras: { duration: 1, events: [{ time: 0.5, type: 'sound', payload: 'step' }] } }],
+  };
+  let text = Buffer.from(JSON.stringify(json));
+  text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
+  const glb = Buffer.alloc(28 + text.length + bin.length);
+  glb.writeUInt32LE(0x46546c67, 0); glb.writeUInt32LE(2, 4); glb.writeUInt32LE(glb.length, 8);
+  glb.writeUInt32LE(text.length, 12); glb.writeUInt32LE(0x4e4f534a, 16); text.copy(glb, 20);
+  glb.writeUInt32LE(bin.length, 20 + text.length); glb.writeUInt32LE(0x004e4942, 24 + text.length); bin.copy(glb, 28 + text.length);
+  const html = readFileSync(fromPage, 'utf8').replace(/(class="rigport-model" data-name=")[^"]*(">)[^<]*/, (_, a, b) => `${a}skeleton.dff${b}${glb.toString('base64')}`);
+  writeFileSync(toPage, html);
+}
+
+async function checkSkeletonOnly(page) {
+  const v = (fn, arg) => page.evaluate(fn, arg);
+  const info = await v(() => window.rigportView.info());
+  check(info.counts.meshes === 0 && JSON.stringify(await v(() => window.rigportView.bones())) === '["root","spine","head"]', '[skeleton.dff] a rig without mesh lists its bones', JSON.stringify(info.counts));
+  await v(() => window.rigportView.rest());
+  const rest = await readPixels(page, { selector: '#view' });
+  const s = pixelStats(rest, BACKGROUND);
+  check(s.foreground > 200, '[skeleton.dff] the skeleton and grid are drawn', `${s.foreground} non-background pixels`);
+  await v(() => { window.rigportView.play('bend'); window.rigportView.pause(); window.rigportView.seek(1); });
+  const bent = await readPixels(page, { selector: '#view' });
+  check(differingPixels(rest, bent) > 50, '[skeleton.dff] the clip moves the bones', `${differingPixels(rest, bent)} pixels`);
+  check((await page.locator('#marks .mark').count()) === 1, '[skeleton.dff] its event is marked on the timeline');
+  const at = await v(() => window.rigportView.boneScreen('head'));
+  await page.mouse.move(at.x, at.y);
+  check((await page.locator('#tip').textContent()) === 'head', '[skeleton.dff] hovering a joint names the bone');
+}
+
 async function checkKeys(page) {
   const s = () => page.evaluate(() => window.rigportView.state());
   await page.evaluate(() => { window.rigportView.rest(); });
@@ -186,9 +229,11 @@ async function main() {
     const [m, ...a] = JSON.parse(rigport('info', '--json', model, ...anims));
     return { vertices: m.vertices, clips: [m, ...a].flatMap((r) => r.animations.map((x) => x.name)) };
   };
+  skeletonOnlyPage(join(work, 'dff.html'), join(work, 'skeleton.html'));
   const pages = [
     { file: join(work, 'demo.html'), expected: [infoOf(demoDff, [demoAnm]), {}] },
     { file: join(work, 'dff.html'), expected: [infoOf(dff, [anm])] },
+    { file: join(work, 'skeleton.html'), skeletonOnly: true },
   ];
 
   let browser;
@@ -207,7 +252,7 @@ async function main() {
     check(probeLog.external.length === 1, 'the harness sees and blocks a remote request', probeLog.external.join(' '));
     await probePage.close();
 
-    for (const [p, { file, expected }] of pages.entries()) {
+    for (const [p, { file, expected, skeletonOnly }] of pages.entries()) {
       const started = Date.now();
       const { page, log } = await openFile(browser, file);
       const ready = await page.waitForFunction(() => window.rigportView && (window.rigportView.ready || window.rigportView.error), null, { timeout: 30000 })
@@ -215,9 +260,13 @@ async function main() {
       if (!check(ready === 'ready', `${file} loads`, `${ready} in ${Date.now() - started} ms`)) continue;
       const renderer = await page.evaluate(() => window.rigportView.info().renderer);
       check(typeof renderer === 'string' && renderer.length > 0, `${file}: WebGL renders`, renderer);
-      const models = embeddedModels(readFileSync(file, 'utf8'));
-      check(models.length === expected.length, `${file} holds ${expected.length} model(s)`);
-      for (const [i, model] of models.entries()) await checkModel(page, i, model, expected[i] || {});
+      if (skeletonOnly) {
+        await checkSkeletonOnly(page);
+      } else {
+        const models = embeddedModels(readFileSync(file, 'utf8'));
+        check(models.length === expected.length, `${file} holds ${expected.length} model(s)`);
+        for (const [i, model] of models.entries()) await checkModel(page, i, model, expected[i] || {});
+      }
       if (p === 0) {
         await checkKeys(page);
         if (args.screenshot) {

@@ -82,7 +82,7 @@ async function showModel(index) {
   state.helper.material.transparent = true;
   state.helper.renderOrder = 999;
   stage.scene.add(state.helper);
-  stage.scene.add(marker);
+  stage.scene.add(marker, joints);
   // rigport writes no material: three.js's default is metallic (black here), so matte is on.
   state.matte = !(model.json.materials && model.json.materials.length);
   state.weights = false;
@@ -98,9 +98,28 @@ async function showModel(index) {
   render();
 }
 
+// Joint dots: the skeleton lines are one pixel wide, the dots show where to hover and click.
+const joints = new THREE.Points(new THREE.BufferGeometry(), new THREE.PointsMaterial({ color: 0xf2f2f2, size: 5, sizeAttenuation: false, depthTest: false }));
+joints.renderOrder = 999;
+joints.frustumCulled = false;
+
+function updateJoints() {
+  const bones = state.model ? state.model.bones : [];
+  let attr = joints.geometry.getAttribute('position');
+  if (!attr || attr.count !== bones.length) {
+    attr = new THREE.Float32BufferAttribute(new Float32Array(bones.length * 3), 3);
+    joints.geometry.setAttribute('position', attr);
+  }
+  const p = new THREE.Vector3();
+  bones.forEach((b, i) => attr.setXYZ(i, ...b.getWorldPosition(p).toArray()));
+  attr.needsUpdate = true;
+  joints.visible = state.skeleton;
+}
+
 function render() {
   dirty = false;
   if (state.bone) state.bone.getWorldPosition(marker.position);
+  updateJoints();
   stage.renderer.render(stage.scene, stage.camera);
 }
 
