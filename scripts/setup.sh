@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   blender python3-numpy libclang-rt-14-dev
+  chromium
 )
 # Node.js: some images ship NodeSource's nodejs (which bundles npm and conflicts with Debian's npm
 # package); only a machine without npm gets Debian's nodejs + npm.
@@ -24,6 +25,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if [ ! -d node_modules/gltf-validator ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ ! -d node_modules/gltf-validator ] || [ ! -d node_modules/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

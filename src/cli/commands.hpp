@@ -11,5 +11,6 @@ void addConvertCommand(CLI::App& app, int& exitCode);
 void addDumpCommand(CLI::App& app, int& exitCode);
 void addFormatsCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
+void addViewCommand(CLI::App& app, int& exitCode);
 
 }  // namespace rigport::cli

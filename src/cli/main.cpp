@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   addDumpCommand(app, exitCode);
   addFormatsCommand(app, exitCode);
   addDemoCommand(app, exitCode);
+  addViewCommand(app, exitCode);
 
   try {
     app.parse(argc, argv);
