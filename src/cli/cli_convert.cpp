@@ -41,7 +41,7 @@ struct FileResult {
   Outcome outcome = Outcome::Converted;
   Error error;                        // when not Converted
   std::vector<std::string> written;   // output files, in order
-  std::vector<Warning> warnings;      // of every rig written
+  Provenance warnings;                // of every rig written
   BindReport coverage;
 };
 
@@ -125,7 +125,7 @@ class Converter {
         return failed(std::move(result), failure->first, std::move(failure->second));
       }
       result.written.push_back(outs[i].string());
-      result.warnings.insert(result.warnings.end(), a.rig.provenance.warnings.begin(), a.rig.provenance.warnings.end());
+      result.warnings.absorb(a.rig.provenance);
       result.coverage.add(a.coverage);
     }
     return result;
@@ -153,12 +153,6 @@ class Converter {
   std::map<fs::path, std::string> claimed_;
 };
 
-size_t warningCount(const std::vector<Warning>& warnings) {
-  size_t n = 0;
-  for (const Warning& w : warnings) n += w.count;
-  return n;
-}
-
 void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress) {
   if (r.outcome != Outcome::Converted) {
     progress.clear();
@@ -166,7 +160,7 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
     return;
   }
   if (s.quiet) return;
-  const size_t warnings = warningCount(r.warnings);
+  const size_t warnings = r.warnings.warningCount();
   if (warnings == 0 && !s.verbose && r.coverage.dropped.empty()) return;
   progress.clear();
   if (s.verbose) {
@@ -182,7 +176,7 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
 
 Json toJson(const FileResult& r) {
   Json warnings = Json::array();
-  for (const Warning& w : r.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
+  for (const Warning& w : r.warnings.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
   Json out{{"input", r.input}, {"written", r.written}, {"warnings", std::move(warnings)}, {"coverage", coverageToJson(r.coverage)}};
   out["error"] = r.outcome == Outcome::Converted ? Json(nullptr) : errorToJson(r.error);
   return out;

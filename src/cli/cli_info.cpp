@@ -25,9 +25,7 @@ struct InfoSettings {
 };
 
 void printWarnings(const Provenance& p) {
-  size_t warnings = 0;
-  for (const Warning& w : p.warnings) warnings += w.count;
-  fmt::print("  warnings        {}\n", warnings);
+  fmt::print("  warnings        {}\n", p.warningCount());
   for (const Warning& w : p.warnings) {
     fmt::print("    [{}] {}{}\n", w.code, w.message, w.count > 1 ? fmt::format(" (x{})", w.count) : "");
   }

@@ -132,9 +132,7 @@ int runView(const ViewSettings& s) {
       ++failures;
       return;
     }
-    size_t w = 0;
-    for (const Warning& warning : rig.provenance.warnings) w += warning.count;
-    if (w > 0) {
+    if (const size_t w = rig.provenance.warningCount(); w > 0) {
       fmt::print(stderr, "rigport: warning: {}: {} warning{} (listed in the page)\n", source, w, w == 1 ? "" : "s");
     }
     models.push_back({name, std::move(*glb)});

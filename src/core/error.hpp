@@ -84,6 +84,13 @@ inline Error makeError(ErrorCode code, std::string message) {
   return e;
 }
 
+// An ErrorCode::Io error about the file at `path` (the file system refused to open, read or write it).
+inline Error ioError(std::string path, std::string message) {
+  Error e = makeError(ErrorCode::Io, std::move(message));
+  e.file = std::move(path);
+  return e;
+}
+
 // An ErrorCode::Invalid error about the model element at `path` (e.g. "meshes[0]/indices[7]").
 inline Error invalidModel(std::string path, std::string message) {
   Error e = makeError(ErrorCode::Invalid, std::move(message));

@@ -10,34 +10,6 @@
 #include <fmt/format.h>
 
 namespace rigport {
-namespace {
-
-Error ioError(const std::string& path, std::string message) {
-  Error e = makeError(ErrorCode::Io, std::move(message));
-  e.file = path;
-  return e;
-}
-
-}  // namespace
-
-Result<std::vector<uint8_t>> readFileBytes(const std::string& path, uint64_t maxBytes) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return ioError(path, "is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ioError(path, fmt::format("cannot open: {}", std::strerror(errno)));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) return ioError(path, "cannot determine the file size");
-  if (static_cast<uint64_t>(size) > maxBytes) {
-    Error e = ioError(path, fmt::format("file is {} bytes, above the {} byte limit", size, maxBytes));
-    e.code = ErrorCode::TooLarge;
-    return e;
-  }
-  in.seekg(0, std::ios::beg);
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size)) return ioError(path, "read failed");
-  return bytes;
-}
 
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) {
   namespace fs = std::filesystem;

@@ -72,6 +72,12 @@ void Provenance::warn(std::string code, std::string message, uint32_t times) {
   warnings.push_back(Warning{std::move(code), std::move(message), times});
 }
 
+size_t Provenance::warningCount() const {
+  size_t n = 0;
+  for (const Warning& w : warnings) n += w.count;
+  return n;
+}
+
 void Provenance::absorb(const Provenance& other) {
   for (const Warning& w : other.warnings) warn(w.code, w.message, w.count);
 }

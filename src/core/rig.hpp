@@ -185,6 +185,8 @@ struct Provenance {
   void warn(std::string code, std::string message, uint32_t times = 1);
   // Adds another provenance's warnings (a clip file's, onto the rig its clips were bound to).
   void absorb(const Provenance& other);
+  // Every warning, each folded one counted with its repeats.
+  size_t warningCount() const;
   static constexpr size_t kMaxListedWarnings = 64;
 
  private:

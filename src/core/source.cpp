@@ -11,15 +11,6 @@
 #include <fmt/format.h>
 
 namespace rigport {
-namespace {
-
-Error ioError(const std::string& path, std::string message) {
-  Error e = makeError(ErrorCode::Io, std::move(message));
-  e.file = path;
-  return e;
-}
-
-}  // namespace
 
 Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint64_t maxStreamBytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
