@@ -196,7 +196,7 @@ TEST(KeysExport, AnmWriterResamplesStepAndCubicTracksAndAppliesTheBindPose) {
   ASSERT_TRUE(read) << read.error().describe();
   Rig bound;
   bound.skeleton = rig.skeleton;
-  bindAnimations(bound, std::move(read->animations));
+  ASSERT_TRUE(bindAnimations(bound, std::move(read->animations)));
   ASSERT_EQ(bound.animations.size(), 1u);
 
   Animation expected = a;
