@@ -583,6 +583,28 @@ TEST(GltfExport, BinFileNameIsPercentEncodedInTheUri) {
 }
 
 // Invalid rigs: an error naming the element, and no bytes.
+// Model extras reach the glTF object that stands for their owner, merged with rigport's own keys,
+// which win on a clash (bone 3 already gets boneId 42, an animation its duration).
+TEST(GltfExport, ModelExtrasGoToTheNodeSkinAnimationAndSceneExtras) {
+  Rig rig = branchingRig();
+  rig.skeleton.bones[3].extras = {{"framePose", {{"translation", {1, 2, 3}}}}, {"boneId", 7}};
+  rig.skeleton.extras = {{"palette", "ped"}};
+  rig.extras = {{"renderware", {{"version", "3.6.0.3"}}}};
+  Animation a = wave();
+  a.extras = {{"loop", true}, {"duration", 99}};
+  rig.animations.push_back(a);
+  const Exported e = exportAndCheck(rig, "extras");
+  const auto& bone = e.json["nodes"][3]["extras"];
+  EXPECT_EQ(bone["framePose"]["translation"], nlohmann::json::array({1, 2, 3}));
+  EXPECT_EQ(bone["boneId"], 42);
+  EXPECT_EQ(bone["nameHash"], 0xDEADBEEFu);
+  EXPECT_FALSE(e.json["nodes"][2].contains("extras")) << "a bone without extras gets none";
+  EXPECT_EQ(e.json["skins"][0]["extras"]["palette"], "ped");
+  EXPECT_EQ(e.json["animations"][0]["extras"]["loop"], true);
+  EXPECT_EQ(e.json["animations"][0]["extras"]["duration"], 1.0);
+  EXPECT_EQ(e.json["scenes"][0]["extras"]["renderware"]["version"], "3.6.0.3");
+}
+
 void expectRejected(const Rig& rig, const std::string& pathPart) {
   auto glb = exportGlb(rig);
   ASSERT_FALSE(glb.ok());
@@ -590,6 +612,12 @@ void expectRejected(const Rig& rig, const std::string& pathPart) {
   auto files = exportGltf(rig, "x.bin");
   ASSERT_FALSE(files.ok());
   EXPECT_EQ(files.error().path, glb.error().path);
+}
+
+TEST(GltfExport, ExtrasThatAreNotAnObjectAreRejected) {
+  Rig rig = branchingRig();
+  rig.skeleton.bones[2].extras = nlohmann::json::array({1});
+  expectRejected(rig, "skeleton/bones[2]/extras");
 }
 
 TEST(GltfExport, ParentAfterChildIsRejected) {

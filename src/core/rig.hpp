@@ -5,6 +5,10 @@
 // Matrix names state direction (ufbx): `Bone::inverseBind` maps mesh (bind) space to bone space.
 // glm conventions: column vectors, column-major storage (= glTF layout); glm::quat is built as
 // (w, x, y, z) but stored x, y, z, w.
+//
+// `extras` (Bone, Skeleton, Animation, Rig): null or a JSON object of data glTF has no field for;
+// the glTF exporter writes it to the extras of the bone's node, the skin, the animation and the
+// scene, its own keys winning on a clash.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 
 namespace rigport {
 
@@ -29,6 +34,10 @@ struct Bone {
   std::optional<glm::mat4> inverseBind;
   std::optional<uint32_t> id;        // the format's own bone id (HAnim node id, IFP bone tag, ...)
   std::optional<uint32_t> nameHash;  // the format's hash of the name, where it stores one
+  // "framePose": {"translation", "rotation" [x,y,z,w], "scale"}, the file's own pose when a reader
+  // chose another rest pose (renderware: the skin's bind pose); in the rig's axes, which
+  // convertAxes() keeps it in.
+  nlohmann::json extras;
 
   glm::mat4 localMatrix() const;
 };
@@ -38,6 +47,7 @@ struct Skeleton {
   // The skin's joints, in the source's palette order; empty means "every bone, in bone order".
   // Influences name bones, the exporter maps them to positions in this list.
   std::vector<uint32_t> joints;
+  nlohmann::json extras;
 
   std::vector<glm::mat4> worldBindMatrices() const;
   // Index of the bone named `name`, or -1.
@@ -112,6 +122,7 @@ struct Animation {
   std::vector<BoneTrack> tracks;
   std::vector<ScalarChannel> scalars;
   std::vector<Event> events;
+  nlohmann::json extras;
   size_t keyCount() const;  // all keys of all tracks and scalar channels
 };
 
@@ -153,6 +164,7 @@ struct Rig {
   std::vector<Mesh> meshes;
   std::vector<Animation> animations;
   Provenance provenance;
+  nlohmann::json extras;  // renderware: {"renderware": {"version": "3.6.0.3", "platform": ...}}
 
   size_t vertexCount() const;
   size_t maxInfluences() const;

@@ -18,13 +18,22 @@ Status checkKeys(const Keys<T>& keys, const std::string& path) {
   return Ok{};
 }
 
+// Extras are merged into glTF objects (core/rig.hpp), so anything but null or an object is a bug.
+Status checkExtras(const nlohmann::json& extras, const std::string& path) {
+  if (extras.is_null() || extras.is_object()) return Ok{};
+  return invalidModel(path + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
+}
+
 }  // namespace
 
 Status validate(const Rig& rig) {
   const auto& bones = rig.skeleton.bones;
+  RP_CHECK(checkExtras(rig.extras, "rig"));
+  RP_CHECK(checkExtras(rig.skeleton.extras, "skeleton"));
   const size_t nb = bones.size();
   for (size_t i = 0; i < nb; ++i) {
     const Bone& b = bones[i];
+    RP_CHECK(checkExtras(b.extras, fmt::format("skeleton/bones[{}]", i)));
     if (b.parent < -1 || (b.parent >= 0 && static_cast<size_t>(b.parent) >= i)) {
       return invalidModel(fmt::format("skeleton/bones[{}]", i),
                      fmt::format("bone '{}' has parent {}; parents must precede their children", b.name, b.parent));
@@ -74,6 +83,7 @@ Status validate(const Rig& rig) {
   }
   for (size_t a = 0; a < rig.animations.size(); ++a) {
     const Animation& anim = rig.animations[a];
+    RP_CHECK(checkExtras(anim.extras, fmt::format("animations[{}]", a)));
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& tr = anim.tracks[t];
       const std::string tp = fmt::format("animations[{}]/tracks[{}]", a, t);

@@ -39,6 +39,10 @@ struct Document {
 // A unique, non-empty node name derived from `wanted` (see gltf_nodes.cpp); adds it to usedNames.
 std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback);
 
+// The model's extras (null or an object, core/rig.hpp) with `ours` merged over them: rigport's
+// own keys win on a clash, so a reader cannot hide what the exporter reports.
+Json withModelExtras(const nlohmann::json& model, Json ours);
+
 // One TRS node per bone, parent links, and a non-joint common root when there are several roots.
 void addSkeletonNodes(Document& doc, const Rig& rig);
 // The skin (only when a mesh is skinned): joints and float MAT4 inverse bind matrices.

@@ -95,6 +95,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
     Json scene = Json::object();
     scene["name"] = rig.name.empty() ? std::string("Scene") : rig.name;
     scene["nodes"] = doc.sceneNodes;
+    if (Json extras = gltf::withModelExtras(rig.extras, Json::object()); !extras.empty()) scene["extras"] = std::move(extras);
     root["scenes"] = Json::array({std::move(scene)});
   }
   if (!doc.nodes.empty()) root["nodes"] = std::move(doc.nodes);
