@@ -614,6 +614,15 @@ void expectRejected(const Rig& rig, const std::string& pathPart) {
   EXPECT_EQ(files.error().path, glb.error().path);
 }
 
+// asset.extras.file names the input file only: an absolute path would leak the converting
+// machine's folders into every shared .glb.
+TEST(GltfExport, AssetExtrasNameTheInputFileWithoutItsFolders) {
+  Rig rig = branchingRig();
+  rig.provenance.file = "/home/someone/mods/peds/branching.test";
+  const Exported e = exportAndCheck(rig, "file_name");
+  EXPECT_EQ(e.json["asset"]["extras"]["file"], "branching.test");
+}
+
 TEST(GltfExport, ExtrasThatAreNotAnObjectAreRejected) {
   Rig rig = branchingRig();
   rig.skeleton.bones[2].extras = nlohmann::json::array({1});

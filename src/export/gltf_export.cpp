@@ -1,6 +1,7 @@
 // exportGlb / exportGltf: prepares the rig (glTF axes on a copy, validate()), runs the stages of
 // gltf_document.hpp and serialises (format note gltf_ecosystem.md §1.6, §5.9).
 #include <cstring>
+#include <filesystem>
 
 #include "core/axes.hpp"
 #include "core/validate.hpp"
@@ -39,7 +40,8 @@ Json assetJson(const Rig& original, const GltfOptions& options) {
   const Provenance& p = original.provenance;
   Json extras = Json::object();
   extras["format"] = p.format;
-  extras["file"] = p.file;
+  // The name only: an absolute input path would leak the converting machine's folders.
+  extras["file"] = std::filesystem::path(p.file).filename().string();
   const AxisSystem& axes = p.axes;
   extras["sourceAxes"] = {{"up", axes.up == AxisSystem::Up::Y ? "Y" : "Z"},
                           {"rightHanded", axes.rightHanded},
