@@ -623,6 +623,18 @@ TEST(GltfExport, AssetExtrasNameTheInputFileWithoutItsFolders) {
   EXPECT_EQ(e.json["asset"]["extras"]["file"], "branching.test");
 }
 
+// three.js renames a node named like the scene, so a clip from another file would drive the
+// scene group: a rig named like its root bone ("root") gets a scene name no node has.
+TEST(GltfExport, SceneNameDiffersFromEveryNodeName) {
+  Rig rig = branchingRig();
+  rig.name = "root";
+  rig.skeleton.bones[4].name = "root_scene";  // the first fallback is taken too
+  const Exported e = exportAndCheck(rig, "scene_name");
+  const std::string scene = e.json["scenes"][0]["name"];
+  EXPECT_EQ(scene.rfind("root", 0), 0u) << scene;
+  for (const auto& node : e.json["nodes"]) EXPECT_NE(node["name"], scene);
+}
+
 TEST(GltfExport, ExtrasThatAreNotAnObjectAreRejected) {
   Rig rig = branchingRig();
   rig.skeleton.bones[2].extras = nlohmann::json::array({1});

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "core/axes.hpp"
 #include "core/validate.hpp"
 #include "export/gltf.hpp"
@@ -70,6 +72,15 @@ std::string uriEncode(const std::string& path) {
   return out;
 }
 
+// three.js renames a node named like the scene, and a clip from another file then drives the
+// scene group instead of that bone: the scene's name differs from every node name.
+std::string sceneName(const gltf::Document& doc, const Rig& rig) {
+  const std::string base = rig.name.empty() ? std::string("Scene") : rig.name;
+  std::string name = base;
+  for (uint32_t n = 1; doc.usedNames.count(name) != 0; ++n) name = n == 1 ? base + "_scene" : fmt::format("{}_scene{}", base, n);
+  return name;
+}
+
 // `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6).
 Result<Exported> build(const Rig& original, const GltfOptions& options, const std::string& binUri) {
   // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
@@ -95,7 +106,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   if (!doc.sceneNodes.empty()) {
     root["scene"] = 0;
     Json scene = Json::object();
-    scene["name"] = rig.name.empty() ? std::string("Scene") : rig.name;
+    scene["name"] = sceneName(doc, rig);
     scene["nodes"] = doc.sceneNodes;
     if (Json extras = gltf::withModelExtras(rig.extras, Json::object()); !extras.empty()) scene["extras"] = std::move(extras);
     root["scenes"] = Json::array({std::move(scene)});
