@@ -520,6 +520,7 @@ TEST(GltfExport, AnimationWithNothingGltfCanAnimateGoesToRootExtras) {
 TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   Rig rig;
   rig.provenance.axes.up = AxisSystem::Up::Z;
+  rig.provenance.axes.forward = AxisSystem::Axis::PosY;  // a character facing +Y, as in GTA
   rig.provenance.axes.metresPerUnit = 0.01f;
   Bone root;
   root.name = "root";
@@ -527,7 +528,7 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   Bone tip;
   tip.name = "tip";
   tip.parent = 0;
-  tip.translation = {0, 50, 0};  // 0.5 m along +Y, which is glTF -Z
+  tip.translation = {0, 50, 0};  // 0.5 m forward (+Y), which is glTF's front, +Z
   rig.skeleton.bones = {root, tip};
   Mesh mesh;
   mesh.name = "stick";
@@ -539,15 +540,17 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   const Exported e = exportAndCheck(rig, "zup");
   const tinygltf::Model& m = e.glb;
   EXPECT_NEAR(m.nodes[0].translation[1], 1.0, 1e-6);
-  EXPECT_NEAR(m.nodes[1].translation[2], -0.5, 1e-6);
+  EXPECT_NEAR(m.nodes[1].translation[2], 0.5, 1e-6);
   const std::vector<double> pos = components(m, m.meshes[0].primitives[0].attributes.at("POSITION"));
-  const std::vector<double> expectedPos = {0, 0, 0, 0, 1, -0.5, 0.1, 1, 0};
+  // Right-handed both ways: with up and forward fixed, the source's +X becomes glTF's -X.
+  const std::vector<double> expectedPos = {0, 0, 0, 0, 1, 0.5, -0.1, 1, 0};
   for (size_t i = 0; i < pos.size(); ++i) EXPECT_NEAR(pos[i], expectedPos[i], 1e-6) << i;
   // The IBMs invert the converted world pose: joint 1's rest origin maps to the origin.
   const std::vector<double> ibm = components(m, m.skins[0].inverseBindMatrices);
   EXPECT_NEAR(ibm[16 + 13], -1.0, 1e-6);
-  EXPECT_NEAR(ibm[16 + 14], 0.5, 1e-6);
+  EXPECT_NEAR(ibm[16 + 14], -0.5, 1e-6);
   EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["up"], "Z");
+  EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["forward"], "+Y");
 }
 
 TEST(GltfExport, MoreThan256JointsUseUnsignedShortJointsAndLargeMeshesU32Indices) {

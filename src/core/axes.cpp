@@ -6,19 +6,30 @@
 
 namespace rigport {
 
-glm::mat3 basisToGltf(const AxisSystem& from) {
-  // Columns are the images of the source x, y, z axes (glm is column-major).
-  glm::mat3 p(1.0f);
-  if (from.up == AxisSystem::Up::Z) {
-    // Z up, right-handed (RenderWare, Blender): x -> x, y -> -z, z -> y.
-    p = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, -1), glm::vec3(0, 1, 0));
-    // Z up, left-handed (x forward, y right): x -> x, y -> z, z -> y; the odd permutation flips handedness.
-    if (!from.rightHanded) p = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(0, 1, 0));
-  } else if (!from.rightHanded) {
-    // Y up, left-handed (Direct3D): mirror z.
-    p = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, -1));
+namespace {
+
+glm::vec3 unit(AxisSystem::Axis a) {
+  switch (a) {
+    case AxisSystem::Axis::PosX: return {1, 0, 0};
+    case AxisSystem::Axis::NegX: return {-1, 0, 0};
+    case AxisSystem::Axis::PosY: return {0, 1, 0};
+    case AxisSystem::Axis::NegY: return {0, -1, 0};
+    case AxisSystem::Axis::PosZ: return {0, 0, 1};
+    case AxisSystem::Axis::NegZ: return {0, 0, -1};
   }
-  return p;
+  return {0, 0, 1};
+}
+
+}  // namespace
+
+glm::mat3 basisToGltf(const AxisSystem& from) {
+  // The source vectors that become glTF's +X, +Y (up) and +Z (forward): up and forward are given;
+  // the side axis completes a right-handed basis, or a left-handed one (a mirror) for a
+  // left-handed source. Each is a signed unit axis, so the inverse is the transpose.
+  const glm::vec3 up = from.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+  const glm::vec3 forward = unit(from.forward);
+  const glm::vec3 side = glm::cross(up, forward) * (from.rightHanded ? 1.0f : -1.0f);
+  return glm::transpose(glm::mat3(side, up, forward));
 }
 
 namespace {

@@ -34,9 +34,6 @@ struct Bone {
   std::optional<glm::mat4> inverseBind;
   std::optional<uint32_t> id;        // the format's own bone id (HAnim node id, IFP bone tag, ...)
   std::optional<uint32_t> nameHash;  // the format's hash of the name, where it stores one
-  // "framePose": {"translation", "rotation" [x,y,z,w], "scale"}, the file's own pose when a reader
-  // chose another rest pose (renderware: the skin's bind pose); in the rig's axes, which
-  // convertAxes() keeps it in.
   nlohmann::json extras;
 
   glm::mat4 localMatrix() const;
@@ -126,10 +123,13 @@ struct Animation {
   size_t keyCount() const;  // all keys of all tracks and scalar channels
 };
 
-// The source's coordinate system: which axis is up, handedness and size of one unit.
+// The source's coordinate system: which axis is up, which way a character faces, handedness and
+// size of one unit. `forward` must be perpendicular to `up`. glTF: Y up, characters face +Z.
 struct AxisSystem {
   enum class Up { Y, Z };
+  enum class Axis { PosX, NegX, PosY, NegY, PosZ, NegZ };
   Up up = Up::Y;
+  Axis forward = Axis::PosZ;
   bool rightHanded = true;
   float metresPerUnit = 1.0f;
   bool isGltf() const { return *this == AxisSystem{}; }

@@ -45,7 +45,9 @@ Json assetJson(const Rig& original, const GltfOptions& options) {
   // The name only: an absolute input path would leak the converting machine's folders.
   extras["file"] = std::filesystem::path(p.file).filename().string();
   const AxisSystem& axes = p.axes;
+  static const char* const kAxisNames[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
   extras["sourceAxes"] = {{"up", axes.up == AxisSystem::Up::Y ? "Y" : "Z"},
+                          {"forward", kAxisNames[static_cast<int>(axes.forward)]},
                           {"rightHanded", axes.rightHanded},
                           {"metresPerUnit", axes.metresPerUnit}};
   Json warnings = Json::array();
