@@ -27,10 +27,11 @@ Error withFile(Error e, const std::string& file) {
 Result<Rig> readBack(const FormatInfo& format, std::span<const uint8_t> bytes, const Rig& character) {
   Rig read = RP_TRY(format.read(bytes));
   if (!format.animationOnly) return read;
-  // Animation-only files carry no skeleton: bind them onto the character, in the same axes.
-  convertAxes(read, character.provenance.axes);
+  // Animation-only files carry no skeleton: bind them onto the character taken into the file's
+  // axes, so the bound rig reports the file's own axes (an .anm is Z up) as its source.
   Rig bound = character;
   bound.animations.clear();
+  convertAxes(bound, read.provenance.axes);
   bound.provenance = read.provenance;
   bindAnimations(bound, std::move(read.animations));
   return bound;
