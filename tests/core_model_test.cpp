@@ -164,6 +164,27 @@ TEST(Axes, EveryForwardAxisFacesGltfFront) {
   }
 }
 
+// A bone's "framePose" extras is a pose in the rig's axes: one equal to the bone's own TRS stays
+// equal to it through the conversion.
+TEST(Axes, FramePoseExtrasMoveWithTheBone) {
+  Rig rig = smallRig();
+  Bone& b = rig.skeleton.bones[3];
+  b.extras = {{"framePose", {{"translation", {b.translation.x, b.translation.y, b.translation.z}},
+                             {"rotation", {b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w}},
+                             {"scale", {2.0f, 1.0f, 1.0f}}}}};
+  b.scale = {2.0f, 1.0f, 1.0f};
+  toGltfAxes(rig);
+  const Bone& c = rig.skeleton.bones[3];
+  const nlohmann::json& pose = c.extras["framePose"];
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(pose["translation"][k].get<float>(), c.translation[k], 1e-6f) << k;
+    EXPECT_NEAR(pose["scale"][k].get<float>(), c.scale[k], 1e-6f) << k;
+  }
+  const glm::quat q(pose["rotation"][3].get<float>(), pose["rotation"][0].get<float>(), pose["rotation"][1].get<float>(),
+                    pose["rotation"][2].get<float>());
+  EXPECT_NEAR(std::fabs(glm::dot(q, c.rotation)), 1.0f, 1e-6f);
+}
+
 TEST(Axes, GltfRigIsLeftUntouched) {
   Rig rig = smallRig();
   rig.provenance.axes = AxisSystem{};

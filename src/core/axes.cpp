@@ -53,6 +53,19 @@ struct Basis {
   }
 };
 
+glm::vec3 vec3(const nlohmann::json& a) { return {a.at(0).get<float>(), a.at(1).get<float>(), a.at(2).get<float>()}; }
+
+// A reader's "framePose" extras (core/rig.hpp) is a pose like the bone's own, so it moves with it.
+void convertFramePose(const Basis& b, nlohmann::json& extras) {
+  if (!extras.is_object() || !extras.contains("framePose")) return;
+  nlohmann::json& pose = extras["framePose"];
+  const glm::vec3 t = b.point(vec3(pose.at("translation")));
+  const nlohmann::json& r = pose.at("rotation");
+  const glm::quat q = b.rotation(glm::quat(r.at(3).get<float>(), r.at(0).get<float>(), r.at(1).get<float>(), r.at(2).get<float>()));
+  const glm::vec3 s = b.scale(vec3(pose.at("scale")));
+  pose = {{"translation", {t.x, t.y, t.z}}, {"rotation", {q.x, q.y, q.z, q.w}}, {"scale", {s.x, s.y, s.z}}};
+}
+
 }  // namespace
 
 void convertAxes(Rig& rig, const AxisSystem& to) {
@@ -67,6 +80,7 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
   b.s = from.metresPerUnit / to.metresPerUnit;
 
   for (Bone& bone : rig.skeleton.bones) {
+    convertFramePose(b, bone.extras);
     bone.translation = b.point(bone.translation);
     bone.rotation = b.rotation(bone.rotation);
     bone.scale = b.scale(bone.scale);

@@ -34,6 +34,9 @@ struct Bone {
   std::optional<glm::mat4> inverseBind;
   std::optional<uint32_t> id;        // the format's own bone id (HAnim node id, IFP bone tag, ...)
   std::optional<uint32_t> nameHash;  // the format's hash of the name, where it stores one
+  // "framePose": {"translation", "rotation" [x,y,z,w], "scale"}, the file's own pose when a reader
+  // chose another rest pose (renderware: the skin's bind pose); in the rig's axes, which
+  // convertAxes() keeps it in.
   nlohmann::json extras;
 
   glm::mat4 localMatrix() const;

@@ -1,5 +1,6 @@
 #include "formats/renderware/clump_skeleton.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <queue>
@@ -7,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "formats/renderware/bind_pose.hpp"
 #include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 
@@ -15,9 +17,6 @@ namespace {
 
 constexpr float kWeightSumTolerance = 1e-3f;
 constexpr float kMatrixTolerance = 1e-5f;
-// Skin matrices vs FrameList bind pose (§1.9): real peds agree to < 1e-5; 1e-3 leaves room for
-// files written with single-precision round trips.
-constexpr float kBindPoseTolerance = 1e-3f;
 
 // Stable topological order: each frame after its parent, otherwise stream order (§1.2: librw
 // assumes parent < child, real files may not). Empty result = a parent cycle.
@@ -140,38 +139,6 @@ void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, uint32_t atomic
   }
 }
 
-// §1.9 cross-check: the FrameList locals are the bind pose, so for every node
-// inverse(atomic LTM) · bone LTM · invMat = identity (verified on real GTA peds). When it fails,
-// importers that rebuild the rest pose from inverse bind matrices (Blender) show a different
-// rest pose than the frames: worth a warning naming the worst node.
-void checkBindPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones,
-                   const std::vector<glm::mat4>& inverseMatrices, size_t atomicIndex) {
-  const size_t n = std::min(inverseMatrices.size(), nodeBones.size());
-  if (n == 0) return;
-  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
-  const glm::mat4 toAtomic = glm::inverse(world[atomicBone]);
-  float worst = 0.0f;
-  size_t worstNode = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const glm::mat4 m = toAtomic * world[nodeBones[i]] * inverseMatrices[i];
-    for (int c = 0; c < 4; ++c) {
-      for (int k = 0; k < 4; ++k) {
-        const float err = std::fabs(m[c][k] - (c == k ? 1.0f : 0.0f));
-        if (!(err <= worst)) {  // also catches NaN
-          worst = err;
-          worstNode = i;
-        }
-      }
-    }
-  }
-  if (worst > kBindPoseTolerance) {
-    rig.provenance.warn("bind-pose",
-               fmt::format("atomic {}: skin inverse matrices differ from the FrameList bind pose by up to {:.3g} "
-                           "(worst: node {}, frame '{}')",
-                           atomicIndex, worst, worstNode, rig.skeleton.bones[nodeBones[worstNode]].name));
-  }
-}
-
 Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
                  size_t atomicIndex) {
   Mesh mesh;
@@ -242,7 +209,6 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
                             "is kept", atomicIndex, n, bone.name));
     }
   }
-  checkBindPose(rig, atomicBone, nodeBones, skin.inverseMatrices, atomicIndex);
   rig.meshes.push_back(std::move(mesh));
   return Ok{};
 }
@@ -325,6 +291,10 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
     return makeError(ErrorCode::TooLarge, fmt::format("{} atomics instance {} vertices of {} stored", atomics.size(),
                                                       instanced, stored));
   }
+  warnShearedFrames(rig.skeleton, frames, order, rig.provenance);
+  // The file's frame matrices, before any bone's TRS becomes the skin's bind pose.
+  const std::vector<glm::mat4> frameWorld = frameWorldMatrices(rig.skeleton, frames, order);
+  bool restPoseChosen = false;  // only the first disagreeing skin sets the rest pose
   for (size_t a = 0; a < atomics.size(); ++a) {
     const RwGeometry& geo = geometries[atomics[a].geometryIndex];
     if (geo.skin && nodeBones.empty()) {
@@ -334,6 +304,10 @@ Status buildRig(const std::vector<RwFrame>& frames, const std::vector<RwGeometry
       rig.skeleton.joints = nodeBones;
     }
     RP_CHECK(buildMesh(geo, remap[atomics[a].frameIndex], nodeBones, rig, a));
+    if (geo.skin) {
+      restPoseChosen |= chooseRestPose(rig, remap[atomics[a].frameIndex], nodeBones, geo.skin->inverseMatrices, frameWorld,
+                                       a, !restPoseChosen);
+    }
   }
   return Ok{};
 }
