@@ -1,7 +1,7 @@
 // Which pose a DFF rests in and what its skin binds to, on hand-edited copies of the generic sample
 // (format note renderware.md §1.2, §1.5, §1.9): frames turned against the skin give a glTF whose rest
-// pose is the skin's bind pose (joint world × inverse bind = identity within 1e-5), and sheared
-// frames are reported as such.
+// pose is the skin's bind pose (joint world × inverse bind = identity within 1e-5), sheared frames
+// are reported as such, and a vertex without weights on a non-joint atomic frame rides on a joint.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -196,6 +196,34 @@ TEST(RenderwareRestPose, ShearedFramesAreReportedWithoutBlamingTheSkin) {
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 3; ++r) EXPECT_EQ((*rig.skeleton.bones[6].inverseBind)[c][r], ibm[c][r]) << c << "," << r;
   for (const Bone& b : rig.skeleton.bones) EXPECT_FALSE(b.extras.contains("framePose")) << b.name;
+}
+
+// Issue 13: a vertex whose weights are all zero is bound to the atomic's frame; when that frame
+// is not a joint (here the atomic moves to frame 0, the clump root), it rides on a joint instead:
+// the frame has no joint ancestor, so the hierarchy's first node.
+TEST(RenderwareRestPose, UnweightedVertexOnANonJointAtomicFrameRidesOnAJoint) {
+  std::vector<uint8_t> bytes = sample();
+  const size_t skin = findChunk(bytes, 0x116) + 12;
+  const size_t weights = skin + 4 + bytes[skin + 1] + kSampleVertices * 4;
+  std::fill(bytes.begin() + static_cast<std::ptrdiff_t>(weights), bytes.begin() + static_cast<std::ptrdiff_t>(weights + 16), 0);
+  const size_t atomicStruct = findChunk(bytes, 0x14) + 12 + 12;  // Atomic header, Struct header
+  uint32_t frame;
+  std::memcpy(&frame, &bytes[atomicStruct], 4);
+  ASSERT_EQ(frame, 1u);
+  const uint32_t clumpRoot = 0;
+  std::memcpy(&bytes[atomicStruct], &clumpRoot, 4);
+
+  const Rig rig = read(bytes);
+  const Skeleton& sk = rig.skeleton;
+  ASSERT_EQ(std::find(sk.joints.begin(), sk.joints.end(), 0u), sk.joints.end()) << "frame 0 must not be a joint";
+  const Mesh& mesh = rig.meshes.at(0);
+  ASSERT_EQ(mesh.influenceOffsets[1] - mesh.influenceOffsets[0], 1u);
+  EXPECT_EQ(mesh.influences[0].bone, sk.joints.at(0));
+  const Warning* w = findWarning(rig, "unweighted-vertex");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w->message.find("joint '" + sk.bones[sk.joints[0]].name + "'"), std::string::npos) << w->message;
+  const tinygltf::Model m = exportAndLoad(rig, "unweighted_non_joint");
+  EXPECT_EQ(m.skins.size(), 1u);
 }
 
 }  // namespace

@@ -139,6 +139,16 @@ void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, uint32_t atomic
   }
 }
 
+// The joint a vertex without weights rides on: glTF can only bind a vertex to a joint, so the
+// atomic's frame if it is one, else its nearest joint ancestor, else the hierarchy's first node.
+uint32_t jointForUnweighted(const Skeleton& skeleton, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones) {
+  if (nodeBones.empty()) return atomicBone;
+  for (int32_t b = static_cast<int32_t>(atomicBone); b >= 0; b = skeleton.bones[static_cast<size_t>(b)].parent) {
+    if (std::find(nodeBones.begin(), nodeBones.end(), static_cast<uint32_t>(b)) != nodeBones.end()) return static_cast<uint32_t>(b);
+  }
+  return nodeBones.front();
+}
+
 Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
                  size_t atomicIndex) {
   Mesh mesh;
@@ -161,6 +171,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
   const size_t nv = mesh.positions.size();
   mesh.influenceOffsets.reserve(nv + 1);
   mesh.influenceOffsets.push_back(0);
+  const uint32_t unweightedBone = jointForUnweighted(rig.skeleton, atomicBone, nodeBones);
   size_t unweighted = 0, badSums = 0, badSlots = 0;
   float worstSum = 1.0f;
   for (size_t v = 0; v < nv; ++v) {
@@ -178,7 +189,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
     }
     if (sum == 0.0f) {
       ++unweighted;
-      mesh.influences.push_back(Influence{atomicBone, 1.0f});
+      mesh.influences.push_back(Influence{unweightedBone, 1.0f});
     } else if (std::fabs(sum - 1.0f) > kWeightSumTolerance) {
       ++badSums;
       if (std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f)) worstSum = sum;
@@ -190,8 +201,9 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));
   }
   if (unweighted > 0) {
-    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
-                                               atomicIndex, unweighted, mesh.name));
+    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to joint '{}'{}",
+                                               atomicIndex, unweighted, rig.skeleton.bones[unweightedBone].name,
+                                               unweightedBone == atomicBone ? " (the atomic's frame)" : ""));
   }
   if (badSums > 0) {
     prov.warn("weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
