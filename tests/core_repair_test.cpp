@@ -1,6 +1,6 @@
 // repairRig() (core/repair.hpp): damaged vertices move to the bind position of the bone weighing
 // them most, triangles standing only on them go, one folded warning per kind names the count and
-// the first indices, and `strict` turns each into an error
+// the first indices, a clip starting before 0 is shifted whole, and `strict` turns each into an error
 // that leaves the rig untouched.
 #include <gtest/gtest.h>
 
@@ -111,6 +111,25 @@ TEST(Repair, NonFiniteNormalsUvsAndWeightsAreReplacedOrDropped) {
   EXPECT_NE(warning(r, "repaired-weight")->message.find("first: 4"), std::string::npos);
 }
 
+TEST(Repair, ClipStartingBeforeZeroIsShiftedWholeAndOtherClipsStay) {
+  Rig r = rig();
+  Animation early = r.animations[0];
+  early.name = "early";
+  early.tracks[0].rotation.times = {-0.25f, 0.5f};
+  early.events.push_back({-0.1f, "step", ""});
+  r.animations.push_back(early);
+  ASSERT_TRUE(repairRig(r));
+  ASSERT_EQ(r.animations.size(), 2u);
+  EXPECT_EQ(r.animations[0].tracks[0].rotation.times, (std::vector<float>{0.0f, 1.0f}));
+  EXPECT_EQ(r.animations[1].tracks[0].rotation.times, (std::vector<float>{0.0f, 0.75f}));
+  EXPECT_FLOAT_EQ(r.animations[1].events[0].time, 0.15f);
+  EXPECT_FLOAT_EQ(r.animations[1].duration, 1.25f);
+  const Warning* w = warning(r, "negative-key-time");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w->message.find("'early' starts at -0.25 s"), std::string::npos) << w->message;
+  EXPECT_TRUE(exportGlb(r));
+}
+
 TEST(Repair, StrictTurnsEachRepairIntoAnErrorAndChangesNothing) {
   Rig damaged = rig();
   damaged.meshes[0].positions[5] = {kNan, 0, 0};
@@ -121,6 +140,13 @@ TEST(Repair, StrictTurnsEachRepairIntoAnErrorAndChangesNothing) {
   EXPECT_NE(status.error().message.find("strict"), std::string::npos);
   EXPECT_TRUE(std::isnan(r.meshes[0].positions[5].x));
   EXPECT_TRUE(r.provenance.warnings.empty());
+
+  Rig early = rig();
+  early.animations[0].tracks[0].rotation.times[0] = -1.0f;
+  status = repairRig(early, RepairOptions{true});
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().path, "animations[0]");
+  EXPECT_EQ(early.animations[0].tracks[0].rotation.times[0], -1.0f);
 }
 
 }  // namespace

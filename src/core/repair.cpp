@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -127,6 +128,41 @@ Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   return Ok{};
 }
 
+template <class T>
+void shift(Keys<T>& keys, float by) {
+  for (float& t : keys.times) t += by;
+}
+
+// glTF times start at 0 (ACCESSOR_ANIMATION_INPUT_NEGATIVE): a clip starting before 0 is moved
+// whole, so its keys keep their spacing and the other clips are untouched.
+Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
+  float first = std::numeric_limits<float>::infinity();
+  auto see = [&](const std::vector<float>& times) {
+    for (float t : times) first = std::min(first, t);
+  };
+  for (const BoneTrack& t : anim.tracks) {
+    see(t.translation.times);
+    see(t.rotation.times);
+    see(t.scale.times);
+  }
+  for (const ScalarChannel& s : anim.scalars) see(s.keys.times);
+  for (const Event& e : anim.events) first = std::min(first, e.time);
+  if (!(first < 0.0f)) return Ok{};
+  if (strict) return notRepaired(fmt::format("animations[{}]", a), fmt::format("animation '{}' starts at {} s, before 0", anim.name, first));
+  const float by = -first;
+  for (BoneTrack& t : anim.tracks) {
+    shift(t.translation, by);
+    shift(t.rotation, by);
+    shift(t.scale, by);
+  }
+  for (ScalarChannel& s : anim.scalars) shift(s.keys, by);
+  for (Event& e : anim.events) e.time += by;
+  anim.duration += by;
+  rig.provenance.warn("negative-key-time", fmt::format("animation '{}' starts at {} s; its keys were shifted by {} s to start at 0",
+                                                       anim.name, first, by));
+  return Ok{};
+}
+
 }  // namespace
 
 Status repairRig(Rig& rig, const RepairOptions& options) {
@@ -141,6 +177,7 @@ Status repairRig(Rig& rig, const RepairOptions& options) {
     RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
     RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
   }
+  for (size_t a = 0; a < rig.animations.size(); ++a) RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, strict));
   return Ok{};
 }
 

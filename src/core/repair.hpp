@@ -6,7 +6,8 @@
 //     vertex most (the origin of the mesh's space when nothing weighs it); a triangle whose three
 //     vertices were all moved is dropped;
 //   - a normal that is not finite: the rig's up axis; a UV that is not finite: (0, 0);
-//   - an influence whose weight is negative or not finite: dropped.
+//   - an influence whose weight is negative or not finite: dropped;
+//   - an animation with key or event times before 0: every time shifted so it starts at 0.
 #pragma once
 
 #include "core/error.hpp"
