@@ -14,6 +14,7 @@
 #include "cli/inputs.hpp"
 #include "cli/progress.hpp"
 #include "core/file_io.hpp"
+#include "core/repair.hpp"
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 
@@ -28,6 +29,7 @@ struct ConvertSettings {
   std::string outputDir = ".";
   bool separateFiles = false;  // --gltf: .gltf + .bin instead of .glb
   bool quiet = false;
+  bool strict = false;         // --strict: a repair (core/repair.hpp) is an error
 };
 
 enum class Outcome { Converted, InputFailed, OutputFailed };
@@ -71,6 +73,7 @@ FileResult convertOne(const std::string& path, const fs::path& out, const std::v
                                                                format->name)),
                        path);
   }
+  if (auto repaired = repairRig(*rig, RepairOptions{s.strict}); !repaired) return inputFailed(repaired.error(), path);
   if (s.separateFiles) {
     auto files = exportGltf(*rig, out.stem().string() + ".bin");
     if (!files) return inputFailed(files.error(), path);
@@ -142,6 +145,7 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   cmd->add_option("--anim", s->animations, "Animation-only files (.anm, .ifp) to bind to every input's skeleton");
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
+  cmd->add_flag("--strict", s->strict, "Fail on damage that would be repaired (non-finite vertices, negative key times)");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }
 

@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "core/repair.hpp"
 #include "export/json_report.hpp"
 
 namespace rigport::cli {
@@ -17,6 +18,7 @@ struct InfoSettings {
   std::vector<std::string> files;
   std::vector<std::string> animations;
   bool json = false;
+  bool strict = false;  // --strict: a repair convert would make is an error here too
 };
 
 void printText(const Rig& rig) {
@@ -46,6 +48,10 @@ int runInfo(const InfoSettings& s) {
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   for (const std::string& path : s.files) {
     auto rig = loadModel(path, animations);
+    if (rig) {
+      // What convert would repair shows as warnings (or, with --strict, as the error convert would give).
+      if (auto repaired = repairRig(*rig, RepairOptions{s.strict}); !repaired) rig = repaired.error();
+    }
     if (!rig) {
       printError(rig.error());
       ++failures;
@@ -70,6 +76,7 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("files", s->files, "Input files")->required();
   cmd->add_option("--anim", s->animations, "Animation files to bind to each input's skeleton");
   cmd->add_flag("--json", s->json, "Print a JSON array, one summary object per file");
+  cmd->add_flag("--strict", s->strict, "Fail on damage that convert would repair");
   cmd->callback([s, &exitCode] { exitCode = runInfo(*s); });
 }
 
