@@ -1,6 +1,6 @@
 // bindAnimations(): attaches animations read from one file (an .anm, .ifp, .ska) to the skeleton
 // of another. Each track's BoneRef is resolved in this order: id, name hash, exact name,
-// name compared without case and surrounding spaces, then position. Tracks that match no bone
+// name compared without case and surrounding spaces, the aliases the same two ways, then position. Tracks that match no bone
 // are dropped with a warning naming them; nothing is dropped silently.
 #pragma once
 

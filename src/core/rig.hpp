@@ -86,6 +86,7 @@ struct BoneRef {
   std::optional<uint32_t> id;
   std::optional<uint32_t> nameHash;
   std::optional<uint32_t> position;  // the bone's index in the target skeleton's order (.anm)
+  std::vector<std::string> aliases;  // other names the games give the same bone, tried after `name`
 };
 
 template <class T>
