@@ -71,7 +71,9 @@ TEST(Repair, IntactRigIsLeftAsItIsWithoutWarnings) {
 
 TEST(Repair, NonFinitePositionsMoveToTheHeaviestBonesBindPositionAndOrphanTrianglesGo) {
   Rig r = rig();
+  r.materials.resize(2);
   Mesh& m = r.meshes[0];
+  m.parts = {MeshPart{0, 0, 6}, MeshPart{1, 6, 3}};
   m.positions[4] = {kNan, 0, 0};
   m.positions[5] = {0, kInf, 0};
   m.positions[6] = {0, 0, -kInf};
@@ -81,8 +83,13 @@ TEST(Repair, NonFinitePositionsMoveToTheHeaviestBonesBindPositionAndOrphanTriang
   EXPECT_EQ(m.positions[4], armBind) << "vertex 4 weighs the arm 0.8, the root 0.2";
   EXPECT_EQ(m.positions[6], armBind);
   EXPECT_EQ(m.positions[1], glm::vec3(0, 0, 1)) << "the root's bind position";
-  // Triangle (4, 5, 6) stood only on damaged vertices; (0, 1, 2) keeps two intact ones.
+  // Triangle (4, 5, 6) stood only on damaged vertices; (0, 1, 2) keeps two intact ones. The parts
+  // still tile the indices: the second part lost its only triangle.
   EXPECT_EQ(m.indices, (std::vector<uint32_t>{0, 1, 2, 0, 2, 3}));
+  ASSERT_EQ(m.parts.size(), 2u);
+  EXPECT_EQ(m.parts[0].indexCount, 6u);
+  EXPECT_EQ(m.parts[1].firstIndex, 6u);
+  EXPECT_EQ(m.parts[1].indexCount, 0u);
   const Warning* w = warning(r, "repaired-position");
   ASSERT_NE(w, nullptr);
   EXPECT_EQ(w->count, 1u);

@@ -282,8 +282,7 @@ TEST(RenderwareDff, RoundTripOfSampleReproducesModel) {
 // each patched into the expected bytes below so that everything else must match exactly:
 //  1. FrameList matrices: rebuilt from the bones' quaternion/scale, so entries may differ by float
 //     rounding (≤ 1e-6, e.g. -0.0 vs 1e-8); parents and flags must be identical.
-//  2. Material colour: the samples use (200,180,160,255); materials are not part of a rig and the
-//     writer emits white.
+//  2. (None any more: the material colour, (200,180,160,255) in the samples, is part of the rig.)
 //  3. The 3.3.0.2 sample's Atomic extension holds a MatFX atomic chunk (0x120, 16 bytes), not
 //     modelled; dropping it shrinks the Atomic, its Extension and the Clump by 16 bytes.
 namespace {
@@ -334,11 +333,6 @@ TEST(RenderwareDff, RewrittenGenericSamplesDifferOnlyInUnmodelledData) {
       expected.erase(expected.begin() + static_cast<std::ptrdiff_t>(at), expected.begin() + static_cast<std::ptrdiff_t>(at + 12 + size));
     }
     ASSERT_EQ(ours.size(), expected.size());
-    // 2. Material colour (Material/Struct: flags, RGBA).
-    const std::vector<size_t> material = chunkPath(expected, 0x07);
-    ASSERT_FALSE(material.empty());
-    const size_t rgba = material.back() + 12 + 12 + 4;
-    for (size_t k = 0; k < 4; ++k) expected[rgba + k] = 0xFF;
     // 1. Frame matrices within float rounding.
     const std::vector<size_t> frameList = chunkPath(expected, 0x0E);
     const size_t records = frameList.back() + 12 + 12 + 4;

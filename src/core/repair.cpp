@@ -71,11 +71,18 @@ Status repairPositions(Rig& rig, Mesh& mesh, size_t m, const std::vector<glm::ve
   // A triangle standing only on moved vertices would be a speck at a joint: dropped.
   std::vector<uint32_t> kept;
   kept.reserve(mesh.indices.size());
+  std::vector<uint32_t> keptBefore{0};  // triangles kept before triangle t, for the parts' ranges
   for (size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
     const uint32_t* tri = &mesh.indices[t];
     auto moved = [&](uint32_t v) { return v < isDamaged.size() && isDamaged[v]; };  // validate() checks the range
-    if (moved(tri[0]) && moved(tri[1]) && moved(tri[2])) continue;
-    kept.insert(kept.end(), tri, tri + 3);
+    if (!(moved(tri[0]) && moved(tri[1]) && moved(tri[2]))) kept.insert(kept.end(), tri, tri + 3);
+    keptBefore.push_back(static_cast<uint32_t>(kept.size() / 3));
+  }
+  for (MeshPart& part : mesh.parts) {
+    const size_t first = std::min<size_t>(part.firstIndex / 3, keptBefore.size() - 1);
+    const size_t end = std::min<size_t>((part.firstIndex + part.indexCount) / 3, keptBefore.size() - 1);
+    part.firstIndex = keptBefore[first] * 3;
+    part.indexCount = (keptBefore[end] - keptBefore[first]) * 3;
   }
   const size_t dropped = (mesh.indices.size() - kept.size()) / 3;
   mesh.indices = std::move(kept);

@@ -60,12 +60,32 @@ struct Influence {
   float weight = 0.0f;
 };
 
+// A surface as the source describes it; the glTF exporter writes it as a PBR material with
+// metallic 0 and roughness 1 (game materials are not metals; three.js's default, metallic 1,
+// renders black without an environment map).
+struct Material {
+  std::string name;
+  glm::vec4 baseColor{1.0f};           // linear RGBA (readers convert 8-bit sRGB colours)
+  std::vector<std::string> textures;   // texture names as the file stores them (no paths)
+  nlohmann::json extras;               // null or an object, like the other extras
+};
+
+// A run of Mesh::indices drawn with one material.
+struct MeshPart {
+  uint32_t material = 0;    // index into Rig::materials
+  uint32_t firstIndex = 0;  // multiple of 3
+  uint32_t indexCount = 0;  // multiple of 3
+};
+
 struct Mesh {
   std::string name;
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;  // empty or one per vertex
   std::vector<glm::vec2> uvs;      // empty or one per vertex (first UV set)
   std::vector<uint32_t> indices;   // triangle list
+  // Triangles grouped by material. Empty: one group drawn with a default material (white,
+  // metallic 0, roughness 1).
+  std::vector<MeshPart> parts;
   // Per-vertex influences in compressed-row form: vertex v owns
   // influences[influenceOffsets[v] .. influenceOffsets[v+1]). Empty offsets = not skinned.
   std::vector<uint32_t> influenceOffsets;
@@ -166,6 +186,7 @@ struct Rig {
   std::string name;
   Skeleton skeleton;
   std::vector<Mesh> meshes;
+  std::vector<Material> materials;  // referenced by MeshPart::material
   std::vector<Animation> animations;
   Provenance provenance;
   nlohmann::json extras;  // renderware: {"renderware": {"version": "3.6.0.3", "platform": ...}}

@@ -30,6 +30,7 @@ Status validate(const Rig& rig) {
   const auto& bones = rig.skeleton.bones;
   RP_CHECK(checkExtras(rig.extras, "rig"));
   RP_CHECK(checkExtras(rig.skeleton.extras, "skeleton"));
+  for (size_t m = 0; m < rig.materials.size(); ++m) RP_CHECK(checkExtras(rig.materials[m].extras, fmt::format("materials[{}]", m)));
   const size_t nb = bones.size();
   for (size_t i = 0; i < nb; ++i) {
     const Bone& b = bones[i];
@@ -61,6 +62,21 @@ Status validate(const Rig& rig) {
     if (mesh.indices.size() % 3 != 0) return invalidModel(mp, "index count is not a multiple of 3");
     for (size_t i = 0; i < mesh.indices.size(); ++i) {
       if (mesh.indices[i] >= nv) return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
+    }
+    // Parts tile the index list in order, so every triangle has exactly one material.
+    uint64_t covered = 0;
+    for (size_t k = 0; k < mesh.parts.size(); ++k) {
+      const MeshPart& part = mesh.parts[k];
+      const std::string pp = fmt::format("{}/parts[{}]", mp, k);
+      if (part.material >= rig.materials.size()) return invalidModel(pp, fmt::format("material {} of {}", part.material, rig.materials.size()));
+      if (part.firstIndex != covered || part.indexCount % 3 != 0) {
+        return invalidModel(pp, fmt::format("indices [{}, +{}) do not continue the previous part at {} in whole triangles",
+                                            part.firstIndex, part.indexCount, covered));
+      }
+      covered += part.indexCount;
+    }
+    if (!mesh.parts.empty() && covered != mesh.indices.size()) {
+      return invalidModel(mp, fmt::format("parts cover {} of {} indices", covered, mesh.indices.size()));
     }
     if (mesh.attachBone < -1 || (mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) >= nb)) {
       return invalidModel(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));

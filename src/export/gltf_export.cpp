@@ -98,6 +98,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   doc.buffer.reserve(estimateBytes(rig));
   gltf::addSkeletonNodes(doc, rig);
   RP_CHECK(gltf::addSkin(doc, rig));
+  gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, options));
   RP_CHECK(gltf::addAnimations(doc, rig));
 
@@ -115,6 +116,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   }
   if (!doc.nodes.empty()) root["nodes"] = std::move(doc.nodes);
   if (!doc.meshes.empty()) root["meshes"] = std::move(doc.meshes);
+  if (!doc.materials.empty()) root["materials"] = std::move(doc.materials);
   if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
   if (!doc.animations.empty()) root["animations"] = std::move(doc.animations);
   if (!doc.buffer.accessors().empty()) {

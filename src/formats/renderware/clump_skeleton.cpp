@@ -11,6 +11,7 @@
 #include "formats/renderware/bind_pose.hpp"
 #include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/hanim_plg.hpp"
+#include "formats/renderware/rw_materials.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -157,6 +158,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
   mesh.normals = geo.normals;
   mesh.uvs = geo.uvs;
   mesh.indices = geo.indices;
+  addMeshMaterials(geo, atomicIndex, mesh, rig);
   if (!geo.skin) {
     mesh.attachBone = static_cast<int32_t>(atomicBone);
     rig.meshes.push_back(std::move(mesh));
