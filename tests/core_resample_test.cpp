@@ -1,9 +1,19 @@
 // resampleAnimations() (core/resample.hpp): every channel of a bound track keyed at 0, 1/fps, ...
 // plus the clip's end, with glTF LINEAR values (lerp, shortest slerp) and the bone's rest value for
-// a channel the clip does not key.
+// a channel the clip does not key; and `rigport convert --resample` gives glTF channels whose
+// translation, rotation and scale samplers have equal key counts.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/file_io.hpp"
 #include "core/resample.hpp"
+#include "demo/character.hpp"
+#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/dff_io.hpp"
+#include "support/test_support.hpp"
 
 namespace rigport {
 namespace {
@@ -54,6 +64,38 @@ TEST(Resample, RejectsARateThatIsNotPositiveOrWouldMakeTooManyKeys) {
   EXPECT_FALSE(resampleAnimations(rig, -30.0f));
   rig.animations[0].duration = 1e6f;
   EXPECT_FALSE(resampleAnimations(rig, 30.0f));
+}
+
+// Through the CLI on the demo character (DFF) and its walk (.anm): per animated node, the
+// translation, rotation and scale samplers of each animation have the same key count.
+TEST(Resample, ConvertWithResampleGivesEqualKeyCountsPerNode) {
+  const std::string dir = test::scratchDir("resample_cli");
+  const Rig character = makeDemoCharacter();
+  auto dff = renderware::writeDff(character);
+  auto anm = renderware::writeAnm(character);
+  ASSERT_TRUE(dff.ok() && anm.ok());
+  ASSERT_TRUE(writeFileAtomic(dir + "/walker.dff", *dff).ok());
+  ASSERT_TRUE(writeFileAtomic(dir + "/walk.anm", *anm).ok());
+  std::string output;
+  const int code = test::runCommand(std::string("'") + RIGPORT_CLI + "' convert '" + dir + "/walker.dff' --anim '" + dir +
+                                        "/walk.anm' --gltf --resample 24 -o '" + dir + "/out'",
+                                    &output);
+  ASSERT_EQ(code, 0) << output;
+  const std::vector<uint8_t> text = test::readBytes(dir + "/out/walker.gltf");
+  const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end());
+  ASSERT_FALSE(j["animations"].empty());
+  for (const auto& anim : j["animations"]) {
+    std::map<int, std::map<std::string, int>> counts;  // node -> path -> key count
+    for (const auto& c : anim["channels"]) {
+      const auto& sampler = anim["samplers"][c["sampler"].get<size_t>()];
+      counts[c["target"]["node"]][c["target"]["path"]] = j["accessors"][sampler["input"].get<size_t>()]["count"];
+    }
+    for (const auto& [node, paths] : counts) {
+      ASSERT_EQ(paths.size(), 3u) << "node " << node;
+      EXPECT_EQ(paths.at("translation"), paths.at("rotation")) << "node " << node;
+      EXPECT_EQ(paths.at("scale"), paths.at("rotation")) << "node " << node;
+    }
+  }
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// `rigport convert FILE... [-o DIR] [--gltf] [--anim FILE...]`: each input to DIR/<stem>.glb
-// (or .gltf + .bin). A bad input is reported and skipped; the batch goes on.
+// `rigport convert FILE... [-o DIR] [--gltf] [--anim FILE...] [--resample FPS] [--strict]`: each
+// input to DIR/<stem>.glb (or .gltf + .bin). A bad input is reported and skipped; the batch goes on.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -15,6 +15,7 @@
 #include "cli/progress.hpp"
 #include "core/file_io.hpp"
 #include "core/repair.hpp"
+#include "core/resample.hpp"
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 
@@ -30,6 +31,7 @@ struct ConvertSettings {
   bool separateFiles = false;  // --gltf: .gltf + .bin instead of .glb
   bool quiet = false;
   bool strict = false;         // --strict: a repair (core/repair.hpp) is an error
+  float resampleFps = 0.0f;    // --resample FPS (core/resample.hpp); 0: keys as the files have them
 };
 
 enum class Outcome { Converted, InputFailed, OutputFailed };
@@ -74,6 +76,9 @@ FileResult convertOne(const std::string& path, const fs::path& out, const std::v
                        path);
   }
   if (auto repaired = repairRig(*rig, RepairOptions{s.strict}); !repaired) return inputFailed(repaired.error(), path);
+  if (s.resampleFps > 0.0f) {
+    if (auto resampled = resampleAnimations(*rig, s.resampleFps); !resampled) return inputFailed(resampled.error(), path);
+  }
   if (s.separateFiles) {
     auto files = exportGltf(*rig, out.stem().string() + ".bin");
     if (!files) return inputFailed(files.error(), path);
@@ -145,6 +150,8 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   cmd->add_option("--anim", s->animations, "Animation-only files (.anm, .ifp) to bind to every input's skeleton");
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
+  cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--strict", s->strict, "Fail on damage that would be repaired (non-finite vertices, negative key times)");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }
