@@ -135,6 +135,17 @@ TEST(Cli, UnwritableOutputDirectoryExitsThree) {
   EXPECT_NE(r.text.find("rigport: error: /dev/null/out/good.glb"), std::string::npos) << r.text;
 }
 
+// The error names the user's path and the system's reason, not the temporary file rigport writes first.
+TEST(Cli, OutputFolderErrorNamesTheUsersPathAndTheRealCause) {
+  const std::string dir = test::scratchDir("cli_proc");
+  const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
+  ASSERT_FALSE(good.empty());
+  const CliRun r = cli("convert -o /proc/rigport_out " + quote(good), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 3) << r.text;
+  EXPECT_NE(r.text.find("/proc/rigport_out/good.glb: cannot create the folder /proc/rigport_out: "), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find(".tmp"), std::string::npos) << r.text;
+}
+
 TEST(Cli, BatchConvertGoesOnPastABadFileAndExitsOne) {
   const std::string dir = test::scratchDir("cli_batch");
   const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
