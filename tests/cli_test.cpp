@@ -97,6 +97,13 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(cli("dump x.dff").code, 2);  // --json is required
 }
 
+TEST(Cli, UnknownCommandIsNamedWithTheClosestOne) {
+  const CliRun r = cli("convrt x.dff", Capture::StderrOnly);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.text.find("unknown command 'convrt'; did you mean 'convert'?"), std::string::npos) << r.text;
+  EXPECT_NE(cli("inf x.dff", Capture::StderrOnly).text.find("did you mean 'info'?"), std::string::npos);
+}
+
 TEST(Cli, FormatsListsEveryRegistryFormatWithItsCapabilities) {
   const CliRun r = cli("formats");
   ASSERT_EQ(r.code, 0);
