@@ -94,7 +94,7 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(cli("").code, 2);
   EXPECT_EQ(cli("convert").code, 2);
   EXPECT_EQ(cli("convert x.dff --no-such-option").code, 2);
-  EXPECT_EQ(cli("dump x.dff").code, 2);  // --json is required
+  EXPECT_EQ(cli("dump").code, 2);
 }
 
 TEST(Cli, UnknownCommandIsNamedWithTheClosestOne) {
@@ -236,6 +236,16 @@ TEST(Cli, DumpJsonHoldsTheWholeModel) {
   EXPECT_EQ(j["meshes"][0]["positions"].size(), character.vertexCount());
   EXPECT_EQ(j["meshes"][0]["influences"].size(), character.vertexCount());
   EXPECT_EQ(j["meshes"][0]["indices"].size(), character.meshes[0].indices.size());
+}
+
+TEST(Cli, DumpWritesJsonWithoutTheFlag) {
+  const std::string dir = test::scratchDir("cli_dump_default");
+  const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(model.empty());
+  const CliRun plain = cli("dump " + quote(model), Capture::StdoutOnly);
+  ASSERT_EQ(plain.code, 0);
+  EXPECT_EQ(plain.text, cli("dump --json " + quote(model), Capture::StdoutOnly).text);
+  EXPECT_FALSE(nlohmann::json::parse(plain.text, nullptr, false).is_discarded());
 }
 
 TEST(Cli, InfoJsonSummarisesEachFileAndReportsFailuresInline) {

@@ -1,4 +1,4 @@
-// `rigport dump FILE --json`: the whole parsed model as JSON on stdout.
+// `rigport dump FILE [--json]`: the whole parsed model as JSON on stdout.
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +38,8 @@ void addDumpCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("dump", "Print the whole parsed model (bones, vertices, influences, keys) as JSON");
   cmd->add_option("file", s->file, "Input file")->required();
   cmd->add_option("--anim", s->animations, "Animation files to bind to the input's skeleton");
-  // JSON is the only dump form; the flag is required so that a future text form stays compatible.
-  cmd->add_flag("--json")->description("Write JSON (required)")->required();
+  // JSON is the only dump form, so it is the default; the flag stays accepted.
+  cmd->add_flag("--json")->description("Write JSON (the default)");
   cmd->callback([s, &exitCode] { exitCode = runDump(*s); });
 }
 
