@@ -583,6 +583,20 @@ TEST(RenderwareDff, UnweightedVertexIsBoundToTheAtomicFrameWithWarning) {
   EXPECT_EQ(mesh.influenceOffsets[2] - mesh.influenceOffsets[1], 1u);
 }
 
+// §1.1, §1.7: the rig records the file's RenderWare version and its geometry's platform.
+TEST(RenderwareDff, VersionAndPlatformAreRecordedInTheRigExtras) {
+  const std::pair<const char*, std::pair<const char*, const char*>> cases[] = {
+      {"synthetic_skin_rw36003.dff", {"3.6.0.3", "generic"}},
+      {"synthetic_skin_rw33002.dff", {"3.3.0.2", "generic"}},
+      {"synthetic_skin_rw36003_xbox_native.dff", {"3.6.0.3", "Xbox"}},
+      {"synthetic_skin_rw36003_wdgl_native.dff", {"3.6.0.3", "OpenGL/WDGL"}}};
+  for (const auto& [name, expected] : cases) {
+    const Rig rig = readSample(name);
+    EXPECT_EQ(rig.extras["renderware"]["version"], expected.first) << name;
+    EXPECT_EQ(rig.extras["renderware"]["platform"], expected.second) << name;
+  }
+}
+
 // §1.9: every sample's skin matrices are the inverses of its FrameList bind pose, so none warns;
 // moving a frame after the fact makes the reader say which node disagrees.
 TEST(RenderwareDff, BindPoseThatDisagreesWithSkinMatricesIsReported) {

@@ -107,6 +107,7 @@ struct RwMaterial {
 // §1.2 Geometry, reduced to what a Rig needs. Triangle list only.
 struct RwGeometry {
   uint32_t flags = 0;
+  uint32_t platform = 0;  // native geometry's platform id (§1.7); 0 for generic geometry
   uint32_t numVertices = 0;
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;

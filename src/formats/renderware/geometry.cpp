@@ -61,6 +61,7 @@ Status readNativeGeometry(GeometryExtension& ext, RwGeometry& geo, const DffCont
       platform = RP_TRY(head->u32("platform"));
     }
   }
+  geo.platform = platform;
   if (first == kStruct && platform == kPlatformXbox) {
     RP_CHECK(readXboxNativeData(nd, ext.vertexFormat, geo, ctx));
   } else if (first != kStruct) {
