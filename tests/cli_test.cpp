@@ -248,6 +248,12 @@ TEST(Cli, DumpWritesJsonWithoutTheFlag) {
   EXPECT_FALSE(nlohmann::json::parse(plain.text, nullptr, false).is_discarded());
 }
 
+TEST(Cli, InfoShowsTheRenderwareVersionAndPlatform) {
+  const CliRun r = cli("info " + quote(test::sample("renderware/synthetic_skin_rw36003_xbox_native.dff")), Capture::StdoutOnly);
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("renderware      3.6.0.3 (Xbox)"), std::string::npos) << r.text;
+}
+
 TEST(Cli, InfoJsonSummarisesEachFileAndReportsFailuresInline) {
   const std::string dir = test::scratchDir("cli_info");
   const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");

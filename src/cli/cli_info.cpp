@@ -25,6 +25,8 @@ void printText(const Rig& rig) {
   const Skeleton& sk = rig.skeleton;
   fmt::print("{}\n", rig.provenance.file);
   fmt::print("  format          {}\n", rig.provenance.format);
+  const nlohmann::json rw = rig.extras.is_object() ? rig.extras.value("renderware", nlohmann::json()) : nlohmann::json();
+  if (rw.is_object()) fmt::print("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
   fmt::print("  bones           {}\n", sk.bones.size());
   fmt::print("  joints          {}\n", sk.jointList().size());
   fmt::print("  meshes          {}\n", rig.meshes.size());
