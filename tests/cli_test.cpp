@@ -227,6 +227,7 @@ TEST(Cli, DumpJsonHoldsTheWholeModel) {
   ASSERT_FALSE(j.is_discarded()) << r.text.substr(0, 200);
   const Rig character = makeDemoCharacter();
   EXPECT_EQ(j["provenance"]["format"], "renderware-dff");
+  EXPECT_EQ(j["provenance"]["axes"]["forward"], "+Y");
   ASSERT_EQ(j["skeleton"]["bones"].size(), character.skeleton.bones.size());
   EXPECT_EQ(j["skeleton"]["bones"][1]["name"], "pelvis");
   EXPECT_EQ(j["skeleton"]["bones"][1]["parent"], 0);
