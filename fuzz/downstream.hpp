@@ -14,7 +14,7 @@ namespace rigport::fuzz {
 
 inline Rig sampleSkeleton() {
   Rig rig;
-  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 1.0f};
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 1.0f};
   const struct { const char* name; int32_t parent; uint32_t id; } nodes[] = {
       {"Root", -1, 0}, {"Pelvis", 0, 1}, {"Spine", 1, 2}, {"Head", 2, 5}, {"Thigh", 1, 41}, {"Calf", 4, 42}};
   for (const auto& n : nodes) {

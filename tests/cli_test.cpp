@@ -95,6 +95,14 @@ TEST(Cli, UsageErrorsExitTwo) {
   EXPECT_EQ(cli("convert").code, 2);
   EXPECT_EQ(cli("convert x.dff --no-such-option").code, 2);
   EXPECT_EQ(cli("convert x.dff --memory-limit lots").code, 2);
+  EXPECT_EQ(cli("dump").code, 2);
+}
+
+TEST(Cli, UnknownCommandIsNamedWithTheClosestOne) {
+  const CliRun r = cli("convrt x.dff", Capture::StderrOnly);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.text.find("unknown command 'convrt'; did you mean 'convert'?"), std::string::npos) << r.text;
+  EXPECT_NE(cli("inf x.dff", Capture::StderrOnly).text.find("did you mean 'info'?"), std::string::npos);
 }
 
 TEST(Cli, FormatsListsEveryRegistryFormatWithItsCapabilities) {
@@ -133,6 +141,17 @@ TEST(Cli, UnwritableOutputDirectoryExitsThree) {
   const CliRun r = cli("convert -o /dev/null/out " + quote(good), Capture::StderrOnly);
   EXPECT_EQ(r.code, 3) << r.text;
   EXPECT_NE(r.text.find("rigport: error: /dev/null/out/good.glb"), std::string::npos) << r.text;
+}
+
+// The error names the user's path and the system's reason, not the temporary file rigport writes first.
+TEST(Cli, OutputFolderErrorNamesTheUsersPathAndTheRealCause) {
+  const std::string dir = test::scratchDir("cli_proc");
+  const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
+  ASSERT_FALSE(good.empty());
+  const CliRun r = cli("convert -o /proc/rigport_out " + quote(good), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 3) << r.text;
+  EXPECT_NE(r.text.find("/proc/rigport_out/good.glb: cannot create the folder /proc/rigport_out: "), std::string::npos) << r.text;
+  EXPECT_EQ(r.text.find(".tmp"), std::string::npos) << r.text;
 }
 
 TEST(Cli, BatchConvertGoesOnPastABadFileAndExitsOne) {
@@ -209,6 +228,7 @@ TEST(Cli, DumpJsonHoldsTheWholeModel) {
   ASSERT_FALSE(j.is_discarded()) << r.text.substr(0, 200);
   const Rig character = makeDemoCharacter();
   EXPECT_EQ(j["provenance"]["format"], "renderware-dff");
+  EXPECT_EQ(j["provenance"]["axes"]["forward"], "+Y");
   ASSERT_EQ(j["skeleton"]["bones"].size(), character.skeleton.bones.size());
   EXPECT_EQ(j["skeleton"]["bones"][1]["name"], "pelvis");
   EXPECT_EQ(j["skeleton"]["bones"][1]["parent"], 0);
@@ -218,6 +238,22 @@ TEST(Cli, DumpJsonHoldsTheWholeModel) {
   EXPECT_EQ(j["meshes"][0]["positions"].size(), character.vertexCount());
   EXPECT_EQ(j["meshes"][0]["influences"].size(), character.vertexCount());
   EXPECT_EQ(j["meshes"][0]["indices"].size(), character.meshes[0].indices.size());
+}
+
+TEST(Cli, DumpWritesJsonWithoutTheFlag) {
+  const std::string dir = test::scratchDir("cli_dump_default");
+  const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(model.empty());
+  const CliRun plain = cli("dump " + quote(model), Capture::StdoutOnly);
+  ASSERT_EQ(plain.code, 0);
+  EXPECT_EQ(plain.text, cli("dump --json " + quote(model), Capture::StdoutOnly).text);
+  EXPECT_FALSE(nlohmann::json::parse(plain.text, nullptr, false).is_discarded());
+}
+
+TEST(Cli, InfoShowsTheRenderwareVersionAndPlatform) {
+  const CliRun r = cli("info " + quote(test::sample("renderware/synthetic_skin_rw36003_xbox_native.dff")), Capture::StdoutOnly);
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("renderware      3.6.0.3 (Xbox)"), std::string::npos) << r.text;
 }
 
 TEST(Cli, InfoJsonSummarisesEachFileAndReportsFailuresInline) {

@@ -151,7 +151,7 @@ TEST(Validate, TangentsMustMatchTheInterpolation) {
 // converted motion at every time, which needs each key's sign kept and tangents mapped linearly.
 TEST(Axes, ConversionCommutesWithCubicSplineSampling) {
   Rig rig;
-  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, true, 0.01f};
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 0.01f};
   rig.skeleton.bones.resize(1);
   BoneTrack t;
   t.bone = 0;

@@ -52,6 +52,7 @@ Rig smallRig() {
   a.tracks.push_back(t);
   rig.animations.push_back(a);
   rig.provenance.axes.up = AxisSystem::Up::Z;
+  rig.provenance.axes.forward = AxisSystem::Axis::PosY;
   return rig;
 }
 
@@ -115,8 +116,9 @@ TEST(Axes, ZUpToYUpMapsUpToUpAndKeepsSkinningConsistent) {
   for (size_t v = 0; v < 3; ++v) before.push_back(skinnedPosition(rig, v));
   toGltfAxes(rig);
   EXPECT_TRUE(rig.provenance.axes.isGltf());
-  const glm::mat3 p = basisToGltf(AxisSystem{AxisSystem::Up::Z, true, 1.0f});
+  const glm::mat3 p = basisToGltf(AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 1.0f});
   EXPECT_NEAR(glm::length(p * glm::vec3(0, 0, 1) - glm::vec3(0, 1, 0)), 0.0f, 1e-7f);
+  EXPECT_NEAR(glm::length(p * glm::vec3(0, 1, 0) - glm::vec3(0, 0, 1)), 0.0f, 1e-7f) << "forward +Y must face glTF's +Z";
   EXPECT_NEAR(glm::determinant(p), 1.0f, 1e-7f);
   for (size_t v = 0; v < 3; ++v) {
     const glm::vec3 expected = p * before[v];
@@ -134,7 +136,7 @@ TEST(Axes, ZUpToYUpMapsUpToUpAndKeepsSkinningConsistent) {
 
 TEST(Axes, LeftHandedAndUnitScaleAreApplied) {
   Rig rig = smallRig();
-  rig.provenance.axes = AxisSystem{AxisSystem::Up::Y, false, 0.01f};  // centimetres, Direct3D
+  rig.provenance.axes = AxisSystem{AxisSystem::Up::Y, AxisSystem::Axis::NegZ, false, 0.01f};  // centimetres, Direct3D (faces -Z)
   const glm::vec3 p0 = skinnedPosition(rig, 1);
   toGltfAxes(rig);
   const glm::vec3 p1 = skinnedPosition(rig, 1);
@@ -142,6 +144,46 @@ TEST(Axes, LeftHandedAndUnitScaleAreApplied) {
   EXPECT_NEAR(p1.y, 0.01f * p0.y, 1e-6f);
   EXPECT_NEAR(p1.z, -0.01f * p0.z, 1e-6f);
   EXPECT_NEAR(rig.animations[0].tracks[0].translation.values[1].x, 0.001f, 1e-7f);
+}
+
+// Each up/forward/handedness combination maps up to +Y and forward to +Z, and only a left-handed
+// source needs a mirror (determinant -1).
+TEST(Axes, EveryForwardAxisFacesGltfFront) {
+  using A = AxisSystem::Axis;
+  const std::pair<AxisSystem::Up, A> cases[] = {{AxisSystem::Up::Z, A::PosY}, {AxisSystem::Up::Z, A::NegY},
+                                                {AxisSystem::Up::Z, A::PosX}, {AxisSystem::Up::Y, A::PosZ},
+                                                {AxisSystem::Up::Y, A::NegZ}, {AxisSystem::Up::Y, A::NegX}};
+  const glm::vec3 unit[] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  for (const auto& [up, forward] : cases) {
+    for (bool rightHanded : {true, false}) {
+      const glm::mat3 p = basisToGltf(AxisSystem{up, forward, rightHanded, 1.0f});
+      const glm::vec3 upVector = up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+      EXPECT_EQ(p * upVector, glm::vec3(0, 1, 0));
+      EXPECT_EQ(p * unit[static_cast<int>(forward)], glm::vec3(0, 0, 1));
+      EXPECT_EQ(glm::determinant(p), rightHanded ? 1.0f : -1.0f);
+    }
+  }
+}
+
+// A bone's "framePose" extras is a pose in the rig's axes: one equal to the bone's own TRS stays
+// equal to it through the conversion.
+TEST(Axes, FramePoseExtrasMoveWithTheBone) {
+  Rig rig = smallRig();
+  Bone& b = rig.skeleton.bones[3];
+  b.extras = {{"framePose", {{"translation", {b.translation.x, b.translation.y, b.translation.z}},
+                             {"rotation", {b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w}},
+                             {"scale", {2.0f, 1.0f, 1.0f}}}}};
+  b.scale = {2.0f, 1.0f, 1.0f};
+  toGltfAxes(rig);
+  const Bone& c = rig.skeleton.bones[3];
+  const nlohmann::json& pose = c.extras["framePose"];
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_NEAR(pose["translation"][k].get<float>(), c.translation[k], 1e-6f) << k;
+    EXPECT_NEAR(pose["scale"][k].get<float>(), c.scale[k], 1e-6f) << k;
+  }
+  const glm::quat q(pose["rotation"][3].get<float>(), pose["rotation"][0].get<float>(), pose["rotation"][1].get<float>(),
+                    pose["rotation"][2].get<float>());
+  EXPECT_NEAR(std::fabs(glm::dot(q, c.rotation)), 1.0f, 1e-6f);
 }
 
 TEST(Axes, GltfRigIsLeftUntouched) {
@@ -298,7 +340,7 @@ TEST(Axes, ConvertingThereAndBackRestoresTheRig) {
   const Rig original = smallRig();  // Z up
   Rig rig = original;
   toGltfAxes(rig);
-  convertAxes(rig, AxisSystem{AxisSystem::Up::Z, true, 1.0f});
+  convertAxes(rig, AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 1.0f});
   EXPECT_EQ(rig.provenance.axes.up, AxisSystem::Up::Z);
   for (size_t v = 0; v < original.meshes[0].positions.size(); ++v) {
     EXPECT_NEAR(glm::length(rig.meshes[0].positions[v] - original.meshes[0].positions[v]), 0.0f, 1e-6f);

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/file_io.hpp"
 #include "core/validate.hpp"
@@ -169,6 +171,30 @@ TEST(DemoRun, EveryWrittenGlbPassesTheKhronosValidator) {
   for (const std::string& glb : glbs) {
     const test::ValidatorRun run = test::validateGltfFile(glb);
     EXPECT_TRUE(run.ok) << glb << ": " << run.output;
+  }
+}
+
+// The JSON chunk of a .glb (12-byte header, then chunk length, type, JSON).
+nlohmann::json glbJson(const std::string& path) {
+  const std::vector<uint8_t> bytes = test::readBytes(path);
+  uint32_t length = 0;
+  std::memcpy(&length, bytes.data() + 12, 4);
+  return nlohmann::json::parse(bytes.begin() + 20, bytes.begin() + 20 + length);
+}
+
+// Each round trip's .glb names the axes of the file that was read back (an .anm is Z up even
+// though it was bound onto the Y-up character), not those of the demo character.
+TEST(DemoRun, EachGlbReportsTheAxesOfTheFileReadBack) {
+  const std::string dir = test::scratchDir("demo_axes");
+  auto report = runDemo(dir);
+  ASSERT_TRUE(report.ok()) << report.error().describe();
+  for (const DemoRow& row : report->rows) {
+    ASSERT_FALSE(row.failure.has_value()) << row.format;
+    auto read = loadAsset(row.file);
+    ASSERT_TRUE(read.ok()) << row.format << ": " << read.error().describe();
+    const nlohmann::json axes = glbJson(row.glb)["asset"]["extras"]["sourceAxes"];
+    EXPECT_EQ(axes["up"], read->provenance.axes.up == AxisSystem::Up::Z ? "Z" : "Y") << row.format;
+    EXPECT_EQ(axes["metresPerUnit"], read->provenance.axes.metresPerUnit) << row.format;
   }
 }
 

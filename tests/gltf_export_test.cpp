@@ -520,6 +520,7 @@ TEST(GltfExport, AnimationWithNothingGltfCanAnimateGoesToRootExtras) {
 TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   Rig rig;
   rig.provenance.axes.up = AxisSystem::Up::Z;
+  rig.provenance.axes.forward = AxisSystem::Axis::PosY;  // a character facing +Y, as in GTA
   rig.provenance.axes.metresPerUnit = 0.01f;
   Bone root;
   root.name = "root";
@@ -527,7 +528,7 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   Bone tip;
   tip.name = "tip";
   tip.parent = 0;
-  tip.translation = {0, 50, 0};  // 0.5 m along +Y, which is glTF -Z
+  tip.translation = {0, 50, 0};  // 0.5 m forward (+Y), which is glTF's front, +Z
   rig.skeleton.bones = {root, tip};
   Mesh mesh;
   mesh.name = "stick";
@@ -539,15 +540,17 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   const Exported e = exportAndCheck(rig, "zup");
   const tinygltf::Model& m = e.glb;
   EXPECT_NEAR(m.nodes[0].translation[1], 1.0, 1e-6);
-  EXPECT_NEAR(m.nodes[1].translation[2], -0.5, 1e-6);
+  EXPECT_NEAR(m.nodes[1].translation[2], 0.5, 1e-6);
   const std::vector<double> pos = components(m, m.meshes[0].primitives[0].attributes.at("POSITION"));
-  const std::vector<double> expectedPos = {0, 0, 0, 0, 1, -0.5, 0.1, 1, 0};
+  // Right-handed both ways: with up and forward fixed, the source's +X becomes glTF's -X.
+  const std::vector<double> expectedPos = {0, 0, 0, 0, 1, 0.5, -0.1, 1, 0};
   for (size_t i = 0; i < pos.size(); ++i) EXPECT_NEAR(pos[i], expectedPos[i], 1e-6) << i;
   // The IBMs invert the converted world pose: joint 1's rest origin maps to the origin.
   const std::vector<double> ibm = components(m, m.skins[0].inverseBindMatrices);
   EXPECT_NEAR(ibm[16 + 13], -1.0, 1e-6);
-  EXPECT_NEAR(ibm[16 + 14], 0.5, 1e-6);
+  EXPECT_NEAR(ibm[16 + 14], -0.5, 1e-6);
   EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["up"], "Z");
+  EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["forward"], "+Y");
 }
 
 TEST(GltfExport, MoreThan256JointsUseUnsignedShortJointsAndLargeMeshesU32Indices) {
@@ -583,6 +586,28 @@ TEST(GltfExport, BinFileNameIsPercentEncodedInTheUri) {
 }
 
 // Invalid rigs: an error naming the element, and no bytes.
+// Model extras reach the glTF object that stands for their owner, merged with rigport's own keys,
+// which win on a clash (bone 3 already gets boneId 42, an animation its duration).
+TEST(GltfExport, ModelExtrasGoToTheNodeSkinAnimationAndSceneExtras) {
+  Rig rig = branchingRig();
+  rig.skeleton.bones[3].extras = {{"framePose", {{"translation", {1, 2, 3}}}}, {"boneId", 7}};
+  rig.skeleton.extras = {{"palette", "ped"}};
+  rig.extras = {{"renderware", {{"version", "3.6.0.3"}}}};
+  Animation a = wave();
+  a.extras = {{"loop", true}, {"duration", 99}};
+  rig.animations.push_back(a);
+  const Exported e = exportAndCheck(rig, "extras");
+  const auto& bone = e.json["nodes"][3]["extras"];
+  EXPECT_EQ(bone["framePose"]["translation"], nlohmann::json::array({1, 2, 3}));
+  EXPECT_EQ(bone["boneId"], 42);
+  EXPECT_EQ(bone["nameHash"], 0xDEADBEEFu);
+  EXPECT_FALSE(e.json["nodes"][2].contains("extras")) << "a bone without extras gets none";
+  EXPECT_EQ(e.json["skins"][0]["extras"]["palette"], "ped");
+  EXPECT_EQ(e.json["animations"][0]["extras"]["loop"], true);
+  EXPECT_EQ(e.json["animations"][0]["extras"]["duration"], 1.0);
+  EXPECT_EQ(e.json["scenes"][0]["extras"]["renderware"]["version"], "3.6.0.3");
+}
+
 void expectRejected(const Rig& rig, const std::string& pathPart) {
   auto glb = exportGlb(rig);
   ASSERT_FALSE(glb.ok());
@@ -590,6 +615,33 @@ void expectRejected(const Rig& rig, const std::string& pathPart) {
   auto files = exportGltf(rig, "x.bin");
   ASSERT_FALSE(files.ok());
   EXPECT_EQ(files.error().path, glb.error().path);
+}
+
+// asset.extras.file names the input file only: an absolute path would leak the converting
+// machine's folders into every shared .glb.
+TEST(GltfExport, AssetExtrasNameTheInputFileWithoutItsFolders) {
+  Rig rig = branchingRig();
+  rig.provenance.file = "/home/someone/mods/peds/branching.test";
+  const Exported e = exportAndCheck(rig, "file_name");
+  EXPECT_EQ(e.json["asset"]["extras"]["file"], "branching.test");
+}
+
+// three.js renames a node named like the scene, so a clip from another file would drive the
+// scene group: a rig named like its root bone ("root") gets a scene name no node has.
+TEST(GltfExport, SceneNameDiffersFromEveryNodeName) {
+  Rig rig = branchingRig();
+  rig.name = "root";
+  rig.skeleton.bones[4].name = "root_scene";  // the first fallback is taken too
+  const Exported e = exportAndCheck(rig, "scene_name");
+  const std::string scene = e.json["scenes"][0]["name"];
+  EXPECT_EQ(scene.rfind("root", 0), 0u) << scene;
+  for (const auto& node : e.json["nodes"]) EXPECT_NE(node["name"], scene);
+}
+
+TEST(GltfExport, ExtrasThatAreNotAnObjectAreRejected) {
+  Rig rig = branchingRig();
+  rig.skeleton.bones[2].extras = nlohmann::json::array({1});
+  expectRejected(rig, "skeleton/bones[2]/extras");
 }
 
 TEST(GltfExport, ParentAfterChildIsRejected) {

@@ -282,8 +282,7 @@ TEST(RenderwareDff, RoundTripOfSampleReproducesModel) {
 // each patched into the expected bytes below so that everything else must match exactly:
 //  1. FrameList matrices: rebuilt from the bones' quaternion/scale, so entries may differ by float
 //     rounding (≤ 1e-6, e.g. -0.0 vs 1e-8); parents and flags must be identical.
-//  2. Material colour: the samples use (200,180,160,255); materials are not part of a rig and the
-//     writer emits white.
+//  2. (None any more: the material colour, (200,180,160,255) in the samples, is part of the rig.)
 //  3. The 3.3.0.2 sample's Atomic extension holds a MatFX atomic chunk (0x120, 16 bytes), not
 //     modelled; dropping it shrinks the Atomic, its Extension and the Clump by 16 bytes.
 namespace {
@@ -334,11 +333,6 @@ TEST(RenderwareDff, RewrittenGenericSamplesDifferOnlyInUnmodelledData) {
       expected.erase(expected.begin() + static_cast<std::ptrdiff_t>(at), expected.begin() + static_cast<std::ptrdiff_t>(at + 12 + size));
     }
     ASSERT_EQ(ours.size(), expected.size());
-    // 2. Material colour (Material/Struct: flags, RGBA).
-    const std::vector<size_t> material = chunkPath(expected, 0x07);
-    ASSERT_FALSE(material.empty());
-    const size_t rgba = material.back() + 12 + 12 + 4;
-    for (size_t k = 0; k < 4; ++k) expected[rgba + k] = 0xFF;
     // 1. Frame matrices within float rounding.
     const std::vector<size_t> frameList = chunkPath(expected, 0x0E);
     const size_t records = frameList.back() + 12 + 12 + 4;
@@ -588,6 +582,20 @@ TEST(RenderwareDff, UnweightedVertexIsBoundToTheAtomicFrameWithWarning) {
   EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const Warning& x) { return x.code == "unweighted-vertex"; }));
   // The other vertices keep their influences.
   EXPECT_EQ(mesh.influenceOffsets[2] - mesh.influenceOffsets[1], 1u);
+}
+
+// §1.1, §1.7: the rig records the file's RenderWare version and its geometry's platform.
+TEST(RenderwareDff, VersionAndPlatformAreRecordedInTheRigExtras) {
+  const std::pair<const char*, std::pair<const char*, const char*>> cases[] = {
+      {"synthetic_skin_rw36003.dff", {"3.6.0.3", "generic"}},
+      {"synthetic_skin_rw33002.dff", {"3.3.0.2", "generic"}},
+      {"synthetic_skin_rw36003_xbox_native.dff", {"3.6.0.3", "Xbox"}},
+      {"synthetic_skin_rw36003_wdgl_native.dff", {"3.6.0.3", "OpenGL/WDGL"}}};
+  for (const auto& [name, expected] : cases) {
+    const Rig rig = readSample(name);
+    EXPECT_EQ(rig.extras["renderware"]["version"], expected.first) << name;
+    EXPECT_EQ(rig.extras["renderware"]["platform"], expected.second) << name;
+  }
 }
 
 // §1.9: every sample's skin matrices are the inverses of its FrameList bind pose, so none warns;

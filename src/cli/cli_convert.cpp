@@ -1,4 +1,5 @@
-// `rigport convert FILE... [-o DIR|FILE] [--gltf] [--anim FILE]... [--skeleton FILE[#ITEM]]`: each
+// `rigport convert FILE... [-o DIR|FILE] [--gltf] [--anim FILE]... [--skeleton FILE[#ITEM]]
+// [--resample FPS] [--strict]`: each
 // input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin).
 // A bad input is reported and skipped; the batch goes on.
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "cli/inputs.hpp"
 #include "cli/progress.hpp"
 #include "core/file_io.hpp"
+#include "core/resample.hpp"
 #include "export/gltf.hpp"
 #include "export/json_report.hpp"
 
@@ -32,6 +34,7 @@ struct ConvertSettings {
   bool quiet = false;
   bool verbose = false;
   bool json = false;
+  float resampleFps = 0.0f;    // --resample FPS (core/resample.hpp); 0: keys as the files have them
 };
 
 enum class Outcome { Converted, InputFailed, OutputFailed };
@@ -112,6 +115,13 @@ class Converter {
       return failed(std::move(result), Outcome::InputFailed,
                     makeError(ErrorCode::Usage, fmt::format("yields {} rigs but -o names one file; give a folder or pick one with --item",
                                                             rigs->size())));
+    }
+    if (s_.resampleFps > 0.0f) {
+      for (AssembledRig& a : *rigs) {
+        if (auto resampled = resampleAnimations(a.rig, s_.resampleFps); !resampled) {
+          return failed(std::move(result), Outcome::InputFailed, resampled.error());
+        }
+      }
     }
     const std::vector<fs::path> outs = outputPaths(path, *rigs, s_);
     for (size_t i = 0; i < rigs->size(); ++i) {
@@ -235,6 +245,8 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   addInputOptions(*cmd, s->inputs);
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
+  cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("-v,--verbose", s->verbose, "List each file written and the bind coverage of each input");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "core/repair.hpp"
 #include "export/json_report.hpp"
 #include "formats/registry.hpp"
 
@@ -46,6 +47,8 @@ void printRig(const AssembledRig& assembled) {
   const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
   fmt::print("  rig             {}\n", rig.name);
+  const nlohmann::json rw = rig.extras.is_object() ? rig.extras.value("renderware", nlohmann::json()) : nlohmann::json();
+  if (rw.is_object()) fmt::print("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
   fmt::print("  bones           {}\n", sk.bones.size());
   fmt::print("  joints          {}\n", sk.jointList().size());
   fmt::print("  meshes          {}\n", rig.meshes.size());
@@ -88,6 +91,8 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     for (Rig& r : asset.rigs) rigs.push_back(AssembledRig{std::move(r), {}});
     clipSets = std::move(asset.clips);
   }
+  // What convert would repair shows as warnings (with --strict, as the error convert would give).
+  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));
   if (s.json) {
     Json rigsJson = Json::array();
     for (const AssembledRig& r : rigs) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/repair.hpp"
 #include "formats/registry.hpp"
 
 namespace rigport::cli {
@@ -52,6 +53,7 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_flag("--bind-by-position", o.bindByPosition,
                "Bind clips by node position even when their node count differs from the skeleton's joints");
+  cmd.add_flag("--strict", o.strict, "Fail on damage that would be repaired (non-finite vertices, negative key times)");
   cmd.add_option("--memory-limit", o.memoryLimit, "Most memory one file's read may allocate from sizes in the file (default 1G)")
       ->check([](const std::string& text) { return parseByteSize(text) == 0 ? std::string("not a size like 512M or 2G") : std::string(); });
 }
@@ -62,6 +64,7 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
   shared.assemble.items = o.items;
   shared.assemble.clips = o.clips;
   shared.assemble.bind.positionAcrossCounts = o.bindByPosition;
+  shared.strict = o.strict;
   for (const std::string& path : o.animations) {
     auto asset = loadAsset(path, shared.read);
     if (!asset) return withRole(asset.error(), path, "--anim");
@@ -76,7 +79,9 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
 
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
   Asset asset = RP_TRY(loadAsset(path, shared.read));
-  return assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble);
+  std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));
+  return rigs;
 }
 
 void printError(const Error& error) { fmt::print(stderr, "rigport: error: {}\n", error.describe()); }

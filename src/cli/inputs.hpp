@@ -23,6 +23,7 @@ struct InputOptions {
   std::vector<std::string> clips;       // --clip
   bool bindByPosition = false;
   std::string memoryLimit;              // --memory-limit, e.g. "1G"
+  bool strict = false;                  // --strict: damage that would be repaired is an error
 };
 
 // Adds the input options to a subcommand.
@@ -34,12 +35,14 @@ struct SharedInputs {
   AssembleOptions assemble;
   std::vector<ClipSet> animations;
   std::optional<Rig> skeleton;
+  bool strict = false;
 };
 
 // Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
 Result<SharedInputs> loadSharedInputs(const InputOptions& options);
 
-// Reads `path` and assembles it with the shared inputs.
+// Reads `path`, assembles it with the shared inputs and repairs what real files damage
+// (core/repair.hpp; with --strict, damage is an error).
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
 
 // Prints "rigport: error: <Error::describe()>" on stderr.

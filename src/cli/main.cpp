@@ -1,8 +1,51 @@
 // rigport: converts game skeletons, skins and animations to glTF 2.0.
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+
+namespace {
+
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// CLI11 says only "A subcommand is required" for `rigport convrt x.dff`: name the word and the
+// closest command instead. True when `word` was such a typo (and has been reported).
+bool reportUnknownCommand(CLI::App& app, const std::string& word) {
+  if (word.empty() || word[0] == '-') return false;
+  std::string best;
+  size_t bestDistance = 0;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == word) return false;
+    const size_t d = editDistance(word, sub->get_name());
+    if (best.empty() || d < bestDistance) {
+      best = sub->get_name();
+      bestDistance = d;
+    }
+  }
+  fmt::print(stderr, "rigport: error: unknown command '{}'; did you mean '{}'? (`rigport --help` lists the commands)\n",
+             word, best);
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rigport::cli;
@@ -19,6 +62,7 @@ int main(int argc, char** argv) {
   addDemoCommand(app, exitCode);
   addViewCommand(app, exitCode);
 
+  if (argc > 1 && reportUnknownCommand(app, argv[1])) return kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,19 +6,30 @@
 
 namespace rigport {
 
-glm::mat3 basisToGltf(const AxisSystem& from) {
-  // Columns are the images of the source x, y, z axes (glm is column-major).
-  glm::mat3 p(1.0f);
-  if (from.up == AxisSystem::Up::Z) {
-    // Z up, right-handed (RenderWare, Blender): x -> x, y -> -z, z -> y.
-    p = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, -1), glm::vec3(0, 1, 0));
-    // Z up, left-handed (x forward, y right): x -> x, y -> z, z -> y; the odd permutation flips handedness.
-    if (!from.rightHanded) p = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 0, 1), glm::vec3(0, 1, 0));
-  } else if (!from.rightHanded) {
-    // Y up, left-handed (Direct3D): mirror z.
-    p = glm::mat3(glm::vec3(1, 0, 0), glm::vec3(0, 1, 0), glm::vec3(0, 0, -1));
+namespace {
+
+glm::vec3 unit(AxisSystem::Axis a) {
+  switch (a) {
+    case AxisSystem::Axis::PosX: return {1, 0, 0};
+    case AxisSystem::Axis::NegX: return {-1, 0, 0};
+    case AxisSystem::Axis::PosY: return {0, 1, 0};
+    case AxisSystem::Axis::NegY: return {0, -1, 0};
+    case AxisSystem::Axis::PosZ: return {0, 0, 1};
+    case AxisSystem::Axis::NegZ: return {0, 0, -1};
   }
-  return p;
+  return {0, 0, 1};
+}
+
+}  // namespace
+
+glm::mat3 basisToGltf(const AxisSystem& from) {
+  // The source vectors that become glTF's +X, +Y (up) and +Z (forward): up and forward are given;
+  // the side axis completes a right-handed basis, or a left-handed one (a mirror) for a
+  // left-handed source. Each is a signed unit axis, so the inverse is the transpose.
+  const glm::vec3 up = from.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+  const glm::vec3 forward = unit(from.forward);
+  const glm::vec3 side = glm::cross(up, forward) * (from.rightHanded ? 1.0f : -1.0f);
+  return glm::transpose(glm::mat3(side, up, forward));
 }
 
 namespace {
@@ -47,6 +58,19 @@ struct Basis {
   }
 };
 
+glm::vec3 vec3(const nlohmann::json& a) { return {a.at(0).get<float>(), a.at(1).get<float>(), a.at(2).get<float>()}; }
+
+// A reader's "framePose" extras (core/rig.hpp) is a pose like the bone's own, so it moves with it.
+void convertFramePose(const Basis& b, nlohmann::json& extras) {
+  if (!extras.is_object() || !extras.contains("framePose")) return;
+  nlohmann::json& pose = extras["framePose"];
+  const glm::vec3 t = b.point(vec3(pose.at("translation")));
+  const nlohmann::json& r = pose.at("rotation");
+  const glm::quat q = b.rotation(glm::quat(r.at(3).get<float>(), r.at(0).get<float>(), r.at(1).get<float>(), r.at(2).get<float>()));
+  const glm::vec3 s = b.scale(vec3(pose.at("scale")));
+  pose = {{"translation", {t.x, t.y, t.z}}, {"rotation", {q.x, q.y, q.z, q.w}}, {"scale", {s.x, s.y, s.z}}};
+}
+
 }  // namespace
 
 void convertAxes(Rig& rig, const AxisSystem& to) {
@@ -62,6 +86,7 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
   b.s = from.metresPerUnit / to.metresPerUnit;
 
   for (Bone& bone : rig.skeleton.bones) {
+    convertFramePose(b, bone.extras);
     bone.translation = b.point(bone.translation);
     bone.rotation = b.rotation(bone.rotation);
     bone.scale = b.scale(bone.scale);

@@ -10,7 +10,8 @@
 
 namespace rigport {
 
-// The signed permutation (no scale) that takes `from` to glTF axes.
+// The signed permutation (no scale) that takes `from` to glTF axes: its up to +Y, its forward to +Z
+// (glTF's front, where viewers put the camera).
 glm::mat3 basisToGltf(const AxisSystem& from);
 
 // Converts in place from rig.provenance.axes to `to`, and records `to` there. A no-op when they

@@ -42,12 +42,17 @@ int32_t resolve(const Skeleton& sk, const BoneRef& ref) {
       }
     }
   }
-  if (!ref.name.empty()) {
-    if (int32_t i = sk.find(ref.name); i >= 0) return i;
-    const std::string loose = looseName(ref.name);
+  auto byName = [&](const std::string& name) -> int32_t {
+    if (name.empty()) return -1;
+    if (int32_t i = sk.find(name); i >= 0) return i;
+    const std::string loose = looseName(name);
     for (size_t i = 0; i < bones.size(); ++i)
       if (looseName(bones[i].name) == loose) return static_cast<int32_t>(i);
-  }
+    return -1;
+  };
+  if (int32_t i = byName(ref.name); i >= 0) return i;
+  for (const std::string& alias : ref.aliases)
+    if (int32_t i = byName(alias); i >= 0) return i;
   if (ref.position) {
     // Positions count joints (the skin palette / HAnim node order) when the skeleton has them.
     const std::vector<uint32_t> joints = sk.jointList();

@@ -2,7 +2,8 @@
 // skeleton read from another file or resource. Every track is resolved afresh against that
 // skeleton, whatever index it carries (an index found against another skeleton means nothing
 // here), in this order: id, name hash, exact name, name compared without case and surrounding
-// spaces, then position. Dropped tracks are reported, one folded warning per reason.
+// spaces, the aliases the same two ways, then position. Dropped tracks are reported, one folded
+// warning per reason.
 #pragma once
 
 #include <cstddef>

@@ -5,6 +5,10 @@
 // Matrix names state direction (ufbx): `Bone::inverseBind` maps mesh (bind) space to bone space.
 // glm conventions: column vectors, column-major storage (= glTF layout); glm::quat is built as
 // (w, x, y, z) but stored x, y, z, w.
+//
+// `extras` (Bone, Skeleton, Animation, Rig): null or a JSON object of data glTF has no field for;
+// the glTF exporter writes it to the extras of the bone's node, the skin, the animation and the
+// scene, its own keys winning on a clash.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 
 #include "core/hash.hpp"
 
@@ -34,6 +39,10 @@ struct Bone {
   // 64 bits because some formats hash with FNV-1 64 (sims3_clip.md §2.13); 32-bit hashes are zero-extended.
   std::optional<uint64_t> nameHash;
   HashKind nameHashKind = HashKind::None;
+  // "framePose": {"translation", "rotation" [x,y,z,w], "scale"}, the file's own pose when a reader
+  // chose another rest pose (renderware: the skin's bind pose); in the rig's axes, which
+  // convertAxes() keeps it in.
+  nlohmann::json extras;
 
   glm::mat4 localMatrix() const;
 };
@@ -43,6 +52,7 @@ struct Skeleton {
   // The skin's joints, in the source's palette order; empty means "every bone, in bone order".
   // Influences name bones, the exporter maps them to positions in this list.
   std::vector<uint32_t> joints;
+  nlohmann::json extras;
 
   std::vector<glm::mat4> worldBindMatrices() const;
   // Index of the bone named `name`, or -1.
@@ -55,12 +65,32 @@ struct Influence {
   float weight = 0.0f;
 };
 
+// A surface as the source describes it; the glTF exporter writes it as a PBR material with
+// metallic 0 and roughness 1 (game materials are not metals; three.js's default, metallic 1,
+// renders black without an environment map).
+struct Material {
+  std::string name;
+  glm::vec4 baseColor{1.0f};           // linear RGBA (readers convert 8-bit sRGB colours)
+  std::vector<std::string> textures;   // texture names as the file stores them (no paths)
+  nlohmann::json extras;               // null or an object, like the other extras
+};
+
+// A run of Mesh::indices drawn with one material.
+struct MeshPart {
+  uint32_t material = 0;    // index into Rig::materials
+  uint32_t firstIndex = 0;  // multiple of 3
+  uint32_t indexCount = 0;  // multiple of 3
+};
+
 struct Mesh {
   std::string name;
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;  // empty or one per vertex
   std::vector<glm::vec2> uvs;      // empty or one per vertex (first UV set)
   std::vector<uint32_t> indices;   // triangle list
+  // Triangles grouped by material. Empty: one group drawn with a default material (white,
+  // metallic 0, roughness 1).
+  std::vector<MeshPart> parts;
   // Per-vertex influences in compressed-row form: vertex v owns
   // influences[influenceOffsets[v] .. influenceOffsets[v+1]). Empty offsets = not skinned.
   std::vector<uint32_t> influenceOffsets;
@@ -83,7 +113,8 @@ struct BoneRef {
   // hashes by hashing its bone names: hashName(nameHashKind, bone.name) == *nameHash.
   std::optional<uint64_t> nameHash;
   std::optional<uint32_t> position;  // the bone's index in the target skeleton's order (.anm)
-  HashKind nameHashKind = HashKind::None;  // last, so {name, id, hash, position} initialisers still work
+  HashKind nameHashKind = HashKind::None;  // after position, so {name, id, hash, position} initialisers still work
+  std::vector<std::string> aliases;        // other names the games give the same bone, tried after `name`
 };
 
 // How values between two keys are found; the same three modes as glTF samplers (gltf_ecosystem.md
@@ -154,13 +185,17 @@ struct Animation {
   std::vector<BoneTrack> tracks;
   std::vector<ScalarChannel> scalars;
   std::vector<Event> events;
+  nlohmann::json extras;
   size_t keyCount() const;  // all keys of all tracks and scalar channels
 };
 
-// The source's coordinate system: which axis is up, handedness and size of one unit.
+// The source's coordinate system: which axis is up, which way a character faces, handedness and
+// size of one unit. `forward` must be perpendicular to `up`. glTF: Y up, characters face +Z.
 struct AxisSystem {
   enum class Up { Y, Z };
+  enum class Axis { PosX, NegX, PosY, NegY, PosZ, NegZ };
   Up up = Up::Y;
+  Axis forward = Axis::PosZ;
   bool rightHanded = true;
   float metresPerUnit = 1.0f;
   bool isGltf() const { return *this == AxisSystem{}; }
@@ -197,8 +232,10 @@ struct Rig {
   std::string name;
   Skeleton skeleton;
   std::vector<Mesh> meshes;
+  std::vector<Material> materials;  // referenced by MeshPart::material
   std::vector<Animation> animations;
   Provenance provenance;
+  nlohmann::json extras;  // renderware: {"renderware": {"version": "3.6.0.3", "platform": ...}}
 
   size_t vertexCount() const;
   size_t maxInfluences() const;

@@ -24,13 +24,23 @@ Status checkKeys(const Keys<T>& keys, const std::string& path) {
   return Ok{};
 }
 
+// Extras are merged into glTF objects (core/rig.hpp), so anything but null or an object is a bug.
+Status checkExtras(const nlohmann::json& extras, const std::string& path) {
+  if (extras.is_null() || extras.is_object()) return Ok{};
+  return invalidModel(path + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
+}
+
 }  // namespace
 
 Status validate(const Rig& rig) {
   const auto& bones = rig.skeleton.bones;
+  RP_CHECK(checkExtras(rig.extras, "rig"));
+  RP_CHECK(checkExtras(rig.skeleton.extras, "skeleton"));
+  for (size_t m = 0; m < rig.materials.size(); ++m) RP_CHECK(checkExtras(rig.materials[m].extras, fmt::format("materials[{}]", m)));
   const size_t nb = bones.size();
   for (size_t i = 0; i < nb; ++i) {
     const Bone& b = bones[i];
+    RP_CHECK(checkExtras(b.extras, fmt::format("skeleton/bones[{}]", i)));
     if (b.parent < -1 || (b.parent >= 0 && static_cast<size_t>(b.parent) >= i)) {
       return invalidModel(fmt::format("skeleton/bones[{}]", i),
                      fmt::format("bone '{}' has parent {}; parents must precede their children", b.name, b.parent));
@@ -59,6 +69,21 @@ Status validate(const Rig& rig) {
     for (size_t i = 0; i < mesh.indices.size(); ++i) {
       if (mesh.indices[i] >= nv) return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
     }
+    // Parts tile the index list in order, so every triangle has exactly one material.
+    uint64_t covered = 0;
+    for (size_t k = 0; k < mesh.parts.size(); ++k) {
+      const MeshPart& part = mesh.parts[k];
+      const std::string pp = fmt::format("{}/parts[{}]", mp, k);
+      if (part.material >= rig.materials.size()) return invalidModel(pp, fmt::format("material {} of {}", part.material, rig.materials.size()));
+      if (part.firstIndex != covered || part.indexCount % 3 != 0) {
+        return invalidModel(pp, fmt::format("indices [{}, +{}) do not continue the previous part at {} in whole triangles",
+                                            part.firstIndex, part.indexCount, covered));
+      }
+      covered += part.indexCount;
+    }
+    if (!mesh.parts.empty() && covered != mesh.indices.size()) {
+      return invalidModel(mp, fmt::format("parts cover {} of {} indices", covered, mesh.indices.size()));
+    }
     if (mesh.attachBone < -1 || (mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) >= nb)) {
       return invalidModel(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));
     }
@@ -80,6 +105,7 @@ Status validate(const Rig& rig) {
   }
   for (size_t a = 0; a < rig.animations.size(); ++a) {
     const Animation& anim = rig.animations[a];
+    RP_CHECK(checkExtras(anim.extras, fmt::format("animations[{}]", a)));
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& tr = anim.tracks[t];
       const std::string tp = fmt::format("animations[{}]/tracks[{}]", a, t);

@@ -27,7 +27,7 @@ Error withFile(Error e, const std::string& file) {
 
 // What the format's reader gives back, as a rig comparable with `character`: the file's one rig, or
 // for an animation-only format its clips assembled onto the character's skeleton (as `convert
-// --skeleton` does, in the character's axes).
+// --skeleton` does), taken into the file's axes so the rig reports them (an .anm is Z up).
 Result<Rig> readBack(const FormatInfo& format, std::vector<uint8_t> bytes, const std::string& file, const Rig& character) {
   const auto source = Source::fromBytes(std::move(bytes), file);
   ReadContext ctx;
@@ -35,6 +35,7 @@ Result<Rig> readBack(const FormatInfo& format, std::vector<uint8_t> bytes, const
   Rig skeleton = character;
   skeleton.animations.clear();
   const bool clipsOnly = format.animationOnly();
+  if (clipsOnly && !asset.clips.empty()) convertAxes(skeleton, asset.clips.front().provenance.axes);
   std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), {}, clipsOnly ? &skeleton : nullptr, {}));
   if (rigs.size() != 1) return invalidModel("", fmt::format("read back {} rigs, wrote one", rigs.size()));
   return std::move(rigs.front().rig);

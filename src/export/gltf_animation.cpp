@@ -163,13 +163,13 @@ Status addAnimations(Document& doc, const Rig& rig) {
     out["name"] = anim.name.empty() ? fmt::format("animation_{}", a) : anim.name;
     if (channels.empty()) {
       // glTF requires channels and samplers to have at least one item.
-      out["extras"] = animationExtras(anim);
+      out["extras"] = withModelExtras(anim.extras, animationExtras(anim));
       withoutChannels.push_back(std::move(out));
       continue;
     }
     out["channels"] = std::move(channels);
     out["samplers"] = std::move(samplers);
-    out["extras"] = animationExtras(anim);
+    out["extras"] = withModelExtras(anim.extras, animationExtras(anim));
     doc.animations.push_back(std::move(out));
   }
   if (!withoutChannels.empty()) doc.extras["animationsWithoutChannels"] = std::move(withoutChannels);

@@ -1,6 +1,7 @@
 // The glTF document under construction and the export stages that fill it, one file each:
 // gltf_nodes.cpp (bone nodes and names), gltf_skin.cpp (joints and inverse bind matrices),
-// gltf_mesh.cpp + gltf_influences.cpp (primitives, JOINTS_n/WEIGHTS_n), gltf_animation.cpp.
+// gltf_mesh.cpp + gltf_influences.cpp (primitives, JOINTS_n/WEIGHTS_n), gltf_material.cpp,
+// gltf_animation.cpp.
 // gltf_export.cpp prepares the rig and assembles the JSON, the GLB or the .gltf + .bin.
 #pragma once
 
@@ -22,6 +23,8 @@ struct Document {
   Json meshes = Json::array();
   Json skins = Json::array();
   Json animations = Json::array();
+  Json materials = Json::array();        // Rig::materials in order, then the default one if used
+  std::optional<uint32_t> defaultMaterial;
   Json extras = Json::object();          // root extras: data no glTF object can hold
   std::vector<uint32_t> sceneNodes;      // the scene's root nodes
   std::unordered_set<std::string> usedNames;  // node names taken so far (kept unique)
@@ -39,11 +42,19 @@ struct Document {
 // A unique, non-empty node name derived from `wanted` (see gltf_nodes.cpp); adds it to usedNames.
 std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback);
 
+// The model's extras (null or an object, core/rig.hpp) with `ours` merged over them: rigport's
+// own keys win on a clash, so a reader cannot hide what the exporter reports.
+Json withModelExtras(const nlohmann::json& model, Json ours);
+
 // One TRS node per bone, parent links, and a non-joint common root when there are several roots.
 void addSkeletonNodes(Document& doc, const Rig& rig);
 // The skin (only when a mesh is skinned): joints and float MAT4 inverse bind matrices.
 Status addSkin(Document& doc, const Rig& rig);
-// Every mesh: a node, a mesh with one triangle primitive and its accessors.
+// One glTF material per rig material (gltf_material.cpp).
+void addMaterials(Document& doc, const Rig& rig);
+// The material of a mesh without parts, added on first use.
+uint32_t defaultMaterial(Document& doc);
+// Every mesh: a node, a mesh with one triangle primitive per part (sharing the vertex accessors).
 Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options);
 // One glTF animation per rig animation; what glTF cannot express goes to extras.
 Status addAnimations(Document& doc, const Rig& rig);

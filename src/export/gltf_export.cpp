@@ -1,6 +1,9 @@
 // exportGlb / exportGltf: prepares the rig (glTF axes on a copy, validate()), runs the stages of
 // gltf_document.hpp and serialises (format note gltf_ecosystem.md §1.6, §5.9).
 #include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "core/axes.hpp"
 #include "core/validate.hpp"
@@ -42,9 +45,12 @@ Json assetJson(const Rig& original, const GltfOptions& options) {
   const Provenance& p = original.provenance;
   Json extras = Json::object();
   extras["format"] = p.format;
-  extras["file"] = p.file;
+  // The name only: an absolute input path would leak the converting machine's folders.
+  extras["file"] = std::filesystem::path(p.file).filename().string();
   const AxisSystem& axes = p.axes;
+  static const char* const kAxisNames[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
   extras["sourceAxes"] = {{"up", axes.up == AxisSystem::Up::Y ? "Y" : "Z"},
+                          {"forward", kAxisNames[static_cast<int>(axes.forward)]},
                           {"rightHanded", axes.rightHanded},
                           {"metresPerUnit", axes.metresPerUnit}};
   Json warnings = Json::array();
@@ -71,6 +77,15 @@ std::string uriEncode(const std::string& path) {
   return out;
 }
 
+// three.js renames a node named like the scene, and a clip from another file then drives the
+// scene group instead of that bone: the scene's name differs from every node name.
+std::string sceneName(const gltf::Document& doc, const Rig& rig) {
+  const std::string base = rig.name.empty() ? std::string("Scene") : rig.name;
+  std::string name = base;
+  for (uint32_t n = 1; doc.usedNames.count(name) != 0; ++n) name = n == 1 ? base + "_scene" : fmt::format("{}_scene{}", base, n);
+  return name;
+}
+
 // `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6).
 Result<Exported> build(const Rig& original, const GltfOptions& options, const std::string& binUri) {
   // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
@@ -86,6 +101,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   doc.buffer.reserve(estimateBytes(rig));
   gltf::addSkeletonNodes(doc, rig);
   RP_CHECK(gltf::addSkin(doc, rig));
+  gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, options));
   RP_CHECK(gltf::addAnimations(doc, rig));
 
@@ -96,12 +112,14 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   if (!doc.sceneNodes.empty()) {
     root["scene"] = 0;
     Json scene = Json::object();
-    scene["name"] = rig.name.empty() ? std::string("Scene") : rig.name;
+    scene["name"] = sceneName(doc, rig);
     scene["nodes"] = doc.sceneNodes;
+    if (Json extras = gltf::withModelExtras(rig.extras, Json::object()); !extras.empty()) scene["extras"] = std::move(extras);
     root["scenes"] = Json::array({std::move(scene)});
   }
   if (!doc.nodes.empty()) root["nodes"] = std::move(doc.nodes);
   if (!doc.meshes.empty()) root["meshes"] = std::move(doc.meshes);
+  if (!doc.materials.empty()) root["materials"] = std::move(doc.materials);
   if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
   if (!doc.animations.empty()) root["animations"] = std::move(doc.animations);
   if (!doc.buffer.accessors().empty()) {

@@ -1,4 +1,4 @@
-// Meshes (format note gltf_ecosystem.md §1.2, §1.6, §5.3-5.4): one triangle primitive per mesh;
+// Meshes (format note gltf_ecosystem.md §1.2, §1.6, §5.3-5.4): one triangle primitive per part;
 // POSITION with min/max from the float32 values written, unit NORMALs, TEXCOORD_0, u16/u32 indices,
 // JOINTS_n as UNSIGNED_BYTE (UNSIGNED_SHORT beyond 256 joints, never FLOAT: it crashes the npm
 // validator) and WEIGHTS_n as FLOAT. A skinned mesh's node sits at the scene root with no
@@ -53,16 +53,36 @@ uint32_t writeNormals(Document& doc, const Mesh& mesh, uint64_t& replaced) {
   return doc.buffer.accessor(offset, n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
 }
 
-uint32_t writeIndices(Document& doc, const Mesh& mesh) {
-  const size_t n = mesh.indices.size();
+// Indices [first, first + n) of the mesh.
+uint32_t writeIndices(Document& doc, const Mesh& mesh, size_t first, size_t n) {
+  const uint32_t* in = mesh.indices.data() + first;
   // 65535 is the primitive-restart value of an UNSIGNED_SHORT index; below 65536 vertices it never occurs.
   if (mesh.positions.size() < 65536) {
     const size_t offset = doc.buffer.allocate(n * 2);
     uint16_t* out = reinterpret_cast<uint16_t*>(doc.buffer.at(offset));
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(mesh.indices[i]);
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(in[i]);
     return doc.buffer.accessor(offset, n * 2, n, ComponentType::UnsignedShort, "SCALAR", ViewTarget::ElementArrayBuffer);
   }
-  return doc.buffer.copyAccessor(mesh.indices.data(), n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
+  return doc.buffer.copyAccessor(in, n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
+}
+
+// One primitive per non-empty part, all sharing `attributes`; a mesh without parts is one
+// primitive with the default material, and without indices (not known to form triangles) POINTS.
+Json primitives(Document& doc, const Mesh& mesh, const Json& attributes) {
+  Json out = Json::array();
+  auto add = [&](size_t first, size_t count, uint32_t material) {
+    Json primitive = Json::object();
+    primitive["attributes"] = attributes;
+    if (count > 0) primitive["indices"] = writeIndices(doc, mesh, first, count);
+    primitive["mode"] = count > 0 ? 4 : 0;
+    primitive["material"] = material;
+    out.push_back(std::move(primitive));
+  };
+  for (const MeshPart& part : mesh.parts) {
+    if (part.indexCount > 0) add(part.firstIndex, part.indexCount, part.material);
+  }
+  if (out.empty()) add(0, mesh.indices.size(), defaultMaterial(doc));
+  return out;
 }
 
 struct SkinAttributes {
@@ -160,17 +180,12 @@ Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
       if (skin.withoutInfluences > 0) extras["verticesWithoutInfluences"] = skin.withoutInfluences;
       if (skin.truncated > 0) extras["verticesWithDroppedInfluences"] = skin.truncated;
     }
-    Json primitive = Json::object();
-    primitive["attributes"] = std::move(attributes);
-    if (!mesh.indices.empty()) primitive["indices"] = writeIndices(doc, mesh);
-    // Without indices the vertices are not known to form triangles: POINTS keeps them valid.
-    primitive["mode"] = mesh.indices.empty() ? 0 : 4;
 
     const uint32_t nodeIndex = static_cast<uint32_t>(doc.nodes.size());
     const std::string name = uniqueNodeName(doc, mesh.name, fmt::format("mesh_{}", m));
     Json gm = Json::object();
     gm["name"] = name;
-    gm["primitives"] = Json::array({std::move(primitive)});
+    gm["primitives"] = primitives(doc, mesh, attributes);
     if (!extras.empty()) gm["extras"] = std::move(extras);
     doc.meshes.push_back(std::move(gm));
 

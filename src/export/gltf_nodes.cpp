@@ -82,6 +82,13 @@ std::string sanitise(const std::string& name) {
 
 }  // namespace
 
+Json withModelExtras(const nlohmann::json& model, Json ours) {
+  if (!model.is_object()) return ours;
+  Json merged(model);
+  for (auto& [key, value] : ours.items()) merged[key] = std::move(value);
+  return merged;
+}
+
 std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback) {
   std::string base = sanitise(wanted);
   if (base.empty()) base = fallback;
@@ -124,6 +131,7 @@ void addSkeletonNodes(Document& doc, const Rig& rig) {
     if (name != bone.name) extras["originalName"] = toUtf8(bone.name);
     if (bone.id) extras["boneId"] = *bone.id;
     if (bone.nameHash) extras["nameHash"] = *bone.nameHash;
+    extras = withModelExtras(bone.extras, std::move(extras));
     if (!extras.empty()) node["extras"] = std::move(extras);
     doc.nodes.push_back(std::move(node));
   }

@@ -68,6 +68,7 @@ Status addSkin(Document& doc, const Rig& rig) {
   for (uint32_t b : doc.joints) joints.push_back(doc.boneNode[b]);
   skin["joints"] = std::move(joints);
   skin["skeleton"] = doc.sceneNodes.front();
+  if (Json extras = withModelExtras(rig.skeleton.extras, Json::object()); !extras.empty()) skin["extras"] = std::move(extras);
   doc.skins.push_back(std::move(skin));
   doc.skin = 0;
   return Ok{};

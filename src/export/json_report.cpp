@@ -23,7 +23,11 @@ Json optional(const std::optional<T>& v) {
 }
 
 Json axes(const AxisSystem& a) {
-  return Json{{"up", a.up == AxisSystem::Up::Y ? "Y" : "Z"}, {"rightHanded", a.rightHanded}, {"metresPerUnit", a.metresPerUnit}};
+  static const char* const kAxisNames[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
+  return Json{{"up", a.up == AxisSystem::Up::Y ? "Y" : "Z"},
+              {"forward", kAxisNames[static_cast<int>(a.forward)]},
+              {"rightHanded", a.rightHanded},
+              {"metresPerUnit", a.metresPerUnit}};
 }
 
 Json warnings(const Provenance& p) {

@@ -13,6 +13,7 @@ namespace rigport::renderware {
 enum ChunkType : uint32_t {
   kStruct = 0x01,
   kString = 0x02,
+  kTexture = 0x06,
   kExtension = 0x03,
   kFrameList = 0x0E,
   kGeometry = 0x0F,

@@ -106,6 +106,20 @@ Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
   return clump;
 }
 
+// "3.6.0.3" for 0x36003 (§1.1: the decoded stamp holds one hex digit per part, two for the last).
+std::string versionString(uint32_t version) {
+  return fmt::format("{}.{}.{}.{}", (version >> 16) & 0xF, (version >> 12) & 0xF, (version >> 8) & 0xF, version & 0xFF);
+}
+
+// What `rigport info` shows of the file itself: RW version and the geometry's platform.
+nlohmann::json renderwareExtras(uint32_t version, const std::vector<RwGeometry>& geometries) {
+  std::string platform = "generic";
+  for (const RwGeometry& g : geometries) {
+    if (g.platform != 0) platform = platformName(g.platform);
+  }
+  return {{"renderware", {{"version", versionString(version)}, {"platform", platform}}}};
+}
+
 }  // namespace
 
 bool probeDff(std::span<const uint8_t> bytes) {
@@ -128,6 +142,7 @@ Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
   }
   DffContext ctx{h.version, h.libraryId, &rig.provenance};
   ClumpData clump = RP_TRY(readClump(clumpReader, ctx));
+  rig.extras = renderwareExtras(h.version, clump.geometries);
   RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig));
   RP_CHECK(validate(rig));
   return rig;

@@ -1,5 +1,6 @@
 #include "formats/renderware/clump_skeleton.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <queue>
@@ -7,17 +8,16 @@
 
 #include <fmt/format.h>
 
+#include "formats/renderware/bind_pose.hpp"
 #include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/hanim_plg.hpp"
+#include "formats/renderware/rw_materials.hpp"
 
 namespace rigport::renderware {
 namespace {
 
 constexpr float kWeightSumTolerance = 1e-3f;
 constexpr float kMatrixTolerance = 1e-5f;
-// Skin matrices vs FrameList bind pose (§1.9): real peds agree to < 1e-5; 1e-3 leaves room for
-// files written with single-precision round trips.
-constexpr float kBindPoseTolerance = 1e-3f;
 
 // Stable topological order: each frame after its parent, otherwise stream order (§1.2: librw
 // assumes parent < child, real files may not). Empty result = a parent cycle.
@@ -140,36 +140,14 @@ void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, uint32_t atomic
   }
 }
 
-// §1.9 cross-check: the FrameList locals are the bind pose, so for every node
-// inverse(atomic LTM) · bone LTM · invMat = identity (verified on real GTA peds). When it fails,
-// importers that rebuild the rest pose from inverse bind matrices (Blender) show a different
-// rest pose than the frames: worth a warning naming the worst node.
-void checkBindPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones,
-                   const std::vector<glm::mat4>& inverseMatrices, size_t atomicIndex) {
-  const size_t n = std::min(inverseMatrices.size(), nodeBones.size());
-  if (n == 0) return;
-  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
-  const glm::mat4 toAtomic = glm::inverse(world[atomicBone]);
-  float worst = 0.0f;
-  size_t worstNode = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const glm::mat4 m = toAtomic * world[nodeBones[i]] * inverseMatrices[i];
-    for (int c = 0; c < 4; ++c) {
-      for (int k = 0; k < 4; ++k) {
-        const float err = std::fabs(m[c][k] - (c == k ? 1.0f : 0.0f));
-        if (!(err <= worst)) {  // also catches NaN
-          worst = err;
-          worstNode = i;
-        }
-      }
-    }
+// The joint a vertex without weights rides on: glTF can only bind a vertex to a joint, so the
+// atomic's frame if it is one, else its nearest joint ancestor, else the hierarchy's first node.
+uint32_t jointForUnweighted(const Skeleton& skeleton, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones) {
+  if (nodeBones.empty()) return atomicBone;
+  for (int32_t b = static_cast<int32_t>(atomicBone); b >= 0; b = skeleton.bones[static_cast<size_t>(b)].parent) {
+    if (std::find(nodeBones.begin(), nodeBones.end(), static_cast<uint32_t>(b)) != nodeBones.end()) return static_cast<uint32_t>(b);
   }
-  if (worst > kBindPoseTolerance) {
-    rig.provenance.warn("bind-pose",
-               fmt::format("atomic {}: skin inverse matrices differ from the FrameList bind pose by up to {:.3g} "
-                           "(worst: node {}, frame '{}')",
-                           atomicIndex, worst, worstNode, rig.skeleton.bones[nodeBones[worstNode]].name));
-  }
+  return nodeBones.front();
 }
 
 Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
@@ -180,6 +158,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
   mesh.normals = geo.normals;
   mesh.uvs = geo.uvs;
   mesh.indices = geo.indices;
+  addMeshMaterials(geo, atomicIndex, mesh, rig);
   if (!geo.skin) {
     mesh.attachBone = static_cast<int32_t>(atomicBone);
     rig.meshes.push_back(std::move(mesh));
@@ -194,6 +173,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
   const size_t nv = mesh.positions.size();
   mesh.influenceOffsets.reserve(nv + 1);
   mesh.influenceOffsets.push_back(0);
+  const uint32_t unweightedBone = jointForUnweighted(rig.skeleton, atomicBone, nodeBones);
   size_t unweighted = 0, badSums = 0, badSlots = 0;
   float worstSum = 1.0f;
   for (size_t v = 0; v < nv; ++v) {
@@ -211,7 +191,7 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
     }
     if (sum == 0.0f) {
       ++unweighted;
-      mesh.influences.push_back(Influence{atomicBone, 1.0f});
+      mesh.influences.push_back(Influence{unweightedBone, 1.0f});
     } else if (std::fabs(sum - 1.0f) > kWeightSumTolerance) {
       ++badSums;
       if (std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f)) worstSum = sum;
@@ -223,8 +203,9 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));
   }
   if (unweighted > 0) {
-    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to frame '{}'",
-                                               atomicIndex, unweighted, mesh.name));
+    prov.warn("unweighted-vertex", fmt::format("atomic {}: {} vertex(es) without weights bound to joint '{}'{}",
+                                               atomicIndex, unweighted, rig.skeleton.bones[unweightedBone].name,
+                                               unweightedBone == atomicBone ? " (the atomic's frame)" : ""));
   }
   if (badSums > 0) {
     prov.warn("weight-sum", fmt::format("atomic {}: {} vertex(es) with weight sums off 1 by more than {} (worst {})",
@@ -242,7 +223,6 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
                             "is kept", atomicIndex, n, bone.name));
     }
   }
-  checkBindPose(rig, atomicBone, nodeBones, skin.inverseMatrices, atomicIndex);
   rig.meshes.push_back(std::move(mesh));
   return Ok{};
 }
@@ -332,6 +312,10 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, co
     e.offset = atomics.back().offset;
     return e;
   }
+  warnShearedFrames(rig.skeleton, frames, order, rig.provenance);
+  // The file's frame matrices, before any bone's TRS becomes the skin's bind pose.
+  const std::vector<glm::mat4> frameWorld = frameWorldMatrices(rig.skeleton, frames, order);
+  bool restPoseChosen = false;  // only the first disagreeing skin sets the rest pose
   for (size_t a = 0; a < atomics.size(); ++a) {
     const RwGeometry& geo = geometries[atomics[a].geometryIndex];
     if (geo.skin && nodeBones.empty()) {
@@ -341,6 +325,10 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, co
       rig.skeleton.joints = nodeBones;
     }
     RP_CHECK(buildMesh(geo, remap[atomics[a].frameIndex], nodeBones, rig, a));
+    if (geo.skin) {
+      restPoseChosen |= chooseRestPose(rig, remap[atomics[a].frameIndex], nodeBones, geo.skin->inverseMatrices, frameWorld,
+                                       a, !restPoseChosen);
+    }
   }
   return Ok{};
 }

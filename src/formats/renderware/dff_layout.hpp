@@ -95,14 +95,26 @@ struct SkinPlg {
   bool oldLayout = false;
 };
 
+// §1.2 Material (librw Material::streamRead): flags, RGBA colour, unused, textured, surface
+// properties (version > 0x30400), then a Texture chunk (Struct, name String, mask String) when
+// textured.
+struct RwMaterial {
+  std::array<uint8_t, 4> colour{255, 255, 255, 255};  // RGBA as stored (sRGB)
+  std::string texture;  // empty: untextured
+  std::string mask;
+};
+
 // §1.2 Geometry, reduced to what a Rig needs. Triangle list only.
 struct RwGeometry {
   uint32_t flags = 0;
+  uint32_t platform = 0;  // native geometry's platform id (§1.7); 0 for generic geometry
   uint32_t numVertices = 0;
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;
   std::vector<glm::vec2> uvs;
   std::vector<uint32_t> indices;
+  std::vector<uint16_t> triangleMaterials;  // per triangle: index into `materials`
+  std::vector<RwMaterial> materials;        // the MaterialList, instances resolved
   std::optional<SkinPlg> skin;
 };
 

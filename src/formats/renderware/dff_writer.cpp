@@ -13,6 +13,7 @@
 #include "formats/renderware/geometry.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 #include "formats/renderware/rw_axes.hpp"
+#include "formats/renderware/rw_materials.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -230,6 +231,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     geo.normals = mesh.normals;
     geo.uvs = mesh.uvs;
     geo.indices = mesh.indices;
+    geometryMaterials(mesh, rig, geo);
     if (transform) {
       for (glm::vec3& p : geo.positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
       for (glm::vec3& n : geo.normals) n = glm::normalize(normalToAtomic * n);

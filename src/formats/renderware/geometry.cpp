@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "formats/renderware/geometry_binmesh.hpp"
+#include "formats/renderware/material_list.hpp"
 #include "formats/renderware/native/native_io.hpp"
 #include "formats/renderware/skin_plg.hpp"
 
@@ -60,13 +61,14 @@ Status readNativeGeometry(GeometryExtension& ext, RwGeometry& geo, const DffCont
       platform = RP_TRY(head->u32("platform"));
     }
   }
+  geo.platform = platform;
   if (first == kStruct && platform == kPlatformXbox) {
     RP_CHECK(readXboxNativeData(nd, ext.vertexFormat, geo, ctx));
   } else if (first != kStruct) {
     RP_CHECK(readWdglNativeData(nd, geo, wdglVertices));
     if (ext.binMesh) {
       auto bs = ext.binMesh->scope("BinMeshPlg");
-      RP_CHECK(readBinMesh(*ext.binMesh, geo.indices));
+      RP_CHECK(readBinMesh(*ext.binMesh, geo.indices, &geo.triangleMaterials));
     }
   } else {
     return nd.error(ErrorCode::Unsupported,
@@ -134,8 +136,10 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
       // §1.2: u16 sequence v1, v0, matId, v2 per triangle.
       const std::vector<uint16_t> tri = RP_TRY(st.array<uint16_t>(4 * nt, "triangles"));
       geo.indices.resize(3 * nt);
+      geo.triangleMaterials.resize(nt);
       for (size_t t = 0; t < nt; ++t) {
         const uint16_t v1 = tri[4 * t], v0 = tri[4 * t + 1], v2 = tri[4 * t + 3];
+        geo.triangleMaterials[t] = tri[4 * t + 2];
         if (v0 >= nv || v1 >= nv || v2 >= nv) {
           return st.errorAt(trianglesAt + 8 * t, ErrorCode::BadValue,
                             fmt::format("triangle ({}, {}, {}) beyond {} vertices", v0, v1, v2, nv),
@@ -170,8 +174,17 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
       return st.error(ErrorCode::BadValue, "geometry has no vertex positions", "hasVertices");
     }
   }
-  // The material list is not part of a rig; it is skipped by size.
-  RP_CHECK(readChunk(r, kMaterialList, "MaterialList"));
+  {
+    ByteReader ml = RP_TRY(readChunk(r, kMaterialList, "MaterialList"));
+    // Materials only colour the model: a list rigport cannot read costs them, not the model.
+    auto materials = readMaterialList(ml);
+    if (materials) {
+      geo.materials = std::move(*materials);
+    } else if (ctx.provenance != nullptr) {
+      ctx.provenance->warn("material-list", fmt::format("{}; the geometry gets the default material",
+                                                        materials.error().describe()));
+    }
+  }
   GeometryExtension ext;
   if (!r.atEnd()) {
     ByteReader e = RP_TRY(readChunk(r, kExtension, "Extension"));
@@ -225,29 +238,6 @@ glm::vec4 boundingSphere(const std::vector<glm::vec3>& p) {
   return glm::vec4(c, glm::length(hi - c));
 }
 
-// A white, untextured material: librw Material::streamRead reads flags, RGBA, unused,
-// textured, and surface props (ambient, specular, diffuse) when version > 0x30400.
-void writeMaterialList(ByteWriter& w, uint32_t version, uint32_t libraryId) {
-  const size_t list = beginChunk(w, kMaterialList, libraryId);
-  const size_t st = beginChunk(w, kStruct, libraryId);
-  w.s32(1);
-  w.s32(-1);  // -1: a new material follows (not an instance of an earlier one)
-  endChunk(w, st);
-  const size_t mat = beginChunk(w, kMaterial, libraryId);
-  const size_t mst = beginChunk(w, kStruct, libraryId);
-  w.u32(0);
-  w.u32(0xFFFFFFFF);
-  w.u32(0);
-  w.u32(0);
-  if (version > 0x30400) {
-    for (int i = 0; i < 3; ++i) w.f32(1.0f);
-  }
-  endChunk(w, mst);
-  endChunk(w, beginChunk(w, kExtension, libraryId));
-  endChunk(w, mat);
-  endChunk(w, list);
-}
-
 }  // namespace
 
 void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint32_t libraryId) {
@@ -271,7 +261,7 @@ void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint3
   for (size_t t = 0; t + 2 < geo.indices.size(); t += 3) {
     w.u16(static_cast<uint16_t>(geo.indices[t + 1]));
     w.u16(static_cast<uint16_t>(geo.indices[t]));
-    w.u16(0);
+    w.u16(t / 3 < geo.triangleMaterials.size() ? geo.triangleMaterials[t / 3] : uint16_t{0});
     w.u16(static_cast<uint16_t>(geo.indices[t + 2]));
   }
   const glm::vec4 sphere = boundingSphere(geo.positions);
@@ -285,9 +275,9 @@ void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint3
     for (int k = 0; k < 3; ++k) w.f32(n[k]);
   }
   endChunk(w, st);
-  writeMaterialList(w, version, libraryId);
+  writeMaterialList(w, geo.materials, version, libraryId);
   const size_t ext = beginChunk(w, kExtension, libraryId);
-  writeBinMesh(w, geo.indices, libraryId);
+  writeBinMesh(w, geo.indices, geo.triangleMaterials, libraryId);
   if (geo.skin) writeSkinPlg(w, *geo.skin, version, libraryId);
   endChunk(w, ext);
   endChunk(w, at);

@@ -1,4 +1,4 @@
-// Geometry 0x0F: struct, morph target 0, material list (skipped) and the extension with the
+// Geometry 0x0F: struct, morph target 0, material list and the extension with the
 // Skin PLG, Bin Mesh and native data (format note renderware.md §1.2, §1.5, §1.7).
 #pragma once
 
@@ -13,8 +13,9 @@ namespace rigport::renderware {
 // ErrorCode::Unsupported naming the platform.
 Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx);
 
-// Writes a generic Geometry chunk: positions (+ normals, first UV set), one triangle list with
-// material 0, a one-material MaterialList, Bin Mesh and (if present) the Skin PLG.
+// Writes a generic Geometry chunk: positions (+ normals, first UV set), triangles with their
+// material ids, the MaterialList (one white material when empty), Bin Mesh and (if present) the
+// Skin PLG.
 void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint32_t libraryId);
 
 }  // namespace rigport::renderware

@@ -1,12 +1,15 @@
 #include "formats/renderware/geometry_binmesh.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
 
 #include "formats/renderware/chunk.hpp"
 
 namespace rigport::renderware {
 
-Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out) {
+Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out, std::vector<uint16_t>* materials) {
   const uint32_t flags = RP_TRY(r.u32("flags"));
   const uint32_t numMeshes = RP_TRY(r.u32("numMeshes"));
   const uint32_t totalIndices = RP_TRY(r.u32("totalIndices"));
@@ -20,7 +23,7 @@ Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out) {
   for (size_t m = 0; m < meshes; ++m) {
     auto scope = r.scope(Field("meshes", static_cast<int64_t>(m)));
     const uint32_t numIndices = RP_TRY(r.u32("numIndices"));
-    RP_CHECK(r.u32("materialIndex"));
+    const uint32_t material = RP_TRY(r.u32("materialIndex"));
     if (indexSize == 4) {
       std::vector<uint32_t> idx = RP_TRY(r.array<uint32_t>(numIndices, "indices"));
       appendPrimitives(std::span<const uint32_t>(idx), flags & 1, out);
@@ -28,18 +31,30 @@ Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out) {
       std::vector<uint16_t> idx = RP_TRY(r.array<uint16_t>(numIndices, "indices"));
       appendPrimitives(std::span<const uint16_t>(idx), flags & 1, out);
     }
+    if (materials != nullptr) materials->resize(out.size() / 3, static_cast<uint16_t>(std::min<uint32_t>(material, 0xFFFF)));
   }
   return Ok{};
 }
 
-void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, uint32_t libraryId) {
+void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, const std::vector<uint16_t>& triangleMaterials,
+                  uint32_t libraryId) {
+  const size_t triangles = indices.size() / 3;
+  auto materialOf = [&](size_t t) { return t < triangleMaterials.size() ? triangleMaterials[t] : uint16_t{0}; };
+  std::map<uint16_t, std::vector<uint32_t>> byMaterial;  // in material order, as librw sorts them
+  for (size_t t = 0; t < triangles; ++t) {
+    std::vector<uint32_t>& list = byMaterial[materialOf(t)];
+    list.insert(list.end(), indices.begin() + static_cast<std::ptrdiff_t>(3 * t), indices.begin() + static_cast<std::ptrdiff_t>(3 * t + 3));
+  }
+  if (byMaterial.empty()) byMaterial[0];  // one empty mesh, as before materials were written
   const size_t at = beginChunk(w, kBinMeshPlg, libraryId);
   w.u32(0);
-  w.u32(1);
-  w.u32(static_cast<uint32_t>(indices.size()));
-  w.u32(static_cast<uint32_t>(indices.size()));
-  w.u32(0);
-  for (uint32_t i : indices) w.u32(i);
+  w.u32(static_cast<uint32_t>(byMaterial.size()));
+  w.u32(static_cast<uint32_t>(3 * triangles));
+  for (const auto& [material, list] : byMaterial) {
+    w.u32(static_cast<uint32_t>(list.size()));
+    w.u32(material);
+    for (uint32_t i : list) w.u32(i);
+  }
   endChunk(w, at);
 }
 

@@ -36,11 +36,12 @@ inline void appendPrimitives(const std::vector<uint16_t>& idx, bool strip, std::
 }
 
 // Reads the triangles of a Bin Mesh PLG payload into `out` (empty when the meshes carry no
-// indices, as for Xbox native geometry).
-Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out);
+// indices, as for Xbox native geometry) and, per triangle, its mesh's material into `materials`.
+Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out, std::vector<uint16_t>* materials = nullptr);
 
-// Writes a one-mesh triangle-list Bin Mesh (material 0) with u32 indices, as librw does for
-// generic geometry.
-void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, uint32_t libraryId);
+// Writes a triangle-list Bin Mesh with u32 indices, as librw does for generic geometry: one mesh
+// per material in `triangleMaterials` (per triangle; missing entries are material 0).
+void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, const std::vector<uint16_t>& triangleMaterials,
+                  uint32_t libraryId);
 
 }  // namespace rigport::renderware

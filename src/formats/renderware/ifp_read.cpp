@@ -2,7 +2,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <string_view>
+#include <utility>
 
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/rw_axes.hpp"
@@ -27,6 +30,36 @@ Status readAnlf(ByteReader& r, ClipSet& clips) {
     RP_CHECK(ifp::readAnpk(r, clips));
   }
   return Ok{};
+}
+
+// Names the games give one bone: IFP tracks without a bone id name the top bone "Root" where a
+// ped calls it "Normal" (§1.3: root frame names vary), and the hands "R Fingers"/"L Fingers" where
+// the ped has "R Finger"/"L Finger" (issue 13, real SA ped.ifp packages). Either side may be the file's.
+constexpr std::pair<std::string_view, std::string_view> kBoneAliases[] = {
+    {"Root", "Normal"}, {"R Fingers", "R Finger"}, {"L Fingers", "L Finger"}};
+
+bool sameName(std::string_view a, std::string_view b) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+  };
+  a = trim(a);
+  b = trim(b);
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+void addGameAliases(ClipSet& clips) {
+  for (Animation& anim : clips.animations) {
+    for (BoneTrack& t : anim.tracks) {
+      for (const auto& [a, b] : kBoneAliases) {
+        if (sameName(t.target.name, a)) t.target.aliases.emplace_back(b);
+        if (sameName(t.target.name, b)) t.target.aliases.emplace_back(a);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -65,6 +98,7 @@ Result<ClipSet> readIfp(std::span<const uint8_t> bytes, ReadContext& ctx) {
   } else {
     return r.error(ErrorCode::BadValue, "not an IFP package: magic is none of ANPK, ANP3, ANP2, ANLF", "magic");
   }
+  addGameAliases(clips);
   return clips;
 }
 

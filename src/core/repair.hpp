@@ -1,0 +1,25 @@
+// repairRig(): the damage real game files carry that a converter can still make sense of, repaired
+// in documented ways (README "Repairs"), each kind reported by one folded warning with its count and
+// first indices. Readers keep what the file says; the CLI runs this before export, for every format.
+//
+//   - a vertex position that is not finite: moved to the bind position of the bone that weighs the
+//     vertex most (the origin of the mesh's space when nothing weighs it); a triangle whose three
+//     vertices were all moved is dropped;
+//   - a normal that is not finite: the rig's up axis; a UV that is not finite: (0, 0);
+//   - an influence whose weight is negative or not finite: dropped;
+//   - an animation with key or event times before 0: every time shifted so it starts at 0.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+
+namespace rigport {
+
+struct RepairOptions {
+  // Any repair is an error instead (the path and index of the first damage), the rig left as it was.
+  bool strict = false;
+};
+
+[[nodiscard]] Status repairRig(Rig& rig, const RepairOptions& options = {});
+
+}  // namespace rigport

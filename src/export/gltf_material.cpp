@@ -1,0 +1,45 @@
+// Materials (format note gltf_ecosystem.md, three.js rendering note): metallic 0 and roughness 1 on every
+// material, because the glTF default (metallic 1) renders black under ambient or hemisphere light
+// in three.js; texture names go to extras (rigport writes no images).
+#include "export/gltf_document.hpp"
+
+namespace rigport::gltf {
+namespace {
+
+Json pbr(const glm::vec4& colour) {
+  Json out = Json::object();
+  out["baseColorFactor"] = {colour.r, colour.g, colour.b, colour.a};
+  out["metallicFactor"] = 0.0;
+  out["roughnessFactor"] = 1.0;
+  return out;
+}
+
+}  // namespace
+
+void addMaterials(Document& doc, const Rig& rig) {
+  for (const Material& m : rig.materials) {
+    Json material = Json::object();
+    if (!m.name.empty()) material["name"] = m.name;
+    // baseColorFactor is clamped to [0, 1] by the schema.
+    material["pbrMetallicRoughness"] = pbr(glm::clamp(m.baseColor, glm::vec4(0.0f), glm::vec4(1.0f)));
+    if (m.baseColor.a < 1.0f) material["alphaMode"] = "BLEND";
+    Json extras = Json::object();
+    if (!m.textures.empty()) extras["textures"] = m.textures;
+    extras = withModelExtras(m.extras, std::move(extras));
+    if (!extras.empty()) material["extras"] = std::move(extras);
+    doc.materials.push_back(std::move(material));
+  }
+}
+
+uint32_t defaultMaterial(Document& doc) {
+  if (!doc.defaultMaterial) {
+    doc.defaultMaterial = static_cast<uint32_t>(doc.materials.size());
+    Json material = Json::object();
+    material["name"] = "default";
+    material["pbrMetallicRoughness"] = pbr(glm::vec4(1.0f));
+    doc.materials.push_back(std::move(material));
+  }
+  return *doc.defaultMaterial;
+}
+
+}  // namespace rigport::gltf

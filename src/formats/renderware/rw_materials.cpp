@@ -1,0 +1,98 @@
+#include "formats/renderware/rw_materials.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace rigport::renderware {
+namespace {
+
+// IEC 61966-2-1 transfer functions.
+float toLinear(uint8_t c) {
+  const float s = c / 255.0f;
+  return s <= 0.04045f ? s / 12.92f : std::pow((s + 0.055f) / 1.055f, 2.4f);
+}
+
+uint8_t toSrgbByte(float linear) {
+  const float l = std::clamp(std::isfinite(linear) ? linear : 0.0f, 0.0f, 1.0f);
+  const float s = l <= 0.0031308f ? l * 12.92f : 1.055f * std::pow(l, 1.0f / 2.4f) - 0.055f;
+  return static_cast<uint8_t>(std::lround(s * 255.0f));
+}
+
+}  // namespace
+
+Material toRigMaterial(const RwMaterial& m, const std::string& fallbackName) {
+  Material out;
+  out.name = m.texture.empty() ? fallbackName : m.texture;
+  // Alpha is a coverage value, not a colour: it stays linear in the byte.
+  out.baseColor = glm::vec4(toLinear(m.colour[0]), toLinear(m.colour[1]), toLinear(m.colour[2]), m.colour[3] / 255.0f);
+  if (!m.texture.empty()) out.textures.push_back(m.texture);
+  if (!m.mask.empty()) out.extras = {{"maskTexture", m.mask}};
+  return out;
+}
+
+RwMaterial toRwMaterial(const Material& m) {
+  RwMaterial out;
+  out.colour = {toSrgbByte(m.baseColor.r), toSrgbByte(m.baseColor.g), toSrgbByte(m.baseColor.b),
+                static_cast<uint8_t>(std::lround(std::clamp(m.baseColor.a, 0.0f, 1.0f) * 255.0f))};
+  if (!m.textures.empty()) out.texture = m.textures.front();
+  if (m.extras.is_object() && m.extras.contains("maskTexture") && m.extras["maskTexture"].is_string()) {
+    out.mask = m.extras["maskTexture"].get<std::string>();
+  }
+  return out;
+}
+
+void addMeshMaterials(const RwGeometry& geo, size_t atomicIndex, Mesh& mesh, Rig& rig) {
+  if (geo.materials.empty()) return;
+  const auto base = static_cast<uint32_t>(rig.materials.size());
+  for (size_t i = 0; i < geo.materials.size(); ++i) {
+    rig.materials.push_back(toRigMaterial(geo.materials[i], fmt::format("{}_material_{}", mesh.name, i)));
+  }
+  const size_t triangles = mesh.indices.size() / 3;
+  std::vector<uint16_t> ids(triangles, 0);
+  size_t outOfRange = 0;
+  for (size_t t = 0; t < std::min(triangles, geo.triangleMaterials.size()); ++t) {
+    if (geo.triangleMaterials[t] < geo.materials.size()) {
+      ids[t] = geo.triangleMaterials[t];
+    } else {
+      ++outOfRange;
+    }
+  }
+  if (outOfRange > 0) {
+    rig.provenance.warn("material-id", fmt::format("atomic {}: {} triangle(s) name a material beyond the {} of the list; "
+                                                   "material 0 is used", atomicIndex, outOfRange, geo.materials.size()));
+  }
+  std::vector<size_t> order(triangles);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a] < ids[b]; });
+  std::vector<uint32_t> grouped;
+  grouped.reserve(mesh.indices.size());
+  for (size_t t : order) {
+    grouped.insert(grouped.end(), mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t),
+                   mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t + 3));
+    const uint32_t material = base + ids[t];
+    if (mesh.parts.empty() || mesh.parts.back().material != material) {
+      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(grouped.size() - 3), 0});
+    }
+    mesh.parts.back().indexCount += 3;
+  }
+  mesh.indices = std::move(grouped);
+}
+
+void geometryMaterials(const Mesh& mesh, const Rig& rig, RwGeometry& geo) {
+  std::vector<int64_t> local(rig.materials.size(), -1);
+  geo.triangleMaterials.assign(mesh.indices.size() / 3, 0);
+  for (const MeshPart& part : mesh.parts) {
+    if (local[part.material] < 0) {
+      local[part.material] = static_cast<int64_t>(geo.materials.size());
+      geo.materials.push_back(toRwMaterial(rig.materials[part.material]));
+    }
+    for (uint32_t t = part.firstIndex / 3; t < (part.firstIndex + part.indexCount) / 3; ++t) {
+      geo.triangleMaterials[t] = static_cast<uint16_t>(local[part.material]);
+    }
+  }
+}
+
+}  // namespace rigport::renderware
