@@ -31,7 +31,7 @@ Result<Rig> dumpable(const std::string& path, const DumpSettings& s, const Share
     rig.provenance = std::move(clips.provenance);
     return rig;
   }
-  std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+  std::vector<AssembledRig> rigs = RP_TRY(assembleInput(std::move(asset), shared));
   if (rigs.size() > 1) {
     Error e = makeError(ErrorCode::Usage, fmt::format("holds {} rigs; pick one with --item (`rigport info` lists them)", rigs.size()));
     e.file = path;

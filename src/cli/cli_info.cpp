@@ -86,13 +86,15 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   std::vector<AssembledRig> rigs;
   std::vector<ClipSet> clipSets;
   if (bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty()) {
-    rigs = RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+    rigs = RP_TRY(assembleInput(std::move(asset), shared));
   } else {
-    for (Rig& r : asset.rigs) rigs.push_back(AssembledRig{std::move(r), {}});
+    // What convert would repair shows as warnings (with --strict, as the error convert would give).
+    for (Rig& r : asset.rigs) {
+      RP_CHECK(repairRig(r, RepairOptions{shared.strict}));
+      rigs.push_back(AssembledRig{std::move(r), {}});
+    }
     clipSets = std::move(asset.clips);
   }
-  // What convert would repair shows as warnings (with --strict, as the error convert would give).
-  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));
   if (s.json) {
     Json rigsJson = Json::array();
     for (const AssembledRig& r : rigs) {

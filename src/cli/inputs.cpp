@@ -77,11 +77,15 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
   return shared;
 }
 
-Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
-  Asset asset = RP_TRY(loadAsset(path, shared.read));
-  std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared) {
+  std::vector<AssembledRig> rigs =
+      RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
   for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));
   return rigs;
+}
+
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
+  return assembleInput(RP_TRY(loadAsset(path, shared.read)), shared);
 }
 
 void printError(const Error& error) { fmt::print(stderr, "rigport: error: {}\n", error.describe()); }

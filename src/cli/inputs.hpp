@@ -41,8 +41,10 @@ struct SharedInputs {
 // Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
 Result<SharedInputs> loadSharedInputs(const InputOptions& options);
 
-// Reads `path`, assembles it with the shared inputs and repairs what real files damage
+// Assembles one input's asset with the shared inputs and repairs what real files damage
 // (core/repair.hpp; with --strict, damage is an error).
+Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
+// loadAsset(path), then assembleInput().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
 
 // Prints "rigport: error: <Error::describe()>" on stderr.
