@@ -15,24 +15,11 @@
 #include "support/test_support.hpp"
 
 using namespace rigport;
+using test::CliRun;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct CliRun {
-  int code = -1;
-  std::string text;
-};
-
-CliRun cli(const std::string& args, bool stdoutOnly = false) {
-  std::string command = std::string("'") + RIGPORT_CLI + "' " + args;
-  if (stdoutOnly) command = "{ " + command + " 2>/dev/null; }";
-  CliRun r;
-  r.code = test::runCommand(command, &r.text);
-  return r;
-}
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
 std::string rw(const std::string& name) { return test::sample("renderware/" + name); }
 
 tinygltf::Model loadGlb(const std::string& path) {
@@ -61,14 +48,14 @@ std::string demoDff(const std::string& dir) {
 }  // namespace
 
 TEST(CliAssets, InfoListsTheClipsOfAnIfpPackage) {
-  const CliRun r = cli("info " + q(rw("synthetic_anims_anp3.ifp")));
+  const CliRun r = test::runCli("info " + test::quote(rw("synthetic_anims_anp3.ifp")));
   ASSERT_EQ(r.code, 0) << r.text;
   EXPECT_NE(r.text.find("items           2"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("walk_c"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("wave_c"), std::string::npos) << r.text;
   EXPECT_EQ(r.text.find("bones"), std::string::npos) << "an animation file shows clips, not an empty skeleton\n" << r.text;
 
-  const CliRun j = cli("info --json " + q(rw("synthetic_anims_anp3.ifp")), true);
+  const CliRun j = test::runCli("info --json " + test::quote(rw("synthetic_anims_anp3.ifp")), test::Capture::StdoutOnly);
   ASSERT_EQ(j.code, 0);
   const auto json = nlohmann::json::parse(j.text);
   ASSERT_EQ(json[0]["items"].size(), 2u);
@@ -80,8 +67,8 @@ TEST(CliAssets, InfoListsTheClipsOfAnIfpPackage) {
 TEST(CliAssets, SkeletonBindsAnIfpGivenAloneAndClipPicksOne) {
   const std::string dir = test::scratchDir("cli-assets-skeleton");
   const std::string out = dir + "/wave.glb";
-  const CliRun r = cli("convert " + q(rw("synthetic_anims_anp3.ifp")) + " --skeleton " + q(rw("synthetic_skin_rw36003.dff")) +
-                       " --clip wave_c -o " + q(out) + " -v");
+  const CliRun r = test::runCli("convert " + test::quote(rw("synthetic_anims_anp3.ifp")) + " --skeleton " + test::quote(rw("synthetic_skin_rw36003.dff")) +
+                       " --clip wave_c -o " + test::quote(out) + " -v");
   ASSERT_EQ(r.code, 0) << r.text;
   EXPECT_NE(r.text.find("wrote " + out), std::string::npos) << r.text;
   const tinygltf::Model gltf = loadGlb(out);
@@ -91,15 +78,15 @@ TEST(CliAssets, SkeletonBindsAnIfpGivenAloneAndClipPicksOne) {
   const auto v = test::validateGltfFile(out);
   EXPECT_TRUE(v.ok) << v.output;
 
-  const CliRun missing = cli("convert " + q(rw("synthetic_anims_anp3.ifp")) + " --skeleton " + q(rw("synthetic_skin_rw36003.dff")) +
-                             " --clip swim -o " + q(dir));
+  const CliRun missing = test::runCli("convert " + test::quote(rw("synthetic_anims_anp3.ifp")) + " --skeleton " + test::quote(rw("synthetic_skin_rw36003.dff")) +
+                             " --clip swim -o " + test::quote(dir));
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.text.find("no clip named swim"), std::string::npos) << missing.text;
 }
 
 TEST(CliAssets, AnimNeverSwallowsTheModelArgument) {
   const std::string dir = test::scratchDir("cli-assets-order");
-  const CliRun r = cli("convert --anim " + q(rw("synthetic_skin_rw36003.anm")) + " " + q(rw("synthetic_skin_rw36003.dff")) + " -o " + q(dir));
+  const CliRun r = test::runCli("convert --anim " + test::quote(rw("synthetic_skin_rw36003.anm")) + " " + test::quote(rw("synthetic_skin_rw36003.dff")) + " -o " + test::quote(dir));
   ASSERT_EQ(r.code, 0) << r.text;
   const tinygltf::Model gltf = loadGlb(dir + "/synthetic_skin_rw36003.glb");
   EXPECT_EQ(gltf.animations.size(), 1u);
@@ -110,14 +97,14 @@ TEST(CliAssets, AnimNeverSwallowsTheModelArgument) {
 TEST(CliAssets, PositionalClipOntoAnotherNodeCountIsRefusedUnlessForced) {
   const std::string dir = test::scratchDir("cli-assets-position");
   const std::string model = demoDff(dir);
-  const CliRun refused = cli("convert " + q(model) + " --anim " + q(rw("synthetic_skin_rw36003.anm")) + " -o " + q(dir + "/out"));
+  const CliRun refused = test::runCli("convert " + test::quote(model) + " --anim " + test::quote(rw("synthetic_skin_rw36003.anm")) + " -o " + test::quote(dir + "/out"));
   EXPECT_EQ(refused.code, 1) << refused.text;
   EXPECT_NE(refused.text.find("made for 6 nodes"), std::string::npos) << refused.text;
   EXPECT_NE(refused.text.find("27 joints"), std::string::npos) << refused.text;
   EXPECT_FALSE(fs::exists(dir + "/out/character.glb"));
 
-  const CliRun forced = cli("convert " + q(model) + " --anim " + q(rw("synthetic_skin_rw36003.anm")) + " --bind-by-position -o " +
-                            q(dir + "/out") + " -v");
+  const CliRun forced = test::runCli("convert " + test::quote(model) + " --anim " + test::quote(rw("synthetic_skin_rw36003.anm")) + " --bind-by-position -o " +
+                            test::quote(dir + "/out") + " -v");
   EXPECT_EQ(forced.code, 0) << forced.text;
   EXPECT_NE(forced.text.find("6 of 6 tracks of 1 clip bound"), std::string::npos) << forced.text;
 }
@@ -128,7 +115,7 @@ TEST(CliAssets, ConvertJsonSummarisesWrittenFilesAndStructuredErrors) {
   bytes.resize(bytes.size() / 2);
   const std::string half = dir + "/half.dff";
   ASSERT_TRUE(writeFileAtomic(half, bytes).ok());
-  const CliRun r = cli("convert --json -o " + q(dir) + " " + q(rw("synthetic_skin_rw36003.dff")) + " " + q(half), true);
+  const CliRun r = test::runCli("convert --json -o " + test::quote(dir) + " " + test::quote(rw("synthetic_skin_rw36003.dff")) + " " + test::quote(half), test::Capture::StdoutOnly);
   EXPECT_EQ(r.code, 1);
   const auto j = nlohmann::json::parse(r.text, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.text;
@@ -146,7 +133,7 @@ TEST(CliAssets, ConvertJsonSummarisesWrittenFilesAndStructuredErrors) {
 }
 
 TEST(CliAssets, MemoryLimitIsAReadableErrorNamingTheField) {
-  const CliRun r = cli("info --memory-limit 64 " + q(rw("synthetic_skin_rw36003.dff")));
+  const CliRun r = test::runCli("info --memory-limit 64 " + test::quote(rw("synthetic_skin_rw36003.dff")));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.text.find("budget"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("(at 0x"), std::string::npos) << r.text;
@@ -158,7 +145,7 @@ TEST(CliAssets, AnErrorInAnAnimFileSaysItIsTheAnimFile) {
   bytes.resize(40);
   const std::string bad = dir + "/bad.anm";
   ASSERT_TRUE(writeFileAtomic(bad, bytes).ok());
-  const CliRun r = cli("convert " + q(rw("synthetic_skin_rw36003.dff")) + " --anim " + q(bad) + " -o " + q(dir));
+  const CliRun r = test::runCli("convert " + test::quote(rw("synthetic_skin_rw36003.dff")) + " --anim " + test::quote(bad) + " -o " + test::quote(dir));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.text.find(bad + ": --anim > "), std::string::npos) << r.text;
 }

@@ -16,22 +16,11 @@
 #include "support/test_support.hpp"
 
 using namespace rigport;
+using test::CliRun;
+using test::quote;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct CliRun {
-  int code = -1;
-  std::string text;
-};
-
-CliRun cli(const std::string& args) {
-  CliRun r;
-  r.code = test::runCommand(std::string("'") + RIGPORT_CLI + "' " + args, &r.text);
-  return r;
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 std::string writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
   EXPECT_TRUE(writeFileAtomic(path, bytes).ok()) << path;
@@ -51,22 +40,22 @@ std::string damagedDff(const std::string& dir) {
 TEST(CliRepair, NonFinitePositionsConvertWithAWarningAndFailWithStrict) {
   const std::string dir = test::scratchDir("cli_repair_positions");
   const std::string dff = damagedDff(dir);
-  const CliRun info = cli("info " + quote(dff));
+  const CliRun info = test::runCli("info " + quote(dff));
   EXPECT_EQ(info.code, 0) << info.text;
   EXPECT_NE(info.text.find("[repaired-position]"), std::string::npos) << info.text;
   EXPECT_NE(info.text.find("2 vertex position(s) not finite (first: 5, 9)"), std::string::npos) << info.text;
 
-  const CliRun converted = cli("convert " + quote(dff) + " -o " + quote(dir + "/out"));
+  const CliRun converted = test::runCli("convert " + quote(dff) + " -o " + quote(dir + "/out"));
   EXPECT_EQ(converted.code, 0) << converted.text;
   EXPECT_NE(converted.text.find("warning"), std::string::npos) << converted.text;
   const test::ValidatorRun run = test::validateGltfFile(dir + "/out/damaged.glb");
   EXPECT_TRUE(run.ok) << run.output;
 
-  const CliRun strict = cli("convert --strict " + quote(dff) + " -o " + quote(dir + "/strict"));
+  const CliRun strict = test::runCli("convert --strict " + quote(dff) + " -o " + quote(dir + "/strict"));
   EXPECT_EQ(strict.code, 1) << strict.text;
   EXPECT_NE(strict.text.find("positions[5]"), std::string::npos) << strict.text;
   EXPECT_FALSE(fs::exists(dir + "/strict/damaged.glb"));
-  EXPECT_EQ(cli("info --strict " + quote(dff)).code, 1);
+  EXPECT_EQ(test::runCli("info --strict " + quote(dff)).code, 1);
 }
 
 // A real modded ped.ifp has clips starting a few ticks before 0; the other clips must not be lost.
@@ -82,7 +71,7 @@ TEST(CliRepair, IfpClipStartingBeforeZeroConvertsWithEveryOtherClip) {
                                             {"idle", {{bone, -1, {0, 60}}}}};
   const std::string ifp = writeFile(dir + "/ped.ifp", test::buildAnp3("ped", clips));
 
-  const CliRun r = cli("convert " + quote(dff) + " --anim " + quote(ifp) + " -o " + quote(dir + "/out"));
+  const CliRun r = test::runCli("convert " + quote(dff) + " --anim " + quote(ifp) + " -o " + quote(dir + "/out"));
   ASSERT_EQ(r.code, 0) << r.text;
   const std::string glb = dir + "/out/ped.glb";
   const test::ValidatorRun run = test::validateGltfFile(glb);
@@ -96,7 +85,7 @@ TEST(CliRepair, IfpClipStartingBeforeZeroConvertsWithEveryOtherClip) {
   const tinygltf::Accessor& times = m.accessors.at(static_cast<size_t>(m.animations[1].samplers.at(0).input));
   EXPECT_EQ(times.minValues.at(0), 0.0);
   EXPECT_NEAR(times.maxValues.at(0), 47.0 / 60.0, 1e-6);
-  EXPECT_EQ(cli("convert --strict " + quote(dff) + " --anim " + quote(ifp) + " -o " + quote(dir + "/strict")).code, 1);
+  EXPECT_EQ(test::runCli("convert --strict " + quote(dff) + " --anim " + quote(ifp) + " -o " + quote(dir + "/strict")).code, 1);
 }
 
 }  // namespace

@@ -17,28 +17,12 @@
 #include "support/test_support.hpp"
 
 using namespace rigport;
+using test::Capture;
+using test::CliRun;
+using test::quote;
 namespace fs = std::filesystem;
 
 namespace {
-
-enum class Capture { Both, StdoutOnly, StderrOnly };
-
-struct CliRun {
-  int code = -1;
-  std::string text;
-};
-
-CliRun cli(const std::string& args, Capture capture = Capture::Both) {
-  std::string command = std::string("'") + RIGPORT_CLI + "' " + args;
-  // runCommand appends 2>&1 to the whole group; the redirections inside pick what reaches it.
-  if (capture == Capture::StdoutOnly) command = "{ " + command + " 2>/dev/null; }";
-  if (capture == Capture::StderrOnly) command = "{ " + command + " 2>&1 >/dev/null; }";
-  CliRun r;
-  r.code = test::runCommand(command, &r.text);
-  return r;
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 // Bytes that no reader accepts: a fixed pseudo-random pattern that cannot start with a chunk id.
 std::string writeGarbage(const std::string& dir, const std::string& name) {
@@ -77,7 +61,7 @@ std::vector<std::string> entries(const std::string& dir) {
 }  // namespace
 
 TEST(Cli, HelpExitsZeroListingSubcommandsAndExitCodes) {
-  const CliRun r = cli("--help");
+  const CliRun r = test::runCli("--help");
   EXPECT_EQ(r.code, 0);
   for (const char* sub : {"info", "convert", "dump", "formats", "demo"}) EXPECT_NE(r.text.find(sub), std::string::npos) << sub;
   EXPECT_NE(r.text.find("Exit codes"), std::string::npos);
@@ -85,28 +69,28 @@ TEST(Cli, HelpExitsZeroListingSubcommandsAndExitCodes) {
 }
 
 TEST(Cli, VersionPrintsTheProjectVersion) {
-  const CliRun r = cli("--version");
+  const CliRun r = test::runCli("--version");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.text.find(RIGPORT_VERSION), std::string::npos) << r.text;
 }
 
 TEST(Cli, UsageErrorsExitTwo) {
-  EXPECT_EQ(cli("").code, 2);
-  EXPECT_EQ(cli("convert").code, 2);
-  EXPECT_EQ(cli("convert x.dff --no-such-option").code, 2);
-  EXPECT_EQ(cli("convert x.dff --memory-limit lots").code, 2);
-  EXPECT_EQ(cli("dump").code, 2);
+  EXPECT_EQ(test::runCli("").code, 2);
+  EXPECT_EQ(test::runCli("convert").code, 2);
+  EXPECT_EQ(test::runCli("convert x.dff --no-such-option").code, 2);
+  EXPECT_EQ(test::runCli("convert x.dff --memory-limit lots").code, 2);
+  EXPECT_EQ(test::runCli("dump").code, 2);
 }
 
 TEST(Cli, UnknownCommandIsNamedWithTheClosestOne) {
-  const CliRun r = cli("convrt x.dff", Capture::StderrOnly);
+  const CliRun r = test::runCli("convrt x.dff", Capture::StderrOnly);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.text.find("unknown command 'convrt'; did you mean 'convert'?"), std::string::npos) << r.text;
-  EXPECT_NE(cli("inf x.dff", Capture::StderrOnly).text.find("did you mean 'info'?"), std::string::npos);
+  EXPECT_NE(test::runCli("inf x.dff", Capture::StderrOnly).text.find("did you mean 'info'?"), std::string::npos);
 }
 
 TEST(Cli, FormatsListsEveryRegistryFormatWithItsCapabilities) {
-  const CliRun r = cli("formats");
+  const CliRun r = test::runCli("formats");
   ASSERT_EQ(r.code, 0);
   for (const FormatInfo& f : formats()) {
     const size_t at = r.text.find(std::string(f.name) + " ");
@@ -125,7 +109,7 @@ TEST(Cli, MissingOrGarbageInputFailsWithOneLineNamingTheFileAndWritesNothing) {
   const std::vector<std::string> bad{missing, writeGarbage(dir, "garbage.dff"), writeGarbage(dir, "garbage.bin")};
   for (const std::string& file : bad) {
     for (const std::string& args : {"info " + quote(file), "convert -o " + quote(out) + " " + quote(file), "dump --json " + quote(file)}) {
-      const CliRun r = cli(args, Capture::StderrOnly);
+      const CliRun r = test::runCli(args, Capture::StderrOnly);
       EXPECT_EQ(r.code, 1) << args << "\n" << r.text;
       const std::string first = r.text.substr(0, r.text.find('\n'));
       EXPECT_EQ(first.rfind("rigport: error: " + file, 0), 0u) << args << "\n" << r.text;
@@ -138,7 +122,7 @@ TEST(Cli, UnwritableOutputDirectoryExitsThree) {
   const std::string dir = test::scratchDir("cli_unwritable");
   const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
   ASSERT_FALSE(good.empty());
-  const CliRun r = cli("convert -o /dev/null/out " + quote(good), Capture::StderrOnly);
+  const CliRun r = test::runCli("convert -o /dev/null/out " + quote(good), Capture::StderrOnly);
   EXPECT_EQ(r.code, 3) << r.text;
   EXPECT_NE(r.text.find("rigport: error: /dev/null/out/good.glb"), std::string::npos) << r.text;
 }
@@ -148,7 +132,7 @@ TEST(Cli, OutputFolderErrorNamesTheUsersPathAndTheRealCause) {
   const std::string dir = test::scratchDir("cli_proc");
   const std::string good = writeWithRegistry("renderware-dff", dir + "/good.dff");
   ASSERT_FALSE(good.empty());
-  const CliRun r = cli("convert -o /proc/rigport_out " + quote(good), Capture::StderrOnly);
+  const CliRun r = test::runCli("convert -o /proc/rigport_out " + quote(good), Capture::StderrOnly);
   EXPECT_EQ(r.code, 3) << r.text;
   EXPECT_NE(r.text.find("/proc/rigport_out/good.glb: cannot create the folder /proc/rigport_out: "), std::string::npos) << r.text;
   EXPECT_EQ(r.text.find(".tmp"), std::string::npos) << r.text;
@@ -160,7 +144,7 @@ TEST(Cli, BatchConvertGoesOnPastABadFileAndExitsOne) {
   ASSERT_FALSE(good.empty());
   const std::string bad = writeGarbage(dir, "bad.dff");
   const std::string out = dir + "/out";
-  const CliRun r = cli("convert -o " + quote(out) + " " + quote(bad) + " " + quote(good), Capture::StderrOnly);
+  const CliRun r = test::runCli("convert -o " + quote(out) + " " + quote(bad) + " " + quote(good), Capture::StderrOnly);
   EXPECT_EQ(r.code, 1) << r.text;
   EXPECT_NE(r.text.find("rigport: error: " + bad), std::string::npos) << r.text;
   EXPECT_EQ(r.text.find("rigport: error: " + good), std::string::npos) << r.text;
@@ -174,7 +158,7 @@ TEST(Cli, ConvertGltfWritesAGltfAndItsBin) {
   const std::string dir = test::scratchDir("cli_gltf");
   const std::string good = writeWithRegistry("renderware-dff", dir + "/model.dff");
   ASSERT_FALSE(good.empty());
-  const CliRun r = cli("convert --gltf -o " + quote(dir + "/out") + " " + quote(good));
+  const CliRun r = test::runCli("convert --gltf -o " + quote(dir + "/out") + " " + quote(good));
   ASSERT_EQ(r.code, 0) << r.text;
   std::vector<std::string> files = entries(dir + "/out");
   std::sort(files.begin(), files.end());
@@ -189,7 +173,7 @@ TEST(Cli, ConvertBindsAnimationFilesToEachModel) {
   const std::string anim = writeWithRegistry("renderware-anm", dir + "/walk.anm");
   ASSERT_FALSE(model.empty());
   ASSERT_FALSE(anim.empty());
-  const CliRun r = cli("convert -o " + quote(dir) + " " + quote(model) + " --anim " + quote(anim));
+  const CliRun r = test::runCli("convert -o " + quote(dir) + " " + quote(model) + " --anim " + quote(anim));
   ASSERT_EQ(r.code, 0) << r.text;
   tinygltf::Model gltf;
   tinygltf::TinyGLTF loader;
@@ -212,7 +196,7 @@ TEST(Cli, AnimationOnlyFileAsAModelInputIsRejected) {
   const std::string dir = test::scratchDir("cli_anim_only");
   const std::string anim = writeWithRegistry("renderware-anm", dir + "/walk.anm");
   ASSERT_FALSE(anim.empty());
-  const CliRun r = cli("convert -o " + quote(dir + "/out") + " " + quote(anim), Capture::StderrOnly);
+  const CliRun r = test::runCli("convert -o " + quote(dir + "/out") + " " + quote(anim), Capture::StderrOnly);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.text.find("--anim"), std::string::npos) << r.text;
   EXPECT_TRUE(entries(dir + "/out").empty());
@@ -222,7 +206,7 @@ TEST(Cli, DumpJsonHoldsTheWholeModel) {
   const std::string dir = test::scratchDir("cli_dump");
   const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
   ASSERT_FALSE(model.empty());
-  const CliRun r = cli("dump --json " + quote(model), Capture::StdoutOnly);
+  const CliRun r = test::runCli("dump --json " + quote(model), Capture::StdoutOnly);
   ASSERT_EQ(r.code, 0);
   const nlohmann::json j = nlohmann::json::parse(r.text, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.text.substr(0, 200);
@@ -244,14 +228,14 @@ TEST(Cli, DumpWritesJsonWithoutTheFlag) {
   const std::string dir = test::scratchDir("cli_dump_default");
   const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
   ASSERT_FALSE(model.empty());
-  const CliRun plain = cli("dump " + quote(model), Capture::StdoutOnly);
+  const CliRun plain = test::runCli("dump " + quote(model), Capture::StdoutOnly);
   ASSERT_EQ(plain.code, 0);
-  EXPECT_EQ(plain.text, cli("dump --json " + quote(model), Capture::StdoutOnly).text);
+  EXPECT_EQ(plain.text, test::runCli("dump --json " + quote(model), Capture::StdoutOnly).text);
   EXPECT_FALSE(nlohmann::json::parse(plain.text, nullptr, false).is_discarded());
 }
 
 TEST(Cli, InfoShowsTheRenderwareVersionAndPlatform) {
-  const CliRun r = cli("info " + quote(test::sample("renderware/synthetic_skin_rw36003_xbox_native.dff")), Capture::StdoutOnly);
+  const CliRun r = test::runCli("info " + quote(test::sample("renderware/synthetic_skin_rw36003_xbox_native.dff")), Capture::StdoutOnly);
   ASSERT_EQ(r.code, 0) << r.text;
   EXPECT_NE(r.text.find("renderware      3.6.0.3 (Xbox)"), std::string::npos) << r.text;
 }
@@ -261,7 +245,7 @@ TEST(Cli, InfoJsonSummarisesEachFileAndReportsFailuresInline) {
   const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
   ASSERT_FALSE(model.empty());
   const std::string missing = dir + "/missing.dff";
-  const CliRun r = cli("info --json " + quote(model) + " " + quote(missing), Capture::StdoutOnly);
+  const CliRun r = test::runCli("info --json " + quote(model) + " " + quote(missing), Capture::StdoutOnly);
   EXPECT_EQ(r.code, 1);
   const nlohmann::json j = nlohmann::json::parse(r.text, nullptr, false);
   ASSERT_TRUE(j.is_array()) << r.text.substr(0, 200);
@@ -287,7 +271,7 @@ TEST(Cli, DumpWithoutJsonFlagStillPrintsJson) {
   const std::string dir = test::scratchDir("cli_dump_default");
   const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");
   ASSERT_FALSE(model.empty());
-  const CliRun r = cli("dump " + quote(model), Capture::StdoutOnly);
+  const CliRun r = test::runCli("dump " + quote(model), Capture::StdoutOnly);
   ASSERT_EQ(r.code, 0);
   const nlohmann::json j = nlohmann::json::parse(r.text, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.text.substr(0, 200);
@@ -296,7 +280,7 @@ TEST(Cli, DumpWithoutJsonFlagStillPrintsJson) {
 
 TEST(Cli, DemoPrintsARowPerWritableFormatAndValidates) {
   const std::string dir = test::scratchDir("cli_demo");
-  const CliRun r = cli("demo " + quote(dir));
+  const CliRun r = test::runCli("demo " + quote(dir));
   EXPECT_EQ(r.code, 0) << r.text;
   for (const FormatInfo& f : formats()) {
     if (f.write != nullptr) EXPECT_NE(r.text.find(std::string(f.name) + " "), std::string::npos) << f.name;
@@ -324,7 +308,7 @@ TEST(Cli, InputsWithTheSameNameNeverOverwriteEachOther) {
   const std::string first = writeWithRegistry("renderware-dff", dir + "/a/ped.dff");
   const std::string second = writeWithRegistry("renderware-dff", dir + "/b/ped.dff");
   ASSERT_FALSE(first.empty());
-  const CliRun r = cli("convert " + quote(first) + " " + quote(second) + " -o " + quote(dir + "/out"), Capture::StderrOnly);
+  const CliRun r = test::runCli("convert " + quote(first) + " " + quote(second) + " -o " + quote(dir + "/out"), Capture::StderrOnly);
   EXPECT_EQ(r.code, 1) << r.text;
   EXPECT_NE(r.text.find(second + ": would overwrite"), std::string::npos) << r.text;
   EXPECT_NE(r.text.find("already written for " + first), std::string::npos) << r.text;
@@ -339,7 +323,7 @@ TEST(Cli, JsonOutputSurvivesNamesThatAreNotUtf8) {
   const std::string path = dir + "/latin1.ifp";
   ASSERT_TRUE(writeFileAtomic(path, bytes).ok());
   for (const std::string& command : {"info --json ", "dump --json "}) {
-    const CliRun r = cli(command + quote(path), Capture::StdoutOnly);
+    const CliRun r = test::runCli(command + quote(path), Capture::StdoutOnly);
     EXPECT_EQ(r.code, 0) << command << r.text;
     EXPECT_NO_THROW((void)nlohmann::json::parse(r.text)) << command;
   }

@@ -38,4 +38,16 @@ int runCommand(const std::string& command, std::string* output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+CliRun runCli(const std::string& args, Capture capture) {
+  std::string command = std::string("'") + RIGPORT_CLI + "' " + args;
+  // runCommand appends 2>&1 to the whole group; the redirections inside pick what reaches it.
+  if (capture == Capture::StdoutOnly) command = "{ " + command + " 2>/dev/null; }";
+  if (capture == Capture::StderrOnly) command = "{ " + command + " 2>&1 >/dev/null; }";
+  CliRun r;
+  r.code = runCommand(command, &r.text);
+  return r;
+}
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
 }  // namespace rigport::test

@@ -15,4 +15,14 @@ std::string scratchDir(const std::string& name);
 // Runs a shell command; returns its exit code and fills `output` with stdout+stderr.
 int runCommand(const std::string& command, std::string* output = nullptr);
 
+// The rigport binary (RIGPORT_CLI) as a user runs it: `args` are shell words, quoted where needed.
+enum class Capture { Both, StdoutOnly, StderrOnly };
+struct CliRun {
+  int code = -1;
+  std::string text;
+};
+CliRun runCli(const std::string& args, Capture capture = Capture::Both);
+// `s` single-quoted for the shell (paths here hold no single quote).
+std::string quote(const std::string& s);
+
 }  // namespace rigport::test
