@@ -13,6 +13,7 @@
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/rw_materials.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -133,3 +134,28 @@ TEST(RenderwareMaterial, MeshWithoutPartsGetsANonMetallicDefaultMaterial) {
 }
 
 }  // namespace
+
+// A file whose triangles alternate between materials: each part gathers its own triangles, in
+// file order, and no triangle is lost or duplicated.
+TEST(RenderwareMaterial, InterleavedMaterialIdsAreGroupedStably) {
+  renderware::RwGeometry geo;
+  geo.materials.resize(3);
+  geo.triangleMaterials = {2, 0, 2, 1, 0, 7};  // 7: beyond the list, read as 0 with a warning
+  Mesh mesh;
+  mesh.name = "m";
+  for (uint32_t t = 0; t < 6; ++t) mesh.indices.insert(mesh.indices.end(), {3 * t, 3 * t + 1, 3 * t + 2});
+  Rig rig;
+  renderware::addMeshMaterials(geo, 0, mesh, rig);
+  ASSERT_EQ(rig.materials.size(), 3u);
+  ASSERT_EQ(mesh.parts.size(), 3u);
+  const std::vector<std::vector<uint32_t>> expected = {{1, 4, 5}, {3}, {0, 2}};  // source triangles per material
+  for (uint32_t m = 0; m < 3; ++m) {
+    const MeshPart& part = mesh.parts[m];
+    EXPECT_EQ(part.material, m);
+    ASSERT_EQ(part.indexCount, 3 * expected[m].size());
+    for (size_t k = 0; k < expected[m].size(); ++k) EXPECT_EQ(mesh.indices[part.firstIndex + 3 * k], 3 * expected[m][k]) << m;
+  }
+  EXPECT_EQ(mesh.indices.size(), 18u);
+  ASSERT_EQ(rig.provenance.warnings.size(), 1u);
+  EXPECT_EQ(rig.provenance.warnings[0].code, "material-id");
+}

@@ -64,21 +64,29 @@ void addMeshMaterials(const RwGeometry& geo, size_t atomicIndex, Mesh& mesh, Rig
     rig.provenance.warn("material-id", fmt::format("atomic {}: {} triangle(s) name a material beyond the {} of the list; "
                                                    "material 0 is used", atomicIndex, outOfRange, geo.materials.size()));
   }
-  std::vector<size_t> order(triangles);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a] < ids[b]; });
-  std::vector<uint32_t> grouped;
-  grouped.reserve(mesh.indices.size());
-  for (size_t t : order) {
-    grouped.insert(grouped.end(), mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t),
-                   mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t + 3));
+  // Triangles grouped by material, keeping their order within a material: nothing moves when the
+  // file lists them grouped already (the usual case), else one counting pass (ids < materials).
+  if (!std::is_sorted(ids.begin(), ids.end())) {
+    std::vector<uint32_t> first(geo.materials.size() + 1, 0);
+    for (uint16_t id : ids) ++first[id + 1u];
+    for (size_t m = 1; m < first.size(); ++m) first[m] += first[m - 1];
+    std::vector<uint32_t> grouped(mesh.indices.size());
+    std::vector<uint16_t> groupedIds(triangles);
+    for (size_t t = 0; t < triangles; ++t) {
+      const uint32_t slot = first[ids[t]]++;
+      std::copy_n(mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t), 3, grouped.begin() + static_cast<std::ptrdiff_t>(3 * slot));
+      groupedIds[slot] = ids[t];
+    }
+    mesh.indices = std::move(grouped);
+    ids = std::move(groupedIds);
+  }
+  for (size_t t = 0; t < triangles; ++t) {
     const uint32_t material = base + ids[t];
     if (mesh.parts.empty() || mesh.parts.back().material != material) {
-      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(grouped.size() - 3), 0});
+      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(3 * t), 0});
     }
     mesh.parts.back().indexCount += 3;
   }
-  mesh.indices = std::move(grouped);
 }
 
 void geometryMaterials(const Mesh& mesh, const Rig& rig, RwGeometry& geo) {
