@@ -3,6 +3,7 @@
 // node counts, -o FILE, -v, --memory-limit, and convert --json with structured errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/ifp_builder.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -148,4 +150,33 @@ TEST(CliAssets, AnErrorInAnAnimFileSaysItIsTheAnimFile) {
   const CliRun r = test::runCli("convert " + test::quote(rw("synthetic_skin_rw36003.dff")) + " --anim " + test::quote(bad) + " -o " + test::quote(dir));
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.text.find(bad + ": --anim > "), std::string::npos) << r.text;
+}
+
+// Long clip names widen the name column; the numbers stay under their headings.
+TEST(CliAssets, InfoColumnsStayAlignedWithLongClipNames) {
+  const std::string dir = test::scratchDir("cli-assets-columns");
+  const std::string longName = "a_clip_name_much_longer";  // ANP3 names hold 23 characters
+  const std::string path = dir + "/long.ifp";
+  ASSERT_TRUE(writeFileAtomic(path, test::buildAnp3("pack", {{longName, {{"Root", -1, {0, 30}}}}, {"idle", {{"Root", -1, {0}}}}})).ok());
+  const CliRun r = test::runCli("info " + test::quote(path), test::Capture::StdoutOnly);
+  ASSERT_EQ(r.code, 0) << r.text;
+  std::vector<std::string> lines;
+  for (size_t at = 0, next; at < r.text.size(); at = next + 1) {
+    next = r.text.find('\n', at);
+    if (next == std::string::npos) next = r.text.size();
+    lines.push_back(r.text.substr(at, next - at));
+  }
+  const auto header = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.find("seconds") != std::string::npos; });
+  ASSERT_NE(header, lines.end()) << r.text;
+  const size_t secondsEnd = header->find("seconds") + std::string("seconds").size();
+  size_t rows = 0;
+  for (const std::string& l : lines) {
+    // Clip rows start with the name; the items table above starts its rows with the item id.
+    if (l.rfind("    " + longName, 0) != 0 && l.rfind("    idle ", 0) != 0) continue;
+    ++rows;
+    ASSERT_GT(l.size(), secondsEnd) << l;
+    EXPECT_NE(l[secondsEnd - 1], ' ') << "a number ends under 'seconds':\n" << *header << "\n" << l;
+    EXPECT_EQ(l[secondsEnd], ' ') << *header << "\n" << l;
+  }
+  EXPECT_EQ(rows, 2u) << r.text;
 }
