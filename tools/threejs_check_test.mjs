@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { launch, openFile, readPixels, screenshot, pixelStats } from './browser.mjs';
+import { check, run } from './page_test.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
 for (const need of ['rigport', 'samples', 'work']) {
@@ -36,12 +37,6 @@ const MIN_HEAD_RISE = 0.5, MIN_HEIGHT_OVER_WIDTH = 0.8;
 // posed height (the demo's toes are 0.12 m ahead of its ankles on 1.75 m, ~7%).
 const MIN_FRONT_LEAD = 0.02;
 
-let failures = 0;
-function check(ok, what, detail = '') {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? `: ${detail}` : ''}`);
-  if (!ok) failures++;
-  return ok;
-}
 
 function rigport(...argv) {
   return execFileSync(args.rigport, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -190,14 +185,4 @@ async function main() {
   }
 }
 
-const started = Date.now();
-main().then(
-  () => {
-    console.log(`${failures ? 'FAILED' : 'passed'}: ${failures} failure(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    process.exit(failures ? 1 : 0);
-  },
-  (e) => {
-    console.error(`FAIL ${e.stack || e}`);
-    process.exit(1);
-  },
-);
+run(main);

@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, openFile, readPixels, screenshot, pixelStats, differingPixels } from './browser.mjs';
+import { check, run } from './page_test.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
 for (const need of ['rigport', 'samples', 'work']) {
@@ -19,12 +20,6 @@ for (const need of ['rigport', 'samples', 'work']) {
 }
 const BACKGROUND = [0x26, 0x2a, 0x31];  // viewer/src/stage.js BACKGROUND
 
-let failures = 0;
-function check(ok, what, detail = '') {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? `: ${detail}` : ''}`);
-  if (!ok) failures++;
-  return ok;
-}
 
 function rigport(...argv) {
   return execFileSync(args.rigport, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -295,14 +290,4 @@ async function main() {
   }
 }
 
-const started = Date.now();
-main().then(
-  () => {
-    console.log(`${failures ? 'FAILED' : 'passed'}: ${failures} failure(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    process.exit(failures ? 1 : 0);
-  },
-  (e) => {
-    console.error(`FAIL ${e.stack || e}`);
-    process.exit(1);
-  },
-);
+run(main);
