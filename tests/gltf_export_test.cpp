@@ -212,6 +212,7 @@ Skeleton branchingSkeleton() {
   s.bones[2].inverseBind = glm::inverse(s.worldBindMatrices()[2]);
   s.bones[3].id = 42;
   s.bones[3].nameHash = 0xDEADBEEF;
+  s.bones[3].nameHashKind = HashKind::Fnv1_32Lower;
   return s;
 }
 
@@ -275,6 +276,7 @@ TEST(GltfExport, BranchingSkeletonBecomesUniquelyNamedTrsNodesWithParents) {
   EXPECT_EQ(m.nodes[5].name, "bone_5");
   EXPECT_EQ(e.json["nodes"][3]["extras"]["boneId"], 42);
   EXPECT_EQ(e.json["nodes"][3]["extras"]["nameHash"], 0xDEADBEEFu);
+  EXPECT_EQ(e.json["nodes"][3]["extras"]["nameHashKind"], "fnv1-32-lower") << "a glTF read back knows which function made it";
   for (size_t i = 0; i < rig.skeleton.bones.size(); ++i) {
     const Bone& b = rig.skeleton.bones[i];
     EXPECT_EQ(parentOf(m, static_cast<int>(i)), b.parent) << i;

@@ -29,6 +29,16 @@ uint64_t fnv1_64(std::string_view bytes) { return fnv1<uint64_t, kOffset64, kPri
 uint32_t fnv1_32Lower(std::string_view name) { return fnv1<uint32_t, kOffset32, kPrime32, true>(name); }
 uint64_t fnv1_64Lower(std::string_view name) { return fnv1<uint64_t, kOffset64, kPrime64, true>(name); }
 
+const char* hashKindName(HashKind kind) {
+  switch (kind) {
+    case HashKind::None: return "none";
+    case HashKind::Fnv1_32Lower: return "fnv1-32-lower";
+    case HashKind::Fnv1_64Lower: return "fnv1-64-lower";
+    case HashKind::Fnv1_64LowerLow32: return "fnv1-64-lower-low32";
+  }
+  return "none";
+}
+
 uint64_t hashName(HashKind kind, std::string_view name) {
   switch (kind) {
     case HashKind::Fnv1_32Lower: return fnv1_32Lower(name);

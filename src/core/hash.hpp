@@ -31,4 +31,7 @@ uint64_t fnv1_64Lower(std::string_view name);
 // (there is no function to apply); it asserts, and returns 0 in release builds.
 uint64_t hashName(HashKind kind, std::string_view name);
 
+// A stable name for reports and glTF extras ("fnv1-32-lower"), so a glTF read back keeps the kind.
+const char* hashKindName(HashKind kind);
+
 }  // namespace rigport

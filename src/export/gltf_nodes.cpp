@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/hash.hpp"
 #include "export/gltf_document.hpp"
 
 namespace rigport::gltf {
@@ -130,7 +131,10 @@ void addSkeletonNodes(Document& doc, const Rig& rig) {
     Json extras = Json::object();
     if (name != bone.name) extras["originalName"] = toUtf8(bone.name);
     if (bone.id) extras["boneId"] = *bone.id;
-    if (bone.nameHash) extras["nameHash"] = *bone.nameHash;
+    if (bone.nameHash) {
+      extras["nameHash"] = *bone.nameHash;
+      extras["nameHashKind"] = hashKindName(bone.nameHashKind);
+    }
     extras = withModelExtras(bone.extras, std::move(extras));
     if (!extras.empty()) node["extras"] = std::move(extras);
     doc.nodes.push_back(std::move(node));

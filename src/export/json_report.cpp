@@ -1,5 +1,7 @@
 #include "export/json_report.hpp"
 
+#include "core/hash.hpp"
+
 namespace rigport {
 namespace {
 
@@ -51,7 +53,8 @@ Json bone(const Bone& b, size_t index) {
               {"scale", vec(b.scale)},
               {"inverseBind", b.inverseBind ? matrix(*b.inverseBind) : Json(nullptr)},
               {"id", optional(b.id)},
-              {"nameHash", optional(b.nameHash)}};
+              {"nameHash", optional(b.nameHash)},
+              {"nameHashKind", hashKindName(b.nameHashKind)}};
 }
 
 template <class T>
@@ -100,7 +103,12 @@ Json keys(const Keys<T>& k) {
 }
 
 Json boneRef(const BoneRef& r) {
-  return Json{{"name", r.name}, {"id", optional(r.id)}, {"nameHash", optional(r.nameHash)}, {"position", optional(r.position)}};
+  return Json{{"name", r.name},
+              {"id", optional(r.id)},
+              {"nameHash", optional(r.nameHash)},
+              {"nameHashKind", hashKindName(r.nameHashKind)},
+              {"position", optional(r.position)},
+              {"aliases", r.aliases}};
 }
 
 Json animationFull(const Animation& a, const Skeleton& sk) {
