@@ -109,3 +109,16 @@ TEST(CliView, NothingToViewIsAUsageError) {
   std::string out;
   EXPECT_EQ(view("", &out), 2) << out;
 }
+
+// Clips given alone play on the skeleton named with --skeleton, in the page as in convert.
+TEST(CliView, AnIfpGivenAloneIsShownOnTheSkeletonItNames) {
+  const std::string dir = scratchDir("cli_view_ifp");
+  const fs::path page = fs::path(dir) / "ifp.html";
+  const std::string ifp = sample("renderware/synthetic_anims_anp3.ifp");
+  std::string out;
+  ASSERT_EQ(view("'" + ifp + "' --skeleton '" + kDff + "' -o '" + page.string() + "'", &out), 0) << out;
+  const auto glbs = embeddedGlbs(readText(page));
+  ASSERT_EQ(glbs.size(), 1u);
+  for (const char* clip : {"\"walk_c\"", "\"wave_c\""}) EXPECT_NE(glbs[0].find(clip), std::string::npos) << clip;
+  EXPECT_NE(glbs[0].find("\"skins\""), std::string::npos) << "the skeleton's skin comes along";
+}
