@@ -180,3 +180,10 @@ TEST(CliAssets, InfoColumnsStayAlignedWithLongClipNames) {
   }
   EXPECT_EQ(rows, 2u) << r.text;
 }
+
+// A device is read as a stream, up to the memory limit: an endless one is an error, never a hang.
+TEST(CliAssets, AnEndlessStreamStopsAtTheMemoryLimit) {
+  const CliRun r = test::runCli("info /dev/zero --memory-limit 1M");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.text.find("/dev/zero: not a regular file and longer than the 1048576 byte read limit"), std::string::npos) << r.text;
+}

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -50,13 +51,16 @@ Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint
       ::close(fd);
       return ioError(path, fmt::format("read failed: {}", std::strerror(err)));
     }
-    bytes.insert(bytes.end(), chunk, chunk + n);
-    if (bytes.size() > maxStreamBytes) {
+    const size_t grown = bytes.size() + static_cast<size_t>(n);
+    if (grown > maxStreamBytes) {
       ::close(fd);
       Error e = ioError(path, fmt::format("not a regular file and longer than the {} byte read limit", maxStreamBytes));
       e.code = ErrorCode::TooLarge;
       return e;
     }
+    // Doubling, but never past the limit: /dev/zero costs the limit, not twice it.
+    if (grown > bytes.capacity()) bytes.reserve(std::min<uint64_t>(std::max<uint64_t>(2 * uint64_t{bytes.capacity()}, grown), maxStreamBytes));
+    bytes.insert(bytes.end(), chunk, chunk + n);
   }
   ::close(fd);
   source->owned_ = std::move(bytes);
