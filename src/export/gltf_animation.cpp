@@ -64,7 +64,7 @@ class TrackWriter {
     const size_t n = keys.times.size();
     if (lastTimes_ == nullptr || *lastTimes_ != keys.times) {
       lastInput_ = doc_.buffer.copyAccessor(keys.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR",
-                                            ViewTarget::None, Json{keys.times.front()}, Json{keys.times.back()});
+                                            ViewTarget::None, std::span(&keys.times.front(), 1), std::span(&keys.times.back(), 1));
       lastTimes_ = &keys.times;
     }
     const bool cubic = std::string_view(samplerName(keys)) == "CUBICSPLINE";

@@ -122,9 +122,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   if (!doc.materials.empty()) root["materials"] = std::move(doc.materials);
   if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
   if (!doc.animations.empty()) root["animations"] = std::move(doc.animations);
-  if (!doc.buffer.accessors().empty()) {
-    root["accessors"] = std::move(doc.buffer.accessors());
-    root["bufferViews"] = std::move(doc.buffer.bufferViews());
+  if (doc.buffer.hasAccessors()) {
     Json buffer = Json::object();
     buffer["byteLength"] = out.bin.size();
     if (!binUri.empty()) buffer["uri"] = uriEncode(binUri);
@@ -134,6 +132,11 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   // Names and payloads come from game files: bytes that are not UTF-8 become U+FFFD instead of
   // throwing (node names are already converted, see gltf_nodes.cpp).
   out.json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (doc.buffer.hasAccessors()) {  // spliced in as text, see gltf_buffer.hpp
+    out.json.back() = ',';
+    doc.buffer.appendJson(out.json);
+    out.json += '}';
+  }
   return out;
 }
 
