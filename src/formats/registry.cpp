@@ -58,8 +58,13 @@ Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) 
   return items;
 }
 
-// The registry's writer for arenas: the PS3 .psg layout (rw4_arena.md §2.1), as Skate 3 stores them.
-Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) { return rw4::writeArena(rig); }
+// The registry's writer for arenas: the PS3 .psg layout (rw4_arena.md §2.1) with float normals, UVs
+// and weights, so a glTF → .psg → glTF trip loses nothing (rw4::VertexLayout picks Skate's packed types).
+Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
+  rw4::ArenaWriteOptions options;
+  options.layout = rw4::VertexLayout{rw4::kF, rw4::kF, rw4::kF, rw4::kF, rw4::kUB256};
+  return rw4::writeArena(rig, options);
+}
 
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",

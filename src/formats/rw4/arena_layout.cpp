@@ -60,17 +60,4 @@ const char* vertexTypeName(uint8_t type) {
   }
 }
 
-size_t componentSize(uint8_t type) {
-  switch (type) {
-    case kUB:
-    case kUB256: return 1;
-    case kS1:
-    case kS32K:
-    case kSF: return 2;
-    case kF:
-    case kCMP: return 4;
-    default: return 0;
-  }
-}
-
 }  // namespace rigport::rw4

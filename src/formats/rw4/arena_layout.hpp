@@ -127,7 +127,18 @@ enum VertexType : uint8_t {
 };
 const char* vertexTypeName(uint8_t type);
 // Bytes of one component (CMP: the whole vector); 0 for an unknown type.
-size_t componentSize(uint8_t type);
+constexpr size_t componentSize(uint8_t type) {
+  switch (type) {
+    case kUB:
+    case kUB256: return 1;
+    case kS1:
+    case kS32K:
+    case kSF: return 2;
+    case kF:
+    case kCMP: return 4;
+    default: return 0;
+  }
+}
 
 // §3.1 element type (usage) codes on PS3: the RSX attribute slots.
 enum ElementUsage : uint8_t {

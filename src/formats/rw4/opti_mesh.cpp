@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -108,10 +109,10 @@ const VertexElement* findUsage(const std::vector<VertexElement>& elements, uint8
 }
 
 // Per vertex: palette slots and weights → (global bone, weight) pairs, merged, tiny ones dropped,
-// rescaled to sum 1 (walkthrough §5).
-void buildInfluences(const std::vector<glm::vec4>& slots, const std::vector<glm::vec4>* weights, size_t components,
-                     const std::vector<uint16_t>& palette, size_t numBones, Mesh& mesh, uint32_t index, Provenance& prov) {
-  const size_t n = slots.size();
+// rescaled to sum 1 (walkthrough §5). Decoded straight from the vertex bytes.
+void buildInfluences(std::span<const uint8_t> bytes, size_t stride, size_t n, Endian endian, const VertexElement& indices,
+                     const VertexElement* weights, const std::vector<uint16_t>& palette, size_t numBones, Mesh& mesh,
+                     uint32_t index, Provenance& prov) {
   uint32_t fallbackBone = 0;
   for (uint16_t g : palette) {
     if (g < numBones) {
@@ -119,24 +120,34 @@ void buildInfluences(const std::vector<glm::vec4>& slots, const std::vector<glm:
       break;
     }
   }
+  const bool swap = needsSwap(endian);
   mesh.influenceOffsets.resize(n + 1);
-  mesh.influences.reserve(n * std::min(components, kMaxInfluences));
-  mesh.influenceOffsets[0] = 0;
-  size_t badSlots = 0, unweighted = 0;
+  mesh.influences.resize(n * kMaxInfluences);
+  Influence* out = mesh.influences.data();
+  uint32_t* offsets = mesh.influenceOffsets.data();
+  offsets[0] = 0;
+  size_t badSlots = 0, unweighted = 0, written = 0;
   for (size_t v = 0; v < n; ++v) {
+    const uint8_t* vertex = bytes.data() + v * stride;
+    float slot[4] = {0, 0, 0, 0}, weight[4] = {1, 0, 0, 0};
+    size_t components = decodeVertexFast(indices, Meaning::Integer, vertex + indices.offset, swap, slot);
+    if (weights != nullptr) components = std::min(components, decodeVertexFast(*weights, Meaning::Value, vertex + weights->offset, swap, weight));
     std::array<Influence, kMaxInfluences> pairs;
     size_t count = 0;
     float sum = 0.0f;
     for (size_t c = 0; c < components; ++c) {
-      const float w = weights != nullptr ? (*weights)[v][static_cast<int>(c)] : (c == 0 ? 1.0f : 0.0f);
+      const float w = weight[c];
       if (!(w > 0.0f)) continue;
-      const float s = slots[v][static_cast<int>(c)];
-      const int64_t slot = std::isfinite(s) ? static_cast<int64_t>(std::lround(s)) : -1;
-      if (slot < 0 || static_cast<size_t>(slot) >= palette.size() || palette[static_cast<size_t>(slot)] >= numBones) {
+      const float s = slot[c] + 0.5f;
+      if (!(s >= 0.0f && s < static_cast<float>(palette.size()))) {
         ++badSlots;
         continue;
       }
-      const uint32_t bone = palette[static_cast<size_t>(slot)];
+      const uint32_t bone = palette[static_cast<size_t>(s)];
+      if (bone >= numBones) {
+        ++badSlots;
+        continue;
+      }
       size_t k = 0;
       while (k < count && pairs[k].bone != bone) ++k;
       if (k == count) pairs[count++] = Influence{bone, 0.0f};
@@ -144,21 +155,23 @@ void buildInfluences(const std::vector<glm::vec4>& slots, const std::vector<glm:
       sum += w;
     }
     float kept = 0.0f;
-    size_t out = 0;
+    size_t used = 0;
     for (size_t k = 0; k < count; ++k) {
       if (pairs[k].weight > kTinyWeight * sum) {
-        pairs[out++] = pairs[k];
+        pairs[used++] = pairs[k];
         kept += pairs[k].weight;
       }
     }
-    if (out == 0) {
+    if (used == 0) {
       ++unweighted;
-      mesh.influences.push_back(Influence{fallbackBone, 1.0f});
+      out[written++] = Influence{fallbackBone, 1.0f};
     } else {
-      for (size_t k = 0; k < out; ++k) mesh.influences.push_back(Influence{pairs[k].bone, pairs[k].weight / kept});
+      const float scale = 1.0f / kept;
+      for (size_t k = 0; k < used; ++k) out[written++] = Influence{pairs[k].bone, pairs[k].weight * scale};
     }
-    mesh.influenceOffsets[v + 1] = static_cast<uint32_t>(mesh.influences.size());
+    offsets[v + 1] = static_cast<uint32_t>(written);
   }
+  mesh.influences.resize(written);
   if (badSlots > 0) {
     prov.warn("rw4-palette-slot", fmt::format("RenderOptiMeshData (row {}): {} influence(s) name a palette slot past the {}-entry "
                                               "remap table or a bone past the {} bones; dropped",
@@ -178,22 +191,33 @@ Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow,
   RP_CHECK(ib.skip(4, "reserved"));
   const uint32_t count = RP_TRY(ib.u32("numIndices"));
   // §3.2: u16 triangle lists in the arena's byte order (big-endian on PS3).
-  const std::vector<uint16_t> indices = RP_TRY(data.array<uint16_t>(count, "index"));
+  RP_CHECK(data.count(count, 2, "numIndices"));
+  const uint8_t* raw = data.data().data();
+  const bool swap = needsSwap(data.endian());
   *numIndices = count;
   if (count % 3 != 0) {
     prov.warn("rw4-index-count", fmt::format("IndexBuffer (row {}): {} indices is not a whole number of triangles; the last {} "
                                              "are ignored",
                                              ibRow, count, count % 3));
   }
-  mesh.indices.reserve(count - count % 3);
-  size_t dropped = 0;
+  mesh.indices.resize(count - count % 3);
+  uint32_t* out = mesh.indices.data();
+  size_t written = 0, dropped = 0;
   for (size_t t = 0; t + 3 <= count; t += 3) {
-    if (indices[t] >= vertexCount || indices[t + 1] >= vertexCount || indices[t + 2] >= vertexCount) {
+    uint16_t i[3];
+    std::memcpy(i, raw + 2 * t, 6);
+    if (swap) {
+      for (uint16_t& x : i) x = __builtin_bswap16(x);
+    }
+    if (i[0] >= vertexCount || i[1] >= vertexCount || i[2] >= vertexCount) {
       ++dropped;
       continue;
     }
-    mesh.indices.insert(mesh.indices.end(), {indices[t], indices[t + 1], indices[t + 2]});
+    out[written++] = i[0];
+    out[written++] = i[1];
+    out[written++] = i[2];
   }
+  mesh.indices.resize(written);
   if (dropped > 0) {
     prov.warn("rw4-index-range", fmt::format("RenderOptiMeshData (row {}): {} triangle(s) index past the {} vertices; dropped",
                                              index, dropped, vertexCount));
@@ -305,6 +329,10 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
                                               "{} are read",
                                               index, f.numVerts, vertexCount, stride, vertexCount));
   }
+  if (vertexCount == 0) {
+    prov.warn("rw4-no-vertices", fmt::format("RenderOptiMeshData (row {}): its vertex data holds no whole vertex; skipped", index));
+    return std::optional<Mesh>{};
+  }
   const std::vector<uint16_t> palette = RP_TRY(readPalette(obj, f, numBones, index, prov));
   // Decoded attributes (16 B each, up to 5) and the model's vectors: charged before allocating.
   RP_CHECK(vertexData.charge(uint64_t{vertexCount} * 160, "vertex data"));
@@ -312,34 +340,23 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
   Mesh mesh;
   const Endian endian = arena.endian();
   const std::span<const uint8_t> bytes = vertexData.data();
-  std::vector<glm::vec4> values(vertexCount);
-  decodeElement(*xyz, Meaning::Position, bytes, stride, vertexCount, endian, values.data());
   mesh.positions.resize(vertexCount);
-  for (size_t v = 0; v < vertexCount; ++v) mesh.positions[v] = glm::vec3(values[v]);
+  decodeElement(*xyz, Meaning::Position, bytes, stride, vertexCount, endian, &mesh.positions.data()->x, 3, 3);
   if (const VertexElement* e = findUsage(elements, stream, kNormal)) {
-    decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, values.data());
     mesh.normals.resize(vertexCount);
-    for (size_t v = 0; v < vertexCount; ++v) mesh.normals[v] = glm::vec3(values[v]);
+    decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.normals.data()->x, 3, 3);
   }
   if (const VertexElement* e = findUsage(elements, stream, kTex0)) {
-    decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, values.data());
     mesh.uvs.resize(vertexCount);
-    for (size_t v = 0; v < vertexCount; ++v) mesh.uvs[v] = glm::vec2(values[v]);
+    decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.uvs.data()->x, 2, 2);
   }
-  decodeElement(*blendIndices, Meaning::Integer, bytes, stride, vertexCount, endian, values.data());
   const VertexElement* weightElement = findUsage(elements, stream, kWeights);
-  std::vector<glm::vec4> weights;
-  size_t components = std::min<size_t>(blendIndices->numComponents, kMaxInfluences);
-  if (weightElement != nullptr) {
-    weights.resize(vertexCount);
-    decodeElement(*weightElement, Meaning::Value, bytes, stride, vertexCount, endian, weights.data());
-    components = std::min<size_t>(components, weightElement->vertexType == kCMP ? 3 : weightElement->numComponents);
-  } else {
+  if (weightElement == nullptr) {
     prov.warn("rw4-no-weights", fmt::format("RenderOptiMeshData (row {}): blend indices without weights; each vertex follows its "
                                             "first index fully",
                                             index));
   }
-  buildInfluences(values, weightElement != nullptr ? &weights : nullptr, components, palette, numBones, mesh, index, prov);
+  buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, numBones, mesh, index, prov);
 
   size_t numIndices = 0;
   RP_CHECK(readTriangles(arena, root, f.indexBuffer, vertexCount, mesh, &numIndices, index, prov));

@@ -7,6 +7,7 @@
 
 #include "core/quant.hpp"
 
+
 namespace rigport::rw4 {
 namespace {
 
@@ -26,9 +27,27 @@ void store(uint8_t* p, T v, bool swap) {
   std::memcpy(p, &v, sizeof(T));
 }
 
-bool needsSwap(Endian e) { return (e == Endian::Big) != (std::endian::native == std::endian::big); }
-
 float snorm16(int16_t c) { return std::max(static_cast<float>(c) / 32767.0f, -1.0f); }
+
+// §3.1 CMP, inline (quant::unpackCmp111110 is the reference; the tests compare both).
+void unpackCmp(uint32_t w, float* out) {
+  const int32_t x = static_cast<int32_t>(w << 21) >> 21;
+  const int32_t y = static_cast<int32_t>((w >> 11) << 21) >> 21;
+  const int32_t z = static_cast<int32_t>(w) >> 22;
+  out[0] = std::max(static_cast<float>(x) / 1023.0f, -1.0f);
+  out[1] = std::max(static_cast<float>(y) / 1023.0f, -1.0f);
+  out[2] = std::max(static_cast<float>(z) / 511.0f, -1.0f);
+}
+
+// One loop per type: `Get` turns the component at p into a float.
+template <class Get>
+void decodeLoop(const uint8_t* base, size_t stride, size_t count, size_t step, size_t n, float* out, size_t outStride, Get get) {
+  for (size_t v = 0; v < count; ++v) {
+    const uint8_t* p = base + v * stride;
+    float* o = out + v * outStride;
+    for (size_t c = 0; c < n; ++c) o[c] = get(p + c * step);
+  }
+}
 
 // One component of a non-CMP type at p.
 float decodeComponent(uint8_t type, Meaning meaning, const uint8_t* p, bool swap) {
@@ -86,30 +105,48 @@ size_t elementBytes(const VertexElement& e) {
   return componentSize(e.vertexType) * e.numComponents;
 }
 
+bool needsSwap(Endian e) { return (e == Endian::Big) != (std::endian::native == std::endian::big); }
+
 void decodeElement(const VertexElement& e, Meaning meaning, std::span<const uint8_t> data, size_t stride, size_t count,
-                   Endian endian, glm::vec4* out) {
+                   Endian endian, float* out, size_t outStride, size_t outComponents) {
   const bool swap = needsSwap(endian);
   const uint8_t* base = data.data() + e.offset;
   if (e.vertexType == kCMP) {
-    for (size_t v = 0; v < count; ++v) out[v] = glm::vec4(quant::unpackCmp111110(load<uint32_t>(base + v * stride, swap)), 1.0f);
-    return;
-  }
-  const size_t step = componentSize(e.vertexType);
-  const size_t n = std::min<size_t>(e.numComponents, 4);
-  const uint8_t type = e.vertexType;
-  if (type == kF && n == 3) {  // the common position layout, without the per-component switch
+    float xyz[3];
+    const size_t n = std::min<size_t>(3, outComponents);
     for (size_t v = 0; v < count; ++v) {
-      const uint8_t* p = base + v * stride;
-      out[v] = glm::vec4(load<float>(p, swap), load<float>(p + 4, swap), load<float>(p + 8, swap), 0.0f);
+      unpackCmp(load<uint32_t>(base + v * stride, swap), xyz);
+      for (size_t c = 0; c < n; ++c) out[v * outStride + c] = xyz[c];
     }
     return;
   }
-  for (size_t v = 0; v < count; ++v) {
-    const uint8_t* p = base + v * stride;
-    glm::vec4 value(0.0f);
-    for (size_t c = 0; c < n; ++c) value[static_cast<int>(c)] = decodeComponent(type, meaning, p + c * step, swap);
-    out[v] = value;
+  const size_t step = componentSize(e.vertexType);
+  const size_t n = std::min<size_t>({e.numComponents, 4, outComponents});
+  const bool integer = meaning == Meaning::Integer;
+  switch (e.vertexType) {
+    case kF: decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return load<float>(p, swap); }); break;
+    case kSF: decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return halfToFloat(load<uint16_t>(p, swap)); }); break;
+    case kUB:
+      decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return integer ? float(p[0]) : float(p[0]) / 255.0f; });
+      break;
+    case kUB256: decodeLoop(base, stride, count, step, n, out, outStride, [](const uint8_t* p) { return float(p[0]); }); break;
+    case kS1:
+    case kS32K:
+      decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return decodeComponent(e.vertexType, meaning, p, swap); });
+      break;
+    default: break;
   }
+}
+
+size_t decodeVertex(const VertexElement& e, Meaning meaning, const uint8_t* p, bool swap, float out[4]) {
+  if (e.vertexType == kCMP) {
+    unpackCmp(load<uint32_t>(p, swap), out);
+    return 3;
+  }
+  const size_t step = componentSize(e.vertexType);
+  const size_t n = std::min<size_t>(e.numComponents, 4);
+  for (size_t c = 0; c < n; ++c) out[c] = decodeComponent(e.vertexType, meaning, p + c * step, swap);
+  return n;
 }
 
 void encodeElement(const VertexElement& e, Meaning meaning, const glm::vec4& value, Endian endian, uint8_t* dst) {
