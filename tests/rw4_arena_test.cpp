@@ -707,3 +707,17 @@ TEST(Rw4Gltf, BlenderImportsBonesParentsAndWeights) {
     }
   }
 }
+
+// The two fixed arenas of tests/data/samples/rw4 (SOURCES.md there): written once by the writer
+// from makeRig(1, 4); they must keep reading as that rig.
+TEST(Rw4Arena, FixedFilesReadAsTheRigTheyWereWrittenFrom) {
+  const Rig rig = makeRig(1, 4);
+  const Rig ps3 = readOne(test::readBytes(test::sample("rw4/skater_ps3.psg")));
+  expectSameRig(rig, ps3, tolerancesFor(VertexLayout{}));
+  EXPECT_TRUE(ps3.provenance.warnings.empty()) << warnings(ps3);
+  const Rig pc = readOne(test::readBytes(test::sample("rw4/skater_pc.rw4")));
+  expectSameRig(rig, pc, tolerancesFor(VertexLayout{kS1, kSF, kUB, kS32K, kS1}));
+  EXPECT_TRUE(pc.provenance.warnings.empty()) << warnings(pc);
+  ASSERT_TRUE(pc.extras.is_object());
+  EXPECT_EQ(pc.extras["rw4"]["platform"], "PC");
+}
