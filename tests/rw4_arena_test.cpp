@@ -16,7 +16,9 @@
 #include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/assemble.hpp"
 #include "core/file_io.hpp"
+#include "core/hash.hpp"
 #include "core/hierarchy_manifest.hpp"
 #include "core/quant.hpp"
 #include "core/validate.hpp"
@@ -720,4 +722,103 @@ TEST(Rw4Arena, FixedFilesReadAsTheRigTheyWereWrittenFrom) {
   EXPECT_TRUE(pc.provenance.warnings.empty()) << warnings(pc);
   ASSERT_TRUE(pc.extras.is_object());
   EXPECT_EQ(pc.extras["rw4"]["platform"], "PC");
+}
+
+namespace {
+
+// Keys on three bones: ARM_L rotation, HIPS translation, SPINE scale, 5 keys over 1 s.
+void addAnimation(Rig& rig) {
+  Animation anim;
+  anim.name = "kickflip";
+  anim.duration = 1.0f;
+  BoneTrack arm, hips, spine;
+  arm.bone = 3;
+  hips.bone = 0;
+  spine.bone = 1;
+  for (int k = 0; k < 5; ++k) {
+    const float t = 0.25f * static_cast<float>(k);
+    arm.rotation.times.push_back(t);
+    arm.rotation.values.push_back(glm::angleAxis(-1.2f + 0.3f * std::sin(6.0f * t), glm::vec3(0, 0, 1)));
+    hips.translation.times.push_back(t);
+    hips.translation.values.push_back({0, 1.0f + 0.1f * t, 0.2f * t});
+    spine.scale.times.push_back(t);
+    spine.scale.values.push_back(glm::vec3(1.0f + 0.1f * t));
+  }
+  anim.tracks = {arm, hips, spine};
+  rig.animations.push_back(anim);
+}
+
+}  // namespace
+
+// §5 objects of a PC arena: Skeleton parents and hashes, AnimationSkin, KeyframeAnim bound by hash.
+TEST(Rw4Arena, PcKeyframeAnimBindsByTheSkeletonHashes) {
+  Rig rig = makeRig();
+  addAnimation(rig);
+  ArenaWriteOptions o;
+  o.platform = Platform::Pc;
+  o.animationObjects = true;
+  const std::vector<uint8_t> bytes = write(rig, o);
+  auto asset = readBytes(bytes);
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  ASSERT_EQ(asset->rigs.size(), 1u);
+  ASSERT_EQ(asset->clips.size(), 1u);
+  ASSERT_EQ(asset->clips[0].animations.size(), 1u);
+  auto assembled = assemble(std::move(*asset), {}, nullptr, {});
+  ASSERT_TRUE(assembled.ok()) << assembled.error().describe();
+  ASSERT_EQ(assembled->size(), 1u);
+  const Rig& back = (*assembled)[0].rig;
+  ASSERT_EQ(back.animations.size(), 1u);
+  const Animation& anim = back.animations[0];
+  EXPECT_FLOAT_EQ(anim.duration, 1.0f);
+  // One LocRotScale channel per animated bone; the other components hold the bind pose.
+  ASSERT_EQ(anim.tracks.size(), 3u);
+  for (const BoneTrack& t : anim.tracks) {
+    ASSERT_GE(t.bone, 0);
+    const std::string& name = back.skeleton.bones[static_cast<size_t>(t.bone)].name;
+    const Bone& src = rig.skeleton.bones[static_cast<size_t>(rig.skeleton.find(name))];
+    const BoneTrack* s = nullptr;
+    for (const BoneTrack& st : rig.animations[0].tracks)
+      if (rig.skeleton.bones[static_cast<size_t>(st.bone)].name == name) s = &st;
+    ASSERT_NE(s, nullptr) << name;
+    ASSERT_EQ(t.rotation.times.size(), 5u) << name;
+    for (size_t k = 0; k < 5; ++k) {
+      const float time = t.rotation.times[k];
+      EXPECT_FLOAT_EQ(time, 0.25f * static_cast<float>(k));
+      const glm::quat q = s->rotation.empty() ? src.rotation : s->rotation.values[k];
+      EXPECT_NEAR(std::fabs(glm::dot(t.rotation.values[k], q)), 1.0f, 1e-6f) << name;
+      const glm::vec3 l = s->translation.empty() ? src.translation : s->translation.values[k];
+      const glm::vec3 sc = s->scale.empty() ? src.scale : s->scale.values[k];
+      for (int c = 0; c < 3; ++c) {
+        EXPECT_NEAR(t.translation.values[k][c], l[c], 1e-6f) << name;
+        EXPECT_NEAR(t.scale.values[k][c], sc[c], 1e-6f) << name;
+      }
+    }
+  }
+}
+
+// A PC arena with a Skeleton but no RenderModelData: the bones are named by their hashes and
+// posed by the AnimationSkin.
+TEST(Rw4Arena, SkeletonObjectWithoutModelDataBecomesARig) {
+  const Rig rig = makeRig();
+  ArenaWriteOptions o;
+  o.platform = Platform::Pc;
+  o.animationObjects = true;
+  std::vector<uint8_t> bytes = write(rig, o);
+  const Arena a = parse(bytes);
+  ASSERT_EQ(a.dictionary[0].typeId, kRenderModelData);
+  put32(bytes, a.dictStart + 0x14, 0x00EB00FF, Endian::Little);  // row 0 is no longer a RenderModelData
+  const Rig back = readOne(bytes);
+  ASSERT_EQ(back.skeleton.bones.size(), rig.skeleton.bones.size());
+  EXPECT_TRUE(back.meshes.empty());
+  const auto world = rig.skeleton.worldBindMatrices();
+  const auto backWorld = back.skeleton.worldBindMatrices();
+  for (size_t b = 0; b < rig.skeleton.bones.size(); ++b) {
+    const Bone& y = back.skeleton.bones[b];
+    EXPECT_EQ(y.name, fmt::format("0x{:08X}", fnv1_32Lower(rig.skeleton.bones[b].name)));
+    EXPECT_EQ(y.parent, rig.skeleton.bones[b].parent);
+    ASSERT_TRUE(y.nameHash.has_value());
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) EXPECT_NEAR(backWorld[b][c][r], world[b][c][r], 1e-5f) << b;
+  }
+  EXPECT_FALSE(hasWarning(back, "rw4-animation-skin")) << warnings(back);
 }

@@ -22,8 +22,9 @@ bool probeArena(std::span<const uint8_t> bytes);
 // name and id and where the bytes lie (main memory or which resource), bytes = its size.
 Result<std::vector<ItemInfo>> listArena(const Source& source, ReadContext& ctx);
 // One Rig per RenderModelData (parents from ctx.options.boneParents, else a Skeleton object of the
-// same bone count, else all bones under the first with a warning); a Skeleton object no
-// RenderModelData uses becomes a rig of its own (bones named by their hashes).
+// same bone count, whose name hashes the bones then carry, else all bones under the first with a
+// warning); a Skeleton object no RenderModelData uses becomes a rig of its own (bones named by their
+// hashes); the KeyframeAnims form one ClipSet whose tracks bind by those hashes.
 Result<Asset> readArena(const Source& source, ReadContext& ctx);
 
 // Element types of the vertex stream the writer lays out (§3.1); usage codes are the PS3 ones.
@@ -42,6 +43,9 @@ struct ArenaWriteOptions {
   // Also write an RW Skeleton 0x70002 with the parents (§5), which RenderModelData cannot hold;
   // without it a reader needs a hierarchy manifest.
   bool skeletonObject = true;
+  // With skeletonObject: also an AnimationSkin 0x70003 (the inverse bind matrices) and one
+  // KeyframeAnim 0x70001 per animation (LocRotScale keys), as Spore's PC models carry them (§5).
+  bool animationObjects = false;
   uint32_t arenaId = 0;
 };
 

@@ -224,5 +224,26 @@ namespace animskin {
 constexpr size_t kHeaderSize = 16;  // {pData, count, ?, ?}
 constexpr size_t kBoneSize = 64;    // 3×4 rows padded to vec4, then translation vec3 + pad
 }
+// §5 KeyframeAnim 0x70001 (align 16). Field offsets from SporeModder-FX RWKeyframeAnim.java (the
+// note's source): a 48-byte header, channel ids u32[count], channel info {u32 pos (object-relative,
+// §5), u32 poseSize, u32 components}[count], then each channel's keys.
+namespace keyframeanim {
+constexpr size_t kChannelNames = 0x00;
+constexpr size_t kChannelCount = 0x04;
+constexpr size_t kSkeletonId = 0x08;
+constexpr size_t kChannelData = 0x10;
+constexpr size_t kPaddingEnd = 0x14;
+constexpr size_t kLength = 0x20;
+constexpr size_t kFlags = 0x28;
+constexpr size_t kChannelInfo = 0x2C;
+constexpr size_t kHeaderSize = 0x30;
+constexpr size_t kChannelInfoSize = 12;
+// Key kinds (§5): quaternion x,y,z,w, then location, [scale], padding, and the key's time as the
+// pose's last float (LocRot is 32 bytes in the note, 36 in RWKeyframe.java: the stored poseSize decides).
+constexpr uint32_t kLocRotScale = 0x601;  // 48 B: quat, vec3 loc, vec3 scale, pad, time
+constexpr uint32_t kLocRot = 0x101;       // 36 B: quat, vec3 loc, pad, time
+constexpr uint32_t kBlendFactor = 0x100;  // 8 B: factor, time
+constexpr size_t kLocRotScaleSize = 48;
+}  // namespace keyframeanim
 
 }  // namespace rigport::rw4

@@ -6,6 +6,7 @@
 #include "formats/rw4/arena.hpp"
 #include "formats/rw4/arena_io.hpp"
 #include "formats/rw4/bind_skeleton.hpp"
+#include "formats/rw4/keyframe_anim.hpp"
 #include "formats/rw4/model_data.hpp"
 #include "formats/rw4/opti_mesh.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
@@ -67,12 +68,17 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
   const ModelData md = RP_TRY(readModelData(arena, obj, row, rig.provenance));
   ParentSource parents;
   parents.manifest = ctx.options.boneParents.get();
+  const RwSkeleton* skeleton = nullptr;
   for (size_t s = 0; s < skeletons.size(); ++s) {
     if (skeletons[s].parents.size() != md.boneNames.size()) continue;
     skeletonUsed[s] = true;
-    if (!parents.skeletonObject) parents.skeletonObject = skeletons[s].parents;
+    if (skeleton == nullptr) skeleton = &skeletons[s];
   }
+  if (skeleton != nullptr) parents.skeletonObject = skeleton->parents;
   const std::vector<uint32_t> fileToRig = RP_TRY(buildSkeleton(md, parents, rig));
+  if (skeleton != nullptr) {  // the ids KeyframeAnim channels name bones by (§5)
+    for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
+  }
   readMeshes(arena, root, md, fileToRig, rig);
   rig.extras = arenaExtras(arena, row);
   return rig;
@@ -152,9 +158,25 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
     if (models.size() + skeletons.size() > 1) rig.name = fmt::format("{}_{}", stem, skeletons[s].row);
     asset.rigs.push_back(std::move(rig));
   }
-  if (asset.rigs.empty()) {
-    asset.provenance.warn("rw4-no-model", fmt::format("the arena's {} objects hold no RenderModelData (0x00EB0001) and no "
-                                                      "Skeleton (0x00070002)",
+  ClipSet clips;
+  for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
+    if (arena.dictionary[i].typeId != kKeyframeAnim) continue;
+    auto obj = objectReader(arena, root, i, "KeyframeAnim");
+    auto anim = obj ? readKeyframeAnim(arena, *obj, i, asset.provenance) : Result<Animation>(obj.error());
+    if (!anim) {
+      asset.provenance.warn("rw4-keyframe-anim", fmt::format("KeyframeAnim (row {}) is not read: {}", i, anim.error().describe()));
+      continue;
+    }
+    clips.animations.push_back(std::move(*anim));
+  }
+  if (!clips.animations.empty()) {
+    clips.item = "animations";
+    clips.provenance.absorb(asset.provenance);
+    asset.clips.push_back(std::move(clips));
+  }
+  if (asset.rigs.empty() && asset.clips.empty()) {
+    asset.provenance.warn("rw4-no-model", fmt::format("the arena's {} objects hold no RenderModelData (0x00EB0001), "
+                                                      "Skeleton (0x00070002) or KeyframeAnim (0x00070001)",
                                                       arena.dictionary.size()));
   }
   for (Rig& rig : asset.rigs) {

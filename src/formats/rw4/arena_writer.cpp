@@ -9,7 +9,9 @@
 
 #include "core/byte_writer.hpp"
 #include "core/hash.hpp"
+#include "core/track_space.hpp"
 #include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/keyframe_anim.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
 #include "formats/rw4/vertex_format.hpp"
 
@@ -387,11 +389,16 @@ Result<std::vector<uint8_t>> writeArena(const Rig& rig, const ArenaWriteOptions&
   // Rows: RenderModelData, [Skeleton], then 7 per mesh (MeshRows).
   const uint32_t resourceType = o.platform == Platform::Ps3 ? kPs3GraphicsResource : kPcBufferResource;
   const uint32_t resourceIndex = resourceType - kBaseResourceFirst + 1;
-  const uint32_t firstMeshRow = o.skeletonObject ? 2 : 1;
+  // Then [AnimationSkin, one KeyframeAnim per animation] when asked for.
+  const bool animationObjects = o.skeletonObject && o.animationObjects;
+  const uint32_t numAnimations = animationObjects ? static_cast<uint32_t>(rig.animations.size()) : 0;
+  const uint32_t firstMeshRow = (o.skeletonObject ? 2 : 1) + (animationObjects ? 1 + numAnimations : 0);
   const uint32_t numRows = firstMeshRow + kRowsPerMesh * static_cast<uint32_t>(plans.size());
   std::vector<Row> rows(numRows);
   std::vector<uint32_t> types{0, kRenderModelData, resourceType};
   if (o.skeletonObject) types.push_back(kSkeleton);
+  if (animationObjects) types.push_back(kAnimationSkin);
+  if (numAnimations > 0) types.push_back(kKeyframeAnim);
   if (!plans.empty()) types.insert(types.end(), {kVertexDescriptor, kVertexBuffer, kIndexBuffer, kMeshHelper, kRenderOptiMeshData});
   std::sort(types.begin() + 1, types.end());
 
@@ -423,6 +430,7 @@ Result<std::vector<uint8_t>> writeArena(const Rig& rig, const ArenaWriteOptions&
   ModelLayout layout{};
   object(w, rows, 0, kRenderModelData, [&](size_t) { writeModelData(w, rig, plans, ibms, firstMeshRow, layout); });
   if (o.skeletonObject) {
+    const bool absolute = pi.platform == Platform::Pc;
     RwSkeleton s;
     s.skeletonId = o.arenaId;
     for (const Bone& b : bones) {
@@ -430,7 +438,16 @@ Result<std::vector<uint8_t>> writeArena(const Rig& rig, const ArenaWriteOptions&
       s.flags.push_back(0);
       s.parents.push_back(b.parent);
     }
-    object(w, rows, 1, kSkeleton, [&](size_t) { writeRwSkeleton(w, s, pi.platform == Platform::Pc); });
+    object(w, rows, 1, kSkeleton, [&](size_t) { writeRwSkeleton(w, s, absolute); });
+    if (animationObjects) {
+      const RwAnimationSkin skin{2, ibms};
+      object(w, rows, 2, kAnimationSkin, [&](size_t) { writeRwAnimationSkin(w, skin, absolute); });
+      for (uint32_t a = 0; a < numAnimations; ++a) {
+        Animation anim = rig.animations[a];
+        makeAbsolute(anim, rig.skeleton);
+        object(w, rows, 3 + a, kKeyframeAnim, [&](size_t) { writeKeyframeAnim(w, anim, rig.skeleton, s.nameHashes, o.arenaId, absolute); });
+      }
+    }
   }
   ByteWriter gfx(endian);
   std::vector<SubreferenceRecord> subrefs;
