@@ -577,11 +577,18 @@ TEST(Rw4Arena, WriterRefusesWhatAnArenaCannotHold) {
   EXPECT_EQ(writeArena(far, o).error().code, ErrorCode::Usage);
 }
 
+void addAnimation(Rig& rig);
+
 TEST(Rw4Arena, EveryTruncationAndByteFlipFailsCleanly) {
   ArenaWriteOptions pc;
   pc.platform = Platform::Pc;
+  pc.animationObjects = true;
+  ArenaWriteOptions ps3;
+  ps3.islandsPerMesh = 2;
+  Rig animated = makeRig(1, 3);
+  addAnimation(animated);
   size_t runs = 0, failures = 0;
-  for (const std::vector<uint8_t>& original : {write(makeRig(1, 3)), write(makeRig(1, 3), pc)}) {
+  for (const std::vector<uint8_t>& original : {write(makeRig(1, 3), ps3), write(animated, pc)}) {
     for (size_t len = 0; len < original.size(); ++len) {
       auto r = readBytes(std::vector<uint8_t>(original.begin(), original.begin() + static_cast<long>(len)));
       ++runs;
@@ -724,8 +731,6 @@ TEST(Rw4Arena, FixedFilesReadAsTheRigTheyWereWrittenFrom) {
   EXPECT_EQ(pc.extras["rw4"]["platform"], "PC");
 }
 
-namespace {
-
 // Keys on three bones: ARM_L rotation, HIPS translation, SPINE scale, 5 keys over 1 s.
 void addAnimation(Rig& rig) {
   Animation anim;
@@ -747,8 +752,6 @@ void addAnimation(Rig& rig) {
   anim.tracks = {arm, hips, spine};
   rig.animations.push_back(anim);
 }
-
-}  // namespace
 
 // §5 objects of a PC arena: Skeleton parents and hashes, AnimationSkin, KeyframeAnim bound by hash.
 TEST(Rw4Arena, PcKeyframeAnimBindsByTheSkeletonHashes) {
@@ -821,4 +824,22 @@ TEST(Rw4Arena, SkeletonObjectWithoutModelDataBecomesARig) {
       for (int r = 0; r < 4; ++r) EXPECT_NEAR(backWorld[b][c][r], world[b][c][r], 1e-5f) << b;
   }
   EXPECT_FALSE(hasWarning(back, "rw4-animation-skin")) << warnings(back);
+}
+
+// The fixed animated PC arena keeps reading as the rig and clip it was written from.
+TEST(Rw4Arena, FixedAnimatedPcFileReadsItsClip) {
+  auto asset = readBytes(test::readBytes(test::sample("rw4/skater_pc_anim.rw4")));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  ASSERT_EQ(asset->rigs.size(), 1u);
+  expectSameRig(makeRig(1, 3), asset->rigs[0], tolerancesFor(VertexLayout{}));
+  ASSERT_EQ(asset->clips.size(), 1u);
+  ASSERT_EQ(asset->clips[0].animations.size(), 1u);
+  const Animation& anim = asset->clips[0].animations[0];
+  EXPECT_FLOAT_EQ(anim.duration, 1.0f);
+  ASSERT_EQ(anim.tracks.size(), 3u);
+  for (const BoneTrack& t : anim.tracks) {
+    EXPECT_EQ(t.rotation.times.size(), 5u);
+    ASSERT_TRUE(t.target.nameHash.has_value());
+    EXPECT_GE(asset->rigs[0].skeleton.find(asset->rigs[0].skeleton.bones[0].name), 0);
+  }
 }
