@@ -840,6 +840,8 @@ TEST(Rw4Arena, FixedAnimatedPcFileReadsItsClip) {
   for (const BoneTrack& t : anim.tracks) {
     EXPECT_EQ(t.rotation.times.size(), 5u);
     ASSERT_TRUE(t.target.nameHash.has_value());
-    EXPECT_GE(asset->rigs[0].skeleton.find(asset->rigs[0].skeleton.bones[0].name), 0);
+    size_t matches = 0;
+    for (const Bone& b : asset->rigs[0].skeleton.bones) matches += b.nameHash == t.target.nameHash ? 1 : 0;
+    EXPECT_EQ(matches, 1u) << "channel 0x" << std::hex << *t.target.nameHash;
   }
 }
