@@ -845,3 +845,35 @@ TEST(Rw4Arena, FixedAnimatedPcFileReadsItsClip) {
     EXPECT_EQ(matches, 1u) << "channel 0x" << std::hex << *t.target.nameHash;
   }
 }
+
+// 16-bit blend indices address a palette past 256 bones; 8-bit ones are refused with the reason.
+TEST(Rw4Arena, WidePaletteNeedsWideBlendIndices) {
+  Rig rig;
+  for (int b = 0; b < 300; ++b) {
+    Bone bone;
+    bone.name = fmt::format("b{}", b);
+    bone.parent = b - 1;
+    bone.translation = {0.0f, 0.01f, 0.0f};
+    rig.skeleton.bones.push_back(bone);
+  }
+  Mesh mesh;
+  mesh.influenceOffsets.push_back(0);
+  for (uint32_t v = 0; v < 300; ++v) {
+    mesh.positions.push_back({0.01f * static_cast<float>(v), 0.0f, 0.0f});
+    mesh.influences.push_back({v, 1.0f});
+    mesh.influenceOffsets.push_back(v + 1);
+  }
+  for (uint32_t v = 0; v + 2 < 300; v += 3) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+  rig.meshes.push_back(mesh);
+  auto refused = writeArena(rig);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("300 bones"), std::string::npos) << refused.error().describe();
+  ArenaWriteOptions o;
+  o.layout.indices = kS32K;
+  const Rig back = readOne(write(rig, o));
+  ASSERT_EQ(back.meshes.size(), 1u);
+  for (uint32_t v = 0; v < 300; ++v) {
+    ASSERT_EQ(back.meshes[0].influenceOffsets[v + 1] - back.meshes[0].influenceOffsets[v], 1u);
+    EXPECT_EQ(back.skeleton.bones[back.meshes[0].influences[v].bone].name, fmt::format("b{}", v));
+  }
+}

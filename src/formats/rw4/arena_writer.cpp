@@ -39,7 +39,7 @@ struct Row {
 // One mesh, laid out for the file.
 struct MeshPlan {
   std::vector<uint16_t> palette;                     // slot -> global bone
-  std::vector<std::array<uint8_t, kMaxInfluences>> slots;
+  std::vector<std::array<uint16_t, kMaxInfluences>> slots;
   std::vector<std::array<float, kMaxInfluences>> weights;
   std::vector<std::pair<uint32_t, uint32_t>> islands;  // {startIndex, indexCount}
   std::vector<VertexElement> elements;
@@ -140,7 +140,7 @@ Result<MeshPlan> planMesh(const Rig& rig, const Mesh& mesh, size_t meshIndex, co
   plan.weights.assign(nv, {0, 0, 0, 0});
   for (size_t v = 0; v < nv; ++v) {
     for (size_t k = 0; k < counts[v]; ++k) {
-      plan.slots[v][k] = static_cast<uint8_t>(std::min<uint16_t>(slotOf[chosen[v][k].bone], 255));
+      plan.slots[v][k] = slotOf[chosen[v][k].bone];
       plan.weights[v][k] = chosen[v][k].weight;
     }
   }
