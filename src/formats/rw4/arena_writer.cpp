@@ -254,6 +254,7 @@ void writeModelData(ByteWriter& w, const Rig& rig, const std::vector<MeshPlan>& 
   }
   for (const Bone& b : bones) w.cString(b.name);
   while (w.size() - start < layout.aabbs) w.u8(0);
+  // Each island gets its mesh's box: rigport does not split bounds per island (readers ignore them).
   for (const MeshPlan& p : plans) {
     for (size_t i = 0; i < p.islands.size(); ++i) writeAABB(w, p.min, p.max);
   }
