@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/hierarchy_manifest.hpp"
 #include "core/repair.hpp"
 #include "formats/registry.hpp"
 
@@ -56,6 +57,8 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
   cmd.add_flag("--strict", o.strict, "Fail on damage that would be repaired (non-finite vertices, negative key times)");
   cmd.add_option("--memory-limit", o.memoryLimit, "Most memory one file's read may allocate from sizes in the file (default 1G)")
       ->check([](const std::string& text) { return parseByteSize(text) == 0 ? std::string("not a size like 512M or 2G") : std::string(); });
+  cmd.add_option("--hierarchy", o.hierarchy,
+                 "JSON mapping bone name to parent name, for arenas that store no parents (docs/hierarchy_manifest.md)");
 }
 
 Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
@@ -65,6 +68,7 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
   shared.assemble.clips = o.clips;
   shared.assemble.bind.positionAcrossCounts = o.bindByPosition;
   shared.strict = o.strict;
+  if (!o.hierarchy.empty()) shared.read.boneParents = RP_TRY(loadHierarchyManifest(o.hierarchy));
   for (const std::string& path : o.animations) {
     auto asset = loadAsset(path, shared.read);
     if (!asset) return withRole(asset.error(), path, "--anim");

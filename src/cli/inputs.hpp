@@ -24,6 +24,7 @@ struct InputOptions {
   bool bindByPosition = false;
   std::string memoryLimit;              // --memory-limit, e.g. "1G"
   bool strict = false;                  // --strict: damage that would be repaired is an error
+  std::string hierarchy;                // --hierarchy FILE: bone parents for formats that store none (RW4)
 };
 
 // Adds the input options to a subcommand.

@@ -15,6 +15,7 @@
 #include "core/budget.hpp"
 #include "core/byte_reader.hpp"
 #include "core/error.hpp"
+#include "core/hierarchy_manifest.hpp"
 #include "core/source.hpp"
 
 namespace rigport {
@@ -23,6 +24,8 @@ struct ReadOptions {
   uint64_t memoryLimit = Budget::kDefaultLimit;  // per file: every allocation sized from file data
   uint32_t maxDepth = 8;                         // containers within containers
   uint32_t maxItems = 1u << 20;                  // entries of one container
+  // Bone parents for formats that store none (RW4 arenas): `--hierarchy FILE`. Null: none given.
+  std::shared_ptr<const BoneParentMap> boneParents;
 };
 
 struct ReadContext {

@@ -9,6 +9,7 @@
 
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/rw4/arena_io.hpp"
 
 namespace rigport {
 namespace {
@@ -57,6 +58,14 @@ Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) 
   return items;
 }
 
+// The registry's writer for arenas: the PS3 .psg layout (rw4_arena.md §2.1) with float normals, UVs
+// and weights, so a glTF → .psg → glTF trip loses nothing (rw4::VertexLayout picks Skate's packed types).
+Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
+  rw4::ArenaWriteOptions options;
+  options.layout = rw4::VertexLayout{rw4::kF, rw4::kF, rw4::kF, rw4::kF, rw4::kUB256};
+  return rw4::writeArena(rig, options);
+}
+
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
@@ -67,6 +76,9 @@ constexpr std::array kFormats{
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr},
+    FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons and skinned meshes",
+               ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
+               rw4::listArena, rw4::readArena, writePs3Arena},
 };
 
 std::string lowerExtension(std::string_view path) {

@@ -1,0 +1,191 @@
+// Arena → Asset (rw4_arena.md §2 for the container, §4.1–4.2 and §5 for the objects).
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "formats/rw4/arena.hpp"
+#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/bind_skeleton.hpp"
+#include "formats/rw4/keyframe_anim.hpp"
+#include "formats/rw4/model_data.hpp"
+#include "formats/rw4/opti_mesh.hpp"
+#include "formats/rw4/rw_skeleton.hpp"
+
+namespace rigport::rw4 {
+namespace {
+
+std::string where(const Arena& arena, const DictEntry& e) {
+  if (!e.inFile) return "outside the file";
+  if (e.resource == 0) return "main memory";
+  return fmt::format("{} resource {}", arena.platform->name, e.resource);
+}
+
+nlohmann::json arenaExtras(const Arena& arena, uint32_t row) {
+  return {{"rw4", {{"platform", arena.platform->name}, {"arenaId", arena.id}, {"object", row}}}};
+}
+
+// The RW Skeleton objects of the arena, read; one that fails to read is skipped with a warning.
+std::vector<RwSkeleton> readSkeletonObjects(const Arena& arena, const ByteReader& root, Provenance& prov) {
+  std::vector<RwSkeleton> out;
+  for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
+    if (arena.dictionary[i].typeId != kSkeleton) continue;
+    auto obj = objectReader(arena, root, i, "Skeleton");
+    auto s = obj ? readRwSkeleton(arena, *obj, i) : Result<RwSkeleton>(obj.error());
+    if (!s) {
+      prov.warn("rw4-skeleton-object", fmt::format("Skeleton (row {}) is not read: {}", i, s.error().describe()));
+      continue;
+    }
+    out.push_back(std::move(*s));
+  }
+  return out;
+}
+
+// Meshes of one model: every failure skips that mesh with a warning naming the error.
+void readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md, const std::vector<uint32_t>& fileToRig, Rig& rig) {
+  for (uint32_t row : md.meshes) {
+    const uint32_t type = arena.dictionary[row].typeId;
+    if (type != kRenderOptiMeshData) {
+      rig.provenance.warn("rw4-mesh-type", fmt::format("mesh row {} is a {}, not a RenderOptiMeshData; skipped", row, typeName(type)));
+      continue;
+    }
+    auto mesh = readOptiMesh(arena, root, row, md.boneNames.size(), rig.provenance);
+    if (!mesh) {
+      rig.provenance.warn("rw4-mesh-skipped", fmt::format("RenderOptiMeshData (row {}) is skipped: {}", row, mesh.error().describe()));
+      continue;
+    }
+    if (!*mesh) continue;
+    Mesh& m = **mesh;
+    m.name = fmt::format("mesh_{}", row);
+    for (Influence& inf : m.influences) inf.bone = fileToRig[inf.bone];
+    rig.meshes.push_back(std::move(m));
+  }
+}
+
+Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<RwSkeleton>& skeletons,
+                      const ReadContext& ctx, std::vector<bool>& skeletonUsed) {
+  Rig rig;
+  ByteReader obj = RP_TRY(objectReader(arena, root, row, "RenderModelData"));
+  const ModelData md = RP_TRY(readModelData(arena, obj, row, rig.provenance));
+  ParentSource parents;
+  parents.manifest = ctx.options.boneParents.get();
+  const RwSkeleton* skeleton = nullptr;
+  for (size_t s = 0; s < skeletons.size(); ++s) {
+    if (skeletons[s].parents.size() != md.boneNames.size()) continue;
+    skeletonUsed[s] = true;
+    if (skeleton == nullptr) skeleton = &skeletons[s];
+  }
+  if (skeleton != nullptr) parents.skeletonObject = skeleton->parents;
+  const std::vector<uint32_t> fileToRig = RP_TRY(buildSkeleton(md, parents, rig));
+  if (skeleton != nullptr) {  // the ids KeyframeAnim channels name bones by (§5)
+    for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
+  }
+  readMeshes(arena, root, md, fileToRig, rig);
+  rig.extras = arenaExtras(arena, row);
+  return rig;
+}
+
+// A Skeleton object with no RenderModelData (a PC model, §5): bones named by their hashes, the
+// inverse bind pose from an AnimationSkin of the same count.
+Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const RwSkeleton& s) {
+  Rig rig;
+  ModelData md;
+  md.index = s.row;
+  for (uint32_t h : s.nameHashes) md.boneNames.push_back(fmt::format("0x{:08X}", h));
+  md.inverseBind.assign(s.parents.size(), glm::mat4(1.0f));
+  bool haveSkin = false;
+  for (uint32_t i = 0; i < arena.dictionary.size() && !haveSkin; ++i) {
+    if (arena.dictionary[i].typeId != kAnimationSkin) continue;
+    auto obj = objectReader(arena, root, i, "AnimationSkin");
+    auto skin = obj ? readRwAnimationSkin(arena, *obj, i) : Result<RwAnimationSkin>(obj.error());
+    if (!skin) {
+      rig.provenance.warn("rw4-animation-skin", fmt::format("AnimationSkin (row {}) is not read: {}", i, skin.error().describe()));
+      continue;
+    }
+    if (skin->inverseBind.size() != s.parents.size()) continue;
+    md.inverseBind = skin->inverseBind;
+    haveSkin = true;
+  }
+  if (!haveSkin) {
+    rig.provenance.warn("rw4-animation-skin", fmt::format("Skeleton (row {}): no AnimationSkin of {} bones; every bone rests at "
+                                                          "its parent",
+                                                          s.row, s.parents.size()));
+  }
+  ParentSource parents;
+  parents.skeletonObject = s.parents;
+  RP_TRY(buildSkeleton(md, parents, rig));
+  // Hashes by file order: joints[file bone] is the bone's rig index.
+  for (size_t fb = 0; fb < s.nameHashes.size(); ++fb) rig.skeleton.bones[rig.skeleton.joints[fb]].nameHash = s.nameHashes[fb];
+  rig.extras = arenaExtras(arena, s.row);
+  return rig;
+}
+
+}  // namespace
+
+Result<std::vector<ItemInfo>> listArena(const Source& source, ReadContext& ctx) {
+  ByteReader root = ctx.reader(source.bytes());
+  Provenance prov;
+  const Arena arena = RP_TRY(parseArena(root, prov));
+  std::vector<ItemInfo> items;
+  items.reserve(arena.dictionary.size());
+  for (size_t i = 0; i < arena.dictionary.size(); ++i) {
+    const DictEntry& e = arena.dictionary[i];
+    items.push_back(ItemInfo{std::to_string(i), e.resource == 0 ? "object" : "resource",
+                             fmt::format("{} (0x{:08X}) at 0x{:X}, {}", typeName(e.typeId), e.typeId, e.fileOffset, where(arena, e)),
+                             e.size});
+  }
+  return items;
+}
+
+Result<Asset> readArena(const Source& source, ReadContext& ctx) {
+  ByteReader root = ctx.reader(source.bytes());
+  Asset asset;
+  const Arena arena = RP_TRY(parseArena(root, asset.provenance));
+  const std::vector<RwSkeleton> skeletons = readSkeletonObjects(arena, root, asset.provenance);
+  std::vector<bool> skeletonUsed(skeletons.size(), false);
+  std::vector<uint32_t> models;
+  for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
+    if (arena.dictionary[i].typeId == kRenderModelData) models.push_back(i);
+  }
+  const std::string stem = std::filesystem::path(source.name()).stem().string();
+  for (uint32_t row : models) {
+    Rig rig = RP_TRY(readModel(arena, root, row, skeletons, ctx, skeletonUsed));
+    if (models.size() > 1) rig.name = fmt::format("{}_{}", stem, row);
+    asset.rigs.push_back(std::move(rig));
+  }
+  for (size_t s = 0; s < skeletons.size(); ++s) {
+    if (skeletonUsed[s]) continue;
+    Rig rig = RP_TRY(readSkeletonRig(arena, root, skeletons[s]));
+    if (models.size() + skeletons.size() > 1) rig.name = fmt::format("{}_{}", stem, skeletons[s].row);
+    asset.rigs.push_back(std::move(rig));
+  }
+  ClipSet clips;
+  for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
+    if (arena.dictionary[i].typeId != kKeyframeAnim) continue;
+    auto obj = objectReader(arena, root, i, "KeyframeAnim");
+    auto anim = obj ? readKeyframeAnim(arena, *obj, i, asset.provenance) : Result<Animation>(obj.error());
+    if (!anim) {
+      asset.provenance.warn("rw4-keyframe-anim", fmt::format("KeyframeAnim (row {}) is not read: {}", i, anim.error().describe()));
+      continue;
+    }
+    clips.animations.push_back(std::move(*anim));
+  }
+  if (!clips.animations.empty()) {
+    clips.item = "animations";
+    clips.provenance.absorb(asset.provenance);
+    asset.clips.push_back(std::move(clips));
+  }
+  if (asset.rigs.empty() && asset.clips.empty()) {
+    asset.provenance.warn("rw4-no-model", fmt::format("the arena's {} objects hold no RenderModelData (0x00EB0001), "
+                                                      "Skeleton (0x00070002) or KeyframeAnim (0x00070001)",
+                                                      arena.dictionary.size()));
+  }
+  for (Rig& rig : asset.rigs) {
+    Provenance own = std::move(rig.provenance);
+    rig.provenance = Provenance{};
+    rig.provenance.absorb(asset.provenance);
+    rig.provenance.absorb(own);
+  }
+  return asset;
+}
+
+}  // namespace rigport::rw4

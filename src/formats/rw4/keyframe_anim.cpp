@@ -1,0 +1,201 @@
+// KeyframeAnim 0x70001 (rw4_arena.md §5; offsets in arena_layout.hpp, keyframeanim).
+#include "formats/rw4/keyframe_anim.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/key_sample.hpp"
+
+namespace rigport::rw4 {
+namespace {
+
+using namespace keyframeanim;
+
+// A header pointer (file-absolute on PC, object-relative elsewhere) → offset in the object.
+Result<size_t> pointerAt(const Arena& arena, const ByteReader& obj, size_t field, uint32_t value, const char* name) {
+  uint64_t rel = value;
+  if (arena.absoluteAnimationPointers()) {
+    if (value < obj.fileOffsetOfStart()) {
+      return obj.errorAt(field, ErrorCode::BadValue, fmt::format("pointer 0x{:X} lies before the object", value), name);
+    }
+    rel = value - obj.fileOffsetOfStart();
+  }
+  if (rel > obj.size()) {
+    return obj.errorAt(field, ErrorCode::BadValue, fmt::format("pointer 0x{:X} lies past the {}-byte object", value, obj.size()), name);
+  }
+  return static_cast<size_t>(rel);
+}
+
+size_t poseBytes(uint32_t components) {
+  switch (components) {
+    case kLocRotScale: return 16 + 12 + 12 + 4;
+    case kLocRot: return 16 + 12 + 4;
+    case kBlendFactor: return 8;
+    default: return 0;
+  }
+}
+
+struct Channel {
+  uint32_t id = 0;
+  uint32_t pos = 0, poseSize = 0, components = 0;
+};
+
+// One channel's keys from [begin, end) of the object into a track or a scalar channel.
+Status readKeys(ByteReader keys, const Channel& c, float length, bool last, Animation& anim, size_t* dropped) {
+  BoneTrack track;
+  track.target.nameHash = c.id;
+  ScalarChannel scalar;
+  scalar.name = fmt::format("0x{:08X}", c.id);
+  scalar.target = "blend shape weight";
+  float previous = -INFINITY;
+  while (keys.remaining() >= c.poseSize) {
+    ByteReader pose = RP_TRY(keys.sub(c.poseSize, "key"));
+    RP_CHECK(pose.seek(c.poseSize - 4, "time"));
+    const float time = RP_TRY(pose.f32("time"));
+    RP_CHECK(pose.seek(0, "key"));
+    if (last && !(time >= previous)) break;  // past the last key: padding or the next object's bytes
+    if (!(time > previous) || !std::isfinite(time)) {
+      ++*dropped;
+      continue;
+    }
+    previous = time;
+    if (c.components == kBlendFactor) {
+      scalar.keys.times.push_back(time);
+      scalar.keys.values.push_back(RP_TRY(pose.f32("factor")));
+    } else {
+      float q[4], t[3];
+      for (float& x : q) x = RP_TRY(pose.f32("rotation"));
+      for (float& x : t) x = RP_TRY(pose.f32("location"));
+      track.rotation.times.push_back(time);
+      track.rotation.values.push_back(glm::quat(q[3], q[0], q[1], q[2]));
+      track.translation.times.push_back(time);
+      track.translation.values.emplace_back(t[0], t[1], t[2]);
+      if (c.components == kLocRotScale) {
+        float s[3];
+        for (float& x : s) x = RP_TRY(pose.f32("scale"));
+        track.scale.times.push_back(time);
+        track.scale.values.emplace_back(s[0], s[1], s[2]);
+      }
+    }
+    if (last && time >= length) break;  // §5: the key that reaches the length ends the last channel
+  }
+  if (c.components == kBlendFactor) {
+    anim.scalars.push_back(std::move(scalar));
+  } else {
+    anim.tracks.push_back(std::move(track));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t row, Provenance& prov) {
+  Animation anim;
+  anim.name = fmt::format("KeyframeAnim_{}", row);
+  const uint32_t pNames = RP_TRY(obj.u32("pChannelNames"));
+  const uint32_t count = RP_TRY(obj.u32("channelCount"));
+  RP_CHECK(obj.seek(kPaddingEnd, "pPaddingEnd"));
+  const uint32_t pEnd = RP_TRY(obj.u32("pPaddingEnd"));
+  RP_CHECK(obj.seek(kLength, "length"));
+  anim.duration = RP_TRY(obj.f32("length"));
+  RP_CHECK(obj.seek(kChannelInfo, "pChannelInfo"));
+  const uint32_t pInfo = RP_TRY(obj.u32("pChannelInfo"));
+  if (!std::isfinite(anim.duration) || anim.duration < 0.0f) {
+    return obj.errorAt(kLength, ErrorCode::BadValue, fmt::format("length {}", anim.duration), "length");
+  }
+  const size_t n = RP_TRY(obj.count(count, 4 + kChannelInfoSize, "channelCount"));
+  const size_t namesAt = RP_TRY(pointerAt(arena, obj, kChannelNames, pNames, "pChannelNames"));
+  const size_t infoAt = RP_TRY(pointerAt(arena, obj, kChannelInfo, pInfo, "pChannelInfo"));
+  const size_t end = RP_TRY(pointerAt(arena, obj, kPaddingEnd, pEnd, "pPaddingEnd"));
+  ByteReader ids = RP_TRY(obj.window(namesAt, std::min(obj.size() - namesAt, n * 4), "channelNames"));
+  ByteReader info = RP_TRY(obj.window(infoAt, std::min(obj.size() - infoAt, n * kChannelInfoSize), "channelInfo"));
+  std::vector<Channel> channels(n);
+  for (size_t i = 0; i < n; ++i) {
+    Channel& c = channels[i];
+    c.id = RP_TRY(ids.u32(Field("channelId", static_cast<int64_t>(i))));
+    const size_t at = info.position();
+    c.pos = RP_TRY(info.u32(Field("pos", static_cast<int64_t>(i))));
+    c.poseSize = RP_TRY(info.u32(Field("poseSize", static_cast<int64_t>(i))));
+    c.components = RP_TRY(info.u32(Field("components", static_cast<int64_t>(i))));
+    if (poseBytes(c.components) == 0) {
+      return info.errorAt(at + 8, ErrorCode::Unsupported, fmt::format("key kind 0x{:X} (LocRotScale 0x601, LocRot 0x101, BlendFactor 0x100 are read)", c.components),
+                          Field("components", static_cast<int64_t>(i)));
+    }
+    if (c.poseSize < poseBytes(c.components) || c.pos > obj.size()) {
+      return info.errorAt(at, ErrorCode::BadValue,
+                          fmt::format("{}-byte keys of kind 0x{:X} at +0x{:X} in a {}-byte object", c.poseSize, c.components, c.pos, obj.size()),
+                          Field("pos", static_cast<int64_t>(i)));
+    }
+  }
+  size_t dropped = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Channel& c = channels[i];
+    const bool last = i + 1 == n;
+    const size_t stop = last ? std::clamp<size_t>(end, c.pos, obj.size()) : std::max<size_t>(c.pos, std::min<size_t>(channels[i + 1].pos, obj.size()));
+    ByteReader keys = RP_TRY(obj.window(c.pos, stop - c.pos, Field("channel", static_cast<int64_t>(i))));
+    RP_CHECK(readKeys(keys, c, anim.duration, last, anim, &dropped));
+  }
+  if (dropped > 0) {
+    prov.warn("rw4-key-time", fmt::format("KeyframeAnim (row {}): {} key(s) not later than the key before; dropped", row, dropped));
+  }
+  return anim;
+}
+
+void writeKeyframeAnim(ByteWriter& w, const Animation& anim, const Skeleton& skeleton, const std::vector<uint32_t>& hashes,
+                       uint32_t skeletonId, bool absolute) {
+  const size_t start = w.size();
+  std::vector<const BoneTrack*> tracks;
+  for (const BoneTrack& t : anim.tracks) {
+    if (t.bone >= 0 && static_cast<size_t>(t.bone) < skeleton.bones.size()) tracks.push_back(&t);
+  }
+  const size_t n = tracks.size();
+  const size_t names = kHeaderSize, info = names + 4 * n, data = info + kChannelInfoSize * n;
+  std::vector<std::vector<float>> times(n);
+  size_t keys = 0;
+  for (size_t i = 0; i < n; ++i) {
+    std::set<float> all;
+    for (float t : tracks[i]->translation.times) all.insert(t);
+    for (float t : tracks[i]->rotation.times) all.insert(t);
+    for (float t : tracks[i]->scale.times) all.insert(t);
+    if (all.empty()) all.insert(0.0f);
+    times[i].assign(all.begin(), all.end());
+    keys += times[i].size();
+  }
+  const size_t end = data + keys * kLocRotScaleSize;
+  auto ptr = [&](size_t rel) { return static_cast<uint32_t>(absolute ? start + rel : rel); };
+  w.u32(ptr(names));
+  w.u32(static_cast<uint32_t>(n));
+  w.u32(skeletonId);
+  w.u32(0);
+  w.u32(ptr(data));
+  w.u32(ptr(end));
+  w.u32(static_cast<uint32_t>(n));
+  w.u32(0);
+  w.f32(anim.duration);
+  w.u32(12);  // as SporeModder-FX writes it; meaning unknown
+  w.u32(0);   // flags
+  w.u32(ptr(info));
+  for (const BoneTrack* t : tracks) w.u32(hashes[static_cast<size_t>(t->bone)]);
+  size_t pos = data;
+  for (size_t i = 0; i < n; ++i) {
+    w.u32(static_cast<uint32_t>(pos));  // object-relative on every platform (§5)
+    w.u32(kLocRotScaleSize);
+    w.u32(kLocRotScale);
+    pos += times[i].size() * kLocRotScaleSize;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const BoneTrack& t = *tracks[i];
+    const Bone& bone = skeleton.bones[static_cast<size_t>(t.bone)];
+    for (float time : times[i]) {
+      const glm::quat q = sampleKeys(t.rotation, time, bone.rotation);
+      const glm::vec3 l = sampleKeys(t.translation, time, bone.translation);
+      const glm::vec3 s = sampleKeys(t.scale, time, bone.scale);
+      for (float x : {q.x, q.y, q.z, q.w, l.x, l.y, l.z, s.x, s.y, s.z, 0.0f, time}) w.f32(x);
+    }
+  }
+}
+
+}  // namespace rigport::rw4

@@ -1,0 +1,28 @@
+// KeyframeAnim 0x70001 (rw4_arena.md §5, Spore layout): channels named by the same u32 ids as the
+// RW Skeleton's bone name hashes, keys LocRotScale / LocRot (absolute local TRS) or BlendFactor
+// (blend-shape weights). Pointers as in rw_skeleton.hpp, except the channel positions, which are
+// object-relative on every platform (§5, measured).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/byte_writer.hpp"
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "formats/rw4/arena.hpp"
+
+namespace rigport::rw4 {
+
+// An arena's KeyframeAnim as an Animation: tracks name their bone by hash (BoneRef::nameHash, kind
+// None: only stored hashes compare), bound later against a skeleton that carries the same hashes;
+// BlendFactor channels become scalar channels. The last channel's keys end at the object's padding
+// end or after the key whose time reaches the length (the note: no count is stored for it).
+Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t row, Provenance& prov);
+
+// Appends a KeyframeAnim of `anim` (absolute tracks bound to `skeleton`'s bones; each bone's keys at
+// the union of its channels' times, LocRotScale) at w's end; `hashes` are the bones' channel ids.
+void writeKeyframeAnim(ByteWriter& w, const Animation& anim, const Skeleton& skeleton, const std::vector<uint32_t>& hashes,
+                       uint32_t skeletonId, bool absolutePointers);
+
+}  // namespace rigport::rw4

@@ -1,0 +1,121 @@
+// RenderModelData (rw4_arena.md §4.1; walkthrough §2–3 for the acceptance rules).
+#include "formats/rw4/model_data.hpp"
+
+#include <fmt/format.h>
+
+namespace rigport::rw4 {
+namespace {
+
+bool printable(const std::string& s) {
+  if (s.empty()) return false;
+  for (unsigned char c : s)
+    if (c < 0x20 || c >= 0x7F) return false;
+  return true;
+}
+
+// `what` ends inside the object, else the acceptance error naming `field` at `at`.
+Status inObject(const ByteReader& obj, size_t at, uint64_t offset, uint64_t bytes, const char* field, const std::string& what) {
+  if (offset <= obj.size() && bytes <= obj.size() - offset) return Ok{};
+  return obj.errorAt(at, ErrorCode::BadValue,
+                     fmt::format("{} at +0x{:X} ({} bytes) runs past the {}-byte RenderModelData", what, offset, bytes, obj.size()),
+                     field);
+}
+
+Result<std::string> nameAt(const ByteReader& obj, uint32_t offset, size_t bone) {
+  if (offset >= obj.size()) {
+    return obj.error(ErrorCode::BadValue, fmt::format("name offset +0x{:X} outside the object", offset), Field("boneName", static_cast<int64_t>(bone)));
+  }
+  ByteReader s = RP_TRY(obj.window(offset, obj.size() - offset, Field("boneName", static_cast<int64_t>(bone))));
+  return s.cString("name");
+}
+
+}  // namespace
+
+Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t index, Provenance& prov) {
+  ModelData md;
+  md.index = index;
+  RP_CHECK(obj.seek(model::kIBPMatrices, "m_pIBPMatrices"));
+  const uint32_t offIBM = RP_TRY(obj.u32("m_pIBPMatrices"));
+  const uint32_t offMeshTable = RP_TRY(obj.u32("m_pMeshTable"));
+  const uint32_t offNameTable = RP_TRY(obj.u32("m_pBoneNameTable"));
+  const uint32_t offNames = RP_TRY(obj.u32("m_pBoneNameList"));
+  RP_CHECK(obj.skip(2, "m_iNumTotalBones"));
+  const uint16_t numMeshes = RP_TRY(obj.u16("m_iNumMeshes"));
+  const uint16_t numBones = RP_TRY(obj.u16("m_iNumBones"));
+  md.numIslands = RP_TRY(obj.u16("m_iNumIslands"));
+  if (numBones == 0) return obj.errorAt(model::kNumBones, ErrorCode::BadValue, "no bones", "m_iNumBones");
+
+  // Acceptance rules (walkthrough §2): every array inside the object, the first name printable.
+  RP_CHECK(inObject(obj, model::kIBPMatrices, offIBM, uint64_t{numBones} * model::kMatrixSize, "m_pIBPMatrices",
+                    fmt::format("{} inverse bind matrices", numBones)));
+  RP_CHECK(inObject(obj, model::kBoneNameTable, offNameTable, uint64_t{numBones} * 4, "m_pBoneNameTable",
+                    fmt::format("the name table of {} bones", numBones)));
+  if (offNames >= obj.size()) {
+    return obj.errorAt(model::kBoneNameList, ErrorCode::BadValue,
+                       fmt::format("name pool at +0x{:X} lies outside the {}-byte RenderModelData", offNames, obj.size()),
+                       "m_pBoneNameList");
+  }
+  RP_CHECK(obj.charge(uint64_t{numBones} * (sizeof(glm::mat4) + 32), "m_iNumBones"));
+
+  ByteReader table = RP_TRY(obj.window(offNameTable, size_t{numBones} * 4, "m_pBoneNameTable"));
+  const std::vector<uint32_t> nameOffsets = RP_TRY(table.array<uint32_t>(numBones, "nameOffset"));
+  auto first = nameAt(obj, nameOffsets[0], 0);
+  if (!first || !printable(*first)) {
+    return table.errorAt(0, ErrorCode::BadValue,
+                         first ? fmt::format("the first bone name at +0x{:X} is not printable ASCII", nameOffsets[0])
+                               : fmt::format("the first bone name at +0x{:X} is not a NUL-terminated string inside the object",
+                                             nameOffsets[0]),
+                         Field("nameOffset", 0));
+  }
+  md.boneNames.reserve(numBones);
+  md.boneNames.push_back(std::move(*first));
+  size_t badNames = 0;
+  for (size_t b = 1; b < numBones; ++b) {
+    auto name = nameAt(obj, nameOffsets[b], b);
+    if (name && printable(*name)) {
+      md.boneNames.push_back(std::move(*name));
+      continue;
+    }
+    if (badNames++ == 0) {
+      prov.warn("rw4-bone-name", fmt::format("RenderModelData (row {}) bone {}: the name at +0x{:X} is not a printable, "
+                                             "NUL-terminated string inside the object; named bone_{}",
+                                             index, b, nameOffsets[b], b));
+    }
+    md.boneNames.push_back(fmt::format("bone_{}", b));
+  }
+  if (badNames > 1) prov.warn("rw4-bone-name", fmt::format("{} more bone names were replaced the same way", badNames - 1));
+
+  // §4.1: 16 floats per bone in file order are glTF's column-major order (translation in row 3).
+  ByteReader m = RP_TRY(obj.window(offIBM, size_t{numBones} * model::kMatrixSize, "m_pIBPMatrices"));
+  const std::vector<float> floats = RP_TRY(m.array<float>(size_t{numBones} * 16, "matrix"));
+  md.inverseBind.resize(numBones);
+  for (size_t b = 0; b < numBones; ++b) {
+    for (int k = 0; k < 16; ++k) md.inverseBind[b][k / 4][k % 4] = floats[b * 16 + static_cast<size_t>(k)];
+  }
+
+  // §4.1 mesh table {mesh ref, material ref}; a table outside the object loses the meshes, not the skeleton.
+  if (numMeshes > 0) {
+    if (offMeshTable > obj.size() || uint64_t{numMeshes} * model::kMeshTableEntry > obj.size() - offMeshTable) {
+      prov.warn("rw4-mesh-table", fmt::format("RenderModelData (row {}): the mesh table of {} meshes at +0x{:X} runs past "
+                                              "the object; no meshes are read",
+                                              index, numMeshes, offMeshTable));
+      return md;
+    }
+    ByteReader t = RP_TRY(obj.window(offMeshTable, size_t{numMeshes} * model::kMeshTableEntry, "m_pMeshTable"));
+    for (size_t i = 0; i < numMeshes; ++i) {
+      const size_t at = t.position();
+      const uint32_t ref = RP_TRY(t.u32(Field("meshRef", static_cast<int64_t>(i))));
+      RP_CHECK(t.skip(4, "materialRef"));
+      auto resolved = resolveRef(arena, t, at, ref, "meshRef");
+      if (!resolved || !*resolved || (*resolved)->offset != 0) {
+        prov.warn("rw4-mesh-table", fmt::format("RenderModelData (row {}) mesh {}: reference 0x{:08X} names no object; skipped",
+                                                index, i, ref));
+        continue;
+      }
+      md.meshes.push_back((*resolved)->object);
+    }
+  }
+  return md;
+}
+
+}  // namespace rigport::rw4

@@ -1,0 +1,370 @@
+// RenderOptiMeshData → Mesh (rw4_arena.md §3.1–3.3, §4.2; walkthrough §4–5).
+#include "formats/rw4/opti_mesh.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "formats/rw4/vertex_format.hpp"
+
+namespace rigport::rw4 {
+namespace {
+
+constexpr size_t kMaxInfluences = 4;
+// Walkthrough §5 "zero tiny contributions": a weight at most this fraction of the vertex's total
+// is dropped before the rest is rescaled to sum 1.
+constexpr float kTinyWeight = 1e-4f;
+
+struct MeshFields {
+  uint32_t numVerts = 0;
+  uint32_t vertexDescriptor = 0, indexBuffer = 0, vertexBuffer = 0;
+  uint32_t numIslands = 0, drawParams = 0, numRemap = 0, remapTable = 0, numBlendShapes = 0;
+};
+
+// A field that must name a whole object of type `type` (§2.6: a dictionary index, table 0).
+Result<uint32_t> objectField(const Arena& arena, ByteReader& obj, uint32_t type, const char* field) {
+  const size_t at = obj.position();
+  const uint32_t value = RP_TRY(obj.u32(field));
+  const auto ref = RP_TRY(resolveRef(arena, obj, at, value, field));
+  if (!ref || ref->offset != 0) {
+    return obj.errorAt(at, ErrorCode::BadValue, fmt::format("0x{:08X} names no whole object", value), field);
+  }
+  RP_CHECK(expectType(arena, obj, at, ref->object, type, field));
+  return ref->object;
+}
+
+// A VertexBuffer's or IndexBuffer's +0: the BaseResource holding its bytes (§3.2).
+Result<ByteReader> bufferData(const Arena& arena, const ByteReader& root, ByteReader& buffer, const char* role) {
+  const uint32_t row = RP_TRY(buffer.u32("baseResource"));
+  if (row >= arena.dictionary.size() || !isBaseResource(arena.dictionary[row].typeId)) {
+    return buffer.errorAt(0, ErrorCode::BadValue,
+                          fmt::format("object {} is not a BaseResource", row), "baseResource");
+  }
+  return objectReader(arena, root, row, role);
+}
+
+// §4.2 remap table (the bone palette), or the walkthrough's +0x6C rule for a one-island mesh
+// whose table is empty.
+Result<std::vector<uint16_t>> readPalette(const ByteReader& obj, const MeshFields& f, size_t numBones, uint32_t index,
+                                          Provenance& prov) {
+  if (f.numRemap > 0) {
+    if (f.remapTable > obj.size() || uint64_t{f.numRemap} * 2 > obj.size() - f.remapTable) {
+      return obj.errorAt(optimesh::kRemapTable, ErrorCode::BadValue,
+                         fmt::format("remap table of {} entries at +0x{:X} runs past the {}-byte object", f.numRemap,
+                                     f.remapTable, obj.size()),
+                         "m_pRemapTable");
+    }
+    ByteReader t = RP_TRY(obj.window(f.remapTable, size_t{f.numRemap} * 2, "m_pRemapTable"));
+    return t.array<uint16_t>(f.numRemap, "remap");
+  }
+  if (f.numIslands > 1) {
+    return obj.errorAt(optimesh::kNumRemapIndices, ErrorCode::BadValue,
+                       fmt::format("no remap table for a mesh of {} islands", f.numIslands), "m_uiNumRemapIndices");
+  }
+  std::vector<uint16_t> palette;
+  ByteReader r = obj;
+  if (obj.size() >= optimesh::kOneIslandRemapTable) {
+    RP_CHECK(r.seek(optimesh::kOneIslandRemapTable, "remap"));
+    while (r.remaining() >= 2) {
+      const uint16_t v = RP_TRY(r.u16("remap"));
+      if (v == optimesh::kRemapSentinel || v >= numBones) break;
+      palette.push_back(v);
+    }
+  }
+  prov.warn("rw4-palette-fallback",
+            fmt::format("RenderOptiMeshData (row {}) has no remap table: its palette is read from +0x6C up to 0xFFFF or a "
+                        "bone index past the {} bones ({} entries), the walkthrough's one-island rule",
+                        index, numBones, palette.size()));
+  return palette;
+}
+
+Status checkDrawParams(const ByteReader& obj, const MeshFields& f, size_t numIndices, uint32_t index, Provenance& prov) {
+  if (f.numIslands == 0) return Ok{};
+  if (f.drawParams > obj.size() || uint64_t{f.numIslands} * kDrawParamsSize > obj.size() - f.drawParams) {
+    prov.warn("rw4-draw-params", fmt::format("RenderOptiMeshData (row {}): {} island draw parameters at +0x{:X} run past the "
+                                             "object; every index is drawn",
+                                             index, f.numIslands, f.drawParams));
+    return Ok{};
+  }
+  ByteReader d = RP_TRY(obj.window(f.drawParams, size_t{f.numIslands} * kDrawParamsSize, "m_pIslandDrawParams"));
+  for (uint32_t i = 0; i < f.numIslands; ++i) {
+    const uint32_t start = RP_TRY(d.u32(Field("startIndex", i)));
+    const uint32_t count = RP_TRY(d.u32(Field("indexCount", i)));
+    RP_CHECK(d.skip(4, "primType"));
+    if (uint64_t{start} + count > numIndices) {
+      prov.warn("rw4-draw-params", fmt::format("RenderOptiMeshData (row {}) island {}: indices {}..{} past the {} indices",
+                                               index, i, start, uint64_t{start} + count, numIndices));
+    }
+  }
+  return Ok{};
+}
+
+const VertexElement* findUsage(const std::vector<VertexElement>& elements, uint8_t stream, uint8_t usage) {
+  for (const VertexElement& e : elements)
+    if (e.stream == stream && e.usage == usage) return &e;
+  return nullptr;
+}
+
+// Per vertex: palette slots and weights → (global bone, weight) pairs, merged, tiny ones dropped,
+// rescaled to sum 1 (walkthrough §5). Decoded straight from the vertex bytes.
+void buildInfluences(std::span<const uint8_t> bytes, size_t stride, size_t n, Endian endian, const VertexElement& indices,
+                     const VertexElement* weights, const std::vector<uint16_t>& palette, size_t numBones, Mesh& mesh,
+                     uint32_t index, Provenance& prov) {
+  uint32_t fallbackBone = 0;
+  for (uint16_t g : palette) {
+    if (g < numBones) {
+      fallbackBone = g;
+      break;
+    }
+  }
+  const bool swap = needsSwap(endian);
+  mesh.influenceOffsets.resize(n + 1);
+  mesh.influences.resize(n * kMaxInfluences);
+  Influence* out = mesh.influences.data();
+  uint32_t* offsets = mesh.influenceOffsets.data();
+  offsets[0] = 0;
+  size_t badSlots = 0, unweighted = 0, written = 0;
+  for (size_t v = 0; v < n; ++v) {
+    const uint8_t* vertex = bytes.data() + v * stride;
+    float slot[4] = {0, 0, 0, 0}, weight[4] = {1, 0, 0, 0};
+    size_t components = decodeVertexFast(indices, Meaning::Integer, vertex + indices.offset, swap, slot);
+    if (weights != nullptr) components = std::min(components, decodeVertexFast(*weights, Meaning::Value, vertex + weights->offset, swap, weight));
+    std::array<Influence, kMaxInfluences> pairs;
+    size_t count = 0;
+    float sum = 0.0f;
+    for (size_t c = 0; c < components; ++c) {
+      const float w = weight[c];
+      if (!(w > 0.0f)) continue;
+      const float s = slot[c] + 0.5f;
+      if (!(s >= 0.0f && s < static_cast<float>(palette.size()))) {
+        ++badSlots;
+        continue;
+      }
+      const uint32_t bone = palette[static_cast<size_t>(s)];
+      if (bone >= numBones) {
+        ++badSlots;
+        continue;
+      }
+      size_t k = 0;
+      while (k < count && pairs[k].bone != bone) ++k;
+      if (k == count) pairs[count++] = Influence{bone, 0.0f};
+      pairs[k].weight += w;
+      sum += w;
+    }
+    float kept = 0.0f;
+    size_t used = 0;
+    for (size_t k = 0; k < count; ++k) {
+      if (pairs[k].weight > kTinyWeight * sum) {
+        pairs[used++] = pairs[k];
+        kept += pairs[k].weight;
+      }
+    }
+    if (used == 0) {
+      ++unweighted;
+      out[written++] = Influence{fallbackBone, 1.0f};
+    } else {
+      const float scale = 1.0f / kept;
+      for (size_t k = 0; k < used; ++k) out[written++] = Influence{pairs[k].bone, pairs[k].weight * scale};
+    }
+    offsets[v + 1] = static_cast<uint32_t>(written);
+  }
+  mesh.influences.resize(written);
+  if (badSlots > 0) {
+    prov.warn("rw4-palette-slot", fmt::format("RenderOptiMeshData (row {}): {} influence(s) name a palette slot past the {}-entry "
+                                              "remap table or a bone past the {} bones; dropped",
+                                              index, badSlots, palette.size(), numBones));
+  }
+  if (unweighted > 0) {
+    prov.warn("rw4-unweighted", fmt::format("RenderOptiMeshData (row {}): {} vertex(es) have no usable weight; bound fully to "
+                                            "bone {}",
+                                            index, unweighted, fallbackBone));
+  }
+}
+
+Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow, size_t vertexCount, Mesh& mesh,
+                     size_t* numIndices, uint32_t index, Provenance& prov) {
+  ByteReader ib = RP_TRY(objectReader(arena, root, ibRow, "IndexBuffer"));
+  ByteReader data = RP_TRY(bufferData(arena, root, ib, "index data"));
+  RP_CHECK(ib.skip(4, "reserved"));
+  const uint32_t count = RP_TRY(ib.u32("numIndices"));
+  // §3.2: u16 triangle lists in the arena's byte order (big-endian on PS3).
+  RP_CHECK(data.count(count, 2, "numIndices"));
+  const uint8_t* raw = data.data().data();
+  const bool swap = needsSwap(data.endian());
+  *numIndices = count;
+  if (count % 3 != 0) {
+    prov.warn("rw4-index-count", fmt::format("IndexBuffer (row {}): {} indices is not a whole number of triangles; the last {} "
+                                             "are ignored",
+                                             ibRow, count, count % 3));
+  }
+  mesh.indices.resize(count - count % 3);
+  uint32_t* out = mesh.indices.data();
+  size_t written = 0, dropped = 0;
+  for (size_t t = 0; t + 3 <= count; t += 3) {
+    uint16_t i[3];
+    std::memcpy(i, raw + 2 * t, 6);
+    if (swap) {
+      for (uint16_t& x : i) x = __builtin_bswap16(x);
+    }
+    if (i[0] >= vertexCount || i[1] >= vertexCount || i[2] >= vertexCount) {
+      ++dropped;
+      continue;
+    }
+    out[written++] = i[0];
+    out[written++] = i[1];
+    out[written++] = i[2];
+  }
+  mesh.indices.resize(written);
+  if (dropped > 0) {
+    prov.warn("rw4-index-range", fmt::format("RenderOptiMeshData (row {}): {} triangle(s) index past the {} vertices; dropped",
+                                             index, dropped, vertexCount));
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
+  RP_CHECK(obj.skip(8, "m_refCount"));  // refCount, typesFlags
+  RP_CHECK(obj.skip(2, "m_numStreams"));
+  const uint16_t numElements = RP_TRY(obj.u16("m_numElements"));
+  if (numElements > kMaxVertexElements) {
+    return obj.errorAt(0x0A, ErrorCode::BadValue, fmt::format("{} elements, at most {}", numElements, kMaxVertexElements),
+                       "m_numElements");
+  }
+  RP_CHECK(obj.seek(kVertexDescriptorHeader, "elements"));
+  std::vector<VertexElement> elements(numElements);
+  for (size_t i = 0; i < numElements; ++i) {
+    auto scope = obj.scope(Field("element", static_cast<int64_t>(i)));
+    VertexElement& e = elements[i];
+    e.vertexType = RP_TRY(obj.u8("vertexType"));
+    e.numComponents = RP_TRY(obj.u8("numComponents"));
+    e.stream = RP_TRY(obj.u8("stream"));
+    e.offset = RP_TRY(obj.u8("offset"));
+    e.stride = RP_TRY(obj.u16("stride"));
+    e.usage = RP_TRY(obj.u8("type"));
+    e.elementClass = RP_TRY(obj.u8("elementClass"));
+    if (componentSize(e.vertexType) == 0) {
+      return obj.errorAt(obj.position() - kVertexElementSize, ErrorCode::Unsupported,
+                         fmt::format("vertex type 0x{:02X} is not one of S1, F, SF, UB, S32K, CMP, UB256", e.vertexType),
+                         "vertexType");
+    }
+    if (e.numComponents == 0 || e.numComponents > 4) {
+      return obj.errorAt(obj.position() - kVertexElementSize + 1, ErrorCode::BadValue,
+                         fmt::format("{} components, 1 to 4 expected", e.numComponents), "numComponents");
+    }
+  }
+  return elements;
+}
+
+Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index, size_t numBones,
+                                         Provenance& prov) {
+  ByteReader obj = RP_TRY(objectReader(arena, root, index, "RenderOptiMeshData"));
+  MeshFields f;
+  RP_CHECK(obj.seek(optimesh::kNumVerts, "m_uiNumVerts"));
+  f.numVerts = RP_TRY(obj.u32("m_uiNumVerts"));
+  RP_CHECK(obj.skip(4, "m_pMaterial"));
+  f.vertexDescriptor = RP_TRY(objectField(arena, obj, kVertexDescriptor, "m_pVertexDescriptor"));
+  RP_CHECK(obj.skip(4, "m_pMeshHelper"));
+  f.indexBuffer = RP_TRY(objectField(arena, obj, kIndexBuffer, "m_pIndexBuffer"));
+  f.vertexBuffer = RP_TRY(objectField(arena, obj, kVertexBuffer, "m_pVertexBuffer"));
+  f.numIslands = RP_TRY(obj.u32("m_uiNumIslands"));
+  RP_CHECK(obj.skip(8, "m_pIslandAreas"));  // areas, AABBs: subreferences into RenderModelData
+  f.drawParams = RP_TRY(obj.u32("m_pIslandDrawParams"));
+  f.numRemap = RP_TRY(obj.u32("m_uiNumRemapIndices"));
+  f.remapTable = RP_TRY(obj.u32("m_pRemapTable"));
+  f.numBlendShapes = RP_TRY(obj.u32("m_uiNumBlendShapes"));
+
+  const std::vector<VertexElement> elements =
+      RP_TRY(readVertexDescriptor(RP_TRY(objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"))));
+  // Walkthrough §5: the skin stream is the one with blend indices; a mesh without any is a morph
+  // (blend-shape) stream, and streams beside the skin stream are morph streams.
+  const VertexElement* blendIndices = nullptr;
+  for (const VertexElement& e : elements) {
+    if (e.usage == kIndices) {
+      blendIndices = &e;
+      break;
+    }
+  }
+  if (blendIndices == nullptr) {
+    prov.warn("rw4-morph-only", fmt::format("RenderOptiMeshData (row {}): its vertex descriptor (row {}) has no blend indices, "
+                                            "a morph-only stream; skipped",
+                                            index, f.vertexDescriptor));
+    return std::optional<Mesh>{};
+  }
+  const uint8_t stream = blendIndices->stream;
+  size_t stride = 0, otherStreams = 0;
+  for (const VertexElement& e : elements) {
+    if (e.stream == stream) stride = std::max<size_t>(stride, e.stride);
+    else ++otherStreams;
+  }
+  if (otherStreams > 0) {
+    prov.warn("rw4-morph-stream", fmt::format("RenderOptiMeshData (row {}): {} element(s) outside the skin stream {} (morph "
+                                              "streams) are not read",
+                                              index, otherStreams, stream));
+  }
+  ByteReader vd = RP_TRY(objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"));
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const VertexElement& e = elements[i];
+    if (e.stream == stream && e.offset + elementBytes(e) > stride) {
+      return vd.errorAt(kVertexDescriptorHeader + i * kVertexElementSize + 3, ErrorCode::BadValue,
+                        fmt::format("a {}×{} element at offset {} overruns the {}-byte stride", e.numComponents,
+                                    vertexTypeName(e.vertexType), e.offset, stride),
+                        Field("element", static_cast<int64_t>(i)));
+    }
+  }
+  const VertexElement* xyz = findUsage(elements, stream, kXYZ);
+  if (xyz == nullptr) {
+    return vd.errorAt(kVertexDescriptorHeader, ErrorCode::BadValue, "the skin stream has no XYZ element", "elements");
+  }
+
+  ByteReader vb = RP_TRY(objectReader(arena, root, f.vertexBuffer, "VertexBuffer"));
+  ByteReader vertexData = RP_TRY(bufferData(arena, root, vb, "vertex data"));
+  const size_t vertexCount = vertexData.size() / stride;
+  if (vertexCount != f.numVerts) {
+    prov.warn("rw4-vertex-count", fmt::format("RenderOptiMeshData (row {}) says {} vertices, its vertex data holds {} of {} bytes; "
+                                              "{} are read",
+                                              index, f.numVerts, vertexCount, stride, vertexCount));
+  }
+  if (vertexCount == 0) {
+    prov.warn("rw4-no-vertices", fmt::format("RenderOptiMeshData (row {}): its vertex data holds no whole vertex; skipped", index));
+    return std::optional<Mesh>{};
+  }
+  const std::vector<uint16_t> palette = RP_TRY(readPalette(obj, f, numBones, index, prov));
+  // Decoded attributes (16 B each, up to 5) and the model's vectors: charged before allocating.
+  RP_CHECK(vertexData.charge(uint64_t{vertexCount} * 160, "vertex data"));
+
+  Mesh mesh;
+  const Endian endian = arena.endian();
+  const std::span<const uint8_t> bytes = vertexData.data();
+  mesh.positions.resize(vertexCount);
+  decodeElement(*xyz, Meaning::Position, bytes, stride, vertexCount, endian, &mesh.positions.data()->x, 3, 3);
+  if (const VertexElement* e = findUsage(elements, stream, kNormal)) {
+    mesh.normals.resize(vertexCount);
+    decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.normals.data()->x, 3, 3);
+  }
+  if (const VertexElement* e = findUsage(elements, stream, kTex0)) {
+    mesh.uvs.resize(vertexCount);
+    decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.uvs.data()->x, 2, 2);
+  }
+  const VertexElement* weightElement = findUsage(elements, stream, kWeights);
+  if (weightElement == nullptr) {
+    prov.warn("rw4-no-weights", fmt::format("RenderOptiMeshData (row {}): blend indices without weights; each vertex follows its "
+                                            "first index fully",
+                                            index));
+  }
+  buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, numBones, mesh, index, prov);
+
+  size_t numIndices = 0;
+  RP_CHECK(readTriangles(arena, root, f.indexBuffer, vertexCount, mesh, &numIndices, index, prov));
+  RP_CHECK(checkDrawParams(obj, f, numIndices, index, prov));
+  if (f.numBlendShapes > 0) {
+    prov.warn("rw4-blend-shapes", fmt::format("RenderOptiMeshData (row {}): {} blend shape(s) are not read", index, f.numBlendShapes));
+  }
+  return std::optional<Mesh>{std::move(mesh)};
+}
+
+}  // namespace rigport::rw4

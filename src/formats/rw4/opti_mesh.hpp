@@ -1,0 +1,24 @@
+// RenderOptiMeshData 0x00EB0023 (rw4_arena.md §4.2) with its VertexDescriptor, VertexBuffer and
+// IndexBuffer (§3.1–3.3): positions, normals, UVs, triangles and per-vertex (global bone, weight)
+// pairs through the remap table (the bone palette).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "formats/rw4/arena.hpp"
+
+namespace rigport::rw4 {
+
+// §3.1 VertexDescriptor: the elements (at most 16).
+Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj);
+
+// One mesh. Influences name global bones (RenderModelData order, < numBones). Empty when the mesh
+// has no blend indices (a morph-only stream): skipped with a warning, as the walkthrough says.
+Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index, size_t numBones,
+                                         Provenance& prov);
+
+}  // namespace rigport::rw4
