@@ -1,7 +1,8 @@
-// `rigport convert FILE... [-o DIR|FILE] [--gltf] [--anim FILE]... [--skeleton FILE[#ITEM]]
+// `rigport convert FILE... [-o DIR|FILE] [--gltf] [--merge] [--anim FILE]... [--skeleton FILE[#ITEM]]
 // [--resample FPS] [--strict]`: each
 // input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin).
 // A bad input is reported and skipped; the batch goes on.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -35,6 +36,7 @@ struct ConvertSettings {
   bool verbose = false;
   bool json = false;
   float resampleFps = 0.0f;    // --resample FPS (core/resample.hpp); 0: keys as the files have them
+  bool merge = false;          // --merge: the clips of one input that play on one skeleton, in one file
 };
 
 enum class Outcome { Converted, InputFailed, OutputFailed };
@@ -102,6 +104,28 @@ std::optional<std::pair<Outcome, Error>> writeRig(const Rig& rig, const fs::path
   return std::nullopt;
 }
 
+// --merge: rigs of one input with the same bones (a package's clips, each assembled on its rig)
+// become one rig, named after the input, carrying all their animations.
+void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& input) {
+  auto sameBones = [](const Skeleton& a, const Skeleton& b) {
+    return a.bones.size() == b.bones.size() &&
+           std::equal(a.bones.begin(), a.bones.end(), b.bones.begin(), [](const Bone& x, const Bone& y) { return x.name == y.name && x.parent == y.parent; });
+  };
+  std::vector<AssembledRig> merged;
+  for (AssembledRig& r : rigs) {
+    auto into = std::find_if(merged.begin(), merged.end(), [&](const AssembledRig& m) { return sameBones(m.rig.skeleton, r.rig.skeleton); });
+    if (into == merged.end()) {
+      merged.push_back(std::move(r));
+      continue;
+    }
+    for (Animation& a : r.rig.animations) into->rig.animations.push_back(std::move(a));
+    into->rig.provenance.absorb(r.rig.provenance);
+    into->coverage.add(r.coverage);
+    into->rig.name = fs::path(input).stem().string();
+  }
+  rigs = std::move(merged);
+}
+
 class Converter {
  public:
   Converter(const ConvertSettings& s, const SharedInputs& shared) : s_(s), shared_(shared) {}
@@ -111,6 +135,7 @@ class Converter {
     result.input = path;
     auto rigs = loadInput(path, shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
+    if (s_.merge) mergeSameSkeletons(*rigs, path);
     if (namesAFile(s_.output) && rigs->size() > 1) {
       return failed(std::move(result), Outcome::InputFailed,
                     makeError(ErrorCode::Usage, fmt::format("yields {} rigs but -o names one file; give a folder or pick one with --item",
@@ -242,6 +267,7 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("-o,--output", s->output,
                   "Output folder (created if missing), or the output file when one input gives one rig (ends in .glb or .gltf)")
       ->capture_default_str();
+  cmd->add_flag("--merge", s->merge, "Write the clips of one input that play on the same skeleton as animations of one file");
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   addInputOptions(*cmd, s->inputs);
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");

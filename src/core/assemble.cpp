@@ -60,6 +60,29 @@ std::optional<size_t> chooseSkeleton(const ClipSet& clips, const std::vector<Rig
   return best;
 }
 
+// Clips whose tracks name bones only by hash (a Sims 3 CLIP) still play with no skeleton at all: on
+// a flat one with one node per hash, named "0x<hash>", at the origin (keys give every pose). The
+// caller warns. Clips with any other kind of track name have no such stand-in.
+std::optional<Rig> hashNamedSkeleton(const ClipSet& clips) {
+  Rig rig;
+  rig.provenance.axes = clips.provenance.axes;
+  for (const Animation& a : clips.animations) {
+    for (const BoneTrack& t : a.tracks) {
+      if (!t.target.nameHash || !t.target.name.empty() || t.target.id || t.target.position) return std::nullopt;
+      const uint64_t hash = *t.target.nameHash;
+      const bool known = std::any_of(rig.skeleton.bones.begin(), rig.skeleton.bones.end(), [&](const Bone& b) { return b.nameHash == hash; });
+      if (known) continue;
+      Bone b;
+      b.name = hash > 0xFFFFFFFFull ? fmt::format("0x{:016X}", hash) : fmt::format("0x{:08X}", hash);
+      b.nameHash = hash;
+      b.nameHashKind = t.target.nameHashKind;
+      rig.skeleton.bones.push_back(std::move(b));
+    }
+  }
+  if (rig.skeleton.bones.empty()) return std::nullopt;
+  return rig;
+}
+
 size_t keepClips(std::vector<Animation>& animations, const std::vector<std::string>& names) {
   std::erase_if(animations, [&](const Animation& a) { return !listed(names, a.name); });
   return animations.size();
@@ -94,14 +117,21 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
       assembled.rig = *skeleton;
     } else {
       const std::optional<size_t> chosen = chooseSkeleton(clips, input.rigs, input.provenance);
-      if (!chosen) {
+      std::optional<Rig> standIn = chosen ? std::nullopt : hashNamedSkeleton(clips);
+      if (standIn) {
+        assembled.rig = std::move(*standIn);
+        assembled.rig.provenance.warn("no-skeleton", fmt::format("clips '{}' play on no skeleton: their {} bones are nodes named by "
+                                                                 "hash at the origin; name one with --skeleton FILE[#ITEM]",
+                                                                 clips.name, assembled.rig.skeleton.bones.size()));
+      } else if (!chosen) {
         return usage(fmt::format("{} clips carry no skeleton: name one with --skeleton FILE[#ITEM], or pass this file with "
                                  "--anim next to a model",
                                  clips.provenance.format),
                      file);
+      } else {
+        playsClips[*chosen] = true;
+        assembled.rig = input.rigs[*chosen];
       }
-      playsClips[*chosen] = true;
-      assembled.rig = input.rigs[*chosen];
     }
     assembled.rig.animations.clear();
     assembled.rig.name = clips.name;

@@ -9,6 +9,7 @@
 
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/sims3/sims3_io.hpp"
 
 namespace rigport {
 namespace {
@@ -67,6 +68,14 @@ constexpr std::array kFormats{
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr},
+    FormatInfo{"sims3-clip", "The Sims 3 CLIP animation (0x6B20C4F3; s3pe's .animation)", ".clip,.animation", kCarriesAnimations,
+               "FNV32 of the lower-cased bone name", sims3::probeClip, listClips<sims3::readClip>, readOneClipSet<sims3::readClip>,
+               sims3::writeClip},
+    FormatInfo{"sims3-rig", "The Sims 3 RIG skeleton (0x8EAF13DE, new EA format; not Granny2)", ".rig,.grannyrig", kCarriesSkeleton, "",
+               sims3::probeRig, listOneRig, readOneRig<sims3::readRig>, nullptr},  // sims3::writeRig: a RIG carries no animation or mesh to compare in `demo`; the package row writes one
+    FormatInfo{"sims3-package", "The Sims 3 DBPF 2.0 package (RefPack) of CLIP and RIG resources", ".package",
+               kCarriesSkeleton | kCarriesAnimations | kCarriesContainer, "FNV32 of the lower-cased bone name", sims3::probePackage,
+               sims3::listPackage, sims3::readPackage, sims3::writePackage},
 };
 
 std::string lowerExtension(std::string_view path) {
