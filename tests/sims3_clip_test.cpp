@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/bind.hpp"
@@ -369,6 +370,67 @@ TEST(Sims3RoundTrip, RefPackRoundTripsEveryKindOfInput) {
     EXPECT_EQ(*out, in) << in.size();
   }
   EXPECT_LT(refpackCompress(inputs[3]).size(), 200u);  // runs compress
+}
+
+// No sample carries IK slots or the other event types: a clip with 2 IK chains and one event of
+// every type (7 unknown, kept raw) rewrites byte for byte, and the model keeps them in extras and
+// event payloads, from which the writer puts them back.
+TEST(Sims3RoundTrip, IkSlotsAndEveryEventTypeSurviveBothLayers) {
+  Provenance warn;
+  const auto sample = s3Bytes("synthetic_a_synthetic_nomorph_x.clip");
+  auto clip = parse(sample, warn);
+  ASSERT_TRUE(clip);
+  clip->hasIkTable = true;
+  clip->ikChains = {{ClipSlotTarget{0, "x", "b__R_Hand__"}, ClipSlotTarget{3, "surface", "_ctnm_slot_"}}, {ClipSlotTarget{1, "y", "b__L_Foot__"}}};
+  clip->events.clear();
+  for (uint16_t type : {1, 2, 3, 4, 5, 6, 9, 10, 7}) {
+    ClipEvent e;
+    e.type = type;
+    e.id = 100u + type;
+    e.time = 0.1f * type;
+    e.name = "evt" + std::string(type, 'x');
+    const int size = clip::eventPayloadSize(type);
+    for (int i = 0; i < (size < 0 ? 12 : size); ++i) e.payload.push_back(static_cast<uint8_t>(type * 16 + i));
+    clip->events.push_back(e);
+  }
+  const auto bytes = serializeClip(*clip);
+  Provenance warn2;
+  auto again = parse(bytes, warn2);
+  ASSERT_TRUE(again) << again.error().describe();
+  EXPECT_EQ(serializeClip(*again), bytes);
+  ASSERT_EQ(again->ikChains.size(), 2u);
+  EXPECT_EQ(again->ikChains[0][1].boneField.substr(0, 12), std::string("_ctnm_slot_\0", 12));
+  EXPECT_EQ(again->ikChains[0][1].boneField.size(), 512u);
+  EXPECT_EQ(again->ikChains[0][1].boneField.back(), '#');
+  ASSERT_EQ(again->events.size(), 9u);
+  EXPECT_EQ(again->events[8].payload.size(), 12u);  // type 7: to the table's end
+  EXPECT_TRUE(hasWarning(warn2, "unknown-event"));
+
+  auto clips = readClipBytes(bytes);
+  ASSERT_TRUE(clips);
+  const Animation& a = clips->animations[0];
+  EXPECT_EQ(a.extras["sims3"]["ikChains"][0][1]["bone"], "_ctnm_slot_");
+  EXPECT_EQ(a.extras["sims3"]["ikChains"][1][0]["index"], 1);
+  ASSERT_EQ(a.events.size(), 9u);
+  EXPECT_EQ(a.events[0].type, "attach");
+  EXPECT_EQ(a.events[4].type, "start-effect");
+  EXPECT_EQ(a.events[8].type, "unknown");
+  auto written = writeClipAnimation(a, nullptr);
+  ASSERT_TRUE(written);
+  Provenance warn3;
+  auto back = parse(*written, warn3);
+  ASSERT_TRUE(back);
+  ASSERT_EQ(back->events.size(), 9u);
+  for (size_t i = 0; i < 9; ++i) {
+    EXPECT_EQ(back->events[i].type, again->events[i].type);
+    EXPECT_EQ(back->events[i].id, again->events[i].id);
+    EXPECT_EQ(back->events[i].name, again->events[i].name);
+    EXPECT_EQ(back->events[i].payload, again->events[i].payload);
+    EXPECT_EQ(back->events[i].time, again->events[i].time);
+  }
+  ASSERT_EQ(back->ikChains.size(), 2u);
+  EXPECT_EQ(back->ikChains[0][1].boneField, again->ikChains[0][1].boneField);
+  EXPECT_EQ(back->ikChains[1][0].index, 1);
 }
 
 // A reference animation with every channel kind, written as a CLIP and read back. Bounds per

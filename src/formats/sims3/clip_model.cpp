@@ -68,7 +68,12 @@ std::string eventPayload(const ClipEvent& e) {
     default: break;
   }
   j["payloadHex"] = toHex(p);
-  return j.dump();
+  // Names are ASCII in real data; other bytes are kept exactly in nameHex, and the JSON text shows
+  // them as U+FFFD.
+  if (std::any_of(e.name.begin(), e.name.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; })) {
+    j["nameHex"] = toHex({reinterpret_cast<const uint8_t*>(e.name.data()), e.name.size()});
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 std::string cutAtNul(const std::string& field) { return field.substr(0, field.find('\0')); }
@@ -311,6 +316,10 @@ ClipEvent eventFromModel(const Event& e) {
     out.type = j.value("eventType", uint16_t{kEventScript});
     out.id = j.value("id", 0u);
     out.name = j.value("name", std::string());
+    if (j.contains("nameHex")) {
+      const std::vector<uint8_t> raw = fromHex(j.value("nameHex", std::string()));
+      out.name.assign(raw.begin(), raw.end());
+    }
     const Json u = j.value("unknown", Json());
     if (u.is_array() && u.size() == 3 && u[0].is_number() && u[1].is_number() && u[2].is_number_unsigned()) {
       out.unknown1 = u[0].get<float>();
