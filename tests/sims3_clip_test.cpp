@@ -596,6 +596,18 @@ TEST(Sims3Traps, NamesThatDoNotHashToTheirInstanceAreWarnedAndKeptByKey) {
   EXPECT_EQ(asset->clips[0].animations[0].name, "a_synthetic_test_x");     // the clip's own name
 }
 
+TEST(Sims3Traps, NameMapNamesWithTheirInstanceAppendedNeedNoWarning) {
+  const uint64_t instance = 0x0123456789ABCDEFull;
+  std::vector<PackageResource> resources{
+      PackageResource::make(0x0166038C, 0, 0, serializeNameMap({{instance, "a_renamed_x_0x0123456789abcdef"}}), false),
+      PackageResource::make(0x6B20C4F3, 0, instance, s3Bytes("synthetic_a_synthetic_test_x.clip"), false)};
+  auto asset = readPackageBytes(serializePackage(resources));
+  ASSERT_TRUE(asset) << asset.error().describe();
+  ASSERT_EQ(asset->clips.size(), 1u);
+  EXPECT_FALSE(hasWarning(asset->clips[0].provenance, "clip-key"));
+  EXPECT_EQ(asset->clips[0].name, "a_renamed_x_0x0123456789abcdef");
+}
+
 TEST(Sims3Traps, DamagedResourceIsSkippedWithAWarningNamingIt) {
   auto clip = s3Bytes("synthetic_a_synthetic_test_x.clip");
   auto broken = clip;

@@ -1,6 +1,8 @@
 // DBPF package entry points: list every resource, read every CLIP and RIG in it, write a rig and
 // its clips as one package (sims3_clip.md §4). A damaged resource is skipped with a warning naming
 // it; the rest of the package is still read.
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -40,6 +42,15 @@ NameMap readNames(const ByteReader& r, const std::vector<PackageEntry>& entries,
     names.merge(*map);
   }
   return names;
+}
+
+// Name maps may file a name with its instance appended, "walk_0x<16 hex digits>" (§6): that name
+// names its instance by construction.
+bool namesItsInstance(const std::string& name, uint64_t instance) {
+  const std::string suffix = fmt::format("_0x{:016X}", instance);
+  if (name.size() <= suffix.size()) return false;
+  const std::string tail = name.substr(name.size() - suffix.size());
+  return std::equal(tail.begin(), tail.end(), suffix.begin(), [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b)); });
 }
 
 Error inEntry(Error e, const PackageEntry& entry, size_t index) {
@@ -109,7 +120,7 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
       // Real clips' internal names may differ from the name they are filed under (§2.13): the
       // index key identifies a clip, names are shown as given.
       const ClipKey64 key = clipKey(name.empty() ? internal : name);
-      if (key.instance != e.instance) {
+      if (key.instance != e.instance && !namesItsInstance(name, e.instance)) {
         clips->provenance.warn("clip-key", fmt::format("clip '{}' ({}) is filed under instance 0x{:016X}, but its name's clip key is "
                                                        "0x{:016X}; identified by the instance",
                                                        name.empty() ? internal : name, entryId(e), e.instance, key.instance));
