@@ -108,6 +108,37 @@ TEST(Sims3Cli, ConvertPackageWithSeveralClipsWritesOneGlbEach) {
   }
 }
 
+TEST(Sims3Cli, MergeWritesEveryClipOfThePackageIntoOneGlb) {
+  const std::string dir = test::scratchDir("sims3_convert_merge");
+  const std::string pkg = twoClipPackage(dir);
+  const test::CliRun run = test::runCli("convert " + test::quote(pkg) + " --merge -o " + test::quote(dir));
+  ASSERT_EQ(run.code, 0) << run.text;
+  const std::string glb = dir + "/two.glb";
+  ASSERT_TRUE(fs::exists(glb)) << run.text;
+  EXPECT_FALSE(fs::exists(dir + "/two"));
+  const test::ValidatorRun v = test::validateGltfFile(glb);
+  EXPECT_TRUE(v.ok) << v.output;
+  const tinygltf::Model m = loadGlb(glb);
+  ASSERT_EQ(m.animations.size(), 2u);
+  EXPECT_EQ(m.animations[0].name, "a_walk_x");
+  EXPECT_EQ(m.animations[1].name, "c_run_x");
+}
+
+// --item picks one clip of a package; it still plays on the package's rig.
+TEST(Sims3Cli, ItemPicksOneClipWhichStillPlaysOnThePackagesRig) {
+  const std::string dir = test::scratchDir("sims3_convert_item");
+  const std::string pkg = twoClipPackage(dir);
+  const test::CliRun run = test::runCli("convert " + test::quote(pkg) + " --item c_run_x -o " + test::quote(dir + "/out"));
+  ASSERT_EQ(run.code, 0) << run.text;
+  const std::string glb = dir + "/out/two.glb";
+  ASSERT_TRUE(fs::exists(glb)) << run.text;
+  EXPECT_EQ(run.text.find("warning"), std::string::npos) << run.text;
+  const tinygltf::Model m = loadGlb(glb);
+  ASSERT_EQ(m.animations.size(), 1u);
+  EXPECT_EQ(m.animations[0].name, "c_run_x");
+  EXPECT_EQ(animatedNodes(m).count("b__ROOT_bind__"), 1u);
+}
+
 TEST(Sims3Cli, ClipWithoutARigConvertsOnHashNamedNodesWithAWarning) {
   const std::string dir = test::scratchDir("sims3_convert_clip_alone");
   const test::CliRun run = test::runCli("convert " + test::quote(s3("synthetic_a_synthetic_test_x.clip")) + " -o " + test::quote(dir));

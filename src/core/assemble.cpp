@@ -93,10 +93,13 @@ size_t keepClips(std::vector<Animation>& animations, const std::vector<std::stri
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
                                            const AssembleOptions& options) {
   const std::string& file = input.provenance.file;
+  // --item picks what is exported; a picked clip set still plays on the rig of its file (a Sims 3
+  // package's clip on the package's RIG), so every rig stays available as a skeleton.
+  std::vector<bool> exported(input.rigs.size(), true);
   if (!options.items.empty()) {
-    std::erase_if(input.rigs, [&](const Rig& r) { return !listed(options.items, r.name); });
+    for (size_t i = 0; i < input.rigs.size(); ++i) exported[i] = listed(options.items, input.rigs[i].name);
     std::erase_if(input.clips, [&](const ClipSet& c) { return !listed(options.items, c.name, c.item); });
-    if (input.rigs.empty() && input.clips.empty()) {
+    if (std::find(exported.begin(), exported.end(), true) == exported.end() && input.clips.empty()) {
       return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
     }
   }
@@ -141,7 +144,7 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
     out.push_back(std::move(assembled));
   }
   for (size_t i = 0; i < input.rigs.size(); ++i) {
-    if (playsClips[i]) continue;
+    if (playsClips[i] || !exported[i]) continue;
     AssembledRig assembled{std::move(input.rigs[i]), {}};
     assembled.rig.provenance.absorb(input.provenance);
     for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
