@@ -13,6 +13,7 @@
 #include "core/byte_reader.hpp"
 #include "core/error.hpp"
 #include "core/rig.hpp"
+#include "formats/sims3/clip_layout.hpp"
 
 namespace rigport::sims3 {
 
@@ -54,9 +55,9 @@ struct ClipFile {
   bool hasIkTable = false;
   std::vector<std::vector<ClipSlotTarget>> ikChains;
   std::string actor = "x";
-  uint32_t eventVersion = 0x103;
+  uint32_t eventVersion = clip::kEventVersion;
   std::vector<ClipEvent> events;
-  std::array<float, 4> endBlock{0.0f, 0.0f, 0.0f, 1.0f};
+  std::array<float, 4> endBlock{0.0f, 0.0f, 0.0f, 1.0f};  // §2.12: always (0, 0, 0, 1)
   // §2.2 _S3Clip_ blob
   uint32_t version = 2;
   uint32_t flags = 0;

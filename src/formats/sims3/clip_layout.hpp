@@ -11,13 +11,11 @@ namespace rigport::sims3::clip {
 constexpr uint32_t kType = 0x6B20C4F3;
 constexpr size_t kOuterHeaderSize = 0x38;  // 0x28 + 16 zero bytes
 constexpr size_t kLinkedClipField = 0x04;  // always 0; both reference readers reject non-zero
-constexpr size_t kBlobSizeField = 0x08;
 constexpr size_t kBlobField = 0x0C;
 constexpr size_t kIkTableField = 0x10;
 constexpr size_t kActorField = 0x14;
 constexpr size_t kEventField = 0x18;
 constexpr size_t kUnknown1Field = 0x1C;
-constexpr size_t kUnknown2Field = 0x20;
 constexpr size_t kEndBlockField = 0x24;
 constexpr uint8_t kPadding = 0x7E;  // sections are padded to 4 bytes with '~' (§2.1)
 
@@ -104,7 +102,5 @@ constexpr int eventPayloadSize(uint16_t type) {
 }
 const char* eventTypeName(uint16_t type);
 
-// §2.12 end block: 4 floats, always (0, 0, 0, 1).
-constexpr size_t kEndBlockSize = 16;
 
 }  // namespace rigport::sims3::clip

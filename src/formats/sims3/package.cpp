@@ -26,6 +26,7 @@ Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
   ByteReader header = RP_TRY(r.window(0, kHeaderSize, "header"));
   RP_CHECK(header.seek(kIndexCountField, "indexCount"));
   const uint32_t count = RP_TRY(header.u32("indexCount"));
+  RP_CHECK(header.seek(kIndexOffsetLegacyField, "indexOffsetLegacy"));
   const uint32_t legacyOffset = RP_TRY(header.u32("indexOffsetLegacy"));
   const uint32_t indexSize = RP_TRY(header.u32("indexSize"));
   RP_CHECK(header.seek(kIndexOffsetField, "indexOffset"));
