@@ -216,6 +216,18 @@ TEST(Sims3Rig, MatchesS3py) {
   }
 }
 
+TEST(Sims3Probe, EachProbeTakesItsOwnSampleOnly) {
+  const auto clip = s3Bytes("synthetic_a_synthetic_test_x.clip");
+  const auto rig = s3Bytes("synthetic_synthRig.rig");
+  const auto pkg = s3Bytes("synthetic_clip_and_rig.package");
+  EXPECT_TRUE(probeClip(clip));
+  EXPECT_TRUE(probeRig(rig));
+  EXPECT_TRUE(probePackage(pkg));
+  EXPECT_FALSE(probeClip(rig) || probeClip(pkg) || probeRig(clip) || probeRig(pkg) || probePackage(clip) || probePackage(rig));
+  std::vector<uint8_t> versionOnly{4, 0, 0, 0, 2, 0, 0, 0, 0xFF, 0, 0, 0};  // 255 bones in 0 bytes
+  EXPECT_FALSE(probeRig(versionOnly));
+}
+
 TEST(Sims3Rig, Granny2RigsAreNotSupportedAndSaySo) {
   std::vector<uint8_t> wrapped{0xDE, 0x13, 0xAF, 0x8E, 0, 0, 0, 0, 1, 2, 3, 4};
   auto rig = readRigBytes(wrapped);

@@ -107,11 +107,14 @@ Result<Json> readChains(ByteReader& r, size_t boneCount, Provenance& warn) {
 
 }  // namespace
 
+// The version pair is a weak magic (two small integers), so the bone count must also fit the file.
 bool probeRig(std::span<const uint8_t> bytes) {
   ByteReader r(bytes);
   auto major = r.u32("major");
   auto minor = r.u32("minor");
-  return major && minor && isNewFormat(*major, *minor);
+  auto bones = r.s32("boneCount");
+  return major && minor && bones && isNewFormat(*major, *minor) && *bones >= 0 &&
+         static_cast<uint64_t>(*bones) * kBoneFixedSize <= r.remaining();
 }
 
 Result<Rig> readRig(std::span<const uint8_t> bytes, ReadContext& ctx) {
