@@ -158,7 +158,11 @@ TEST(DemoRun, RoundTripsEveryWritableFormatWithinOneTenthMillimetre) {
     if (findFormat(row.format)->animationOnly()) EXPECT_GE(row.keys, character().animations[0].keyCount()) << row.format;
     // Every format writes 32-bit floats, so only float rounding may separate the two sides;
     // 1e-4 is 0.1 mm for positions and 1e-4 of a unit for rotations and weights.
-    EXPECT_LT(row.error.max, 1e-4) << row.format << ": worst at " << row.error.where;
+    // Except The Sims 3's CLIP (alone or in a package), which quantises keys (sims3_clip.md R4, R5):
+    // half a 10-bit step of a translation channel spanning up to 1 m is 4.9e-4 m, half a 12-bit
+    // step of a quaternion component 1.2e-4.
+    const double bound = row.format.rfind("sims3-", 0) == 0 ? 5e-4 : 1e-4;
+    EXPECT_LT(row.error.max, bound) << row.format << ": worst at " << row.error.where;
   }
 }
 

@@ -6,6 +6,7 @@
 #          "meshes": [{"name", "vertexCount", "positions": [[x, y, z] per vertex, Blender's Z-up],
 #                      "vertexGroups": [names], "weights": [{group: weight} per vertex, non-zero only]}],
 #          "actions": [{"name", "fcurves": [{"data_path", "array_index", "keyframes", "first_frame", "last_frame"}]}],
+#          "empties": [{"name", "parent"}] (nodes that are no skin's joints),
 #          "fps": scene frames per second}
 import json
 import sys
@@ -30,13 +31,15 @@ def main(argv):
     if "FINISHED" not in result:
         raise RuntimeError(f"glTF import of {source} returned {result}")
 
-    out = {"fps": bpy.context.scene.render.fps, "armatures": [], "meshes": [], "actions": []}
+    out = {"fps": bpy.context.scene.render.fps, "armatures": [], "meshes": [], "actions": [], "empties": []}
     for obj in bpy.data.objects:
         if obj.type == "ARMATURE":
             out["armatures"].append({
                 "name": obj.name,
                 "bones": [{"name": b.name, "parent": b.parent.name if b.parent else None} for b in obj.data.bones],
             })
+        elif obj.type == "EMPTY":
+            out["empties"].append({"name": obj.name, "parent": obj.parent.name if obj.parent else None})
         elif obj.type == "MESH":
             groups = [g.name for g in obj.vertex_groups]
             weights = []

@@ -1,8 +1,9 @@
-// `rigport convert FILE|DIR... [-o DIR|FILE] [-j N] [--include GLOB] [--gltf] [--anim FILE]...
-// [--skeleton FILE[#ITEM]] [--resample FPS] [--strict]`: each input to DIR/<stem>.glb, or
-// DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin); a file found in a folder
-// keeps its place below the folder. A bad input is reported and skipped; the batch goes on, on
-// every core, and reports in input order.
+// `rigport convert FILE|DIR... [-o DIR|FILE] [-j N] [--include GLOB] [--gltf] [--merge]
+// [--anim FILE]... [--skeleton FILE[#ITEM]] [--resample FPS] [--strict]`: each input to
+// DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin); a file
+// found in a folder keeps its place below the folder. A bad input is reported and skipped; the
+// batch goes on, on every core, and reports in input order.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -44,6 +45,7 @@ struct ConvertSettings {
   bool verbose = false;
   bool json = false;
   float resampleFps = 0.0f;    // --resample FPS (core/resample.hpp); 0: keys as the files have them
+  bool merge = false;          // --merge: the clips of one input that play on one skeleton, in one file
 };
 
 enum class Outcome { Converted, Skipped, InputFailed, OutputFailed };
@@ -136,6 +138,28 @@ std::optional<std::pair<Outcome, Error>> writeRig(const Rig& rig, const fs::path
   return std::nullopt;
 }
 
+// --merge: rigs of one input with the same bones (a package's clips, each assembled on its rig)
+// become one rig, named after the input, carrying all their animations.
+void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& input) {
+  auto sameBones = [](const Skeleton& a, const Skeleton& b) {
+    return a.bones.size() == b.bones.size() &&
+           std::equal(a.bones.begin(), a.bones.end(), b.bones.begin(), [](const Bone& x, const Bone& y) { return x.name == y.name && x.parent == y.parent; });
+  };
+  std::vector<AssembledRig> merged;
+  for (AssembledRig& r : rigs) {
+    auto into = std::find_if(merged.begin(), merged.end(), [&](const AssembledRig& m) { return sameBones(m.rig.skeleton, r.rig.skeleton); });
+    if (into == merged.end()) {
+      merged.push_back(std::move(r));
+      continue;
+    }
+    for (Animation& a : r.rig.animations) into->rig.animations.push_back(std::move(a));
+    into->rig.provenance.absorb(r.rig.provenance);
+    into->coverage.add(r.coverage);
+    into->rig.name = fs::path(input).stem().string();
+  }
+  rigs = std::move(merged);
+}
+
 // Converts one planned input; safe to call from several threads at once (the plans keep inputs'
 // outputs apart).
 class Converter {
@@ -155,6 +179,7 @@ class Converter {
     }
     auto rigs = loadInput(path, shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
+    if (s_.merge) mergeSameSkeletons(*rigs, path);
     if (namesAFile(s_.output) && rigs->size() > 1) {
       return failed(std::move(result), Outcome::InputFailed,
                     makeError(ErrorCode::Usage, fmt::format("yields {} rigs but -o names one file; give a folder or pick one with --item",
@@ -345,6 +370,7 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("-o,--output", s->output,
                   "Output folder (created if missing), or the output file when one input gives one rig (ends in .glb or .gltf)")
       ->capture_default_str();
+  cmd->add_flag("--merge", s->merge, "Write the clips of one input that play on the same skeleton as animations of one file");
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   addInputOptions(*cmd, s->inputs);
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");

@@ -69,11 +69,11 @@ void printClipSet(const ClipSet& clips) {
 }
 
 void printItems(const std::vector<ItemInfo>& items) {
-  size_t width = 4;
-  for (const ItemInfo& i : items) width = std::max(width, i.name.size());
+  size_t width = 4, idWidth = 6;  // ids can be long (a package's TYPE:GROUP:INSTANCE)
+  for (const ItemInfo& i : items) width = std::max(width, i.name.size()), idWidth = std::max(idWidth, i.id.size());
   fmt::print("  items           {}\n", items.size());
-  fmt::print("    {:>6}  {:<10}  {:<{}}  {:>10}\n", "id", "kind", "name", width, "bytes");
-  for (const ItemInfo& i : items) fmt::print("    {:>6}  {:<10}  {:<{}}  {:>10}\n", i.id, i.kind, i.name, width, i.bytes);
+  fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", "id", idWidth, "kind", "name", width, "bytes");
+  for (const ItemInfo& i : items) fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", i.id, idWidth, i.kind, i.name, width, i.bytes);
 }
 
 bool bindsAnything(const InputOptions& o) { return !o.animations.empty() || !o.skeleton.empty(); }

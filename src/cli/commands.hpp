@@ -12,5 +12,6 @@ void addDumpCommand(CLI::App& app, int& exitCode);
 void addFormatsCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addViewCommand(CLI::App& app, int& exitCode);
+void addHashCommand(CLI::App& app, int& exitCode);
 
 }  // namespace rigport::cli

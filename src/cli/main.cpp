@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   addFormatsCommand(app, exitCode);
   addDemoCommand(app, exitCode);
   addViewCommand(app, exitCode);
+  addHashCommand(app, exitCode);
 
   if (argc > 1 && reportUnknownCommand(app, argv[1])) return kExitUsage;
   try {

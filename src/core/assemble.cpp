@@ -60,6 +60,29 @@ std::optional<size_t> chooseSkeleton(const ClipSet& clips, const std::vector<Rig
   return best;
 }
 
+// Clips whose tracks name bones only by hash (a Sims 3 CLIP) still play with no skeleton at all: on
+// a flat one with one node per hash, named "0x<hash>", at the origin (keys give every pose). The
+// caller warns. Clips with any other kind of track name have no such stand-in.
+std::optional<Rig> hashNamedSkeleton(const ClipSet& clips) {
+  Rig rig;
+  rig.provenance.axes = clips.provenance.axes;
+  for (const Animation& a : clips.animations) {
+    for (const BoneTrack& t : a.tracks) {
+      if (!t.target.nameHash || !t.target.name.empty() || t.target.id || t.target.position) return std::nullopt;
+      const uint64_t hash = *t.target.nameHash;
+      const bool known = std::any_of(rig.skeleton.bones.begin(), rig.skeleton.bones.end(), [&](const Bone& b) { return b.nameHash == hash; });
+      if (known) continue;
+      Bone b;
+      b.name = hash > 0xFFFFFFFFull ? fmt::format("0x{:016X}", hash) : fmt::format("0x{:08X}", hash);
+      b.nameHash = hash;
+      b.nameHashKind = t.target.nameHashKind;
+      rig.skeleton.bones.push_back(std::move(b));
+    }
+  }
+  if (rig.skeleton.bones.empty()) return std::nullopt;
+  return rig;
+}
+
 size_t keepClips(std::vector<Animation>& animations, const std::vector<std::string>& names) {
   std::erase_if(animations, [&](const Animation& a) { return !listed(names, a.name); });
   return animations.size();
@@ -70,10 +93,13 @@ size_t keepClips(std::vector<Animation>& animations, const std::vector<std::stri
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
                                            const AssembleOptions& options) {
   const std::string& file = input.provenance.file;
+  // --item picks what is exported; a picked clip set still plays on the rig of its file (a Sims 3
+  // package's clip on the package's RIG), so every rig stays available as a skeleton.
+  std::vector<bool> exported(input.rigs.size(), true);
   if (!options.items.empty()) {
-    std::erase_if(input.rigs, [&](const Rig& r) { return !listed(options.items, r.name); });
+    for (size_t i = 0; i < input.rigs.size(); ++i) exported[i] = listed(options.items, input.rigs[i].name);
     std::erase_if(input.clips, [&](const ClipSet& c) { return !listed(options.items, c.name, c.item); });
-    if (input.rigs.empty() && input.clips.empty()) {
+    if (std::find(exported.begin(), exported.end(), true) == exported.end() && input.clips.empty()) {
       return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
     }
   }
@@ -94,14 +120,21 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
       assembled.rig = *skeleton;
     } else {
       const std::optional<size_t> chosen = chooseSkeleton(clips, input.rigs, input.provenance);
-      if (!chosen) {
+      std::optional<Rig> standIn = chosen ? std::nullopt : hashNamedSkeleton(clips);
+      if (standIn) {
+        assembled.rig = std::move(*standIn);
+        assembled.rig.provenance.warn("no-skeleton", fmt::format("clips '{}' play on no skeleton: their {} bones are nodes named by "
+                                                                 "hash at the origin; name one with --skeleton FILE[#ITEM]",
+                                                                 clips.name, assembled.rig.skeleton.bones.size()));
+      } else if (!chosen) {
         return usage(fmt::format("{} clips carry no skeleton: name one with --skeleton FILE[#ITEM], or pass this file with "
                                  "--anim next to a model",
                                  clips.provenance.format),
                      file);
+      } else {
+        playsClips[*chosen] = true;
+        assembled.rig = input.rigs[*chosen];
       }
-      playsClips[*chosen] = true;
-      assembled.rig = input.rigs[*chosen];
     }
     assembled.rig.animations.clear();
     assembled.rig.name = clips.name;
@@ -111,7 +144,7 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
     out.push_back(std::move(assembled));
   }
   for (size_t i = 0; i < input.rigs.size(); ++i) {
-    if (playsClips[i]) continue;
+    if (playsClips[i] || !exported[i]) continue;
     AssembledRig assembled{std::move(input.rigs[i]), {}};
     assembled.rig.provenance.absorb(input.provenance);
     for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));

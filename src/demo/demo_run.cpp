@@ -38,6 +38,20 @@ Result<Rig> readBack(const FormatInfo& format, std::vector<uint8_t> bytes, const
   if (clipsOnly && !asset.clips.empty()) convertAxes(skeleton, asset.clips.front().provenance.axes);
   std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), {}, clipsOnly ? &skeleton : nullptr, {}));
   if (rigs.size() != 1) return invalidModel("", fmt::format("read back {} rigs, wrote one", rigs.size()));
+  // A format that carries a skeleton but no meshes (a Sims 3 package: RIG + CLIPs) is compared on
+  // what it carries: the rig read back wears the character's meshes, matched to its bones by name.
+  if ((format.carries & kCarriesMesh) == 0 && (format.carries & kCarriesSkeleton) != 0) {
+    Rig& rig = rigs.front().rig;
+    rig.meshes = character.meshes;
+    rig.materials = character.materials;
+    for (Mesh& mesh : rig.meshes) {
+      for (Influence& i : mesh.influences) {
+        const int32_t bone = rig.skeleton.find(character.skeleton.bones.at(i.bone).name);
+        if (bone < 0) return invalidModel("", fmt::format("bone '{}' was not read back", character.skeleton.bones.at(i.bone).name));
+        i.bone = static_cast<uint32_t>(bone);
+      }
+    }
+  }
   return std::move(rigs.front().rig);
 }
 

@@ -10,6 +10,7 @@
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/rw4/arena_io.hpp"
+#include "formats/sims3/sims3_io.hpp"
 
 namespace rigport {
 namespace {
@@ -79,6 +80,14 @@ constexpr std::array kFormats{
     FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons and skinned meshes",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
                rw4::listArena, rw4::readArena, writePs3Arena},
+    FormatInfo{"sims3-clip", "The Sims 3 CLIP animation (0x6B20C4F3; s3pe's .animation)", ".clip,.animation", kCarriesAnimations,
+               "FNV32 of the lower-cased bone name", sims3::probeClip, listClips<sims3::readClip>, readOneClipSet<sims3::readClip>,
+               sims3::writeClip},
+    FormatInfo{"sims3-rig", "The Sims 3 RIG skeleton (0x8EAF13DE, new EA format; not Granny2)", ".rig,.grannyrig", kCarriesSkeleton, "",
+               sims3::probeRig, listOneRig, readOneRig<sims3::readRig>, nullptr},  // sims3::writeRig: a RIG carries no animation or mesh to compare in `demo`; the package row writes one
+    FormatInfo{"sims3-package", "The Sims 3 DBPF 2.0 package (RefPack) of CLIP and RIG resources", ".package",
+               kCarriesSkeleton | kCarriesAnimations | kCarriesContainer, "FNV32 of the lower-cased bone name", sims3::probePackage,
+               sims3::listPackage, sims3::readPackage, sims3::writePackage},
 };
 
 std::string lowerExtension(std::string_view path) {

@@ -1,0 +1,39 @@
+// CLIP entry points: probe, read into a clip set, write from the model.
+#include <fmt/format.h>
+
+#include "formats/sims3/clip_file.hpp"
+#include "formats/sims3/clip_layout.hpp"
+#include "formats/sims3/clip_model.hpp"
+#include "formats/sims3/sims3_io.hpp"
+
+namespace rigport::sims3 {
+
+bool probeClip(std::span<const uint8_t> bytes) {
+  ByteReader r(bytes);
+  auto type = r.u32("type");
+  return type && *type == clip::kType && bytes.size() >= clip::kOuterHeaderSize;
+}
+
+Result<ClipSet> readClip(std::span<const uint8_t> bytes, ReadContext& ctx) {
+  ByteReader r = ctx.reader(bytes);
+  ClipSet clips;
+  clips.provenance.format = "sims3-clip";  // TS3 is metres, +Y up, facing +Z: glTF's axes (§2.11)
+  const ClipFile file = RP_TRY(parseClip(r, clips.provenance));
+  clips.name = file.name;
+  clips.animations.push_back(clipToAnimation(file, clips.provenance));
+  return clips;
+}
+
+Result<std::vector<uint8_t>> writeClipAnimation(const Animation& anim, const Skeleton* skeleton) {
+  return serializeClip(RP_TRY(animationToClip(anim, skeleton)));
+}
+
+Result<std::vector<uint8_t>> writeClip(const Rig& rig) {
+  if (rig.animations.size() != 1) {
+    return makeError(ErrorCode::Usage, fmt::format("a CLIP holds one animation and the rig has {}; write a .package for several",
+                                                   rig.animations.size()));
+  }
+  return writeClipAnimation(rig.animations.front(), &rig.skeleton);
+}
+
+}  // namespace rigport::sims3

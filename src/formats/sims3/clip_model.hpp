@@ -1,0 +1,22 @@
+// ClipFile <-> the rig model's Animation (sims3_clip.md §2.5-§2.13).
+#pragma once
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "formats/sims3/clip_file.hpp"
+
+namespace rigport::sims3 {
+
+// Tracks name their bone by the FNV32 of its lower-cased name (R10, R11); morph / driver channels
+// (sub-target 7) become scalar channels named "0x<key>"; constant channels one key at time 0;
+// rotations are renormalised; events keep every field (payload JSON); actor, source name and IK
+// slots go to extras["sims3"].
+Animation clipToAnimation(const ClipFile& clip, Provenance& warnings);
+
+// The writer's side: per channel the encoding the note describes (offset/scale from the value
+// range, sign bits, constant types for unchanging channels), events and IK slots from what
+// clipToAnimation() kept. Tracks are hashed from `skeleton`'s bone names where they are bound to
+// one, else from their BoneRef. Scale keys have no TS3 channel and are not written.
+Result<ClipFile> animationToClip(const Animation& anim, const Skeleton* skeleton);
+
+}  // namespace rigport::sims3

@@ -1,0 +1,165 @@
+// DBPF 2.0 index, resources and name map (sims3_clip.md §4), read and written.
+#include "formats/sims3/package.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/byte_writer.hpp"
+#include "formats/sims3/dbpf_layout.hpp"
+#include "formats/sims3/refpack.hpp"
+
+namespace rigport::sims3 {
+
+using namespace dbpf;
+
+std::string entryId(const PackageEntry& e) { return fmt::format("{:08X}:{:08X}:{:016X}", e.type, e.group, e.instance); }
+
+Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
+  auto scope = r.scope("DBPF");
+  const auto magic = RP_TRY(r.bytes(4, "magic"));
+  if (std::memcmp(magic.data(), kMagic, 4) != 0) return r.errorAt(0, ErrorCode::BadValue, "not a DBPF package (no \"DBPF\" magic)", "magic");
+  const uint32_t major = RP_TRY(r.u32("major"));
+  if (major != kMajor) {
+    return r.errorAt(kMajorField, ErrorCode::Unsupported, fmt::format("DBPF version {} (rigport reads 2.x, The Sims 3's)", major), "major");
+  }
+  ByteReader header = RP_TRY(r.window(0, kHeaderSize, "header"));
+  RP_CHECK(header.seek(kIndexCountField, "indexCount"));
+  const uint32_t count = RP_TRY(header.u32("indexCount"));
+  RP_CHECK(header.seek(kIndexOffsetLegacyField, "indexOffsetLegacy"));
+  const uint32_t legacyOffset = RP_TRY(header.u32("indexOffsetLegacy"));
+  const uint32_t indexSize = RP_TRY(header.u32("indexSize"));
+  RP_CHECK(header.seek(kIndexOffsetField, "indexOffset"));
+  uint32_t indexOffset = RP_TRY(header.u32("indexOffset"));
+  if (indexOffset == 0) indexOffset = legacyOffset;
+  if (indexOffset > r.size() || indexSize > r.size() - indexOffset) {
+    return r.errorAt(kIndexOffsetField, ErrorCode::BadValue,
+                     fmt::format("index at 0x{:X} ({} bytes) is outside the {}-byte file", indexOffset, indexSize, r.size()), "indexOffset");
+  }
+  ByteReader index = RP_TRY(r.window(indexOffset, indexSize, "index"));
+  const uint32_t flags = count == 0 ? 0 : RP_TRY(index.u32("flags"));
+  uint32_t constants[4] = {0, 0, 0, 0};
+  for (unsigned bit = 0; bit < 4; ++bit) {
+    if ((flags & (1u << bit)) != 0) constants[bit] = RP_TRY(index.u32(Field("constant", bit)));
+  }
+  unsigned perEntryKeys = 0;
+  for (unsigned bit = 0; bit < 4; ++bit) perEntryKeys += (flags & (1u << bit)) == 0 ? 1 : 0;
+  const size_t n = RP_TRY(index.count(count, perEntryKeys * 4 + kEntryTailSize, "indexCount"));
+  std::vector<PackageEntry> entries(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto entryScope = index.scope(Field("entry", static_cast<int64_t>(i)));
+    PackageEntry& e = entries[i];
+    e.indexOffset = indexOffset + index.position();
+    uint32_t key[4];
+    static const char* const kKeyNames[4] = {"type", "group", "instanceHi", "instanceLo"};
+    for (unsigned bit = 0; bit < 4; ++bit) key[bit] = (flags & (1u << bit)) != 0 ? constants[bit] : RP_TRY(index.u32(kKeyNames[bit]));
+    e.type = key[0];
+    e.group = key[1];
+    e.instance = uint64_t{key[2]} << 32 | key[3];
+    e.offset = RP_TRY(index.u32("offset"));
+    e.fileSize = RP_TRY(index.u32("fileSize")) & ~kFileSizeFlag;
+    e.memSize = RP_TRY(index.u32("memSize"));
+    e.compression = RP_TRY(index.u16("compressed"));
+    e.committed = RP_TRY(index.u16("committed"));
+    if (e.offset > r.size() || e.fileSize > r.size() - e.offset) {
+      return index.errorAt(index.position() - kEntryTailSize, ErrorCode::BadValue,
+                           fmt::format("resource {} at 0x{:X} ({} bytes) is outside the {}-byte file", entryId(e), e.offset, e.fileSize, r.size()),
+                           "offset");
+    }
+  }
+  return entries;
+}
+
+Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e) {
+  ByteReader stored = RP_TRY(r.window(e.offset, e.fileSize, "resource"));
+  if (e.compression == kCompressedRefPack) {
+    std::vector<uint8_t> bytes = RP_TRY(refpackDecompress(stored));
+    if (bytes.size() != e.memSize) {
+      return stored.errorAt(0, ErrorCode::BadValue, fmt::format("decompresses to {} bytes; the index says {}", bytes.size(), e.memSize), "memSize");
+    }
+    return bytes;
+  }
+  if (e.compression != 0) {
+    return stored.errorAt(0, ErrorCode::Unsupported,
+                          fmt::format("compression 0x{:04X}{} (rigport reads RefPack, 0xFFFF, and uncompressed resources)", e.compression,
+                                      e.compression == kCompressedZlib ? ", The Sims 4's zlib" : ""),
+                          "compressed");
+  }
+  RP_CHECK(stored.charge(e.fileSize, "fileSize"));
+  const auto bytes = RP_TRY(stored.bytes(e.fileSize, "resource"));
+  return std::vector<uint8_t>(bytes.begin(), bytes.end());
+}
+
+Result<std::unordered_map<uint64_t, std::string>> parseNameMap(ByteReader r) {
+  auto scope = r.scope("NMAP");
+  const uint32_t version = RP_TRY(r.u32("version"));
+  if (version != kNameMapVersion) return r.errorAt(0, ErrorCode::Unsupported, fmt::format("name map version {} (1 is known)", version), "version");
+  const uint32_t count = RP_TRY(r.u32("count"));
+  const size_t n = RP_TRY(r.count(count, 12, "count"));
+  std::unordered_map<uint64_t, std::string> names;
+  names.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto entryScope = r.scope(Field("name", static_cast<int64_t>(i)));
+    const uint64_t instance = RP_TRY(r.u64("instance"));
+    const uint32_t length = RP_TRY(r.u32("length"));
+    const auto text = RP_TRY(r.bytes(length, "text"));
+    names[instance].assign(text.begin(), text.end());
+  }
+  return names;
+}
+
+PackageResource PackageResource::make(uint32_t type, uint32_t group, uint64_t instance, std::vector<uint8_t> bytes, bool compress) {
+  PackageResource p{type, group, instance, {}, static_cast<uint32_t>(bytes.size()), 0};
+  if (compress) {
+    p.stored = refpackCompress(bytes);
+    p.compression = kCompressedRefPack;
+  } else {
+    p.stored = std::move(bytes);
+  }
+  return p;
+}
+
+std::vector<uint8_t> serializeNameMap(const std::vector<std::pair<uint64_t, std::string>>& names) {
+  ByteWriter w;
+  w.u32(kNameMapVersion);
+  w.u32(static_cast<uint32_t>(names.size()));
+  for (const auto& [instance, name] : names) {
+    w.u64(instance);
+    w.u32(static_cast<uint32_t>(name.size()));
+    w.raw({reinterpret_cast<const uint8_t*>(name.data()), name.size()});
+  }
+  return w.take();
+}
+
+std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resources) {
+  ByteWriter w;
+  w.raw({reinterpret_cast<const uint8_t*>(kMagic), 4});
+  w.u32(kMajor);
+  w.zeros(kHeaderSize - 8);
+  std::vector<uint32_t> offsets;
+  for (const PackageResource& p : resources) {
+    offsets.push_back(static_cast<uint32_t>(w.size()));
+    w.raw(p.stored);
+  }
+  const size_t indexAt = w.size();
+  w.u32(0);  // flags: no constant fields
+  for (size_t i = 0; i < resources.size(); ++i) {
+    const PackageResource& p = resources[i];
+    w.u32(p.type);
+    w.u32(p.group);
+    w.u32(static_cast<uint32_t>(p.instance >> 32));
+    w.u32(static_cast<uint32_t>(p.instance));
+    w.u32(offsets[i]);
+    w.u32(static_cast<uint32_t>(p.stored.size()) | kFileSizeFlag);
+    w.u32(p.memSize);
+    w.u16(p.compression);
+    w.u16(kCommitted);
+  }
+  w.patchU32(kIndexCountField, static_cast<uint32_t>(resources.size()));
+  w.patchU32(kIndexSizeField, static_cast<uint32_t>(w.size() - indexAt));
+  w.patchU32(kIndexVersionField, kIndexVersion);
+  w.patchU32(kIndexOffsetField, static_cast<uint32_t>(indexAt));
+  return w.take();
+}
+
+}  // namespace rigport::sims3

@@ -1,0 +1,185 @@
+#include "formats/sims3/refpack.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace rigport::sims3 {
+namespace {
+
+constexpr uint8_t kMagic = 0xFB;
+constexpr uint8_t kFlagLargeSizes = 0x80;      // 4-byte size fields instead of 3
+constexpr uint8_t kFlagCompressedSize = 0x01;  // a compressed-size field precedes the size
+constexpr uint8_t kWriterFlags = 0x10;         // what s3pi writes ("10 FB")
+
+// Longest copy and farthest offset of each copy opcode (§4 table).
+constexpr size_t kShortMaxLen = 10, kShortMaxOffset = 1024;
+constexpr size_t kMediumMaxLen = 67, kMediumMaxOffset = 16384;
+constexpr size_t kLongMaxLen = 1028, kLongMaxOffset = 131072;
+
+Result<uint64_t> readHeader(ByteReader& r) {
+  const uint8_t flags = RP_TRY(r.u8("flags"));
+  if (RP_TRY(r.u8("magic")) != kMagic) return r.errorAt(r.position() - 1, ErrorCode::BadValue, "not a RefPack stream (byte 1 is not 0xFB)", "magic");
+  const size_t sizeBytes = (flags & kFlagLargeSizes) != 0 ? 4 : 3;
+  if ((flags & kFlagCompressedSize) != 0) RP_CHECK(r.skip(sizeBytes, "compressedSize"));
+  const auto size = RP_TRY(r.bytes(sizeBytes, "uncompressedSize"));
+  uint64_t n = 0;
+  for (uint8_t b : size) n = n << 8 | b;  // big-endian
+  return n;
+}
+
+}  // namespace
+
+Result<uint64_t> refpackSize(ByteReader r) { return readHeader(r); }
+
+Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
+  auto scope = r.scope("RefPack");
+  const uint64_t size = RP_TRY(readHeader(r));
+  RP_CHECK(r.charge(size, "uncompressedSize"));
+  std::vector<uint8_t> out(size);
+  const uint8_t* const begin = r.data().data();
+  const uint8_t* in = begin + r.position();
+  const uint8_t* const end = begin + r.size();
+  uint8_t* const dst = out.data();
+  size_t o = 0;
+  auto fail = [&](const uint8_t* at, std::string message) { return r.errorAt(static_cast<size_t>(at - begin), ErrorCode::BadValue, std::move(message), "opcode"); };
+  for (;;) {
+    if (in >= end) return r.errorAt(r.size(), ErrorCode::Truncated, fmt::format("stream ends after {} of {} bytes, before its end opcode", o, size), "opcode");
+    const uint8_t* const op = in;
+    const uint8_t c = in[0];
+    size_t plain = 0, copy = 0, offset = 0;
+    bool last = false;
+    if (c < 0x80) {
+      if (end - in < 2) return fail(op, "opcode runs past the end");
+      plain = c & 3u;
+      copy = ((c >> 2) & 7u) + 3;
+      offset = ((c & 0x60u) << 3) + in[1] + 1;
+      in += 2;
+    } else if (c < 0xC0) {
+      if (end - in < 3) return fail(op, "opcode runs past the end");
+      plain = in[1] >> 6;
+      copy = (c & 0x3Fu) + 4;
+      offset = ((in[1] & 0x3Fu) << 8) + in[2] + 1;
+      in += 3;
+    } else if (c < 0xE0) {
+      if (end - in < 4) return fail(op, "opcode runs past the end");
+      plain = c & 3u;
+      copy = ((c & 0x0Cu) << 6) + in[3] + 5;
+      offset = ((c & 0x10u) << 12) + (static_cast<size_t>(in[1]) << 8) + in[2] + 1;
+      in += 4;
+    } else if (c < 0xFC) {
+      plain = ((c & 0x1Fu) + 1) * 4;
+      in += 1;
+    } else {
+      plain = c & 3u;
+      last = true;
+      in += 1;
+    }
+    if (plain > static_cast<size_t>(end - in)) return fail(op, fmt::format("{} literal bytes run past the end of the stream", plain));
+    if (plain > size - o) return fail(op, fmt::format("{} literal bytes overflow the {}-byte output at {}", plain, size, o));
+    std::memcpy(dst + o, in, plain);
+    in += plain;
+    o += plain;
+    if (copy > 0) {
+      if (offset > o) return fail(op, fmt::format("copies from {} bytes back at output {}", offset, o));
+      if (copy > size - o) return fail(op, fmt::format("a {}-byte copy overflows the {}-byte output at {}", copy, size, o));
+      uint8_t* d = dst + o;
+      const uint8_t* s = d - offset;
+      if (offset >= copy) {
+        std::memcpy(d, s, copy);
+      } else {
+        for (size_t i = 0; i < copy; ++i) d[i] = s[i];  // overlapping: a run
+      }
+      o += copy;
+    }
+    if (last) break;
+  }
+  if (o != size) return fail(in - 1, fmt::format("stream ends after {} of {} bytes", o, size));
+  return out;
+}
+
+namespace {
+
+// Literal runs of 4..112 bytes (opcode 0xE0-0xFB) until at most `keep` (3) remain for the next opcode.
+void emitLiterals(std::vector<uint8_t>& out, const uint8_t* lit, size_t& n, size_t keep) {
+  while (n > keep) {
+    const size_t chunk = std::min<size_t>(112, n / 4 * 4);  // leaves n % 4 <= keep
+    if (chunk == 0) break;
+    out.push_back(static_cast<uint8_t>(0xE0 + chunk / 4 - 1));
+    out.insert(out.end(), lit, lit + chunk);
+    lit += chunk;
+    n -= chunk;
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> refpackCompress(std::span<const uint8_t> data) {
+  std::vector<uint8_t> out;
+  out.reserve(data.size() / 2 + 16);
+  const size_t n = data.size();
+  if (n < (1u << 24)) {
+    out.insert(out.end(), {kWriterFlags, kMagic, static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)});
+  } else {
+    out.insert(out.end(), {static_cast<uint8_t>(kWriterFlags | kFlagLargeSizes), kMagic, static_cast<uint8_t>(n >> 24),
+                           static_cast<uint8_t>(n >> 16), static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)});
+  }
+  constexpr unsigned kHashBits = 16;
+  std::vector<uint32_t> head(1u << kHashBits, 0);  // position + 1 of the last 4-byte sequence with this hash
+  auto hashAt = [&](size_t i) {
+    uint32_t v;
+    std::memcpy(&v, data.data() + i, 4);
+    return (v * 2654435761u) >> (32 - kHashBits);
+  };
+  const uint8_t* p = data.data();
+  size_t litStart = 0, i = 0;
+  while (i + 4 <= n) {
+    const uint32_t h = hashAt(i);
+    const size_t cand = head[h];
+    head[h] = static_cast<uint32_t>(i + 1);
+    size_t len = 0, offset = 0;
+    if (cand > 0 && i - (cand - 1) <= kLongMaxOffset) {
+      const size_t j = cand - 1;
+      const size_t limit = std::min(kLongMaxLen, n - i);
+      while (len < limit && p[j + len] == p[i + len]) ++len;
+      offset = i - j;
+    }
+    const bool usable = len >= 4 && (offset <= kMediumMaxOffset || len >= 5);
+    if (!usable) {
+      ++i;
+      continue;
+    }
+    size_t lit = i - litStart;
+    emitLiterals(out, p + litStart, lit, 3);
+    const uint8_t* tail = p + i - lit;
+    const size_t o = offset - 1;
+    if (offset <= kShortMaxOffset && len <= kShortMaxLen) {
+      out.push_back(static_cast<uint8_t>(((o >> 3) & 0x60) | ((len - 3) << 2) | lit));
+      out.push_back(static_cast<uint8_t>(o));
+    } else if (offset <= kMediumMaxOffset && len <= kMediumMaxLen) {
+      out.push_back(static_cast<uint8_t>(0x80 | (len - 4)));
+      out.push_back(static_cast<uint8_t>((lit << 6) | (o >> 8)));
+      out.push_back(static_cast<uint8_t>(o));
+    } else {
+      const size_t l = len - 5;
+      out.push_back(static_cast<uint8_t>(0xC0 | ((o >> 16) << 4) | ((l >> 8) << 2) | lit));
+      out.push_back(static_cast<uint8_t>(o >> 8));
+      out.push_back(static_cast<uint8_t>(o));
+      out.push_back(static_cast<uint8_t>(l));
+    }
+    out.insert(out.end(), tail, tail + lit);
+    // Index the sequences inside the match too (cheaply: every position), so runs find themselves.
+    const size_t stop = std::min(i + len, n - 3);
+    for (size_t k = i + 1; k < stop; ++k) head[hashAt(k)] = static_cast<uint32_t>(k + 1);
+    i += len;
+    litStart = i;
+  }
+  size_t lit = n - litStart;
+  emitLiterals(out, p + litStart, lit, 3);
+  out.push_back(static_cast<uint8_t>(0xFC | lit));
+  out.insert(out.end(), p + n - lit, p + n);
+  return out;
+}
+
+}  // namespace rigport::sims3

@@ -1,0 +1,23 @@
+// RefPack / QFS, the compression of DBPF 2.0 resources (sims3_clip.md §4), in the "Sims 3 header
+// mode": flag byte (0x80: 4-byte sizes, 0x01: a compressed-size field first), 0xFB, big-endian
+// uncompressed size, then the opcode stream of §4's table.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/byte_reader.hpp"
+#include "core/error.hpp"
+
+namespace rigport::sims3 {
+
+// The uncompressed size a RefPack header announces (for listing without decompressing).
+Result<uint64_t> refpackSize(ByteReader r);
+// Decompresses the stream `r` reads; the output size is charged to r's budget before allocating.
+// Errors name the offset of the opcode that reads or copies out of bounds.
+Result<std::vector<uint8_t>> refpackDecompress(ByteReader r);
+// Compresses (greedy matching over a hash of 4-byte sequences, offsets up to 128 KiB).
+std::vector<uint8_t> refpackCompress(std::span<const uint8_t> data);
+
+}  // namespace rigport::sims3
