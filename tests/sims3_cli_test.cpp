@@ -160,7 +160,7 @@ TEST(Sims3Cli, ClipWithSkeletonFromARigFileOrAPackageItem) {
   const std::string dir = test::scratchDir("sims3_convert_skeleton");
   for (const std::string& skeleton : {s3("synthetic_synthRig.rig"), s3(kPackage) + "#synthRig"}) {
     const test::CliRun run = test::runCli("convert " + test::quote(s3("synthetic_a_synthetic_test_x.clip")) + " --skeleton " +
-                                          test::quote(skeleton) + " -o " + test::quote(dir));
+                                          test::quote(skeleton) + " --overwrite -o " + test::quote(dir));
     ASSERT_EQ(run.code, 0) << run.text;
     const std::string glb = dir + "/synthetic_a_synthetic_test_x.glb";
     EXPECT_TRUE(test::validateGltfFile(glb).ok) << skeleton;
