@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "formats/battleforge/drs_io.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
 
@@ -67,6 +68,9 @@ constexpr std::array kFormats{
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr},
+    FormatInfo{"battleforge-drs", "BattleForge model (CSkSkeleton, CSkSkinInfo, CDspMeshFile, CDspJointMap, CGeoMesh)", ".drs",
+               kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", battleforge::probeDrs, listOneRig,
+               readOneRig<battleforge::readDrs>, nullptr},
 };
 
 std::string lowerExtension(std::string_view path) {
