@@ -70,7 +70,10 @@ constexpr std::array kFormats{
                readOneClipSet<renderware::readIfp>, nullptr},
     FormatInfo{"battleforge-drs", "BattleForge model (CSkSkeleton, CSkSkinInfo, CDspMeshFile, CDspJointMap, CGeoMesh)", ".drs",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", battleforge::probeDrs, listOneRig,
-               readOneRig<battleforge::readDrs>, nullptr},
+               readOneRig<battleforge::readDrs>, battleforge::writeDrs},
+    FormatInfo{"battleforge-ska", "BattleForge animation (types 6 and 7, Hermite keys)", ".ska", kCarriesAnimations,
+               "Bone.version (bone id)", battleforge::probeSka, listClips<battleforge::readSka>,
+               readOneClipSet<battleforge::readSka>, battleforge::writeSka},
 };
 
 std::string lowerExtension(std::string_view path) {
