@@ -69,6 +69,7 @@ struct CSkSkeleton {
   std::vector<BoneMatrix> matrices;  // by identifier
   std::vector<DrsBone> bones;        // by version
   std::array<float, 16> superParent{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};  // "usually identity"
+  uint64_t fileOffset = 0;  // of the payload, for errors found after reading
 };
 
 // §5 CSkSkinInfo: per CGeoMesh vertex, 4 weights then 4 global bone identifiers (32 bytes).

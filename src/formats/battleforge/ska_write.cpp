@@ -36,7 +36,7 @@ void addKeys(Channel& c, const Keys<T>& keys, float duration, ToVec4 toVec4) {
   const float scale = duration > 0.0f ? 1.0f / duration : 0.0f;
   const bool cubic = keys.interpolation == Interpolation::CubicSpline && keys.outTangents.size() == keys.values.size();
   for (size_t k = 0; k < keys.times.size(); ++k) {
-    c.times.push_back(keys.times[k] * scale);
+    c.times.push_back(duration > 0.0f ? keys.times[k] / duration : 0.0f);
     c.values.push_back(toVec4(keys.values[k], false));
     c.tangents.push_back(cubic ? toVec4(keys.outTangents[k], true) * duration : glm::vec4(0.0f));
   }

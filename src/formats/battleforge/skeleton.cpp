@@ -99,6 +99,14 @@ Status validateSkeleton(const ByteReader& r, const CSkSkeleton& s, const std::ve
     }
     const BoneMatrix& m = s.matrices[b.identifier];
     const size_t mOff = matricesStart + kBoneMatrixSize * static_cast<size_t>(b.identifier);
+    // §4 needs a rotation in v0..v2 and a finite v3; anything else has no bind pose to derive.
+    bool finite = true;
+    for (const BoneVertex& v : m) finite = finite && std::isfinite(v.position.x) && std::isfinite(v.position.y) && std::isfinite(v.position.z);
+    if (!finite || std::fabs(glm::determinant(glm::mat3(m[0].position, m[1].position, m[2].position))) < 1e-6f) {
+      return r.errorAt(mOff, ErrorCode::BadValue,
+                       fmt::format("{}: BoneMatrix positions are not finite or v0..v2 are not the rows of a rotation", boneLabel(b, i)),
+                       Field("bone_matrices", b.identifier));
+    }
     if (m[0].parent < -1 || m[0].parent >= static_cast<int64_t>(n)) {
       return r.errorAt(mOff + 12, ErrorCode::BadValue,
                        fmt::format("{}: BoneVertex[0].parent {} is neither -1 nor a bone identifier (0..{})", boneLabel(b, i), m[0].parent, n - 1),
@@ -124,13 +132,35 @@ Status validateSkeleton(const ByteReader& r, const CSkSkeleton& s, const std::ve
   return Ok{};
 }
 
-glm::mat4 modelMatrix(const BoneMatrix& m) {
+// The nearest rotation to an invertible matrix's rows, by Gram-Schmidt (a mirror's third axis flipped).
+glm::mat3 orthonormalized(const glm::mat3& r) {
+  const glm::vec3 x = glm::normalize(r[0]);
+  const glm::vec3 y = glm::normalize(r[1] - glm::dot(r[1], x) * x);
+  return glm::mat3(x, y, glm::cross(x, y));
+}
+
+glm::mat4 modelMatrix(const BoneMatrix& m, bool exact) {
   // §4: R's rows are v0..v2 (glm::mat3(v0, v1, v2) has them as columns, i.e. is Rᵀ); t = R·(−v3).
   const glm::mat3 rt(m[0].position, m[1].position, m[2].position);
-  const glm::mat3 rot = glm::transpose(rt);
+  const glm::mat3 rot = exact ? glm::transpose(rt) : orthonormalized(glm::transpose(rt));
   glm::mat4 out(rot);
   out[3] = glm::vec4(rot * -m[3].position, 1.0f);
   return out;
+}
+
+// [R | t]⁻¹ = [Rᵀ | −Rᵀ·t] for the rotations modelMatrix() makes.
+glm::mat4 rigidInverse(const glm::mat4& m) {
+  const glm::mat3 rt = glm::transpose(glm::mat3(m));
+  glm::mat4 out(rt);
+  out[3] = glm::vec4(rt * -glm::vec3(m[3]), 1.0f);
+  return out;
+}
+
+bool finite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r)
+      if (!std::isfinite(m[c][r])) return false;
+  return true;
 }
 
 glm::mat4 inverseBindMatrix(const BoneMatrix& m) {
@@ -159,6 +189,7 @@ uint32_t characterSum(const std::string& name) {
 
 Result<CSkSkeleton> readSkeleton(ByteReader& r) {
   CSkSkeleton s;
+  s.fileOffset = r.fileOffsetOfStart();
   const int32_t magic = RP_TRY(r.s32("magic"));
   if (magic != kSkeletonMagic) {
     return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("CSkSkeleton magic {}, expected {}", magic, kSkeletonMagic), "magic");
@@ -269,10 +300,14 @@ Status buildSkeleton(const CSkSkeleton& s, Skeleton& out, std::vector<uint32_t>&
   for (size_t i = 0; i < n; ++i) rigIndex[order[i]] = static_cast<uint32_t>(i);
 
   std::vector<glm::mat4> model(n);
-  for (size_t id = 0; id < n; ++id) model[id] = modelMatrix(s.matrices[id]);
+  size_t skewed = 0;
+  for (size_t id = 0; id < n; ++id) {
+    const bool exact = orthonormal(glm::transpose(glm::mat3(s.matrices[id][0].position, s.matrices[id][1].position, s.matrices[id][2].position)));
+    skewed += exact ? 0 : 1;
+    model[id] = modelMatrix(s.matrices[id], exact);
+  }
   out.bones.clear();
   out.bones.reserve(n);
-  size_t skewed = 0;
   for (uint32_t id : order) {
     const DrsBone& b = *byId[id];
     const BoneMatrix& m = s.matrices[id];
@@ -281,8 +316,14 @@ Status buildSkeleton(const CSkSkeleton& s, Skeleton& out, std::vector<uint32_t>&
     bone.id = b.version;
     bone.parent = parentOf[id] < 0 ? -1 : static_cast<int32_t>(rigIndex[parentOf[id]]);
     // §4: the parent-relative rest transform is M_parent⁻¹·M_model.
-    const glm::mat4 local = parentOf[id] < 0 ? model[id] : glm::inverse(model[parentOf[id]]) * model[id];
-    if (!orthonormal(glm::mat3(model[id]))) ++skewed;
+    const glm::mat4 local = parentOf[id] < 0 ? model[id] : rigidInverse(model[parentOf[id]]) * model[id];
+    if (!finite(local)) {
+      Error e = makeError(ErrorCode::BadValue, fmt::format("bone '{}' (identifier {}): its BoneMatrix and its parent's give no finite local pose",
+                                                           b.name, id));
+      e.path = fmt::format("CSkSkeleton/bone_matrices[{}]", id);
+      e.offset = s.fileOffset + 12 + kBoneMatrixSize * id;
+      return e;
+    }
     bone.translation = glm::vec3(local[3]);
     bone.rotation = glm::normalize(glm::quat_cast(glm::mat3(local)));
     bone.inverseBind = inverseBindMatrix(m);
@@ -294,7 +335,8 @@ Status buildSkeleton(const CSkSkeleton& s, Skeleton& out, std::vector<uint32_t>&
     out.bones.push_back(std::move(bone));
   }
   if (skewed > 0) {
-    provenance.warn("bone-matrix", fmt::format("{} BoneMatrix rotation(s) are not orthonormal; the local pose keeps their rotation only", skewed));
+    provenance.warn("bone-matrix", fmt::format("{} BoneMatrix rotation(s) are not orthonormal; the local pose uses the nearest rotation, "
+                                                 "the inverse bind matrix the file's values", skewed));
   }
   const std::array<float, 16> identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   out.extras = {{"battleforge", {{"superParent", s.superParent}}}};
@@ -338,10 +380,11 @@ CSkSkeleton skeletonFromRig(const Skeleton& skeleton) {
     const glm::vec3 t(w[3]);
     const glm::mat3 rt = glm::transpose(rot);  // columns = rows of R
     BoneMatrix& m = s.matrices[i];
-    m[0] = {rt[0], b.parent};
-    m[1] = {rt[1], listPos[i]};
-    m[2] = {rt[2], extraParents[i][0]};
-    m[3] = {-(rt * t), extraParents[i][1]};
+    // + 0 turns −0 into +0, so writing a read-back rig again gives the same bytes.
+    m[0] = {rt[0] + 0.0f, b.parent};
+    m[1] = {rt[1] + 0.0f, listPos[i]};
+    m[2] = {rt[2] + 0.0f, extraParents[i][0]};
+    m[3] = {-(rt * t) + 0.0f, extraParents[i][1]};
   }
   s.bones.reserve(n);
   for (size_t k : byVersion) s.bones.push_back(std::move(bones[k]));
