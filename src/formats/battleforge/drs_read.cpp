@@ -2,10 +2,10 @@
 // its bind pose, one Mesh per BattleforgeMesh skinned from its rev-12 stream through CDspJointMap,
 // cross-checked against CSkSkinInfo by position (§8, §12). Data stays in raw game space (bf_axes.hpp).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <optional>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -26,7 +26,15 @@ struct PositionKey {
   bool operator==(const PositionKey&) const = default;
 };
 struct PositionHash {
-  size_t operator()(const PositionKey& k) const { return (size_t{k.x} * 0x9E3779B1u) ^ (size_t{k.y} * 0x85EBCA77u) ^ (size_t{k.z} * 0xC2B2AE3Du); }
+  // murmur3's 64-bit finaliser over the three words: positions on a grid differ in few bits.
+  size_t operator()(const PositionKey& k) const {
+    uint64_t h = (uint64_t{k.x} << 32 | k.y) ^ (uint64_t{k.z} * 0x9E3779B97F4A7C15ull);
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return static_cast<size_t>(h ^ (h >> 33));
+  }
 };
 PositionKey keyOf(const glm::vec3& p) {
   auto bits = [](float f) { return std::bit_cast<uint32_t>(f == 0.0f ? 0.0f : f); };  // -0 == +0
@@ -79,99 +87,118 @@ Result<DrsParts> readParts(const ByteReader& root, const std::vector<DrsBlock>& 
   return parts;
 }
 
-// Influences of one vertex by rig bone, zero weights dropped.
-using VertexInfluences = std::vector<Influence>;
+// At most 4 influences of one vertex, by rig bone, zero weights dropped: fixed size, so skinning
+// 60,000 vertices allocates nothing per vertex.
+struct Influences4 {
+  std::array<Influence, 4> at{};
+  uint32_t n = 0;
+};
 
 struct SkinContext {
   const std::vector<uint32_t>& rigIndex;  // identifier -> rig bone
-  Provenance& provenance;
   size_t badIds = 0;
 };
 
-void addInfluence(VertexInfluences& out, int64_t identifier, float weight, SkinContext& ctx) {
+void addInfluence(Influences4& out, int64_t identifier, float weight, SkinContext& ctx) {
   if (!(weight > 0.0f)) return;
   if (identifier < 0 || static_cast<size_t>(identifier) >= ctx.rigIndex.size()) {
     ++ctx.badIds;
     return;
   }
-  out.push_back({ctx.rigIndex[identifier], weight});
+  out.at[out.n++] = {ctx.rigIndex[identifier], weight};
 }
 
-// §8: rev-12 weights through the submesh's joint group.
-std::vector<VertexInfluences> jointMapInfluences(const BattleforgeMesh& m, const std::vector<int16_t>& group, size_t meshIndex, SkinContext& ctx) {
-  std::vector<VertexInfluences> out(m.weights.size());
-  size_t badLocal = 0;
-  for (size_t v = 0; v < m.weights.size(); ++v) {
-    for (int k = 0; k < 4; ++k) {
-      const uint8_t w = m.weights[v][k], local = m.weights[v][4 + k];
-      if (w == 0) continue;
-      if (local >= group.size()) {
-        ++badLocal;
-        continue;
-      }
-      addInfluence(out[v], group[local], w / 255.0f, ctx);
+// §8: one rev-12 vertex through its submesh's joint group; `badLocal` counts local joints past it.
+Influences4 jointMapInfluences(const std::array<uint8_t, 8>& w8, const std::vector<int16_t>& group, SkinContext& ctx, size_t& badLocal) {
+  Influences4 out;
+  for (int k = 0; k < 4; ++k) {
+    const uint8_t w = w8[k], local = w8[4 + k];
+    if (w == 0) continue;
+    if (local >= group.size()) {
+      ++badLocal;
+      continue;
     }
-  }
-  if (badLocal > 0) {
-    ctx.provenance.warn("joint-map", fmt::format("BattleforgeMesh {}: {} weight(s) name a local joint past its CDspJointMap group of {}; dropped",
-                                                 meshIndex, badLocal, group.size()));
+    addInfluence(out, group[local], w / 255.0f, ctx);
   }
   return out;
 }
 
-VertexInfluences skinInfoInfluences(const SkinInfoVertex& s, SkinContext& ctx) {
-  VertexInfluences out;
+Influences4 skinInfoInfluences(const SkinInfoVertex& s, SkinContext& ctx) {
+  Influences4 out;
   for (int k = 0; k < 4; ++k) addInfluence(out, s.bones[k], s.weights[k], ctx);
   return out;
 }
 
+// Sorted by bone, repeats of a bone summed.
+Influences4 merged(Influences4 v) {
+  for (uint32_t i = 1; i < v.n; ++i)  // insertion sort: at most 4
+    for (uint32_t j = i; j > 0 && v.at[j - 1].bone > v.at[j].bone; --j) std::swap(v.at[j - 1], v.at[j]);
+  Influences4 m;
+  for (uint32_t i = 0; i < v.n; ++i) {
+    if (m.n > 0 && m.at[m.n - 1].bone == v.at[i].bone) m.at[m.n - 1].weight += v.at[i].weight;
+    else m.at[m.n++] = v.at[i];
+  }
+  return m;
+}
+
 // Same bones with weights within one 8-bit step (rev-12 weights are truncated int(w·255), §8).
-bool sameInfluences(VertexInfluences a, VertexInfluences b) {
-  auto merge = [](VertexInfluences& v) {
-    std::sort(v.begin(), v.end(), [](const Influence& x, const Influence& y) { return x.bone < y.bone; });
-    VertexInfluences m;
-    for (const Influence& i : v) {
-      if (!m.empty() && m.back().bone == i.bone) m.back().weight += i.weight;
-      else m.push_back(i);
-    }
-    v = std::move(m);
-  };
-  merge(a);
-  merge(b);
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].bone != b[i].bone || std::fabs(a[i].weight - b[i].weight) > 1.0f / 255.0f + 1e-5f) return false;
+bool sameInfluences(const Influences4& x, const Influences4& y) {
+  const Influences4 a = merged(x), b = merged(y);
+  if (a.n != b.n) return false;
+  for (uint32_t i = 0; i < a.n; ++i) {
+    if (a.at[i].bone != b.at[i].bone || std::fabs(a.at[i].weight - b.at[i].weight) > 1.0f / 255.0f + 1e-5f) return false;
   }
   return true;
 }
 
-void setInfluences(Mesh& mesh, const std::vector<VertexInfluences>& per) {
-  mesh.influenceOffsets.assign(1, 0);
-  mesh.influenceOffsets.reserve(per.size() + 1);
-  for (const VertexInfluences& v : per) {
-    mesh.influences.insert(mesh.influences.end(), v.begin(), v.end());
-    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
-  }
+void append(Mesh& mesh, const Influences4& v) {
+  if (mesh.influenceOffsets.empty()) mesh.influenceOffsets.push_back(0);
+  mesh.influences.insert(mesh.influences.end(), v.at.begin(), v.at.begin() + v.n);
+  mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
 }
 
+// CGeoMesh vertex by exact position (open addressing; the CGeoMesh has at most 65,536 vertices).
+class PositionIndex {
+ public:
+  void build(const std::vector<glm::vec3>& positions, size_t n) {
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    slots_.assign(cap, kEmpty);
+    keys_.resize(n);
+    for (size_t v = 0; v < n; ++v) {
+      keys_[v] = keyOf(positions[v]);
+      size_t h = PositionHash{}(keys_[v]) & (cap - 1);
+      while (slots_[h] != kEmpty && !(keys_[slots_[h]] == keys_[v])) h = (h + 1) & (cap - 1);
+      if (slots_[h] == kEmpty) slots_[h] = static_cast<uint32_t>(v);  // the first row of a position wins
+    }
+  }
+  int64_t find(const glm::vec3& p) const {
+    if (slots_.empty()) return -1;
+    const PositionKey k = keyOf(p);
+    for (size_t h = PositionHash{}(k) & (slots_.size() - 1);; h = (h + 1) & (slots_.size() - 1)) {
+      if (slots_[h] == kEmpty) return -1;
+      if (keys_[slots_[h]] == k) return slots_[h];
+    }
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  std::vector<uint32_t> slots_;
+  std::vector<PositionKey> keys_;
+};
+
 void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& rig) {
-  SkinContext ctx{rigIndex, rig.provenance};
+  SkinContext ctx{rigIndex};
   const bool skinned = parts.skeleton.has_value();
-  // CGeoMesh vertex of each position, for CSkSkinInfo.
-  std::unordered_map<PositionKey, uint32_t, PositionHash> geoIndex;
   const bool haveSkinInfo = skinned && parts.skinInfo && parts.geoMesh;
+  PositionIndex geoIndex;
   if (haveSkinInfo) {
     if (parts.skinInfo->vertices.size() != parts.geoMesh->positions.size()) {
       rig.provenance.warn("skin-info", fmt::format("CSkSkinInfo has {} rows for {} CGeoMesh vertices; rows past either end unused",
                                                    parts.skinInfo->vertices.size(), parts.geoMesh->positions.size()));
     }
-    const size_t n = std::min(parts.skinInfo->vertices.size(), parts.geoMesh->positions.size());
-    for (size_t v = 0; v < n; ++v) geoIndex.emplace(keyOf(parts.geoMesh->positions[v]), static_cast<uint32_t>(v));
+    geoIndex.build(parts.geoMesh->positions, std::min(parts.skinInfo->vertices.size(), parts.geoMesh->positions.size()));
   }
-  auto skinInfoAt = [&](const glm::vec3& p) -> const SkinInfoVertex* {
-    const auto it = geoIndex.find(keyOf(p));
-    return it == geoIndex.end() ? nullptr : &parts.skinInfo->vertices[it->second];
-  };
 
   if (parts.meshFile) {
     size_t mismatches = 0, unmatched = 0;
@@ -193,32 +220,36 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
       }
       rig.materials.push_back(std::move(material));
       mesh.parts.push_back({static_cast<uint32_t>(rig.materials.size() - 1), 0, static_cast<uint32_t>(mesh.indices.size())});
-      if (skinned) {
-        const bool haveGroup = parts.jointMap && i < parts.jointMap->groups.size();
-        std::vector<VertexInfluences> per;
-        if (!m.weights.empty() && haveGroup) {
-          per = jointMapInfluences(m, parts.jointMap->groups[i], i, ctx);
-          if (haveSkinInfo) {
-            for (size_t v = 0; v < per.size(); ++v) {
-              const SkinInfoVertex* s = skinInfoAt(m.positions[v]);
-              if (s == nullptr) {
-                ++unmatched;
-              } else if (!sameInfluences(per[v], skinInfoInfluences(*s, ctx))) {
-                if (mismatches++ == 0) firstMismatch = fmt::format("BattleforgeMesh {} vertex {}", i, v);
-              }
-            }
-          }
-        } else if (haveSkinInfo) {
-          if (!m.weights.empty()) {
-            rig.provenance.warn("joint-map", fmt::format("BattleforgeMesh {} has weights but no CDspJointMap group; skinned from CSkSkinInfo", i));
-          }
-          per.resize(m.positions.size());
-          for (size_t v = 0; v < per.size(); ++v) {
-            if (const SkinInfoVertex* s = skinInfoAt(m.positions[v])) per[v] = skinInfoInfluences(*s, ctx);
-            else ++unmatched;
+      const bool haveGroup = parts.jointMap && i < parts.jointMap->groups.size();
+      if (skinned && !m.weights.empty() && haveGroup) {
+        const std::vector<int16_t>& group = parts.jointMap->groups[i];
+        size_t badLocal = 0;
+        mesh.influences.reserve(4 * m.weights.size());
+        mesh.influenceOffsets.reserve(m.weights.size() + 1);
+        for (size_t v = 0; v < m.weights.size(); ++v) {
+          const Influences4 inf = jointMapInfluences(m.weights[v], group, ctx, badLocal);
+          append(mesh, inf);
+          if (!haveSkinInfo) continue;
+          const int64_t g = geoIndex.find(m.positions[v]);
+          if (g < 0) {
+            ++unmatched;
+          } else if (!sameInfluences(inf, skinInfoInfluences(parts.skinInfo->vertices[g], ctx))) {
+            if (mismatches++ == 0) firstMismatch = fmt::format("BattleforgeMesh {} vertex {}", i, v);
           }
         }
-        if (!per.empty()) setInfluences(mesh, per);
+        if (badLocal > 0) {
+          rig.provenance.warn("joint-map", fmt::format("BattleforgeMesh {}: {} weight(s) name a local joint past its CDspJointMap group of {}; dropped",
+                                                       i, badLocal, group.size()));
+        }
+      } else if (skinned && haveSkinInfo) {
+        if (!m.weights.empty()) {
+          rig.provenance.warn("joint-map", fmt::format("BattleforgeMesh {} has weights but no CDspJointMap group; skinned from CSkSkinInfo", i));
+        }
+        for (const glm::vec3& p : m.positions) {
+          const int64_t g = geoIndex.find(p);
+          unmatched += g < 0 ? 1 : 0;
+          append(mesh, g < 0 ? Influences4{} : skinInfoInfluences(parts.skinInfo->vertices[g], ctx));
+        }
       }
       rig.meshes.push_back(std::move(mesh));
     }
@@ -238,9 +269,9 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
     mesh.indices.assign(parts.geoMesh->indices.begin(), parts.geoMesh->indices.end());
     mesh.indices.resize(mesh.indices.size() / 3 * 3);
     if (haveSkinInfo) {
-      std::vector<VertexInfluences> per(mesh.positions.size());
-      for (size_t v = 0; v < per.size() && v < parts.skinInfo->vertices.size(); ++v) per[v] = skinInfoInfluences(parts.skinInfo->vertices[v], ctx);
-      setInfluences(mesh, per);
+      for (size_t v = 0; v < mesh.positions.size(); ++v) {
+        append(mesh, v < parts.skinInfo->vertices.size() ? skinInfoInfluences(parts.skinInfo->vertices[v], ctx) : Influences4{});
+      }
     }
     rig.meshes.push_back(std::move(mesh));
   }

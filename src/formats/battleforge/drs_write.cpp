@@ -196,7 +196,15 @@ Result<std::vector<uint8_t>> writeDrs(const Rig& source) {
   add("CDspJointMap", kCDspJointMap, [&](ByteWriter& w) { writeJointMap(w, jointMap); });
   if (skinned) {
     add("CSkSkinInfo", kCSkSkinInfo, [&](ByteWriter& w) { writeSkinInfo(w, skinInfo); });
-    add("CSkSkeleton", kCSkSkeleton, [&](ByteWriter& w) { writeSkeleton(w, skeletonFromRig(rig.skeleton)); });
+    const CSkSkeleton skeleton = skeletonFromRig(rig.skeleton);
+    for (size_t i = 0; i < skeleton.matrices.size(); ++i) {
+      for (const BoneVertex& v : skeleton.matrices[i]) {
+        if (!std::isfinite(v.position.x) || !std::isfinite(v.position.y) || !std::isfinite(v.position.z)) {
+          return makeError(ErrorCode::Unsupported, fmt::format("bone '{}': its bind pose is not finite", rig.skeleton.bones[i].name));
+        }
+      }
+    }
+    add("CSkSkeleton", kCSkSkeleton, [&](ByteWriter& w) { writeSkeleton(w, skeleton); });
   }
   if (!meshFile.meshes.empty()) add("CDspMeshFile", kCDspMeshFile, [&](ByteWriter& w) { writeMeshFile(w, meshFile); });
   if (!geo.positions.empty()) add("CGeoMesh", kCGeoMesh, [&](ByteWriter& w) { writeGeoMesh(w, geo); });

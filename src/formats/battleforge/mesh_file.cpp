@@ -138,10 +138,9 @@ Result<BattleforgeMesh> readMesh(ByteReader& r, Provenance* provenance) {
   const uint32_t faceCount = RP_TRY(r.u32("face_count"));
   const size_t nf = RP_TRY(r.count(faceCount, 6, "face_count"));
   const size_t facesAt = r.position();
+  const std::vector<uint16_t> faces = RP_TRY(r.array<uint16_t>(3 * nf, "faces"));
   mesh.faces.resize(nf);
-  for (size_t f = 0; f < nf; ++f) {
-    for (int k = 0; k < 3; ++k) mesh.faces[f][k] = RP_TRY(r.u16(Field("faces", static_cast<int64_t>(3 * f + k))));
-  }
+  if (nf > 0) std::memcpy(mesh.faces.data(), faces.data(), faces.size() * sizeof(uint16_t));
   const uint8_t streams = RP_TRY(r.u8("stream_count"));
   for (uint8_t s = 0; s < streams; ++s) {
     auto scope = r.scope(Field("streams", s));

@@ -4,6 +4,7 @@
 // (out-tangent × duration); STEP and LINEAR keys get zero tangents, as the add-on writes without its
 // "export tangents" option. Scale keys have no SKA channel and are not written.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -33,13 +34,21 @@ uint32_t characterSum(const std::string& name) {
 
 template <class T, class ToVec4>
 void addKeys(Channel& c, const Keys<T>& keys, float duration, ToVec4 toVec4) {
-  const float scale = duration > 0.0f ? 1.0f / duration : 0.0f;
   const bool cubic = keys.interpolation == Interpolation::CubicSpline && keys.outTangents.size() == keys.values.size();
   for (size_t k = 0; k < keys.times.size(); ++k) {
     c.times.push_back(duration > 0.0f ? keys.times[k] / duration : 0.0f);
     c.values.push_back(toVec4(keys.values[k], false));
     c.tangents.push_back(cubic ? toVec4(keys.outTangents[k], true) * duration : glm::vec4(0.0f));
   }
+}
+
+// One key at time 0 holding the bind value.
+template <class T>
+Keys<T> bindKey(const T& value) {
+  Keys<T> keys;
+  keys.times.push_back(0.0f);
+  keys.values.push_back(value);
+  return keys;
 }
 
 int32_t extraOr(const Animation& anim, const char* key, int32_t fallback) {
@@ -58,6 +67,9 @@ Result<std::vector<uint8_t>> writeSka(const Animation& source, const Skeleton& s
     if (!t.translation.empty()) duration = std::max(duration, t.translation.times.back());
     if (!t.rotation.empty()) duration = std::max(duration, t.rotation.times.back());
   }
+  if (!std::isfinite(duration)) {
+    return makeError(ErrorCode::Unsupported, fmt::format("animation '{}': its keys span no finite length of time", anim.name));
+  }
   std::vector<Channel> channels;
   for (const BoneTrack& t : anim.tracks) {
     const Bone* bone = t.bone >= 0 && static_cast<size_t>(t.bone) < skeleton.bones.size() ? &skeleton.bones[t.bone] : nullptr;
@@ -70,13 +82,16 @@ Result<std::vector<uint8_t>> writeSka(const Animation& source, const Skeleton& s
       return makeError(ErrorCode::Usage, fmt::format("animation '{}': track '{}' has no bone and no bone version; bind it to a skeleton first",
                                                      anim.name, t.target.name));
     }
-    Channel tr{kSkaTranslation, id}, rot{kSkaRotation, id};
+    Channel tr, rot;
+    tr.type = kSkaTranslation;
+    rot.type = kSkaRotation;
+    tr.boneId = rot.boneId = id;
     const auto vec = [](const glm::vec3& v, bool tangent) { return glm::vec4(v, tangent ? 0.0f : 1.0f); };
     const auto quat = [](const glm::quat& q, bool) { return glm::vec4(q.x, q.y, q.z, -q.w); };
     if (!t.translation.empty()) addKeys(tr, t.translation, duration, vec);
-    else if (bone != nullptr) addKeys(tr, Keys<glm::vec3>{{0.0f}, {bone->translation}}, duration, vec);
+    else if (bone != nullptr) addKeys(tr, bindKey(bone->translation), duration, vec);
     if (!t.rotation.empty()) addKeys(rot, t.rotation, duration, quat);
-    else if (bone != nullptr) addKeys(rot, Keys<glm::quat>{{0.0f}, {bone->rotation}}, duration, quat);
+    else if (bone != nullptr) addKeys(rot, bindKey(bone->rotation), duration, quat);
     for (Channel* c : {&tr, &rot})
       if (!c->times.empty()) channels.push_back(std::move(*c));
   }

@@ -1,5 +1,6 @@
 #include "formats/battleforge/skin.hpp"
 
+#include <bit>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -11,12 +12,15 @@ Result<CSkSkinInfo> readSkinInfo(ByteReader& r) {
   s.version = RP_TRY(r.s32("version"));
   const uint32_t count = RP_TRY(r.u32("vertex_count"));
   const size_t n = RP_TRY(r.count(count, 32, "vertex_count"));
+  // §5: weights first, then bone ids (the docs page has them the other way round). Read as one
+  // block (checked above), 8 words per row.
+  const std::vector<uint32_t> words = RP_TRY(r.array<uint32_t>(8 * n, "vertices"));
   s.vertices.resize(n);
-  // §5: weights first, then bone ids (the docs page has them the other way round).
   for (size_t v = 0; v < n; ++v) {
-    auto scope = r.scope(Field("vertices", static_cast<int64_t>(v)));
-    for (int k = 0; k < 4; ++k) s.vertices[v].weights[k] = RP_TRY(r.f32(Field("weights", k)));
-    for (int k = 0; k < 4; ++k) s.vertices[v].bones[k] = RP_TRY(r.s32(Field("bone_ids", k)));
+    for (int k = 0; k < 4; ++k) {
+      s.vertices[v].weights[k] = std::bit_cast<float>(words[8 * v + k]);
+      s.vertices[v].bones[k] = static_cast<int32_t>(words[8 * v + 4 + k]);
+    }
   }
   return s;
 }
@@ -41,12 +45,9 @@ Result<CGeoMesh> readGeoMesh(ByteReader& r) {
   m.indices = RP_TRY(r.array<uint16_t>(indexCount, "indices"));
   const uint32_t vertexCount = RP_TRY(r.u32("vertex_count"));
   const size_t n = RP_TRY(r.count(vertexCount, 16, "vertex_count"));
+  const std::vector<float> xyzw = RP_TRY(r.array<float>(4 * n, "vertices"));
   m.positions.resize(n);
-  for (size_t v = 0; v < n; ++v) {
-    auto scope = r.scope(Field("vertices", static_cast<int64_t>(v)));
-    for (int c = 0; c < 3; ++c) m.positions[v][c] = RP_TRY(r.f32(Field("position", c)));
-    RP_CHECK(r.f32("w"));
-  }
+  for (size_t v = 0; v < n; ++v) m.positions[v] = {xyzw[4 * v], xyzw[4 * v + 1], xyzw[4 * v + 2]};
   for (size_t i = 0; i < m.indices.size(); ++i) {
     if (m.indices[i] >= n) {
       return r.errorAt(indicesAt + 2 * i, ErrorCode::BadValue, fmt::format("index {} past the {} vertices", m.indices[i], n),
