@@ -226,14 +226,21 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
         size_t badLocal = 0;
         mesh.influences.reserve(4 * m.weights.size());
         mesh.influenceOffsets.reserve(m.weights.size() + 1);
+        // The rev-12 stream decides (§12); where CSkSkinInfo agrees with it (same bones, weights within
+        // one 8-bit step) its float weights are taken instead: the stream's are truncated to 1/255.
         for (size_t v = 0; v < m.weights.size(); ++v) {
           const Influences4 inf = jointMapInfluences(m.weights[v], group, ctx, badLocal);
-          append(mesh, inf);
-          if (!haveSkinInfo) continue;
-          const int64_t g = geoIndex.find(m.positions[v]);
+          const int64_t g = haveSkinInfo ? geoIndex.find(m.positions[v]) : -1;
           if (g < 0) {
-            ++unmatched;
-          } else if (!sameInfluences(inf, skinInfoInfluences(parts.skinInfo->vertices[g], ctx))) {
+            unmatched += haveSkinInfo ? 1 : 0;
+            append(mesh, inf);
+            continue;
+          }
+          const Influences4 precise = skinInfoInfluences(parts.skinInfo->vertices[g], ctx);
+          if (sameInfluences(inf, precise)) {
+            append(mesh, precise);
+          } else {
+            append(mesh, inf);
             if (mismatches++ == 0) firstMismatch = fmt::format("BattleforgeMesh {} vertex {}", i, v);
           }
         }

@@ -76,24 +76,29 @@ std::array<uint8_t, 4> quantise(const std::vector<Influence>& in) {
   return q;
 }
 
-Result<BattleforgeMesh> submesh(const Rig& rig, const Mesh& mesh, const MeshPart& part, size_t meshIndex, std::vector<int16_t>& group,
-                                bool skinned) {
+// A mesh drawn whole (one part) keeps every vertex in its order, so vertex i reads back as vertex
+// i; a part of a mesh takes the vertices its triangles use, in ascending order.
+Result<BattleforgeMesh> submesh(const Rig& rig, const Mesh& mesh, const MeshPart& part, bool wholeMesh, size_t meshIndex,
+                                std::vector<int16_t>& group, bool skinned) {
   BattleforgeMesh out;
-  std::unordered_map<uint32_t, uint16_t> local;  // mesh vertex -> submesh vertex
   std::vector<uint32_t> used;
-  for (uint32_t i = part.firstIndex; i < part.firstIndex + part.indexCount; i += 3) {
+  if (wholeMesh) {
+    used.resize(mesh.positions.size());
+    std::iota(used.begin(), used.end(), 0u);
+  } else {
+    used.assign(mesh.indices.begin() + part.firstIndex, mesh.indices.begin() + part.firstIndex + part.indexCount);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+  }
+  if (used.size() > kMaxSubmeshVertices) {
+    return makeError(ErrorCode::Unsupported, fmt::format("mesh '{}': a part uses {} vertices, more than {}; DRS face indices are 16-bit", mesh.name,
+                                                         used.size(), kMaxSubmeshVertices));
+  }
+  for (uint32_t i = part.firstIndex; i + 2 < part.firstIndex + part.indexCount; i += 3) {
     std::array<uint16_t, 3> face{};
     for (int k = 0; k < 3; ++k) {
       const uint32_t v = mesh.indices[i + k];
-      auto [it, fresh] = local.emplace(v, static_cast<uint16_t>(used.size()));
-      if (fresh) {
-        if (used.size() == kMaxSubmeshVertices) {
-          return makeError(ErrorCode::Unsupported, fmt::format("mesh '{}': a part uses more than {} vertices; DRS face indices are 16-bit",
-                                                               mesh.name, kMaxSubmeshVertices));
-        }
-        used.push_back(v);
-      }
-      face[k] = it->second;
+      face[k] = static_cast<uint16_t>(wholeMesh ? v : std::lower_bound(used.begin(), used.end(), v) - used.begin());
     }
     out.faces.push_back(face);
   }
@@ -157,7 +162,7 @@ Result<std::vector<uint8_t>> writeDrs(const Rig& source) {
     if (parts.empty()) parts.push_back({0, 0, static_cast<uint32_t>(mesh.indices.size())});
     for (const MeshPart& part : parts) {
       std::vector<int16_t> group;
-      meshFile.meshes.push_back(RP_TRY(submesh(rig, mesh, part, meshFile.meshes.size(), group, skinned)));
+      meshFile.meshes.push_back(RP_TRY(submesh(rig, mesh, part, parts.size() == 1, meshFile.meshes.size(), group, skinned)));
       jointMap.groups.push_back(std::move(group));
     }
   }
