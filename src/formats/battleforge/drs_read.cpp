@@ -158,36 +158,39 @@ void append(Mesh& mesh, const Influences4& v) {
 }
 
 // CGeoMesh vertex by exact position (open addressing; the CGeoMesh has at most 65,536 vertices).
+// Each slot holds its key, so a lookup touches one cache line.
 class PositionIndex {
  public:
   void build(const std::vector<glm::vec3>& positions, size_t n) {
     size_t cap = 16;
     while (cap < 2 * n) cap *= 2;
-    slots_.assign(cap, kEmpty);
-    keys_.resize(n);
+    slots_.assign(cap, Slot{});
     for (size_t v = 0; v < n; ++v) {
-      keys_[v] = keyOf(positions[v]);
-      size_t h = PositionHash{}(keys_[v]) & (cap - 1);
-      while (slots_[h] != kEmpty && !(keys_[slots_[h]] == keys_[v])) h = (h + 1) & (cap - 1);
-      if (slots_[h] == kEmpty) slots_[h] = static_cast<uint32_t>(v);  // the first row of a position wins
+      const PositionKey k = keyOf(positions[v]);
+      size_t h = PositionHash{}(k) & (cap - 1);
+      while (slots_[h].index != kEmpty && !(slots_[h].key == k)) h = (h + 1) & (cap - 1);
+      if (slots_[h].index == kEmpty) slots_[h] = {k, static_cast<uint32_t>(v)};  // the first row of a position wins
     }
   }
   int64_t find(const glm::vec3& p) const {
     if (slots_.empty()) return -1;
     const PositionKey k = keyOf(p);
     for (size_t h = PositionHash{}(k) & (slots_.size() - 1);; h = (h + 1) & (slots_.size() - 1)) {
-      if (slots_[h] == kEmpty) return -1;
-      if (keys_[slots_[h]] == k) return slots_[h];
+      if (slots_[h].index == kEmpty) return -1;
+      if (slots_[h].key == k) return slots_[h].index;
     }
   }
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
-  std::vector<uint32_t> slots_;
-  std::vector<PositionKey> keys_;
+  struct Slot {
+    PositionKey key{0, 0, 0};
+    uint32_t index = kEmpty;
+  };
+  std::vector<Slot> slots_;
 };
 
-void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& rig) {
+void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& rig) {
   SkinContext ctx{rigIndex};
   const bool skinned = parts.skeleton.has_value();
   const bool haveSkinInfo = skinned && parts.skinInfo && parts.geoMesh;
@@ -204,12 +207,12 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
     size_t mismatches = 0, unmatched = 0;
     std::string firstMismatch;
     for (size_t i = 0; i < parts.meshFile->meshes.size(); ++i) {
-      const BattleforgeMesh& m = parts.meshFile->meshes[i];
+      BattleforgeMesh& m = parts.meshFile->meshes[i];
       Mesh mesh;
       mesh.name = fmt::format("mesh{}", i);
-      mesh.positions = m.positions;
-      mesh.normals = m.normals;
-      mesh.uvs = m.uvs;  // §4: raw v is already top-left-origin, as glTF's
+      mesh.positions = std::move(m.positions);  // m's streams are not needed again: moved, not copied
+      mesh.normals = std::move(m.normals);
+      mesh.uvs = std::move(m.uvs);  // §4: raw v is already top-left-origin, as glTF's
       mesh.indices.reserve(3 * m.faces.size());
       for (const auto& f : m.faces) mesh.indices.insert(mesh.indices.end(), {f[0], f[1], f[2]});
       Material material;
@@ -230,7 +233,7 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
         // one 8-bit step) its float weights are taken instead: the stream's are truncated to 1/255.
         for (size_t v = 0; v < m.weights.size(); ++v) {
           const Influences4 inf = jointMapInfluences(m.weights[v], group, ctx, badLocal);
-          const int64_t g = haveSkinInfo ? geoIndex.find(m.positions[v]) : -1;
+          const int64_t g = haveSkinInfo ? geoIndex.find(mesh.positions[v]) : -1;
           if (g < 0) {
             unmatched += haveSkinInfo ? 1 : 0;
             append(mesh, inf);
@@ -252,7 +255,7 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
         if (!m.weights.empty()) {
           rig.provenance.warn("joint-map", fmt::format("BattleforgeMesh {} has weights but no CDspJointMap group; skinned from CSkSkinInfo", i));
         }
-        for (const glm::vec3& p : m.positions) {
+        for (const glm::vec3& p : mesh.positions) {
           const int64_t g = geoIndex.find(p);
           unmatched += g < 0 ? 1 : 0;
           append(mesh, g < 0 ? Influences4{} : skinInfoInfluences(parts.skinInfo->vertices[g], ctx));
@@ -272,7 +275,7 @@ void buildMeshes(const DrsParts& parts, const std::vector<uint32_t>& rigIndex, R
     // No render mesh: the selection mesh (positions only), skinned by the CSkSkinInfo parallel to it.
     Mesh mesh;
     mesh.name = "CGeoMesh";
-    mesh.positions = parts.geoMesh->positions;
+    mesh.positions = std::move(parts.geoMesh->positions);
     mesh.indices.assign(parts.geoMesh->indices.begin(), parts.geoMesh->indices.end());
     mesh.indices.resize(mesh.indices.size() / 3 * 3);
     if (haveSkinInfo) {
@@ -299,7 +302,7 @@ Result<Rig> readDrs(std::span<const uint8_t> bytes, ReadContext& readContext) {
   rig.provenance.format = "battleforge-drs";
   rig.provenance.axes = kBattleForgeAxes;
   const std::vector<DrsBlock> blocks = RP_TRY(readBlocks(root, &rig.provenance));
-  const DrsParts parts = RP_TRY(readParts(root, blocks, rig.provenance));
+  DrsParts parts = RP_TRY(readParts(root, blocks, rig.provenance));
   std::vector<uint32_t> rigIndex;
   if (parts.skeleton) RP_CHECK(buildSkeleton(*parts.skeleton, rig.skeleton, rigIndex, rig.provenance));
   buildMeshes(parts, rigIndex, rig);
