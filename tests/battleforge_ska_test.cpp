@@ -206,3 +206,22 @@ TEST(BattleforgeSka, ProbeAcceptsSkaOnly) {
   EXPECT_TRUE(probeSka(sampleBytes(kSka6)));
   EXPECT_FALSE(probeSka(sampleBytes("synthetic_skinned_3bones_2meshes.drs")));
 }
+
+TEST(BattleforgeSka, ZeroDurationIsWarned) {
+  std::vector<uint8_t> b = sampleBytes(kSka7);
+  std::fill(b.begin() + 228, b.begin() + 232, 0);  // duration (after 5 times and 5 keys)
+  auto r = readSka(b);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->provenance.warnings.size(), 1u);
+  EXPECT_EQ(r->provenance.warnings[0].code, "zero-duration");
+  EXPECT_EQ(r->animations[0].duration, 0.0f);
+}
+
+TEST(BattleforgeSka, NegativeDurationIsAnError) {
+  std::vector<uint8_t> b = sampleBytes(kSka7);
+  b[231] = 0xBF;  // 1.25f = 0x3FA00000 -> 0xBFA00000 = -1.25f
+  auto r = readSka(b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().offset, 228u);
+  EXPECT_NE(r.error().message.find("duration -1.25 s"), std::string::npos) << r.error().describe();
+}

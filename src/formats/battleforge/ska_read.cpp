@@ -119,6 +119,9 @@ Result<ClipSet> readSka(std::span<const uint8_t> bytes, ReadContext& ctx) {
       fill(track.translation, [](const glm::vec4& v) { return glm::vec3(v); });
     }
   }
+  if (duration == 0.0f && nt > 1) {
+    clips.provenance.warn("zero-duration", fmt::format("duration 0 s: the {} keys' normalised times all become 0 s", nt));
+  }
   if (skippedTypes > 0) clips.provenance.warn("channel-type", fmt::format("{} header(s) of a channel type other than 0 and 1 skipped", skippedTypes));
   clips.animations.push_back(std::move(anim));
   return clips;
