@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <bit>
 #include <fstream>
 #include <map>
 
@@ -516,4 +517,34 @@ TEST(BattleforgeDrs, UnknownBlockIsSkippedAndListed) {
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(hasWarning(r->provenance, "unknown-block", "CGeoMesh (magic -933519637) at 0x14, 88 bytes"));
   EXPECT_EQ(r->meshes.size(), 2u);
+}
+
+TEST(BattleforgeDrs, WithoutMeshFileTheCGeoMeshIsSkinnedByCSkSkinInfo) {
+  // Hide the CDspMeshFile (re-label it): the selection mesh and its parallel CSkSkinInfo remain.
+  std::vector<uint8_t> b = writtenThreeBones();
+  const size_t infoOffset = le32(b, 8);
+  for (size_t rec = 1; rec < le32(b, 16); ++rec) {
+    if (static_cast<int32_t>(le32(b, infoOffset + 32 * rec)) == kCDspMeshFile) put32(b, infoOffset + 32 * rec, 12345);
+  }
+  auto r = readDrs(b);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_TRUE(hasWarning(r->provenance, "unknown-block", "CDspMeshFile (magic 12345)"));
+  ASSERT_EQ(r->meshes.size(), 1u);
+  const Rig source = threeBoneRig();
+  EXPECT_EQ(r->meshes[0].name, "CGeoMesh");
+  EXPECT_EQ(r->meshes[0].positions, source.meshes[0].positions);
+  EXPECT_EQ(r->meshes[0].indices, source.meshes[0].indices);
+  for (size_t v = 0; v < 3; ++v) EXPECT_EQ(byBone(r->meshes[0], v), byBone(source.meshes[0], v)) << "vertex " << v;
+}
+
+TEST(BattleforgeDrs, SuperParentThatIsNotIdentityIsKeptAndReported) {
+  std::vector<uint8_t> b = writtenThreeBones();
+  const SkeletonFields f = skeletonFields(b);
+  // super_parent follows the last Bone's children (child_count just before them).
+  const size_t superParent = f.children[2] + 4 * le32(b, f.children[2] - 4);
+  put32(b, superParent + 4 * 12, std::bit_cast<uint32_t>(2.5f));  // a translation x
+  auto r = readDrs(b);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_TRUE(hasWarning(r->provenance, "super-parent", "not applied"));
+  EXPECT_EQ(r->skeleton.extras["battleforge"]["superParent"][12].get<float>(), 2.5f);
 }
