@@ -360,7 +360,7 @@ TEST(BattleforgeDrsWrite, RoundTripOfConstructedRigInGltfAxes) {
   for (size_t v = 0; v < 3; ++v) EXPECT_EQ(byBone(back.meshes[0], v), byBone(rig.meshes[0], v)) << "vertex " << v;
 }
 
-TEST(BattleforgeDrsWrite, WinningTriangleWindingFlipsWithTheMirror) {
+TEST(BattleforgeDrsWrite, TriangleWindingFlipsWithTheMirror) {
   Rig rig = threeBoneRig();
   const std::vector<uint32_t> before = rig.meshes[0].indices;
   toGltfAxes(rig);
