@@ -1,6 +1,7 @@
 #include "core/axes.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -97,9 +98,15 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
       bone.inverseBind = m;
     }
   }
+  // A mirror (a left-handed source, e.g. BattleForge) turns every triangle inside out: reversing
+  // each triangle's winding keeps its front face facing out.
+  const bool mirror = glm::determinant(b.p) < 0.0f;
   for (Mesh& mesh : rig.meshes) {
     for (glm::vec3& v : mesh.positions) v = b.point(v);
     for (glm::vec3& n : mesh.normals) n = b.direction(n);
+    if (mirror) {
+      for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) std::swap(mesh.indices[i + 1], mesh.indices[i + 2]);
+    }
   }
   for (Animation& anim : rig.animations) {
     for (BoneTrack& t : anim.tracks) {

@@ -1,7 +1,8 @@
 // convertAxes() / toGltfAxes(): map a rig from its source's axes, handedness and units to glTF's
 // (Y up, right-handed, metres). Every transform M becomes C·M·C⁻¹ and every vertex C·v, where C is
 // a signed axis permutation times the unit scale; so a bone hierarchy, its inverse bind matrices,
-// its animation keys and its meshes stay consistent with one another.
+// its animation keys and its meshes stay consistent with one another. When C is a mirror (one
+// side left-handed), each triangle's winding is reversed too, so front faces stay in front.
 #pragma once
 
 #include <glm/glm.hpp>

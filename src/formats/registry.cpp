@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "formats/battleforge/drs_io.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/rw4/arena_io.hpp"
@@ -88,6 +89,12 @@ constexpr std::array kFormats{
     FormatInfo{"sims3-package", "The Sims 3 DBPF 2.0 package (RefPack) of CLIP and RIG resources", ".package",
                kCarriesSkeleton | kCarriesAnimations | kCarriesContainer, "FNV32 of the lower-cased bone name", sims3::probePackage,
                sims3::listPackage, sims3::readPackage, sims3::writePackage},
+    FormatInfo{"battleforge-drs", "BattleForge model (CSkSkeleton, CSkSkinInfo, CDspMeshFile, CDspJointMap, CGeoMesh)", ".drs",
+               kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", battleforge::probeDrs, listOneRig,
+               readOneRig<battleforge::readDrs>, battleforge::writeDrs},
+    FormatInfo{"battleforge-ska", "BattleForge animation (types 6 and 7, Hermite keys)", ".ska", kCarriesAnimations,
+               "Bone.version (bone id)", battleforge::probeSka, listClips<battleforge::readSka>,
+               readOneClipSet<battleforge::readSka>, battleforge::writeSka},
 };
 
 std::string lowerExtension(std::string_view path) {

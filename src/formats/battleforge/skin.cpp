@@ -1,0 +1,99 @@
+#include "formats/battleforge/skin.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace rigport::battleforge {
+
+Result<CSkSkinInfo> readSkinInfo(ByteReader& r) {
+  CSkSkinInfo s;
+  s.version = RP_TRY(r.s32("version"));
+  const uint32_t count = RP_TRY(r.u32("vertex_count"));
+  const size_t n = RP_TRY(r.count(count, 32, "vertex_count"));
+  // §5: weights first, then bone ids (the docs page has them the other way round). Read as one
+  // block (checked above), 8 words per row.
+  const std::vector<uint32_t> words = RP_TRY(r.array<uint32_t>(8 * n, "vertices"));
+  s.vertices.resize(n);
+  for (size_t v = 0; v < n; ++v) {
+    for (int k = 0; k < 4; ++k) {
+      s.vertices[v].weights[k] = std::bit_cast<float>(words[8 * v + k]);
+      s.vertices[v].bones[k] = static_cast<int32_t>(words[8 * v + 4 + k]);
+    }
+  }
+  return s;
+}
+
+void writeSkinInfo(ByteWriter& w, const CSkSkinInfo& s) {
+  w.s32(s.version);
+  w.u32(static_cast<uint32_t>(s.vertices.size()));
+  for (const SkinInfoVertex& v : s.vertices) {
+    for (float f : v.weights) w.f32(f);
+    for (int32_t b : v.bones) w.s32(b);
+  }
+}
+
+Result<CGeoMesh> readGeoMesh(ByteReader& r) {
+  CGeoMesh m;
+  const int32_t magic = RP_TRY(r.s32("magic"));
+  if (magic != kGeoMeshMagic) {
+    return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("CGeoMesh magic {}, expected 1", magic), "magic");
+  }
+  const uint32_t indexCount = RP_TRY(r.u32("index_count"));
+  const size_t indicesAt = r.position();
+  m.indices = RP_TRY(r.array<uint16_t>(indexCount, "indices"));
+  const uint32_t vertexCount = RP_TRY(r.u32("vertex_count"));
+  const size_t n = RP_TRY(r.count(vertexCount, 16, "vertex_count"));
+  const std::vector<float> xyzw = RP_TRY(r.array<float>(4 * n, "vertices"));
+  m.positions.resize(n);
+  for (size_t v = 0; v < n; ++v) m.positions[v] = {xyzw[4 * v], xyzw[4 * v + 1], xyzw[4 * v + 2]};
+  for (size_t i = 0; i < m.indices.size(); ++i) {
+    if (m.indices[i] >= n) {
+      return r.errorAt(indicesAt + 2 * i, ErrorCode::BadValue, fmt::format("index {} past the {} vertices", m.indices[i], n),
+                       Field("indices", static_cast<int64_t>(i)));
+    }
+  }
+  return m;
+}
+
+void writeGeoMesh(ByteWriter& w, const CGeoMesh& m) {
+  w.s32(kGeoMeshMagic);
+  w.u32(static_cast<uint32_t>(m.indices.size()));
+  for (uint16_t i : m.indices) w.u16(i);
+  w.u32(static_cast<uint32_t>(m.positions.size()));
+  for (const glm::vec3& p : m.positions) {
+    w.f32(p.x);
+    w.f32(p.y);
+    w.f32(p.z);
+    w.f32(1.0f);
+  }
+}
+
+Result<CDspJointMap> readJointMap(ByteReader& r) {
+  CDspJointMap m;
+  const int32_t version = RP_TRY(r.s32("version"));
+  if (version != kJointMapVersion) {
+    return r.errorAt(r.position() - 4, ErrorCode::Unsupported, fmt::format("CDspJointMap version {} (only 1 is known)", version), "version");
+  }
+  const uint32_t groups = RP_TRY(r.u32("group_count"));
+  const size_t n = RP_TRY(r.count(groups, 4, "group_count"));
+  m.groups.resize(n);
+  for (size_t g = 0; g < n; ++g) {
+    auto scope = r.scope(Field("groups", static_cast<int64_t>(g)));
+    const uint32_t joints = RP_TRY(r.u32("joint_count"));
+    m.groups[g] = RP_TRY(r.array<int16_t>(joints, "joints"));
+  }
+  return m;
+}
+
+void writeJointMap(ByteWriter& w, const CDspJointMap& m) {
+  w.s32(kJointMapVersion);
+  w.u32(static_cast<uint32_t>(m.groups.size()));
+  for (const auto& g : m.groups) {
+    w.u32(static_cast<uint32_t>(g.size()));
+    for (int16_t j : g) w.s16(j);
+  }
+}
+
+}  // namespace rigport::battleforge
