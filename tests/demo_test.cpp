@@ -158,7 +158,9 @@ TEST(DemoRun, RoundTripsEveryWritableFormatWithinOneTenthMillimetre) {
     if (findFormat(row.format)->animationOnly()) EXPECT_GE(row.keys, character().animations[0].keyCount()) << row.format;
     // Every format writes 32-bit floats, so only float rounding may separate the two sides;
     // 1e-4 is 0.1 mm for positions and 1e-4 of a unit for rotations and weights.
-    EXPECT_LT(row.error.max, 1e-4) << row.format << ": worst at " << row.error.where;
+    // Sluggers blocks store skin weights as u8/256 (sluggers.md §6): a weight moves by up to 1/256.
+    const double tolerance = row.format == "sluggers-model" ? 1.0 / 256 : 1e-4;
+    EXPECT_LT(row.error.max, tolerance) << row.format << ": worst at " << row.error.where;
   }
 }
 

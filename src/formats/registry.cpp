@@ -9,6 +9,7 @@
 
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/sluggers/model_io.hpp"
 
 namespace rigport {
 namespace {
@@ -67,6 +68,10 @@ constexpr std::array kFormats{
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr},
+    // No file name extension exists for a block carved out of dt_na.dat (sluggers.md §2); ".sluggers" is rigport's.
+    FormatInfo{"sluggers-model", "Mario Super Sluggers (Wii) model block: GPL meshes, ACT bones, SKN skinning", ".sluggers",
+               kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", sluggers::probeModel, listOneRig,
+               readOneRig<sluggers::readModel>, [](const Rig& rig) { return sluggers::writeModel(rig); }},
 };
 
 std::string lowerExtension(std::string_view path) {
