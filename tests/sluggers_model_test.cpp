@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 
+#include "../fuzz/downstream.hpp"
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 #include "formats/sluggers/gx_quant.hpp"
@@ -419,6 +420,28 @@ TEST(SluggersModel, WriterRefusesWhatTheFormatCannotHold) {
   loose.meshes.push_back(rigidMesh());
   loose.meshes[0].attachBone = -1;
   EXPECT_FALSE(writeModel(loose).ok());
+}
+
+// The fuzz target's seeds and kept findings (tests/data/fuzz/sluggers_model/) take the target's path:
+// read, export, JSON report, write, and read back with the same bones.
+TEST(SluggersModel, FuzzCorpusReadsExportsAndRoundTrips) {
+  const std::filesystem::path dir = std::filesystem::path(RIGPORT_SOURCE_DIR) / "tests/data/fuzz/sluggers_model";
+  size_t files = 0, read = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    SCOPED_TRACE(e.path().string());
+    auto rig = readModel(test::readBytes(e.path().string()));
+    if (!rig) continue;
+    ++read;
+    fuzz::exerciseDownstream(*rig);
+    auto bytes = writeModel(*rig);
+    if (!bytes) continue;
+    auto again = readModel(*bytes);
+    ASSERT_TRUE(again.ok()) << again.error().describe();
+    EXPECT_EQ(again->skeleton.bones.size(), rig->skeleton.bones.size());
+  }
+  EXPECT_GT(files, 0u);
+  EXPECT_GT(read, 0u) << "the written seed block reads";
 }
 
 std::string writeBlock(const std::string& dir, const Rig& rig) {
