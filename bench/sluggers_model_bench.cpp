@@ -3,9 +3,13 @@
 // spare, and four rigid submeshes of 10,000 on four bones), 64 bones, 1-4 influences per skinned
 // vertex (so SK1, SK2 and SKAcc entries all occur), then read (BM_ReadSluggersModel) and read +
 // exported to a .glb (BM_ReadSluggersModelAndExportGlb). Counters: MB/s of block input, vertices/s.
+// With RIGPORT_BENCH_BLOCK=path the block is also written there, for measuring `rigport convert`'s
+// peak memory on it (BENCHMARKS.md).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 
 #include "export/gltf.hpp"
 #include "formats/sluggers/model_io.hpp"
@@ -63,7 +67,11 @@ rigport::Rig makeRig() {
 const std::vector<uint8_t>& blockBytes() {
   static const std::vector<uint8_t> bytes = [] {
     auto written = rigport::sluggers::writeModel(makeRig());
-    return written ? std::move(*written) : std::vector<uint8_t>{};
+    if (!written) return std::vector<uint8_t>{};
+    if (const char* path = std::getenv("RIGPORT_BENCH_BLOCK")) {
+      std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(written->data()), static_cast<std::streamsize>(written->size()));
+    }
+    return std::move(*written);
   }();
   return bytes;
 }

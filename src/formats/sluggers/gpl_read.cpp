@@ -58,7 +58,8 @@ template <size_t N>
 std::array<float, N> element(const ByteReader& r, const ArrayAt& a, size_t i, size_t firstComponent, uint8_t q) {
   std::array<float, N> out{};
   const uint8_t* p = r.data().data() + a.offset + i * a.stride + firstComponent * a.componentSize;
-  for (size_t c = 0; c < N; ++c) out[c] = gxComponent(p + c * a.componentSize, q);
+  const GxDecoder decode(q);
+  for (size_t c = 0; c < N; ++c) out[c] = decode(p + c * a.componentSize);
   return out;
 }
 
@@ -150,13 +151,6 @@ Result<TupleLayout> tupleLayout(const ByteReader& r, size_t stateAt, uint32_t vc
   return t;
 }
 
-Result<uint32_t> readIndex(ByteReader& r, uint8_t size, size_t count, const char* what) {
-  const size_t at = r.position();
-  const uint32_t i = size == 1 ? RP_TRY(r.u8(what)) : RP_TRY(r.u16(what));
-  if (i >= count) return r.errorAt(at, ErrorCode::BadValue, fmt::format("index {} of {}", i, count), what);
-  return i;
-}
-
 void emit(GplMesh& mesh, const Corner& a, const Corner& b, const Corner& c) {
   if (a.position == b.position || b.position == c.position || a.position == c.position) return;  // strip stitching
   // §3: GX winds the other way round; community readers reverse it, as glTF needs.
@@ -176,21 +170,30 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
     const uint16_t n = RP_TRY(list.u16("vertexCount"));
     const size_t count = RP_TRY(list.count(n, t.bytes, "vertexCount"));
     RP_CHECK(list.charge(uint64_t(count) * 3 * sizeof(Corner), "vertexCount"));
+    // count() checked that count tuples follow: read them straight from the bytes, each index
+    // checked against its array (matrix indices, colours and further channels are skipped).
+    const size_t first = list.position();
+    const uint8_t* p = list.data().data() + first;
     corners.assign(count, Corner{});
-    for (Corner& c : corners) {
+    for (size_t k = 0; k < count; ++k) {
+      Corner& c = corners[k];
       for (uint8_t slot = 0; slot < kVcdSlots; ++slot) {
-        if (t.size[slot] == 0) continue;
-        if (slot == kVcdPos) {
-          c.position = RP_TRY(readIndex(list, t.size[slot], mesh.positions.size(), "positionIndex"));
-        } else if (slot == kVcdNrm) {
-          c.normal = RP_TRY(readIndex(list, t.size[slot], mesh.normals.size(), "normalIndex"));
-        } else if (slot == kVcdTex0) {
-          c.uv = RP_TRY(readIndex(list, t.size[slot], mesh.uvs.size(), "uvIndex"));
-        } else {
-          RP_CHECK(list.skip(t.size[slot], "index"));  // matrix index, colours, further texture channels
+        const uint8_t size = t.size[slot];
+        if (size == 0) continue;
+        const uint32_t i = size == 1 ? p[0] : (uint32_t(p[0]) << 8) | p[1];
+        if (slot == kVcdPos || slot == kVcdNrm || slot == kVcdTex0) {
+          const size_t limit = slot == kVcdPos ? mesh.positions.size() : slot == kVcdNrm ? mesh.normals.size() : mesh.uvs.size();
+          if (i >= limit) {
+            return list.errorAt(static_cast<size_t>(p - list.data().data()), ErrorCode::BadValue, fmt::format("index {} of {}", i, limit),
+                                Field(slot == kVcdPos ? "positionIndex" : slot == kVcdNrm ? "normalIndex" : "uvIndex",
+                                      static_cast<int64_t>(k)));
+          }
+          (slot == kVcdPos ? c.position : slot == kVcdNrm ? c.normal : c.uv) = i;
         }
+        p += size;
       }
     }
+    RP_CHECK(list.skip(count * t.bytes, "vertices"));
     switch (op & kPrimitiveMask) {
       case kTriangles:
         for (size_t i = 0; i + 2 < count; i += 3) emit(mesh, corners[i], corners[i + 1], corners[i + 2]);

@@ -1,8 +1,6 @@
 #include "formats/sluggers/gx_quant.hpp"
 
-#include <bit>
 #include <cmath>
-#include <cstring>
 
 #include "core/quant.hpp"
 
@@ -15,30 +13,11 @@ struct TypeInfo {
 };
 constexpr TypeInfo kTypes[kGxTypeCount] = {{8, false}, {8, true}, {16, false}, {16, true}, {32, true}};
 
-uint32_t loadBig(const uint8_t* p, size_t n) {
-  uint32_t v = 0;
-  for (size_t i = 0; i < n; ++i) v = (v << 8) | p[i];
-  return v;
-}
-
 }  // namespace
 
 size_t gxComponentSize(uint8_t quantizeInfo) {
   const uint8_t type = quantizeInfo >> 4;
   return type < kGxTypeCount ? kTypes[type].bits / 8 : 0;
-}
-
-float gxComponent(const uint8_t* p, uint8_t quantizeInfo) {
-  const uint8_t type = quantizeInfo >> 4;
-  const unsigned frac = quantizeInfo & 0xF;
-  switch (static_cast<GxType>(type)) {
-    case GxType::U8: return quant::fixedToFloat(p[0], frac);
-    case GxType::S8: return quant::fixedToFloat(static_cast<int8_t>(p[0]), frac);
-    case GxType::U16: return quant::fixedToFloat(static_cast<int32_t>(loadBig(p, 2)), frac);
-    case GxType::S16: return quant::fixedToFloat(static_cast<int16_t>(loadBig(p, 2)), frac);
-    case GxType::F32: return std::bit_cast<float>(loadBig(p, 4));  // §3: floats are not scaled
-  }
-  return 0.0f;
 }
 
 std::optional<uint8_t> chooseQuantizeInfo(GxType type, std::span<const float> values) {

@@ -69,26 +69,38 @@ SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& 
 
   // §6: slots beyond the position array are runtime scratch; records naming no bone are dropped.
   size_t beyond = 0, unknownBone = 0;
-  std::vector<SkinRecord> kept;
-  kept.reserve(records.size());
-  for (SkinRecord r : records) {
+  // Bucketed by slot (a counting sort, in file order within a slot), then by bone within each slot.
+  std::vector<uint32_t> bucket(slots + 1, 0);
+  for (const SkinRecord& r : records) {
     if (r.vertex >= slots) {
       ++beyond;
-      continue;
-    }
-    if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) {
+    } else if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) {
       ++unknownBone;
-      continue;
+    } else {
+      ++bucket[r.vertex + 1];
     }
-    r.boneIndex = static_cast<uint16_t>(map[r.boneIndex]);
-    kept.push_back(r);
+  }
+  for (size_t s = 0; s < slots; ++s) bucket[s + 1] += bucket[s];
+  std::vector<SkinRecord> kept(bucket[slots]);
+  {
+    std::vector<uint32_t> next(bucket.begin(), bucket.end() - 1);
+    for (SkinRecord r : records) {
+      if (r.vertex >= slots || r.boneIndex >= map.size() || map[r.boneIndex] < 0) continue;
+      r.boneIndex = static_cast<uint16_t>(map[r.boneIndex]);
+      kept[next[r.vertex]++] = r;
+    }
+  }
+  for (size_t s = 0; s < slots; ++s) {  // a handful of records a slot: insertion sort, stable
+    for (uint32_t i = bucket[s] + 1; i < bucket[s + 1]; ++i) {
+      const SkinRecord r = kept[i];
+      uint32_t j = i;
+      for (; j > bucket[s] && kept[j - 1].boneIndex > r.boneIndex; --j) kept[j] = kept[j - 1];
+      kept[j] = r;
+    }
   }
   if (unknownBone > 0) {
     provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", unknownBone));
   }
-  std::stable_sort(kept.begin(), kept.end(), [](const SkinRecord& a, const SkinRecord& b) {
-    return a.vertex != b.vertex ? a.vertex < b.vertex : a.boneIndex < b.boneIndex;
-  });
 
   // Per slot: duplicates (vertex, bone) summed (a full 256 is stored 255 + 1); the bind position and
   // normal are the sources' weighted mean (every record of a slot carries the same bind data).

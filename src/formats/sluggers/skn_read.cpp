@@ -1,7 +1,6 @@
 // SKN section → skin records (sluggers.md §6 "Rebuilding per-vertex (bone, weight) lists").
 #include <fmt/format.h>
 
-#include "core/quant.hpp"
 #include "formats/sluggers/section.hpp"
 #include "formats/sluggers/skn.hpp"
 
@@ -19,9 +18,10 @@ void appendRecord(SknData& skn, const ByteReader& r, size_t sourceAt, uint32_t v
   rec.vertex = vertex;
   rec.boneIndex = bone;
   rec.weight = weight;
+  const float scale = 1.0f / static_cast<float>(1u << skn.shift);  // a power of two: exact, as fixedToFloat
   for (int c = 0; c < 3; ++c) {
-    rec.position[c] = quant::fixedToFloat(s16At(p + 2 * c), skn.shift);
-    rec.normal[c] = quant::fixedToFloat(s16At(p + 6 + 2 * c), skn.shift);
+    rec.position[c] = static_cast<float>(s16At(p + 2 * c)) * scale;
+    rec.normal[c] = static_cast<float>(s16At(p + 6 + 2 * c)) * scale;
   }
   skn.records.push_back(rec);
 }
