@@ -322,6 +322,39 @@ TEST(SluggersModel, DepthFirstBoneIndicesAreRecognisedAndReported) {
   EXPECT_TRUE(warned);
 }
 
+bool hasWarning(const Rig& rig, const std::string& code) {
+  for (const Warning& w : rig.provenance.warnings)
+    if (w.code == code) return true;
+  return false;
+}
+
+TEST(SluggersModel, BoneWithoutInheritanceKeepsItsActorSpacePose) {
+  auto bytes = writeModel(skinnedRig());
+  ASSERT_TRUE(bytes.ok());
+  const size_t act = be32(*bytes, 0x08);
+  (*bytes)[act + 0x20 + 3 * 0x1C + 0x18] = 0;  // head (table index 3): inheritanceFlag 0 (§4)
+  const Rig back = readBack(*bytes);
+  ASSERT_EQ(back.skeleton.bones.size(), 5u);
+  // §4: without inheritance the world matrix is actor · local, so the head sits at its own (0, 1, 0).
+  const glm::vec3 head(back.skeleton.worldBindMatrices()[3][3]);
+  EXPECT_LT(glm::distance(head, glm::vec3(0, 1, 0)), 1e-5f) << head.x << " " << head.y << " " << head.z;
+  EXPECT_EQ(back.skeleton.bones[3].parent, 1) << "the hierarchy is kept";
+  EXPECT_TRUE(hasWarning(back, "sluggers-inheritance"));
+}
+
+TEST(SluggersModel, EulerControlIsReportedAndItsRotationIgnored) {
+  auto bytes = writeModel(skinnedRig());
+  ASSERT_TRUE(bytes.ok());
+  const size_t act = be32(*bytes, 0x08);
+  const size_t control = act + be32(*bytes, act + 0x20 + 4 * 0x1C);  // arm's orientation
+  (*bytes)[control] = 0x0B;  // scale | Euler | translation (§4 type bits)
+  const Rig back = readBack(*bytes);
+  ASSERT_EQ(back.skeleton.bones.size(), 5u);
+  EXPECT_EQ(back.skeleton.bones[4].rotation, glm::quat(1, 0, 0, 0));
+  EXPECT_LT(glm::distance(back.skeleton.bones[4].translation, glm::vec3(0.5f, 0.8f, 0)), 1e-6f);
+  EXPECT_TRUE(hasWarning(back, "sluggers-euler-control"));
+}
+
 TEST(SluggersModel, SlotsBeyondThePositionArrayAreCountedNotFatal) {
   auto bytes = writeModel(skinnedRig());
   ASSERT_TRUE(bytes.ok());

@@ -4,7 +4,6 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "core/validate.hpp"
 #include "formats/sluggers/act.hpp"
@@ -20,12 +19,15 @@ uint32_t u32At(std::span<const uint8_t> b, size_t at) {
   return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
 }
 
+constexpr size_t kSectionFields[] = {kHeaderGpl / 4, kHeaderAct / 4, kHeaderTex / 4, kHeaderSkn / 4, kHeaderFacial / 4};
+
 struct Sections {
   std::array<uint32_t, 8> start{};  // the header's words; 0 = absent
+  // A section ends where the next one starts (the unknown words at 0x14 and 0x1C are not pointers).
   size_t end(size_t field, size_t blockSize) const {
     size_t e = blockSize;
-    for (uint32_t s : start)
-      if (s > start[field] && s < e) e = s;
+    for (size_t f : kSectionFields)
+      if (start[f] > start[field] && start[f] < e) e = start[f];
     return e;
   }
 };
@@ -40,7 +42,7 @@ Result<Sections> readHeader(ByteReader& r) {
                      fmt::format("first word 0x{:08X}: a model block starts with 0 (an archive or ANM bank does not, §2)", s.start[0]),
                      "zero");
   }
-  for (size_t i : {kHeaderGpl / 4, kHeaderAct / 4, kHeaderTex / 4, kHeaderSkn / 4, kHeaderFacial / 4}) {
+  for (size_t i : kSectionFields) {
     if (s.start[i] != 0 && (s.start[i] < kBlockHeaderSize || s.start[i] >= r.size())) {
       return r.errorAt(i * 4, ErrorCode::BadValue, fmt::format("section pointer 0x{:X} is outside the 0x{:X}-byte block", s.start[i], r.size()),
                        kNames[i]);
