@@ -253,6 +253,15 @@ Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh,
     }
     ByteReader list = RP_TRY(r.window(listAt, listSize, "primitiveList"));
     RP_CHECK(readPrimitiveList(list, t, mesh, provenance));
+    // A vertex takes at least one byte and yields at most one triangle: more corners than 3 per
+    // byte of the section means states share their lists, which could multiply a small file.
+    if (mesh.cornerPosition.size() > 3 * r.size()) {
+      return r.errorAt(at + 12, ErrorCode::BadValue,
+                       fmt::format("display states so far give {} triangle corners from a 0x{:X}-byte section (states share their "
+                                   "primitive lists)",
+                                   mesh.cornerPosition.size(), r.size()),
+                       "primitiveList");
+    }
   }
   return Ok{};
 }
@@ -297,6 +306,7 @@ Result<std::vector<GplMesh>> readGpl(ByteReader& r, Provenance& provenance) {
   RP_CHECK(r.charge(uint64_t(numMeshes) * sizeof(GplMesh), "numMeshes"));
   std::vector<GplMesh> meshes;
   meshes.reserve(numMeshes);
+  uint64_t corners = 0, elements = 0;
   for (size_t i = 0; i < numMeshes; ++i) {
     auto scope = r.scope(Field("mesh", static_cast<int64_t>(i)));
     RP_CHECK(r.seek(descriptors + i * kGplDescriptorSize, "descriptor"));
@@ -311,6 +321,16 @@ Result<std::vector<GplMesh>> readGpl(ByteReader& r, Provenance& provenance) {
     }
     GplMesh mesh = RP_TRY(readLayout(r, layout, provenance));
     mesh.name = std::move(name);
+    // As for display states: descriptors sharing one layout must not multiply the section.
+    corners += mesh.cornerPosition.size();
+    elements += mesh.positions.size() + mesh.interleavedNormals.size() + mesh.normals.size() + mesh.uvs.size();
+    if (corners > 3 * r.size() || elements > 4 * r.size()) {
+      return r.errorAt(descriptors + i * kGplDescriptorSize, ErrorCode::BadValue,
+                       fmt::format("{} submeshes give {} vertices and {} triangle corners from a 0x{:X}-byte section "
+                                   "(descriptors share their layouts)",
+                                   i + 1, elements, corners, r.size()),
+                       "layout");
+    }
     meshes.push_back(std::move(mesh));
   }
   return meshes;

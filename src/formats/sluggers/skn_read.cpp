@@ -34,6 +34,21 @@ Result<uint32_t> firstVertex(const ByteReader& r, size_t fieldAt, uint64_t desti
   return static_cast<uint32_t>(destination / kSkinVertexBytes);
 }
 
+// Entries whose sources overlap could multiply a small section into billions of records. Every
+// vertex of an entry has its own 12 source bytes (an SK2 vertex gives two records), so a section
+// holds at most size / 6 records; more means the entries share their data.
+Status checkReach(const ByteReader& r, const SknData& skn, uint64_t adding, size_t countAt) {
+  const uint64_t limit = r.size() / 6;
+  if (skn.records.size() + adding > limit) {
+    return r.errorAt(countAt, ErrorCode::BadValue,
+                     fmt::format("the entries so far claim {} skin records; a 0x{:X}-byte section holds source data for at most {} "
+                                 "(entries share their sources)",
+                                 skn.records.size() + adding, r.size(), limit),
+                     "count");
+  }
+  return Ok{};
+}
+
 Result<size_t> entries(ByteReader& r, uint32_t ptr, uint16_t n, size_t size, Field f) {
   if (n == 0) return size_t{0};
   return follow(r, ptr, 0, uint64_t(n) * size, f, kSkn);
@@ -49,6 +64,7 @@ Status readSk1(ByteReader& r, size_t at, SknData& skn) {
   const uint32_t first = RP_TRY(firstVertex(r, at + 0x34, uint64_t(dst) + offset, "vertDst"));
   RP_CHECK(r.seek(at + 0x34, "vertSrc"));
   const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_CHECK(checkReach(r, skn, count, at + 0x3A));
   RP_CHECK(r.charge(uint64_t(count) * sizeof(SkinRecord), "count"));
   for (uint32_t k = 0; k < count; ++k) appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone, kFullWeight);
   return Ok{};
@@ -68,6 +84,7 @@ Status readSk2(ByteReader& r, size_t at, SknData& skn) {
   const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
   RP_CHECK(r.seek(at + 0x68, "weights"));
   const size_t weights = RP_TRY(follow(r, weightsPtr, 0, uint64_t(count) * 2, "weights", kSkn));
+  RP_CHECK(checkReach(r, skn, uint64_t(count) * 2, at + 0x70));
   RP_CHECK(r.charge(uint64_t(count) * 2 * sizeof(SkinRecord), "count"));
   const uint8_t* w = r.data().data() + weights;
   for (uint32_t k = 0; k < count; ++k) {
@@ -93,6 +110,7 @@ Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
   const size_t indices = RP_TRY(follow(r, indicesPtr, 0, uint64_t(count) * 2, "vertIndices", kSkn));
   RP_CHECK(r.seek(at + 0x40, "weights"));
   const size_t weights = RP_TRY(follow(r, weightsPtr, 0, count, "weights", kSkn));
+  RP_CHECK(checkReach(r, skn, count, at + 0x42));
   RP_CHECK(r.charge(uint64_t(count) * sizeof(SkinRecord), "count"));
   const uint8_t* idx = r.data().data() + indices;
   const uint8_t* w = r.data().data() + weights;
