@@ -1,6 +1,7 @@
 // Model block → Rig (sluggers.md §2 header and sections, §3 GPL, §4 ACT, §6 SKN).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -65,6 +66,14 @@ void decompose(const glm::mat4& m, Bone& b) {
   if (glm::determinant(r) < 0.0f) b.scale.x = -b.scale.x;
   for (int c = 0; c < 3; ++c) r[c] = b.scale[c] != 0.0f ? r[c] / b.scale[c] : glm::vec3(c == 0, c == 1, c == 2);
   b.rotation = glm::normalize(glm::quat_cast(r));
+}
+
+bool finitePose(const Bone& b) {
+  std::vector<float> v{b.translation.x, b.translation.y, b.translation.z, b.scale.x, b.scale.y, b.scale.z,
+                       b.rotation.x,    b.rotation.y,    b.rotation.z,    b.rotation.w};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) v.push_back((*b.inverseBind)[c][r]);
+  return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
 }
 
 // Rig order: the table order when parents come first (vanilla, §4), else parents-first.
@@ -136,6 +145,12 @@ Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vect
       b.scale = a.control.scale;
     }
     b.inverseBind = glm::inverse(world[i]);  // §4: orientationInv, the inverse bind world matrix
+    if (!finitePose(b)) {
+      Error e = makeError(ErrorCode::BadValue, "the bind pose is not finite (a control too large, or singular)");
+      e.path = fmt::format("ACT/bone[{}]/orientation", order[i]);
+      e.offset = actOffset + kActHeaderSize + order[i] * kBoneRecordSize;
+      return e;
+    }
     b.extras = {{"sluggers", {{"geoFileID", a.geoFileID}, {"inheritanceFlag", a.inheritanceFlag}}}};
     if (!act.trackIds.empty()) b.extras["sluggers"]["anmTrack"] = act.trackIds[order[i]];
     rig.skeleton.bones.push_back(std::move(b));
