@@ -15,6 +15,7 @@
 #include "../fuzz/downstream.hpp"
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
+#include "formats/sluggers/archive_io.hpp"
 #include "formats/sluggers/gx_quant.hpp"
 #include "formats/sluggers/model_io.hpp"
 #include "support/blender.hpp"
@@ -475,6 +476,66 @@ TEST(SluggersModel, FuzzCorpusReadsExportsAndRoundTrips) {
   }
   EXPECT_GT(files, 0u);
   EXPECT_GT(read, 0u) << "the written seed block reads";
+}
+
+// §2 archive: fileCount, member offsets (0 = empty slot), members on 32-byte boundaries.
+std::vector<uint8_t> archiveOf(const std::vector<std::vector<uint8_t>>& members) {
+  std::vector<uint8_t> out(32, 0);
+  put32(out, 0, static_cast<uint32_t>(members.size() + 1));
+  for (size_t i = 0; i < members.size(); ++i) {
+    out.resize((out.size() + 31) / 32 * 32, 0);
+    put32(out, 4 + 4 * (i + 1), static_cast<uint32_t>(out.size()));  // slot 0 stays empty
+    out.insert(out.end(), members[i].begin(), members[i].end());
+  }
+  return out;
+}
+
+TEST(SluggersModel, ArchiveGivesOneRigPerModelBlockAndListsTheRest) {
+  auto a = writeModel(skinnedRig());
+  Rig rigid = skeletonRig();
+  rigid.name = "bat";
+  rigid.meshes.push_back(rigidMesh());
+  auto b = writeModel(rigid);
+  ASSERT_TRUE(a.ok() && b.ok());
+  std::vector<uint8_t> anm(64, 0);
+  put32(anm, 0, 0x01321AFD);  // §2: an ANM bank's first word
+  const std::vector<uint8_t> archive = archiveOf({*a, anm, *b});
+  EXPECT_TRUE(sluggers::probeArchive(archive));
+  EXPECT_FALSE(sluggers::probeModel(archive));
+  EXPECT_FALSE(sluggers::probeArchive(*a));
+  EXPECT_EQ(detectFormat(archive, "x.sluggers")->name, "sluggers-archive");
+  EXPECT_EQ(detectFormat(*a, "x.sluggers")->name, "sluggers-model");
+
+  const auto source = Source::fromBytes(archive, "dt_entry.sluggers");
+  ReadContext ctx;
+  auto items = sluggers::listArchive(*source, ctx);
+  ASSERT_TRUE(items.ok()) << items.error().describe();
+  ASSERT_EQ(items->size(), 3u);
+  EXPECT_EQ((*items)[0].id, "1");
+  EXPECT_EQ((*items)[0].kind, "rig");
+  EXPECT_EQ((*items)[1].kind, "clip bank");
+  EXPECT_EQ((*items)[2].kind, "rig");
+  auto asset = readAsset(*source, ctx);
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  ASSERT_EQ(asset->rigs.size(), 2u);
+  EXPECT_EQ(asset->rigs[0].name, "slugger");
+  EXPECT_EQ(asset->rigs[1].name, "bat");
+  EXPECT_EQ(asset->rigs[0].meshes[0].vertexCount(), skinnedRig().meshes[0].vertexCount());
+  EXPECT_EQ(asset->provenance.warnings.size(), 1u);
+
+  // A damaged member: the error names it, then the field inside it.
+  std::vector<uint8_t> bad = archive;
+  const size_t member = be32(bad, 8);
+  put32(bad, member + skn(*a).sk1At + 0x30, 0x00FFFF00);
+  auto failed = sluggers::readArchive(*Source::fromBytes(bad, "bad.sluggers"), ctx);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.error().describe().find("member 1 (at 0x"), std::string::npos) << failed.error().describe();
+  EXPECT_NE(failed.error().describe().find("SK1[0]/vertSrc"), std::string::npos) << failed.error().describe();
+  // Offsets that run backwards are not an archive.
+  std::vector<uint8_t> backwards = archive;
+  put32(backwards, 12, 32);
+  EXPECT_FALSE(sluggers::probeArchive(backwards));
+  EXPECT_FALSE(sluggers::readArchive(*Source::fromBytes(backwards, "b.sluggers"), ctx).ok());
 }
 
 std::string writeBlock(const std::string& dir, const Rig& rig) {

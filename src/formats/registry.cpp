@@ -9,6 +9,7 @@
 
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/sluggers/archive_io.hpp"
 #include "formats/sluggers/model_io.hpp"
 
 namespace rigport {
@@ -72,6 +73,9 @@ constexpr std::array kFormats{
     FormatInfo{"sluggers-model", "Mario Super Sluggers (Wii) model block: GPL meshes, ACT bones, SKN skinning", ".sluggers",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", sluggers::probeModel, listOneRig,
                readOneRig<sluggers::readModel>, [](const Rig& rig) { return sluggers::writeModel(rig); }},
+    FormatInfo{"sluggers-archive", "Mario Super Sluggers (Wii) archive of model blocks (ANM bank members listed, not read)",
+               ".sluggers", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", sluggers::probeArchive,
+               sluggers::listArchive, sluggers::readArchive, nullptr},
 };
 
 std::string lowerExtension(std::string_view path) {
