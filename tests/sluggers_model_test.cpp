@@ -518,8 +518,8 @@ TEST(SluggersModel, ArchiveGivesOneRigPerModelBlockAndListsTheRest) {
   auto asset = readAsset(*source, ctx);
   ASSERT_TRUE(asset.ok()) << asset.error().describe();
   ASSERT_EQ(asset->rigs.size(), 2u);
-  EXPECT_EQ(asset->rigs[0].name, "slugger");
-  EXPECT_EQ(asset->rigs[1].name, "bat");
+  EXPECT_EQ(asset->rigs[0].name, "1_slugger");
+  EXPECT_EQ(asset->rigs[1].name, "3_bat");
   EXPECT_EQ(asset->rigs[0].meshes[0].vertexCount(), skinnedRig().meshes[0].vertexCount());
   EXPECT_EQ(asset->provenance.warnings.size(), 1u);
 

@@ -96,7 +96,8 @@ Result<Asset> readArchive(const Source& source, ReadContext& ctx) {
       e.within(ErrorFrame{fmt::format("member {}", m.slot), m.offset});
       return e;
     }
-    if (rig->name.empty()) rig->name = fmt::format("member_{}", m.slot);
+    // Members may share a GEO name (convert writes one file per rig name): the slot comes first.
+    rig->name = rig->name.empty() ? fmt::format("member_{}", m.slot) : fmt::format("{}_{}", m.slot, rig->name);
     asset.rigs.push_back(std::move(*rig));
   }
   if (anm > 0) asset.provenance.warn("sluggers-anm-not-read", fmt::format("{} ANM bank members are not read (sluggers.md §7)", anm));
