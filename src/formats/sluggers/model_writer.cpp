@@ -1,5 +1,7 @@
 // Rig → model block (sluggers.md §2 header, §3 GPL, §4 ACT, §6 SKN). No TEX section: textures are
 // not part of the rig model.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/byte_writer.hpp"
@@ -157,6 +159,18 @@ Result<std::vector<uint8_t>> writeModel(const Rig& rig, const ModelWriteOptions&
   RP_CHECK(validate(rig));
   const size_t nb = rig.skeleton.bones.size();
   if (nb > 0xFFFF) return invalidModel("skeleton", fmt::format("{} bones; an ACT holds at most 65535", nb));
+  // The block keeps only the SRTs; a reader rebuilds the bind matrices and their inverses from them.
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  for (size_t b = 0; b < nb; ++b) {
+    const glm::mat4 inverse = glm::inverse(world[b]);
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) {
+        if (!std::isfinite(world[b][c][r]) || !std::isfinite(inverse[c][r])) {
+          return invalidModel(fmt::format("skeleton/bones[{}]", b), "the bind pose built from its SRT is singular or not finite");
+        }
+      }
+    }
+  }
   int32_t skinned = -1;
   std::vector<bool> owned(nb, false);
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
