@@ -166,7 +166,8 @@ Json full(const Rig& rig) {
                     {"warnings", warnings(rig.provenance)}}},
               {"skeleton", Json{{"bones", std::move(bones)}, {"joints", joints(rig.skeleton)}}},
               {"meshes", std::move(meshes)},
-              {"animations", std::move(anims)}};
+              {"animations", std::move(anims)},
+              {"extras", rig.extras}};  // what a reader found that the model has no field for
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include "formats/renderware/dff_io.hpp"
 #include "formats/rw4/arena_io.hpp"
 #include "formats/sims3/sims3_io.hpp"
+#include "formats/sluggers/archive_io.hpp"
+#include "formats/sluggers/model_io.hpp"
 
 namespace rigport {
 namespace {
@@ -95,6 +97,13 @@ constexpr std::array kFormats{
     FormatInfo{"battleforge-ska", "BattleForge animation (types 6 and 7, Hermite keys)", ".ska", kCarriesAnimations,
                "Bone.version (bone id)", battleforge::probeSka, listClips<battleforge::readSka>,
                readOneClipSet<battleforge::readSka>, battleforge::writeSka},
+    // No file name extension exists for a block carved out of dt_na.dat (sluggers.md §2); ".sluggers" is rigport's.
+    FormatInfo{"sluggers-model", "Mario Super Sluggers (Wii) model block: GPL meshes, ACT bones, SKN skinning", ".sluggers",
+               kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", sluggers::probeModel, listOneRig,
+               readOneRig<sluggers::readModel>, [](const Rig& rig) { return sluggers::writeModel(rig); }},
+    FormatInfo{"sluggers-archive", "Mario Super Sluggers (Wii) archive of model blocks (ANM bank members listed, not read)",
+               ".sluggers", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", sluggers::probeArchive,
+               sluggers::listArchive, sluggers::readArchive, nullptr},
 };
 
 std::string lowerExtension(std::string_view path) {

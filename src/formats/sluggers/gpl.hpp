@@ -1,0 +1,35 @@
+// The GPL (geometry palette) section, sluggers.md §3: each submesh's decoded attribute arrays and
+// its display lists turned into triangle corners.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/byte_reader.hpp"
+#include "core/rig.hpp"
+
+namespace rigport::sluggers {
+
+constexpr uint32_t kNoIndex = 0xFFFFFFFFu;
+
+struct GplMesh {
+  std::string name;
+  uint8_t positionCompCount = 3;
+  uint8_t positionQuantize = 0;
+  std::vector<glm::vec3> positions;           // one per slot of the position array
+  std::vector<glm::vec3> interleavedNormals;  // compCount 6: the normal stored after each position
+  std::vector<glm::vec3> normals;             // the normal array (may alias interleavedNormals)
+  bool normalsAliasPositions = false;         // §3: the skinned normal header points 6 bytes into the positions
+  std::vector<glm::vec2> uvs;                 // texture channel 0
+  // Triangle corners, three per triangle, winding already reversed (§3 "primitive list"); an
+  // attribute the vertex descriptor leaves out is kNoIndex.
+  std::vector<uint32_t> cornerPosition, cornerNormal, cornerUv;
+};
+
+// `gpl` spans the section. Every count is charged to the reader's budget before allocation.
+Result<std::vector<GplMesh>> readGpl(ByteReader& gpl, Provenance& provenance);
+
+}  // namespace rigport::sluggers

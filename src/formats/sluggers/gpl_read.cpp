@@ -1,0 +1,339 @@
+// GPL section → decoded arrays and triangle corners (sluggers.md §3).
+#include <array>
+
+#include <fmt/format.h>
+
+#include "formats/sluggers/gpl.hpp"
+#include "formats/sluggers/gx_quant.hpp"
+#include "formats/sluggers/model_layout.hpp"
+#include "formats/sluggers/section.hpp"
+
+namespace rigport::sluggers {
+namespace {
+
+constexpr const char* kGpl = "GPL";
+
+struct Corner {
+  uint32_t position = kNoIndex, normal = kNoIndex, uv = kNoIndex;
+};
+
+Result<AttributeHeader> readAttributeHeader(ByteReader& r) {
+  AttributeHeader h;
+  h.array = RP_TRY(r.u32("array"));
+  h.count = RP_TRY(r.u16("count"));
+  h.quantizeInfo = RP_TRY(r.u8("quantizeInfo"));
+  h.compCount = RP_TRY(r.u8("compCount"));
+  return h;
+}
+
+// The section offset of the array of `h` (layout-relative) and its component size, with room for
+// `h.count` elements of `h.compCount` components of which the first `used` are read.
+struct ArrayAt {
+  size_t offset = 0;
+  size_t componentSize = 0;
+  size_t stride = 0;
+};
+Result<ArrayAt> locateArray(ByteReader& r, size_t headerAt, const AttributeHeader& h, size_t layout, uint8_t used) {
+  ArrayAt a;
+  a.componentSize = gxComponentSize(h.quantizeInfo);
+  if (a.componentSize == 0) {
+    return r.errorAt(headerAt + 6, ErrorCode::Unsupported,
+                     fmt::format("quantizeInfo 0x{:02X}: GX component type {} is not one of 0-4 (sluggers.md §3, open item 4)",
+                                 h.quantizeInfo, h.quantizeInfo >> 4),
+                     "quantizeInfo");
+  }
+  if (h.compCount < used) {
+    return r.errorAt(headerAt + 7, ErrorCode::BadValue, fmt::format("compCount {} is below the {} components read", h.compCount, used),
+                     "compCount");
+  }
+  a.stride = h.compCount * a.componentSize;
+  const uint64_t need = h.count == 0 ? 0 : uint64_t(h.count - 1) * a.stride + uint64_t(used) * a.componentSize;
+  RP_CHECK(r.seek(headerAt + 4, "array"));  // `follow` names the pointer just read
+  a.offset = RP_TRY(follow(r, h.array, layout, need, "array", kGpl));
+  RP_CHECK(r.charge(uint64_t(h.count) * sizeof(glm::vec3), "count"));
+  return a;
+}
+
+template <size_t N>
+std::array<float, N> element(const ByteReader& r, const ArrayAt& a, size_t i, size_t firstComponent, uint8_t q) {
+  std::array<float, N> out{};
+  const uint8_t* p = r.data().data() + a.offset + i * a.stride + firstComponent * a.componentSize;
+  const GxDecoder decode(q);
+  for (size_t c = 0; c < N; ++c) out[c] = decode(p + c * a.componentSize);
+  return out;
+}
+
+Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
+  auto scope = r.scope("position");
+  RP_CHECK(r.seek(headerAt, "header"));
+  const AttributeHeader h = RP_TRY(readAttributeHeader(r));
+  if (h.compCount != 3 && h.compCount != kSkinnedCompCount) {
+    return r.errorAt(headerAt + 7, ErrorCode::Unsupported, fmt::format("compCount {} (3, or 6 for the skinned mesh)", h.compCount),
+                     "compCount");
+  }
+  const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, h.compCount));
+  mesh.positionCompCount = h.compCount;
+  mesh.positionQuantize = h.quantizeInfo;
+  mesh.positions.resize(h.count);
+  for (size_t i = 0; i < h.count; ++i) {
+    const auto v = element<3>(r, a, i, 0, h.quantizeInfo);
+    mesh.positions[i] = {v[0], v[1], v[2]};
+  }
+  if (h.compCount == kSkinnedCompCount) {
+    mesh.interleavedNormals.resize(h.count);
+    for (size_t i = 0; i < h.count; ++i) {
+      const auto v = element<3>(r, a, i, 3, h.quantizeInfo);
+      mesh.interleavedNormals[i] = {v[0], v[1], v[2]};
+    }
+  }
+  return Ok{};
+}
+
+Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t positionArray, GplMesh& mesh) {
+  auto scope = r.scope("normal");
+  RP_CHECK(r.seek(headerAt, "header"));
+  const AttributeHeader h = RP_TRY(readAttributeHeader(r));
+  const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, 3));
+  // §3: the skinned mesh's normal header points into the position array, one vector in.
+  mesh.normalsAliasPositions = mesh.positionCompCount == kSkinnedCompCount && h.compCount == kSkinnedCompCount &&
+                               h.quantizeInfo == mesh.positionQuantize && h.count == mesh.positions.size() &&
+                               h.array == positionArray + 3 * a.componentSize;
+  mesh.normals.resize(h.count);
+  for (size_t i = 0; i < h.count; ++i) {
+    const auto v = element<3>(r, a, i, 0, h.quantizeInfo);
+    mesh.normals[i] = {v[0], v[1], v[2]};
+  }
+  return Ok{};
+}
+
+Status readUvs(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
+  auto scope = r.scope(Field("texcoord", 0));
+  RP_CHECK(r.seek(headerAt, "header"));
+  const AttributeHeader h = RP_TRY(readAttributeHeader(r));
+  const uint8_t used = h.compCount >= 2 ? 2 : 1;
+  const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, used));
+  mesh.uvs.resize(h.count);
+  for (size_t i = 0; i < h.count; ++i) {
+    if (used == 2) {
+      const auto v = element<2>(r, a, i, 0, h.quantizeInfo);
+      mesh.uvs[i] = {v[0], v[1]};
+    } else {
+      mesh.uvs[i] = {element<1>(r, a, i, 0, h.quantizeInfo)[0], 0.0f};
+    }
+  }
+  return Ok{};
+}
+
+// The index tuple a vertex descriptor gives each vertex of a primitive (§3 id 3).
+struct TupleLayout {
+  size_t bytes = 0;
+  std::array<uint8_t, kVcdSlots> size{};  // bytes per slot
+};
+
+Result<TupleLayout> tupleLayout(const ByteReader& r, size_t stateAt, uint32_t vcd) {
+  TupleLayout t;
+  for (uint8_t slot = 0; slot < kVcdSlots; ++slot) {
+    const uint8_t type = (vcd >> (2 * slot)) & 3;
+    if (type == kVcdNone) continue;
+    if (slot == kVcdPnMtx ? type != kVcdDirect : type == kVcdDirect) {
+      return r.errorAt(stateAt + 4, ErrorCode::Unsupported,
+                       fmt::format("vertex descriptor 0x{:08X}: attribute {} has type {} (rigport reads a direct matrix index "
+                                   "and indexed attributes)",
+                                   vcd, slot, type),
+                       "setting");
+    }
+    t.size[slot] = slot == kVcdPnMtx ? 1 : (type == kVcdIndex8 ? 1 : 2);
+    t.bytes += t.size[slot];
+  }
+  if (t.size[kVcdPos] == 0) {
+    return r.errorAt(stateAt + 4, ErrorCode::BadValue, fmt::format("vertex descriptor 0x{:08X} has no position", vcd), "setting");
+  }
+  return t;
+}
+
+void emit(GplMesh& mesh, const Corner& a, const Corner& b, const Corner& c) {
+  if (a.position == b.position || b.position == c.position || a.position == c.position) return;  // strip stitching
+  // §3: GX winds the other way round; community readers reverse it, as glTF needs.
+  for (const Corner* k : {&a, &c, &b}) {
+    mesh.cornerPosition.push_back(k->position);
+    mesh.cornerNormal.push_back(k->normal);
+    mesh.cornerUv.push_back(k->uv);
+  }
+}
+
+Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, Provenance& provenance) {
+  std::vector<Corner> corners;
+  while (!list.atEnd()) {
+    const size_t at = list.position();
+    const uint8_t op = RP_TRY(list.u8("opcode"));
+    if (op == 0) break;  // §3: the list ends at a 0 byte (then padding)
+    const uint16_t n = RP_TRY(list.u16("vertexCount"));
+    const size_t count = RP_TRY(list.count(n, t.bytes, "vertexCount"));
+    RP_CHECK(list.charge(uint64_t(count) * 3 * sizeof(Corner), "vertexCount"));
+    // count() checked that count tuples follow: read them straight from the bytes, each index
+    // checked against its array (matrix indices, colours and further channels are skipped).
+    const size_t first = list.position();
+    const uint8_t* p = list.data().data() + first;
+    corners.assign(count, Corner{});
+    for (size_t k = 0; k < count; ++k) {
+      Corner& c = corners[k];
+      for (uint8_t slot = 0; slot < kVcdSlots; ++slot) {
+        const uint8_t size = t.size[slot];
+        if (size == 0) continue;
+        const uint32_t i = size == 1 ? p[0] : (uint32_t(p[0]) << 8) | p[1];
+        if (slot == kVcdPos || slot == kVcdNrm || slot == kVcdTex0) {
+          const size_t limit = slot == kVcdPos ? mesh.positions.size() : slot == kVcdNrm ? mesh.normals.size() : mesh.uvs.size();
+          if (i >= limit) {
+            return list.errorAt(static_cast<size_t>(p - list.data().data()), ErrorCode::BadValue, fmt::format("index {} of {}", i, limit),
+                                Field(slot == kVcdPos ? "positionIndex" : slot == kVcdNrm ? "normalIndex" : "uvIndex",
+                                      static_cast<int64_t>(k)));
+          }
+          (slot == kVcdPos ? c.position : slot == kVcdNrm ? c.normal : c.uv) = i;
+        }
+        p += size;
+      }
+    }
+    RP_CHECK(list.skip(count * t.bytes, "vertices"));
+    switch (op & kPrimitiveMask) {
+      case kTriangles:
+        for (size_t i = 0; i + 2 < count; i += 3) emit(mesh, corners[i], corners[i + 1], corners[i + 2]);
+        break;
+      case kTriangleStrip:
+        for (size_t i = 0; i + 2 < count; ++i) {
+          if (i % 2 == 0) emit(mesh, corners[i], corners[i + 1], corners[i + 2]);
+          else emit(mesh, corners[i + 1], corners[i], corners[i + 2]);
+        }
+        break;
+      case kTriangleFan:
+        for (size_t i = 1; i + 1 < count; ++i) emit(mesh, corners[0], corners[i], corners[i + 1]);
+        break;
+      case kQuads:
+        for (size_t i = 0; i + 3 < count; i += 4) {
+          emit(mesh, corners[i], corners[i + 1], corners[i + 2]);
+          emit(mesh, corners[i], corners[i + 2], corners[i + 3]);
+        }
+        break;
+      case kLines:
+      case kLineStrip:
+      case kPoints:
+        provenance.warn("gx-lines-points", fmt::format("{}: lines and points are not meshes; skipped", list.path()));
+        break;
+      default:
+        return list.errorAt(at, ErrorCode::BadValue, fmt::format("opcode 0x{:02X} is not a GX primitive", op), "opcode");
+    }
+  }
+  return Ok{};
+}
+
+Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh, Provenance& provenance) {
+  auto scope = r.scope("display");
+  RP_CHECK(r.seek(headerAt + 4, "header"));
+  const uint32_t statesPtr = RP_TRY(r.u32("stateList"));
+  const uint16_t numStates = RP_TRY(r.u16("numStates"));
+  RP_CHECK(r.seek(headerAt + 8, "stateList"));
+  const size_t states = RP_TRY(follow(r, statesPtr, layout, uint64_t(numStates) * kDisplayStateSize, "stateList", kGpl));
+  uint32_t vcd = 0;
+  for (size_t s = 0; s < numStates; ++s) {
+    auto stateScope = r.scope(Field("state", static_cast<int64_t>(s)));
+    const size_t at = states + s * kDisplayStateSize;
+    RP_CHECK(r.seek(at, "id"));
+    const uint8_t id = RP_TRY(r.u8("id"));
+    RP_CHECK(r.skip(3, "params"));
+    const uint32_t setting = RP_TRY(r.u32("setting"));
+    const uint32_t listPtr = RP_TRY(r.u32("primitiveList"));
+    const uint32_t listSize = RP_TRY(r.u32("listSize"));
+    if (id == kStateVcd) vcd = setting;
+    if (listPtr == 0) continue;
+    RP_CHECK(r.seek(at + 12, "primitiveList"));
+    const size_t listAt = RP_TRY(follow(r, listPtr, layout, listSize, "primitiveList", kGpl));
+    const TupleLayout t = RP_TRY(tupleLayout(r, at, vcd));
+    if ((t.size[kVcdNrm] != 0 && mesh.normals.empty()) || (t.size[kVcdTex0] != 0 && mesh.uvs.empty())) {
+      return r.errorAt(at + 4, ErrorCode::BadValue, fmt::format("vertex descriptor 0x{:08X} indexes an array the layout lacks", vcd),
+                       "setting");
+    }
+    ByteReader list = RP_TRY(r.window(listAt, listSize, "primitiveList"));
+    RP_CHECK(readPrimitiveList(list, t, mesh, provenance));
+    // A vertex takes at least one byte and yields at most one triangle: more corners than 3 per
+    // byte of the section means states share their lists, which could multiply a small file.
+    if (mesh.cornerPosition.size() > 3 * r.size()) {
+      return r.errorAt(at + 12, ErrorCode::BadValue,
+                       fmt::format("display states so far give {} triangle corners from a 0x{:X}-byte section (states share their "
+                                   "primitive lists)",
+                                   mesh.cornerPosition.size(), r.size()),
+                       "primitiveList");
+    }
+  }
+  return Ok{};
+}
+
+Result<GplMesh> readLayout(ByteReader& r, size_t layout, Provenance& provenance) {
+  GplMesh mesh;
+  RP_CHECK(r.seek(layout, "layout"));
+  std::array<uint32_t, 5> ptr{};  // position, colour, texcoords, normal, display (§3 DOLayout)
+  constexpr const char* kNames[5] = {"positionHeader", "colorHeader", "texcoordHeaders", "normalHeader", "displayHeader"};
+  for (size_t i = 0; i < ptr.size(); ++i) ptr[i] = RP_TRY(r.u32(kNames[i]));
+  const uint8_t texChannels = RP_TRY(r.u8("numTextureChannels"));
+  auto headerAt = [&](size_t i, size_t need) -> Result<size_t> {
+    RP_CHECK(r.seek(layout + 4 * (i + 1), kNames[i]));
+    return follow(r, ptr[i], layout, need, kNames[i], kGpl);
+  };
+  if (ptr[0] == 0) return r.errorAt(layout, ErrorCode::BadValue, "no position header", kNames[0]);
+  const size_t positionAt = RP_TRY(headerAt(0, kAttributeHeaderSize));
+  RP_CHECK(readPositions(r, layout, positionAt, mesh));
+  RP_CHECK(r.seek(positionAt, "positionHeader"));
+  const uint32_t positionArray = RP_TRY(r.u32("array"));
+  if (ptr[3] != 0) RP_CHECK(readNormals(r, layout, RP_TRY(headerAt(3, kNormalHeaderSize)), positionArray, mesh));
+  if (ptr[2] != 0 && texChannels > 0) {
+    RP_CHECK(readUvs(r, layout, RP_TRY(headerAt(2, uint64_t(texChannels) * kTexcoordHeaderSize)), mesh));
+  }
+  // Colours (ptr[1]) are not part of the rig model; their indices are skipped in the lists.
+  if (ptr[4] != 0) RP_CHECK(readDisplay(r, layout, RP_TRY(headerAt(4, kDisplayHeaderSize)), mesh, provenance));
+  return mesh;
+}
+
+}  // namespace
+
+Result<std::vector<GplMesh>> readGpl(ByteReader& r, Provenance& provenance) {
+  RP_CHECK(r.seek(0, "magic"));
+  const uint32_t magic = RP_TRY(r.u32("magic"));
+  if (magic != kGplMagic) {
+    return r.errorAt(0, ErrorCode::BadValue, fmt::format("magic 0x{:08X}, not the GPL version 0x{:08X}", magic, kGplMagic), "magic");
+  }
+  RP_CHECK(r.skip(8, "userData"));  // §3: opaque on player models
+  const uint32_t numMeshes = RP_TRY(r.u32("numMeshes"));
+  const uint32_t descriptorsPtr = RP_TRY(r.u32("descriptors"));
+  const size_t descriptors = RP_TRY(follow(r, descriptorsPtr, 0, uint64_t(numMeshes) * kGplDescriptorSize, "descriptors", kGpl));
+  RP_CHECK(r.charge(uint64_t(numMeshes) * sizeof(GplMesh), "numMeshes"));
+  std::vector<GplMesh> meshes;
+  meshes.reserve(numMeshes);
+  uint64_t corners = 0, elements = 0;
+  for (size_t i = 0; i < numMeshes; ++i) {
+    auto scope = r.scope(Field("mesh", static_cast<int64_t>(i)));
+    RP_CHECK(r.seek(descriptors + i * kGplDescriptorSize, "descriptor"));
+    const uint32_t layoutPtr = RP_TRY(r.u32("layout"));
+    const size_t layout = RP_TRY(follow(r, layoutPtr, 0, kLayoutSize, "layout", kGpl));
+    const uint32_t namePtr = RP_TRY(r.u32("name"));
+    std::string name;
+    if (namePtr != 0) {
+      const size_t nameAt = RP_TRY(follow(r, namePtr, 0, 1, "name", kGpl));
+      RP_CHECK(r.seek(nameAt, "name"));
+      name = RP_TRY(r.cString("name"));
+    }
+    GplMesh mesh = RP_TRY(readLayout(r, layout, provenance));
+    mesh.name = std::move(name);
+    // As for display states: descriptors sharing one layout must not multiply the section.
+    corners += mesh.cornerPosition.size();
+    elements += mesh.positions.size() + mesh.interleavedNormals.size() + mesh.normals.size() + mesh.uvs.size();
+    if (corners > 3 * r.size() || elements > 4 * r.size()) {
+      return r.errorAt(descriptors + i * kGplDescriptorSize, ErrorCode::BadValue,
+                       fmt::format("{} submeshes give {} vertices and {} triangle corners from a 0x{:X}-byte section "
+                                   "(descriptors share their layouts)",
+                                   i + 1, elements, corners, r.size()),
+                       "layout");
+    }
+    meshes.push_back(std::move(mesh));
+  }
+  return meshes;
+}
+
+}  // namespace rigport::sluggers

@@ -1,0 +1,297 @@
+// Model block → Rig (sluggers.md §2 header and sections, §3 GPL, §4 ACT, §6 SKN).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/validate.hpp"
+#include "formats/sluggers/act.hpp"
+#include "formats/sluggers/gpl.hpp"
+#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/skin_build.hpp"
+#include "formats/sluggers/skn.hpp"
+
+namespace rigport::sluggers {
+namespace {
+
+uint32_t u32At(std::span<const uint8_t> b, size_t at) {
+  return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
+}
+
+constexpr size_t kSectionFields[] = {kHeaderGpl / 4, kHeaderAct / 4, kHeaderTex / 4, kHeaderSkn / 4, kHeaderFacial / 4};
+
+struct Sections {
+  std::array<uint32_t, 8> start{};  // the header's words; 0 = absent
+  // A section ends where the next one starts (the unknown words at 0x14 and 0x1C are not pointers).
+  size_t end(size_t field, size_t blockSize) const {
+    size_t e = blockSize;
+    for (size_t f : kSectionFields)
+      if (start[f] > start[field] && start[f] < e) e = start[f];
+    return e;
+  }
+};
+
+// §2: the section pointers, each inside the block.
+Result<Sections> readHeader(ByteReader& r) {
+  Sections s;
+  constexpr const char* kNames[8] = {"zero", "gpl", "act", "tex", "skn", "unknown14", "facialPoses", "unknown1C"};
+  for (size_t i = 0; i < 8; ++i) s.start[i] = RP_TRY(r.u32(kNames[i]));
+  if (s.start[0] != 0) {
+    return r.errorAt(0, ErrorCode::BadValue,
+                     fmt::format("first word 0x{:08X}: a model block starts with 0 (an archive or ANM bank does not, §2)", s.start[0]),
+                     "zero");
+  }
+  for (size_t i : kSectionFields) {
+    if (s.start[i] != 0 && (s.start[i] < kBlockHeaderSize || s.start[i] >= r.size())) {
+      return r.errorAt(i * 4, ErrorCode::BadValue, fmt::format("section pointer 0x{:X} is outside the 0x{:X}-byte block", s.start[i], r.size()),
+                       kNames[i]);
+    }
+  }
+  if (s.start[kHeaderGpl / 4] == 0) return r.errorAt(kHeaderGpl, ErrorCode::BadValue, "no GPL section", "gpl");
+  return s;
+}
+
+Result<ByteReader> section(const ByteReader& root, const Sections& s, size_t field, const char* name) {
+  const size_t at = s.start[field / 4];
+  return root.window(at, s.end(field / 4, root.size()) - at, name);
+}
+
+// A GX matrix without shear as T·R·S (sluggers.md §4: local = T·R·S).
+void decompose(const glm::mat4& m, Bone& b) {
+  b.translation = glm::vec3(m[3]);
+  glm::mat3 r(m);
+  b.scale = {glm::length(r[0]), glm::length(r[1]), glm::length(r[2])};
+  if (glm::determinant(r) < 0.0f) b.scale.x = -b.scale.x;
+  for (int c = 0; c < 3; ++c) r[c] = b.scale[c] != 0.0f ? r[c] / b.scale[c] : glm::vec3(c == 0, c == 1, c == 2);
+  b.rotation = glm::normalize(glm::quat_cast(r));
+}
+
+bool finitePose(const Bone& b) {
+  std::vector<float> v{b.translation.x, b.translation.y, b.translation.z, b.scale.x, b.scale.y, b.scale.z,
+                       b.rotation.x,    b.rotation.y,    b.rotation.z,    b.rotation.w};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) v.push_back((*b.inverseBind)[c][r]);
+  return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+}
+
+// Rig order: the table order when parents come first (vanilla, §4), else parents-first.
+Result<std::vector<uint32_t>> rigOrder(const ActData& act, uint64_t actOffset) {
+  const size_t n = act.bones.size();
+  std::vector<uint32_t> order;
+  bool sorted = true;
+  for (size_t i = 0; i < n; ++i) sorted = sorted && act.bones[i].parent < static_cast<int32_t>(i);
+  if (sorted) {
+    for (uint32_t i = 0; i < n; ++i) order.push_back(i);
+    return order;
+  }
+  std::vector<std::vector<uint32_t>> children(n);
+  std::vector<uint32_t> pending;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (act.bones[i].parent < 0) pending.push_back(i);
+    else children[static_cast<size_t>(act.bones[i].parent)].push_back(i);
+  }
+  std::reverse(pending.begin(), pending.end());
+  while (!pending.empty()) {
+    const uint32_t b = pending.back();
+    pending.pop_back();
+    order.push_back(b);
+    for (auto it = children[b].rbegin(); it != children[b].rend(); ++it) pending.push_back(*it);
+  }
+  if (order.size() != n) {
+    Error e = makeError(ErrorCode::BadValue, "the bones' parent links form a cycle");
+    e.path = "ACT/bone/parent";
+    e.offset = actOffset;
+    return e;
+  }
+  return order;
+}
+
+Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vector<int32_t>& tableToRig) {
+  const std::vector<uint32_t> order = RP_TRY(rigOrder(act, actOffset));
+  const size_t n = act.bones.size();
+  bool reordered = false;
+  tableToRig.assign(n, -1);
+  for (size_t i = 0; i < n; ++i) {
+    tableToRig[order[i]] = static_cast<int32_t>(i);
+    reordered = reordered || order[i] != i;
+  }
+  if (reordered) {
+    rig.provenance.warn("sluggers-bone-order", fmt::format("ACT at 0x{:X}: bone records list children before parents; bones reordered "
+                                                           "parents-first (ids kept)",
+                                                           actOffset));
+  }
+  std::vector<glm::mat4> world(n);
+  size_t detached = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const ActBone& a = act.bones[order[i]];
+    Bone b;
+    b.name = act.names.empty() ? fmt::format("bone_{}", a.boneID) : act.names[order[i]];
+    b.id = a.boneID;
+    b.parent = a.parent >= 0 ? tableToRig[static_cast<size_t>(a.parent)] : -1;
+    glm::mat4 local = a.local;
+    // §4: without inheritance the bone's matrix is in actor space; re-expressed under its parent.
+    if (a.inheritanceFlag != 1 && b.parent >= 0) {
+      local = glm::inverse(world[static_cast<size_t>(b.parent)]) * a.local;
+      ++detached;
+    }
+    world[i] = b.parent >= 0 ? world[static_cast<size_t>(b.parent)] * local : local;
+    if ((a.control.type & kCtrlMatrix) || local != a.local) {
+      decompose(local, b);
+    } else {
+      b.translation = a.control.translation;
+      b.rotation = a.control.rotation;
+      b.scale = a.control.scale;
+    }
+    b.inverseBind = glm::inverse(world[i]);  // §4: orientationInv, the inverse bind world matrix
+    if (!finitePose(b)) {
+      Error e = makeError(ErrorCode::BadValue, "the bind pose is not finite (a control too large, or singular)");
+      e.path = fmt::format("ACT/bone[{}]/orientation", order[i]);
+      e.offset = actOffset + kActHeaderSize + order[i] * kBoneRecordSize;
+      return e;
+    }
+    b.extras = {{"sluggers", {{"geoFileID", a.geoFileID}, {"inheritanceFlag", a.inheritanceFlag}}}};
+    if (!act.trackIds.empty()) b.extras["sluggers"]["anmTrack"] = act.trackIds[order[i]];
+    rig.skeleton.bones.push_back(std::move(b));
+  }
+  if (detached > 0) {
+    rig.provenance.warn("sluggers-inheritance", fmt::format("{} bones do not inherit their parent's transform (inheritanceFlag 0); their "
+                                                            "actor-space pose was re-expressed under the parent (§4 caveat)",
+                                                            detached));
+  }
+  return Ok{};
+}
+
+// One rig vertex per distinct (position, normal, uv) index triple, or the position array itself
+// when every corner uses one index for all three (what rigport's writer and the skinned layout do).
+void buildVertices(const GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot) {
+  const bool anyNormal = std::any_of(g.cornerNormal.begin(), g.cornerNormal.end(), [](uint32_t i) { return i != kNoIndex; });
+  const bool anyUv = std::any_of(g.cornerUv.begin(), g.cornerUv.end(), [](uint32_t i) { return i != kNoIndex; });
+  bool shared = (!anyNormal || g.normals.size() == g.positions.size()) && (!anyUv || g.uvs.size() == g.positions.size());
+  for (size_t c = 0; shared && c < g.cornerPosition.size(); ++c) {
+    shared = (g.cornerNormal[c] == kNoIndex || g.cornerNormal[c] == g.cornerPosition[c]) &&
+             (g.cornerUv[c] == kNoIndex || g.cornerUv[c] == g.cornerPosition[c]);
+  }
+  if (shared) {
+    mesh.positions = g.positions;
+    if (anyNormal) mesh.normals = g.normals;
+    if (anyUv) mesh.uvs = g.uvs;
+    mesh.indices = g.cornerPosition;
+    vertexSlot.resize(g.positions.size());
+    for (uint32_t i = 0; i < vertexSlot.size(); ++i) vertexSlot[i] = i;
+    return;
+  }
+  std::unordered_map<uint64_t, uint32_t> seen;
+  for (size_t c = 0; c < g.cornerPosition.size(); ++c) {
+    const uint64_t key = (uint64_t(g.cornerPosition[c]) << 34) ^ (uint64_t(g.cornerNormal[c] & 0x1FFFF) << 17) ^ (g.cornerUv[c] & 0x1FFFF);
+    auto [it, added] = seen.emplace(key, static_cast<uint32_t>(mesh.positions.size()));
+    if (added) {
+      vertexSlot.push_back(g.cornerPosition[c]);
+      mesh.positions.push_back(g.positions[g.cornerPosition[c]]);
+      if (anyNormal) mesh.normals.push_back(g.cornerNormal[c] != kNoIndex ? g.normals[g.cornerNormal[c]] : glm::vec3(0, 1, 0));
+      if (anyUv) mesh.uvs.push_back(g.cornerUv[c] != kNoIndex ? g.uvs[g.cornerUv[c]] : glm::vec2(0.0f));
+    }
+    mesh.indices.push_back(it->second);
+  }
+}
+
+// The skinned mesh (§3 "Skinned vs rigid"): the CP takes ACT.skinFileID, the community submesh 0,
+// and the skin destination is the compCount-6 layout; they agree in all surveyed data.
+int32_t skinnedMesh(const ActData& act, const std::vector<GplMesh>& meshes, Provenance& provenance) {
+  int32_t six = -1;
+  for (size_t i = 0; i < meshes.size() && six < 0; ++i) six = meshes[i].positionCompCount == kSkinnedCompCount ? static_cast<int32_t>(i) : -1;
+  if (act.skinFileID != kNoGeo && act.skinFileID < meshes.size()) {
+    if (six >= 0 && six != act.skinFileID) {
+      provenance.warn("sluggers-skin-mesh", fmt::format("skinFileID {} but submesh {} has the compCount-6 layout; skinFileID used",
+                                                        act.skinFileID, six));
+    }
+    return act.skinFileID;
+  }
+  return six;
+}
+
+Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<SknData>& skn, const std::vector<int32_t>& tableToRig,
+                   Rig& rig) {
+  const int32_t skinned = skn ? skinnedMesh(act, gpl, rig.provenance) : -1;
+  if (skn && skinned < 0 && !skn->records.empty()) {
+    rig.provenance.warn("sluggers-skin-mesh", "an SKN section but no skinned submesh (skinFileID none, no compCount-6 layout); skin not read");
+  }
+  nlohmann::json skinReport;
+  for (size_t m = 0; m < gpl.size(); ++m) {
+    GplMesh& g = gpl[m];
+    Mesh mesh;
+    mesh.name = g.name.empty() ? fmt::format("mesh_{}", m) : g.name;
+    std::vector<uint32_t> vertexSlot;
+    if (static_cast<int32_t>(m) == skinned) {
+      BoneIndexMaps maps;
+      for (size_t t = 0; t < act.bones.size(); ++t) {
+        const uint16_t id = act.bones[t].boneID;
+        if (maps.byId.size() <= id) maps.byId.resize(size_t(id) + 1, -1);
+        if (maps.byId[id] < 0) maps.byId[id] = tableToRig[t];
+      }
+      for (uint32_t t : act.depthFirst) maps.byDepthFirst.push_back(tableToRig[t]);
+      SlotSkin skin = buildSkin(skn->records, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
+      if (g.normalsAliasPositions) g.normals = g.interleavedNormals;
+      buildVertices(g, mesh, vertexSlot);
+      applySkin(skin, vertexSlot, mesh);
+      skinReport = std::move(skin.report);
+    } else {
+      buildVertices(g, mesh, vertexSlot);
+      for (size_t b = 0; b < act.bones.size(); ++b) {
+        if (act.bones[b].geoFileID == m) mesh.attachBone = tableToRig[b];  // §4: rigid meshes ride their owner bone
+      }
+    }
+    rig.meshes.push_back(std::move(mesh));
+  }
+  if (skinned >= 0) {
+    skinReport["mesh"] = skinned;
+    skinReport["posNrmShift"] = skn->shift;
+    skinReport["entries"] = {{"SK1", skn->numSk1}, {"SK2", skn->numSk2}, {"SKAcc", skn->numSkAcc}};
+    rig.extras["sluggers"]["skin"] = std::move(skinReport);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+bool probeModel(std::span<const uint8_t> bytes) {
+  if (bytes.size() < 0x44 || u32At(bytes, 0) != 0) return false;
+  const uint32_t gpl = u32At(bytes, kHeaderGpl);
+  return (gpl == 0x20 || gpl == 0x40) && bytes.size() >= gpl + 4 && u32At(bytes, gpl) == kGplMagic;
+}
+
+Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
+  Rig rig;
+  rig.provenance.format = "sluggers-model";
+  ByteReader root = ctx.reader(bytes, Endian::Big);
+  Sections s;
+  {
+    auto scope = root.scope("header");
+    s = RP_TRY(readHeader(root));
+  }
+  ByteReader gplReader = RP_TRY(section(root, s, kHeaderGpl, "GPL"));
+  std::vector<GplMesh> gpl = RP_TRY(readGpl(gplReader, rig.provenance));
+  ActData act;
+  if (s.start[kHeaderAct / 4] != 0) {
+    ByteReader actReader = RP_TRY(section(root, s, kHeaderAct, "ACT"));
+    act = RP_TRY(readAct(actReader, rig.provenance));
+  }
+  std::optional<SknData> skn;
+  if (s.start[kHeaderSkn / 4] != 0) {
+    ByteReader sknReader = RP_TRY(section(root, s, kHeaderSkn, "SKN"));
+    skn = RP_TRY(readSkn(sknReader));
+  }
+  std::vector<int32_t> tableToRig;
+  RP_CHECK(buildSkeleton(act, s.start[kHeaderAct / 4], rig, tableToRig));
+  rig.extras = {{"sluggers", {{"actorID", act.actorID}, {"skinFileID", act.skinFileID}, {"geoName", act.geoName}}}};
+  if (s.start[kHeaderTex / 4] != 0 || s.start[kHeaderFacial / 4] != 0) {
+    rig.provenance.warn("sluggers-not-read", "the TEX and facial-pose sections are not read (textures, morph poses)");
+  }
+  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, rig));
+  if (const size_t dot = act.geoName.rfind(".gpl"); dot != std::string::npos && dot > 0) rig.name = act.geoName.substr(0, dot);
+  RP_CHECK(validate(rig));
+  return rig;
+}
+
+}  // namespace rigport::sluggers

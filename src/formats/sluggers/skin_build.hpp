@@ -1,0 +1,36 @@
+// From skin records (skn.hpp) to a mesh's per-vertex influences (sluggers.md §6 "Rebuilding
+// per-vertex (bone, weight) lists"), after deciding what an SK bone index means (§6, §11 item 6).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/rig.hpp"
+#include "formats/sluggers/model_layout.hpp"
+
+namespace rigport::sluggers {
+
+// The two candidate meanings of an SK bone index, as rig bone indices (-1: no such bone).
+struct BoneIndexMaps {
+  std::vector<int32_t> byId;          // the bone whose boneID equals the index (community tools)
+  std::vector<int32_t> byDepthFirst;  // the index-th bone of the runtime's boneArray ([CP] InitBone); empty if unknown
+};
+
+// Each slot of the skinned position array: its influences (duplicates summed, weights /256).
+struct SlotSkin {
+  std::vector<uint32_t> first;  // slot s owns influences[first[s] .. first[s+1])
+  std::vector<Influence> influences;
+  nlohmann::json report;        // the choice of meaning and the counts, for the rig extras
+};
+
+// Chooses the meaning and rebuilds every slot's influences; the skinned slots' bind positions and
+// normals are replaced by their sources' (what the runtime deforms).
+SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps, const Skeleton& skeleton,
+                   std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance);
+
+// The mesh's influences: vertex v takes those of slot vertexSlot[v].
+void applySkin(const SlotSkin& skin, const std::vector<uint32_t>& vertexSlot, Mesh& mesh);
+
+}  // namespace rigport::sluggers

@@ -1,0 +1,159 @@
+// SKN section → skin records (sluggers.md §6 "Rebuilding per-vertex (bone, weight) lists").
+#include <fmt/format.h>
+
+#include "formats/sluggers/section.hpp"
+#include "formats/sluggers/skn.hpp"
+
+namespace rigport::sluggers {
+namespace {
+
+constexpr const char* kSkn = "SKN";
+
+int16_t s16At(const uint8_t* p) { return static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1])); }
+
+// §6: skin data is s16 with posNrmShift fractional bits, position then normal, 12 bytes a vertex.
+void appendRecord(SknData& skn, const ByteReader& r, size_t sourceAt, uint32_t vertex, uint16_t bone, uint16_t weight) {
+  const uint8_t* p = r.data().data() + sourceAt;
+  SkinRecord rec;
+  rec.vertex = vertex;
+  rec.boneIndex = bone;
+  rec.weight = weight;
+  const float scale = 1.0f / static_cast<float>(1u << skn.shift);  // a power of two: exact, as fixedToFloat
+  for (int c = 0; c < 3; ++c) {
+    rec.position[c] = static_cast<float>(s16At(p + 2 * c)) * scale;
+    rec.normal[c] = static_cast<float>(s16At(p + 6 + 2 * c)) * scale;
+  }
+  skn.records.push_back(rec);
+}
+
+// §6: "destination + offset is always on a vertex boundary".
+Result<uint32_t> firstVertex(const ByteReader& r, size_t fieldAt, uint64_t destination, Field f) {
+  if (destination % kSkinVertexBytes != 0) {
+    return r.errorAt(fieldAt, ErrorCode::BadValue, fmt::format("destination 0x{:X} is not on a 12-byte vertex boundary", destination), f);
+  }
+  return static_cast<uint32_t>(destination / kSkinVertexBytes);
+}
+
+// Entries whose sources overlap could multiply a small section into billions of records. Every
+// vertex of an entry has its own 12 source bytes (an SK2 vertex gives two records), so a section
+// holds at most size / 6 records; more means the entries share their data.
+Status checkReach(const ByteReader& r, const SknData& skn, uint64_t adding, size_t countAt) {
+  const uint64_t limit = r.size() / 6;
+  if (skn.records.size() + adding > limit) {
+    return r.errorAt(countAt, ErrorCode::BadValue,
+                     fmt::format("the entries so far claim {} skin records; a 0x{:X}-byte section holds source data for at most {} "
+                                 "(entries share their sources)",
+                                 skn.records.size() + adding, r.size(), limit),
+                     "count");
+  }
+  return Ok{};
+}
+
+Result<size_t> entries(ByteReader& r, uint32_t ptr, uint16_t n, size_t size, Field f) {
+  if (n == 0) return size_t{0};
+  return follow(r, ptr, 0, uint64_t(n) * size, f, kSkn);
+}
+
+Status readSk1(ByteReader& r, size_t at, SknData& skn) {
+  RP_CHECK(r.seek(at + 0x30, "vertSrc"));
+  const uint32_t src = RP_TRY(r.u32("vertSrc"));
+  const uint32_t dst = RP_TRY(r.u32("vertDst"));
+  const uint16_t bone = RP_TRY(r.u16("boneIndex"));
+  const uint16_t count = RP_TRY(r.u16("count"));
+  const uint8_t offset = RP_TRY(r.u8("vertSrcOffset"));
+  const uint32_t first = RP_TRY(firstVertex(r, at + 0x34, uint64_t(dst) + offset, "vertDst"));
+  RP_CHECK(r.seek(at + 0x34, "vertSrc"));
+  const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_CHECK(checkReach(r, skn, count, at + 0x3A));
+  RP_CHECK(r.charge(uint64_t(count) * sizeof(SkinRecord), "count"));
+  for (uint32_t k = 0; k < count; ++k) appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone, kFullWeight);
+  return Ok{};
+}
+
+Status readSk2(ByteReader& r, size_t at, SknData& skn) {
+  RP_CHECK(r.seek(at + 0x60, "vertSrc"));
+  const uint32_t src = RP_TRY(r.u32("vertSrc"));
+  const uint32_t weightsPtr = RP_TRY(r.u32("weights"));
+  const uint32_t dst = RP_TRY(r.u32("vertDst"));
+  const uint16_t bone0 = RP_TRY(r.u16("bone0"));
+  const uint16_t bone1 = RP_TRY(r.u16("bone1"));
+  const uint16_t count = RP_TRY(r.u16("count"));
+  const uint8_t offset = RP_TRY(r.u8("vertSrcOffset"));
+  const uint32_t first = RP_TRY(firstVertex(r, at + 0x68, uint64_t(dst) + offset, "vertDst"));
+  RP_CHECK(r.seek(at + 0x64, "vertSrc"));
+  const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_CHECK(r.seek(at + 0x68, "weights"));
+  const size_t weights = RP_TRY(follow(r, weightsPtr, 0, uint64_t(count) * 2, "weights", kSkn));
+  RP_CHECK(checkReach(r, skn, uint64_t(count) * 2, at + 0x70));
+  RP_CHECK(r.charge(uint64_t(count) * 2 * sizeof(SkinRecord), "count"));
+  const uint8_t* w = r.data().data() + weights;
+  for (uint32_t k = 0; k < count; ++k) {
+    appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone0, w[2 * k]);
+    appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone1, w[2 * k + 1]);
+  }
+  return Ok{};
+}
+
+Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
+  RP_CHECK(r.seek(at + 0x30, "vertSrc"));
+  const uint32_t src = RP_TRY(r.u32("vertSrc"));
+  const uint32_t indicesPtr = RP_TRY(r.u32("vertIndices"));
+  const uint32_t dst = RP_TRY(r.u32("vertDst"));
+  const uint32_t weightsPtr = RP_TRY(r.u32("weights"));
+  const uint16_t bone = RP_TRY(r.u16("boneIndex"));
+  const uint16_t count = RP_TRY(r.u16("count"));
+  // §6: SKAcc has no vertSrcOffset; vertex = vertDst/12 + idx[n], bind data at vertSrc + 12n.
+  const uint32_t base = RP_TRY(firstVertex(r, at + 0x38, dst, "vertDst"));
+  RP_CHECK(r.seek(at + 0x34, "vertSrc"));
+  const size_t source = RP_TRY(follow(r, src, 0, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_CHECK(r.seek(at + 0x38, "vertIndices"));
+  const size_t indices = RP_TRY(follow(r, indicesPtr, 0, uint64_t(count) * 2, "vertIndices", kSkn));
+  RP_CHECK(r.seek(at + 0x40, "weights"));
+  const size_t weights = RP_TRY(follow(r, weightsPtr, 0, count, "weights", kSkn));
+  RP_CHECK(checkReach(r, skn, count, at + 0x42));
+  RP_CHECK(r.charge(uint64_t(count) * sizeof(SkinRecord), "count"));
+  const uint8_t* idx = r.data().data() + indices;
+  const uint8_t* w = r.data().data() + weights;
+  for (uint32_t n = 0; n < count; ++n) {
+    const uint32_t i = (uint32_t(idx[2 * n]) << 8) | idx[2 * n + 1];
+    appendRecord(skn, r, source + n * kSkinVertexBytes, base + i, bone, w[n]);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Result<SknData> readSkn(ByteReader& r) {
+  SknData skn;
+  RP_CHECK(r.seek(0, "numSK1"));
+  skn.numSk1 = RP_TRY(r.u16("numSK1"));
+  skn.numSk2 = RP_TRY(r.u16("numSK2"));
+  skn.numSkAcc = RP_TRY(r.u16("numSKAcc"));
+  skn.shift = RP_TRY(r.u8("posNrmShift"));
+  if (skn.shift == 0 || skn.shift >= 32) {
+    return r.errorAt(6, ErrorCode::BadValue, fmt::format("posNrmShift {} (the runtime asserts 0 < shift < 32)", skn.shift), "posNrmShift");
+  }
+  RP_CHECK(r.seek(8, "sk1"));
+  const uint32_t p1 = RP_TRY(r.u32("sk1"));
+  const size_t sk1 = RP_TRY(entries(r, p1, skn.numSk1, kSk1Size, "sk1"));
+  const uint32_t p2 = RP_TRY(r.u32("sk2"));
+  const size_t sk2 = RP_TRY(entries(r, p2, skn.numSk2, kSk2Size, "sk2"));
+  const uint32_t pAcc = RP_TRY(r.u32("skAcc"));
+  const size_t skAcc = RP_TRY(entries(r, pAcc, skn.numSkAcc, kSkAccSize, "skAcc"));
+  // skBzero and the flush list are runtime cache work (§6 steps 3–4) with no meaning for a model.
+  for (size_t i = 0; i < skn.numSk1; ++i) {
+    auto scope = r.scope(Field("SK1", static_cast<int64_t>(i)));
+    RP_CHECK(readSk1(r, sk1 + i * kSk1Size, skn));
+  }
+  for (size_t i = 0; i < skn.numSk2; ++i) {
+    auto scope = r.scope(Field("SK2", static_cast<int64_t>(i)));
+    RP_CHECK(readSk2(r, sk2 + i * kSk2Size, skn));
+  }
+  for (size_t i = 0; i < skn.numSkAcc; ++i) {
+    auto scope = r.scope(Field("SKAcc", static_cast<int64_t>(i)));
+    RP_CHECK(readSkAcc(r, skAcc + i * kSkAccSize, skn));
+  }
+  return skn;
+}
+
+}  // namespace rigport::sluggers

@@ -1,0 +1,29 @@
+// The pieces writeModel() assembles (model_writer.cpp): one GPL submesh and the SKN section.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "formats/sluggers/model_io.hpp"
+
+namespace rigport::sluggers {
+
+// One submesh as a DOLayout followed by its headers, arrays and primitive list, every pointer
+// relative to the layout (§3). A skinned mesh stores s16 position + normal per vertex with `skinShift`
+// fractional bits (compCount 6), its normal header pointing 6 bytes into that array.
+Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, bool skinned, uint8_t skinShift,
+                                           const ModelWriteOptions& options);
+
+// The SKN section for `mesh` (§6); `boneIndex[b]` is what an entry stores for rig bone b.
+// `mirror` is the skinned position array's bytes (SK1/SK2 sources mirror it, §6 layout facts).
+Result<std::vector<uint8_t>> writeSkn(const Mesh& mesh, const std::vector<uint16_t>& boneIndex, uint8_t shift,
+                                      const std::vector<uint8_t>& mirror);
+
+// The most fractional bits (1..15) that keep every skinned position and normal in s16 (§6).
+Result<uint8_t> chooseSkinShift(const Mesh& mesh, size_t meshIndex);
+// The skinned array: per vertex s16 position then normal (zero when the mesh has none).
+std::vector<uint8_t> skinnedArray(const Mesh& mesh, uint8_t shift);
+
+}  // namespace rigport::sluggers
