@@ -1,6 +1,7 @@
 // `rigport convert FILE... [-o DIR|FILE] [--gltf] [--anim FILE]... [--skeleton FILE[#ITEM]]
-// [--resample FPS] [--strict]`: each
-// input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin).
+// [--resample FPS] [--strict] [--to FORMAT [--anim-out FILE]]`: each
+// input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin);
+// with --to, to DIR/<stem>.<format's extension> through that format's writer (cli/convert_to.hpp).
 // A bad input is reported and skipped; the batch goes on.
 #include <filesystem>
 #include <map>
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/convert_to.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "cli/progress.hpp"
@@ -35,6 +37,10 @@ struct ConvertSettings {
   bool verbose = false;
   bool json = false;
   float resampleFps = 0.0f;    // --resample FPS (core/resample.hpp); 0: keys as the files have them
+  std::string to;              // --to FORMAT: a registry writer instead of glTF
+  std::string animOut;         // --anim-out FILE: where --to writes animations its format cannot hold
+  const FormatInfo* target = nullptr;      // resolved --to
+  const FormatInfo* animTarget = nullptr;  // resolved --anim-out
 };
 
 enum class Outcome { Converted, InputFailed, OutputFailed };
@@ -45,11 +51,13 @@ struct FileResult {
   Error error;                        // when not Converted
   std::vector<std::string> written;   // output files, in order
   Provenance warnings;                // of every rig written
+  Provenance losses;                  // --to: what the target format could not hold
   BindReport coverage;
 };
 
-bool namesAFile(const std::string& output) {
-  const std::string ext = fs::path(output).extension().string();
+bool namesAFile(const ConvertSettings& s) {
+  const std::string ext = fs::path(s.output).extension().string();
+  if (s.target != nullptr) return namesFileOf(*s.target, s.output);
   return ext == ".glb" || ext == ".gltf";
 }
 
@@ -79,8 +87,8 @@ Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files) {
 
 // Where each rig of `input` goes.
 std::vector<fs::path> outputPaths(const std::string& input, const std::vector<AssembledRig>& rigs, const ConvertSettings& s) {
-  const std::string ext = s.separateFiles ? ".gltf" : ".glb";
-  if (namesAFile(s.output)) return {fs::path(s.output)};
+  const std::string ext = s.target != nullptr ? firstExtension(*s.target) : s.separateFiles ? ".gltf" : ".glb";
+  if (namesAFile(s)) return {fs::path(s.output)};
   const std::string stem = fs::path(input).stem().string();
   if (rigs.size() == 1) return {fs::path(s.output) / (stem + ext)};
   std::vector<fs::path> paths;
@@ -111,7 +119,7 @@ class Converter {
     result.input = path;
     auto rigs = loadInput(path, shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
-    if (namesAFile(s_.output) && rigs->size() > 1) {
+    if ((namesAFile(s_) || !s_.animOut.empty()) && rigs->size() > 1) {
       return failed(std::move(result), Outcome::InputFailed,
                     makeError(ErrorCode::Usage, fmt::format("yields {} rigs but -o names one file; give a folder or pick one with --item",
                                                             rigs->size())));
@@ -131,7 +139,9 @@ class Converter {
       const AssembledRig& a = (*rigs)[i];
       std::error_code ec;
       if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
-      if (auto failure = writeRig(a.rig, outs[i], s_.separateFiles)) {
+      if (s_.target != nullptr) {
+        if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
+      } else if (auto failure = writeRig(a.rig, outs[i], s_.separateFiles)) {
         return failed(std::move(result), failure->first, std::move(failure->second));
       }
       result.written.push_back(outs[i].string());
@@ -142,6 +152,20 @@ class Converter {
   }
 
  private:
+  // --to: every file is encoded before any is written, so a refusal leaves no output.
+  std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
+    auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut);
+    if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
+    for (const auto& [path, bytes] : encoded->files) {
+      std::error_code ec;
+      if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
+      if (auto written = writeFileAtomic(path, bytes); !written) return std::pair{Outcome::OutputFailed, written.error()};
+      if (path != out.string()) result.written.push_back(path);
+    }
+    result.losses.absorb(encoded->losses);
+    return std::nullopt;
+  }
+
   static FileResult failed(FileResult r, Outcome outcome, Error e) {
     if (e.file.empty()) e.file = r.input;
     r.outcome = outcome;
@@ -170,6 +194,11 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
     return;
   }
   if (s.quiet) return;
+  // Losses of a --to conversion are listed one by one: the user must see what the game file lacks.
+  for (const Warning& w : r.losses.warnings) {
+    progress.clear();
+    fmt::print(stderr, "rigport: warning: {}: {}{}\n", r.input, w.message, w.count > 1 ? fmt::format(" ({} times)", w.count) : "");
+  }
   const size_t warnings = r.warnings.warningCount();
   if (warnings == 0 && !s.verbose && r.coverage.dropped.empty()) return;
   progress.clear();
@@ -187,12 +216,13 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
 Json toJson(const FileResult& r) {
   Json warnings = Json::array();
   for (const Warning& w : r.warnings.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
+  for (const Warning& w : r.losses.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
   Json out{{"input", r.input}, {"written", r.written}, {"warnings", std::move(warnings)}, {"coverage", coverageToJson(r.coverage)}};
   out["error"] = r.outcome == Outcome::Converted ? Json(nullptr) : errorToJson(r.error);
   return out;
 }
 
-int runConvert(const ConvertSettings& s) {
+int runConvert(ConvertSettings& s) {
   auto shared = loadSharedInputs(s.inputs);
   if (!shared) {
     printError(shared.error());
@@ -201,7 +231,23 @@ int runConvert(const ConvertSettings& s) {
     }
     return kExitInputFailed;
   }
-  if (namesAFile(s.output) && s.files.size() > 1) {
+  if (!s.to.empty()) {
+    auto target = targetFormat(s.to);
+    if (!target) return printError(target.error()), kExitUsage;
+    s.target = *target;
+    if (s.separateFiles) return fmt::print(stderr, "rigport: error: --gltf and --to {} exclude each other\n", s.to), kExitUsage;
+  }
+  if (!s.animOut.empty()) {
+    if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --anim-out goes with --to FORMAT\n"), kExitUsage;
+    if ((s.target->carries & kCarriesAnimations) != 0) {
+      fmt::print(stderr, "rigport: error: --anim-out: {} stores animations in its own file\n", s.target->name);
+      return kExitUsage;
+    }
+    auto animTarget = animationFormat(s.animOut);
+    if (!animTarget) return printError(animTarget.error()), kExitUsage;
+    s.animTarget = *animTarget;
+  }
+  if ((namesAFile(s) || !s.animOut.empty()) && s.files.size() > 1) {
     fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, s.files.size());
     return kExitUsage;
   }
@@ -248,6 +294,9 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("-v,--verbose", s->verbose, "List each file written and the bind coverage of each input");
+  cmd->add_option("--to", s->to, "Write this format (a name from `rigport formats` with a writer) instead of glTF, e.g. renderware-dff");
+  cmd->add_option("--anim-out", s->animOut,
+                  "With --to a format without animations: write the clips here (walk.anm: all in one file; 'clips/{clip}.anm': one per clip)");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }
