@@ -24,6 +24,7 @@
 #include "core/assemble.hpp"
 #include "core/key_sample.hpp"
 #include "formats/registry.hpp"
+#include "support/blender_reexport.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -75,6 +76,28 @@ void expectSameSkeleton(const Rig& a, const Rig& b, float ibmTol) {
     if (x.inverseBind) expectMatrixNear(*x.inverseBind, *y.inverseBind, ibmTol, x.name + " inverse bind");
   }
   EXPECT_EQ(a.skeleton.jointList(), b.skeleton.jointList());
+}
+
+// Blender writes bones depth-first, so frames may come in another order: bones are matched by
+// name, parents compared by name; the joint (HAnim node) order must be the same.
+void expectSameSkeletonByName(const Rig& a, const Rig& b, float ibmTol) {
+  const auto& x = a.skeleton.bones;
+  const auto& y = b.skeleton.bones;
+  ASSERT_EQ(x.size(), y.size());
+  const auto parentName = [](const Skeleton& sk, const Bone& bone) { return bone.parent < 0 ? std::string("-") : sk.bones[static_cast<size_t>(bone.parent)].name; };
+  for (const Bone& bone : x) {
+    const int32_t i = b.skeleton.find(bone.name);
+    ASSERT_GE(i, 0) << bone.name;
+    const Bone& other = y[static_cast<size_t>(i)];
+    EXPECT_EQ(parentName(a.skeleton, bone), parentName(b.skeleton, other)) << bone.name;
+    EXPECT_EQ(bone.id, other.id) << bone.name;
+    ASSERT_EQ(bone.inverseBind.has_value(), other.inverseBind.has_value()) << bone.name;
+    if (bone.inverseBind) expectMatrixNear(*bone.inverseBind, *other.inverseBind, ibmTol, bone.name + " inverse bind");
+  }
+  std::vector<std::string> jx, jy;
+  for (uint32_t j : a.skeleton.jointList()) jx.push_back(x[j].name);
+  for (uint32_t j : b.skeleton.jointList()) jy.push_back(y[j].name);
+  EXPECT_EQ(jx, jy);
 }
 
 // Influences of vertex v as bone name -> weight.
@@ -173,5 +196,71 @@ INSTANTIATE_TEST_SUITE_P(Samples, DffRoundTrip,
                            std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
                            return name;
                          });
+
+// The original clip sampled at `b`'s key times equals `b`'s keys (Blender bakes every frame).
+void expectSameMotion(const Rig& a, const Rig& b, float tol) {
+  ASSERT_EQ(a.animations.size(), 1u);
+  ASSERT_EQ(b.animations.size(), 1u);
+  const Animation& x = a.animations[0];
+  const Animation& y = b.animations[0];
+  EXPECT_NEAR(x.duration, y.duration, 1.0f / 24.0f);
+  for (const BoneTrack& t : x.tracks) {
+    const Bone& bone = a.skeleton.bones[static_cast<size_t>(t.bone)];
+    const BoneTrack* u = trackOf(b, y, bone.name);
+    ASSERT_NE(u, nullptr) << bone.name;
+    ASSERT_FALSE(u->rotation.empty()) << bone.name;
+    for (size_t k = 0; k < u->rotation.times.size(); ++k) {
+      const glm::quat want = sampleKeys(t.rotation, u->rotation.times[k], bone.rotation);
+      EXPECT_NEAR(std::fabs(glm::dot(want, u->rotation.values[k])), 1.0f, tol) << bone.name << " t=" << u->rotation.times[k];
+    }
+    for (size_t k = 0; k < u->translation.times.size(); ++k) {
+      const glm::vec3 want = sampleKeys(t.translation, u->translation.times[k], bone.translation);
+      EXPECT_NEAR(glm::distance(want, u->translation.values[k]), 0.0f, tol) << bone.name << " t=" << u->translation.times[k];
+    }
+  }
+}
+
+// Blender re-orders and splits vertices: each vertex of `b` is matched to `a`'s by position.
+void expectSameWeightsByPosition(const Rig& a, const Rig& b, float tol) {
+  ASSERT_EQ(a.meshes.size(), 1u);
+  ASSERT_EQ(b.meshes.size(), 1u);
+  const Mesh& x = a.meshes[0];
+  const Mesh& y = b.meshes[0];
+  ASSERT_TRUE(y.skinned());
+  EXPECT_GT(y.vertexCount(), 0u);
+  for (size_t v = 0; v < y.vertexCount(); ++v) {
+    size_t best = 0;
+    for (size_t w = 1; w < x.vertexCount(); ++w) {
+      if (glm::distance(x.positions[w], y.positions[v]) < glm::distance(x.positions[best], y.positions[v])) best = w;
+    }
+    ASSERT_NEAR(glm::distance(x.positions[best], y.positions[v]), 0.0f, 1e-4f) << "vertex " << v << " has no original";
+    expectSameWeights(influencesOf(a, x, best), influencesOf(b, y, v), tol, "vertex " + std::to_string(v));
+  }
+}
+
+void expectBlenderRoundTrip(const std::string& blenderGlb, const std::string& dir) {
+  cli("convert " + test::quote(blenderGlb) + " --to renderware-dff -o " + test::quote(dir + "/back.dff") + " --anim-out " +
+      test::quote(dir + "/back.anm"));
+  const Rig original = loadRig(rwSample("synthetic_skin_rw36003.dff"), rwSample("synthetic_skin_rw36003.anm"));
+  const Rig again = loadRig(dir + "/back.dff", dir + "/back.anm");
+  expectSameSkeletonByName(original, again, 1e-4f);
+  expectSameWeightsByPosition(original, again, 1.0f / 255.0f + 1e-6f);
+  expectSameMotion(original, again, 1e-4f);
+}
+
+// The committed Blender export (tests/data/samples/gltf/SOURCES.md), read without Blender.
+TEST(GltfInBlender, BlenderExportedFileConvertsBackToDff) {
+  expectBlenderRoundTrip(test::sample("gltf/blender34_synthetic_skin_rw36003.glb"), test::scratchDir("gltf_in_blender_sample"));
+}
+
+// The whole loop with Blender 3.4 run now: DFF -> .glb -> Blender import + export -> DFF + .anm.
+TEST(GltfInBlender, DffThroughBlenderAndBack) {
+  const std::string dir = test::scratchDir("gltf_in_blender_live");
+  cli("convert " + test::quote(rwSample("synthetic_skin_rw36003.dff")) + " --anim " + test::quote(rwSample("synthetic_skin_rw36003.anm")) +
+      " -o " + test::quote(dir + "/rig.glb"));
+  const test::ReexportRun run = test::reexportWithBlender(dir + "/rig.glb", dir + "/blender.glb");
+  ASSERT_TRUE(run.ok) << run.output;
+  expectBlenderRoundTrip(dir + "/blender.glb", dir);
+}
 
 }  // namespace
