@@ -19,10 +19,13 @@
 #include <fstream>
 #include <map>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/assemble.hpp"
 #include "core/key_sample.hpp"
+#include "core/read_context.hpp"
+#include "core/source.hpp"
 #include "formats/registry.hpp"
 #include "support/blender_reexport.hpp"
 #include "support/test_support.hpp"
@@ -261,6 +264,321 @@ TEST(GltfInBlender, DffThroughBlenderAndBack) {
   const test::ReexportRun run = test::reexportWithBlender(dir + "/rig.glb", dir + "/blender.glb");
   ASSERT_TRUE(run.ok) << run.output;
   expectBlenderRoundTrip(dir + "/blender.glb", dir);
+}
+
+// ---- Synthetic documents: a two-joint skin whose attributes use every encoding glTF allows ----
+
+constexpr int kFloat = 5126, kUByte = 5121, kUShort = 5123, kUInt = 5125;
+
+std::string base64(const std::vector<uint8_t>& bytes) {
+  static const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    const uint32_t n = (uint32_t{bytes[i]} << 16) | (i + 1 < bytes.size() ? uint32_t{bytes[i + 1]} << 8 : 0) |
+                       (i + 2 < bytes.size() ? bytes[i + 2] : 0);
+    out += abc[(n >> 18) & 63];
+    out += abc[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? abc[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? abc[n & 63] : '=';
+  }
+  return out;
+}
+
+// Accessors over one buffer, each in its own 4-aligned view; the buffer goes in a data: URI.
+class Builder {
+ public:
+  template <class T>
+  int add(const std::vector<T>& values, size_t count, int componentType, const char* type, bool normalized = false) {
+    while (bin_.size() % 4 != 0) bin_.push_back(0);
+    const size_t offset = bin_.size();
+    const auto* p = reinterpret_cast<const uint8_t*>(values.data());
+    bin_.insert(bin_.end(), p, p + values.size() * sizeof(T));
+    views_.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(T)}});
+    json a = {{"bufferView", views_.size() - 1}, {"componentType", componentType}, {"count", count}, {"type", type}};
+    if (normalized) a["normalized"] = true;
+    accessors_.push_back(a);
+    return static_cast<int>(accessors_.size() - 1);
+  }
+  std::string finish(json doc) const {
+    doc["asset"] = {{"version", "2.0"}, {"generator", "gltf_in_test"}};
+    doc["accessors"] = accessors_;
+    doc["bufferViews"] = views_;
+    doc["buffers"] = json::array({{{"byteLength", bin_.size()}, {"uri", "data:application/octet-stream;base64," + base64(bin_)}}});
+    return doc.dump();
+  }
+
+ private:
+  std::vector<uint8_t> bin_;
+  json accessors_ = json::array();
+  json views_ = json::array();
+};
+
+// Two joints, root -> child (1 m up), a mesh of `positions` with `primitive` (attributes filled in).
+json skinnedDoc(Builder& b, json primitive, size_t joints = 2) {
+  json nodes = json::array();
+  std::vector<float> ibm;
+  for (size_t j = 0; j < joints; ++j) {
+    json n = {{"name", j == 0 ? std::string("root") : "bone" + std::to_string(j)}};
+    if (j > 0) n["translation"] = {0.0, 1.0, 0.0};
+    if (j + 1 < joints) n["children"] = {j + 1};
+    nodes.push_back(n);
+    const glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -static_cast<float>(j), 0.0f));
+    ibm.insert(ibm.end(), &m[0][0], &m[0][0] + 16);
+  }
+  nodes.push_back({{"name", "body"}, {"mesh", 0}, {"skin", 0}});
+  json jointList = json::array();
+  for (size_t j = 0; j < joints; ++j) jointList.push_back(j);
+  return {{"scene", 0},
+          {"scenes", {{{"nodes", {0, joints}}}}},
+          {"nodes", nodes},
+          {"meshes", {{{"name", "body"}, {"primitives", {primitive}}}}},
+          {"skins", {{{"joints", jointList}, {"inverseBindMatrices", b.add(ibm, joints, kFloat, "MAT4")}}}}};
+}
+
+std::vector<float> quadPositions() { return {0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0}; }
+
+std::string writeText(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+Result<Asset> readText(const std::string& text, const std::string& name = "doc.gltf") {
+  const auto source = Source::fromBytes(std::vector<uint8_t>(text.begin(), text.end()), name);
+  ReadContext ctx;
+  return readAsset(*source, ctx);
+}
+
+struct Encoding {
+  int joints;
+  int weights;
+};
+
+class WeightEncodings : public testing::TestWithParam<Encoding> {};
+
+// JOINTS_0 as u8/u16 and WEIGHTS_0 as float / normalised u8 / normalised u16 read as code / max.
+TEST_P(WeightEncodings, ReadAsTheirNormalisedValues) {
+  const auto [jointType, weightType] = GetParam();
+  Builder b;
+  const std::vector<uint16_t> j16{0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const std::vector<uint8_t> j8(j16.begin(), j16.end());
+  const int joints = jointType == kUByte ? b.add(j8, 4, kUByte, "VEC4") : b.add(j16, 4, kUShort, "VEC4");
+  // Vertex 1 is split 128:127 (u8) or 32768:32767 (u16), 0.5:0.5 as floats.
+  const float max = weightType == kUByte ? 255.0f : weightType == kUShort ? 65535.0f : 1.0f;
+  const float hi = weightType == kFloat ? 0.5f : std::ceil(max / 2), lo = max - hi;
+  const std::vector<float> wf{max, 0, 0, 0, hi, lo, 0, 0, max, 0, 0, 0, max, 0, 0, 0};
+  int weights = 0;
+  if (weightType == kFloat) weights = b.add(wf, 4, kFloat, "VEC4");
+  if (weightType == kUByte) weights = b.add(std::vector<uint8_t>(wf.begin(), wf.end()), 4, kUByte, "VEC4", true);
+  if (weightType == kUShort) weights = b.add(std::vector<uint16_t>(wf.begin(), wf.end()), 4, kUShort, "VEC4", true);
+  json prim = {{"attributes", {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}}},
+               {"indices", b.add(std::vector<uint16_t>{0, 1, 2, 2, 1, 3}, 6, kUShort, "SCALAR")}};
+  auto asset = readText(b.finish(skinnedDoc(b, prim)));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  ASSERT_EQ(asset->rigs.size(), 1u);
+  const Rig& rig = asset->rigs[0];
+  ASSERT_EQ(rig.meshes.size(), 1u);
+  const Mesh& m = rig.meshes[0];
+  EXPECT_EQ(m.indices, (std::vector<uint32_t>{0, 1, 2, 2, 1, 3}));
+  const auto v1 = influencesOf(rig, m, 1);
+  ASSERT_EQ(v1.size(), 2u);
+  EXPECT_FLOAT_EQ(v1.at("root"), hi / max);
+  EXPECT_FLOAT_EQ(v1.at("bone1"), lo / max);
+  EXPECT_EQ(influencesOf(rig, m, 2), (std::map<std::string, float>{{"bone1", 1.0f}}));
+  ASSERT_TRUE(rig.skeleton.bones[1].inverseBind.has_value());
+  EXPECT_FLOAT_EQ((*rig.skeleton.bones[1].inverseBind)[3][1], -1.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, WeightEncodings,
+                         testing::Values(Encoding{kUByte, kFloat}, Encoding{kUShort, kFloat}, Encoding{kUByte, kUByte}, Encoding{kUByte, kUShort},
+                                         Encoding{kUShort, kUByte}, Encoding{kUShort, kUShort}));
+
+// One quad, drawn as `mode` with `indices` (empty: non-indexed).
+Result<Asset> quad(int mode, const std::vector<uint32_t>& indices, int indexType = kUShort) {
+  Builder b;
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(std::vector<uint8_t>(16, 0), 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4")}}},
+               {"mode", mode}};
+  if (!indices.empty()) {
+    prim["indices"] = indexType == kUInt ? b.add(indices, indices.size(), kUInt, "SCALAR")
+                                         : b.add(std::vector<uint16_t>(indices.begin(), indices.end()), indices.size(), kUShort, "SCALAR");
+  }
+  return readText(b.finish(skinnedDoc(b, prim)));
+}
+
+TEST(GltfInModes, StripsAndFansBecomeTriangleLists) {
+  auto strip = quad(5, {0, 1, 2, 3});
+  ASSERT_TRUE(strip.ok()) << strip.error().describe();
+  EXPECT_EQ(strip->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 2, 2, 1, 3}));  // the second triangle keeps the winding
+  auto fan = quad(6, {0, 1, 3, 2}, kUInt);
+  ASSERT_TRUE(fan.ok()) << fan.error().describe();
+  EXPECT_EQ(fan->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 3, 0, 3, 2}));
+  auto plain = quad(4, {});  // non-indexed: vertices 0..3 in order, the last incomplete triangle dropped
+  ASSERT_TRUE(plain.ok()) << plain.error().describe();
+  EXPECT_EQ(plain->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 2}));
+}
+
+TEST(GltfInModes, LinesAreSkippedWithAWarning) {
+  auto lines = quad(1, {0, 1, 2, 3});
+  ASSERT_TRUE(lines.ok()) << lines.error().describe();
+  const Rig& rig = lines->rigs[0];
+  EXPECT_TRUE(rig.meshes[0].indices.empty());
+  ASSERT_EQ(rig.provenance.warnings.size(), 1u);
+  EXPECT_EQ(rig.provenance.warnings[0].code, "primitive-mode-skipped");
+}
+
+TEST(GltfInModes, AnIndexBeyondTheVerticesNamesTheAccessor) {
+  auto bad = quad(4, {0, 1, 7});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().describe().find("accessors["), std::string::npos) << bad.error().describe();
+  EXPECT_NE(bad.error().describe().find("index 2 is 7"), std::string::npos) << bad.error().describe();
+}
+
+// Eight influences (JOINTS_1/WEIGHTS_1) read as eight; --to renderware-dff keeps four and says so.
+TEST(GltfInLimits, MoreThanFourInfluencesAreReducedWithAWarning) {
+  Builder b;
+  std::vector<uint8_t> j0, j1;
+  std::vector<float> w0, w1;
+  for (int v = 0; v < 4; ++v) {
+    j0.insert(j0.end(), {0, 1, 2, 3});
+    j1.insert(j1.end(), {4, 5, 6, 7});
+    w0.insert(w0.end(), {0.3f, 0.2f, 0.1f, 0.1f});
+    w1.insert(w1.end(), {0.1f, 0.1f, 0.05f, 0.05f});
+  }
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(j0, 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(w0, 4, kFloat, "VEC4")},
+                 {"JOINTS_1", b.add(j1, 4, kUByte, "VEC4")},
+                 {"WEIGHTS_1", b.add(w1, 4, kFloat, "VEC4")}}},
+               {"indices", b.add(std::vector<uint16_t>{0, 1, 2, 2, 1, 3}, 6, kUShort, "SCALAR")}};
+  const std::string text = b.finish(skinnedDoc(b, prim, 8));
+  auto asset = readText(text);
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  EXPECT_EQ(asset->rigs[0].maxInfluences(), 8u);
+
+  const std::string dir = test::scratchDir("gltf_in_influences");
+  const std::string out = cli("convert " + test::quote(writeText(dir, "eight.gltf", text)) + " --to renderware-dff -o " + test::quote(dir + "/four.dff"));
+  EXPECT_NE(out.find("4 vertices had more than 4 influences"), std::string::npos) << out;
+  EXPECT_NE(out.find("largest weight dropped: 0.100"), std::string::npos) << out;
+  const Rig back = loadRig(dir + "/four.dff");
+  ASSERT_EQ(back.meshes.size(), 1u);
+  const auto kept = influencesOf(back, back.meshes[0], 0);
+  EXPECT_EQ(kept.size(), 4u);
+  float sum = 0;
+  for (const auto& [bone, w] : kept) sum += w;
+  EXPECT_NEAR(sum, 1.0f, 1e-6f);
+  EXPECT_NEAR(kept.at("root"), 0.3f / 0.7f, 1e-6f);
+}
+
+TEST(GltfInLimits, APaletteBeyond256IsRefusedWithoutOutput) {
+  Builder b;
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(std::vector<uint16_t>{299, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 4, kUShort, "VEC4")},
+                 {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4")}}}};
+  const std::string dir = test::scratchDir("gltf_in_palette");
+  const std::string in = writeText(dir, "many.gltf", b.finish(skinnedDoc(b, prim, 300)));
+  const std::string out = cli("convert " + test::quote(in) + " --to renderware-dff -o " + test::quote(dir + "/many.dff"), 1);
+  EXPECT_NE(out.find("300 joints; renderware-dff holds at most 256"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir + "/many.dff"));
+}
+
+TEST(GltfInSkeleton, JointsUnderTwoRootsGetASyntheticRoot) {
+  Builder b;
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(std::vector<uint8_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0}, 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(std::vector<float>{0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0}, 4, kFloat, "VEC4")}}}};
+  json doc = skinnedDoc(b, prim);
+  doc["nodes"][0].erase("children");  // root and bone1 are now two separate trees
+  doc["scenes"][0]["nodes"] = {0, 1, 2};
+  auto asset = readText(b.finish(doc));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Rig& rig = asset->rigs[0];
+  ASSERT_EQ(rig.skeleton.bones.size(), 3u);
+  EXPECT_EQ(rig.skeleton.bones[0].name, "root_2");  // "root" is taken by a joint
+  EXPECT_EQ(rig.skeleton.bones[1].parent, 0);
+  EXPECT_EQ(rig.skeleton.bones[2].parent, 0);
+  ASSERT_EQ(rig.provenance.warnings.size(), 1u);
+  EXPECT_EQ(rig.provenance.warnings[0].code, "no-common-root");
+}
+
+// ---- Errors: exit 1, a message naming the file and what is wrong, no output ----
+
+TEST(GltfInErrors, AGltfWithoutASkin) {
+  const std::string dir = test::scratchDir("gltf_in_noskin");
+  const std::string in = writeText(dir, "static.gltf", R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"name":"prop"}]})");
+  const std::string out = cli("convert " + test::quote(in) + " --to renderware-dff -o " + test::quote(dir + "/static.dff"), 1);
+  EXPECT_NE(out.find("static.gltf: skins: no skin"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir + "/static.dff"));
+}
+
+TEST(GltfInErrors, ABrokenGlb) {
+  const std::string dir = test::scratchDir("gltf_in_broken");
+  cli("convert " + test::quote(rwSample("synthetic_skin_rw36003.dff")) + " -o " + test::quote(dir + "/rig.glb"));
+  std::vector<uint8_t> glb = test::readBytes(dir + "/rig.glb");
+  const std::vector<uint8_t> half(glb.begin(), glb.begin() + static_cast<std::ptrdiff_t>(glb.size() / 2));
+  std::ofstream(dir + "/half.glb", std::ios::binary).write(reinterpret_cast<const char*>(half.data()), static_cast<std::streamsize>(half.size()));
+  std::string out = cli("convert " + test::quote(dir + "/half.glb") + " --to renderware-dff -o " + test::quote(dir + "/half.dff"), 1);
+  EXPECT_NE(out.find("half.glb: glb/length: header says"), std::string::npos) << out;
+  EXPECT_NE(out.find("(at 0x8)"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir + "/half.dff"));
+  glb[21] = '[';  // the JSON chunk no longer holds an object
+  std::ofstream(dir + "/bad.glb", std::ios::binary).write(reinterpret_cast<const char*>(glb.data()), static_cast<std::streamsize>(glb.size()));
+  out = cli("convert " + test::quote(dir + "/bad.glb") + " --to renderware-dff -o " + test::quote(dir + "/bad.dff"), 1);
+  EXPECT_NE(out.find("bad.glb: json:"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir + "/bad.dff"));
+}
+
+TEST(GltfInErrors, AGltfWithoutItsBin) {
+  const std::string dir = test::scratchDir("gltf_in_nobin");
+  cli("convert " + test::quote(rwSample("synthetic_skin_rw36003.dff")) + " --gltf -o " + test::quote(dir + "/rig.gltf"));
+  ASSERT_TRUE(fs::exists(dir + "/rig.bin"));
+  // With its .bin the .gltf converts.
+  cli("convert " + test::quote(dir + "/rig.gltf") + " --to renderware-dff -o " + test::quote(dir + "/ok.dff"));
+  EXPECT_TRUE(fs::exists(dir + "/ok.dff"));
+  fs::remove(dir + "/rig.bin");
+  const std::string out = cli("convert " + test::quote(dir + "/rig.gltf") + " --to renderware-dff -o " + test::quote(dir + "/rig.dff"), 1);
+  EXPECT_NE(out.find("rig.gltf: buffers[0].uri: cannot open 'rig.bin'"), std::string::npos) << out;
+  EXPECT_FALSE(fs::exists(dir + "/rig.dff"));
+}
+
+TEST(GltfInErrors, ToAFormatWithoutAWriter) {
+  const std::string out = cli("convert " + test::quote(rwSample("synthetic_skin_rw36003.dff")) + " --to gta-ifp -o /tmp", 2);
+  EXPECT_NE(out.find("--to gta-ifp: rigport has no writer for it; formats with a writer: renderware-dff (.dff)"), std::string::npos) << out;
+}
+
+// Truncations and byte flips of a .glb: an error or a rig, never a crash; a truncated GLB is always
+// an error (its header's length no longer fits).
+TEST(GltfInSweep, TruncationsAndByteFlips) {
+  const std::string dir = test::scratchDir("gltf_in_sweep");
+  cli("convert " + test::quote(rwSample("synthetic_skin_rw36003.dff")) + " --anim " + test::quote(rwSample("synthetic_skin_rw36003.anm")) + " -o " +
+      test::quote(dir + "/rig.glb"));
+  const std::vector<uint8_t> glb = test::readBytes(dir + "/rig.glb");
+  ASSERT_GT(glb.size(), 1000u);
+  const auto read = [](std::vector<uint8_t> bytes) {
+    const auto source = Source::fromBytes(std::move(bytes), "sweep.glb");
+    ReadContext ctx(ReadOptions{.memoryLimit = 64u << 20});
+    return readAsset(*source, ctx);
+  };
+  ASSERT_TRUE(read(glb).ok());
+  for (size_t n = 0; n < glb.size(); ++n) {
+    EXPECT_FALSE(read(std::vector<uint8_t>(glb.begin(), glb.begin() + static_cast<std::ptrdiff_t>(n))).ok()) << "prefix " << n;
+  }
+  size_t accepted = 0;
+  for (size_t i = 0; i < glb.size(); ++i) {
+    std::vector<uint8_t> flipped = glb;
+    flipped[i] ^= 0xFF;
+    auto asset = read(std::move(flipped));
+    if (asset) accepted += 1;
+  }
+  // Flips inside key values or names still read; flips of the header, chunk lengths or JSON
+  // syntax do not: both kinds occur.
+  EXPECT_GT(accepted, 0u);
+  EXPECT_LT(accepted, glb.size());
 }
 
 }  // namespace

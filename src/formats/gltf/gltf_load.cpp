@@ -96,7 +96,8 @@ Status chargeJson(std::span<const uint8_t> json, ReadContext& ctx) {
 // What the file-system callbacks need; tinygltf hands it back as user_data.
 struct FileAccess {
   ReadContext* ctx = nullptr;
-  std::string failure;  // why the last external file could not be read, for the error
+  std::string failure;     // why the last external file could not be read, for the error
+  std::string failedPath;  // which file that was
 };
 
 bool fileExists(const std::string&, void*) { return true; }  // the read says why it failed
@@ -104,6 +105,7 @@ std::string expandNothing(const std::string& path, void*) { return path; }  // n
 
 bool readSibling(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
   auto* access = static_cast<FileAccess*>(user);
+  access->failedPath = path;
   if (!access->ctx->openSibling) {
     access->failure = fmt::format("'{}' is an external file, and this read may not open files beside it", path);
     *err = access->failure;
@@ -122,6 +124,7 @@ bool readSibling(std::vector<unsigned char>* out, std::string* err, const std::s
     return false;
   }
   out->assign(bytes.begin(), bytes.end());
+  access->failedPath.clear();
   return true;
 }
 
@@ -136,13 +139,28 @@ bool keepImageUndecoded(tinygltf::Image*, const int, std::string*, std::string*,
   return true;
 }
 
-Error tinygltfError(const std::string& file, const std::string& err, const FileAccess& access) {
-  std::string message = access.failure.empty() ? err : "a buffer's uri: " + access.failure;
+// The buffers[i].uri that named `path` (tinygltf percent-decodes URIs before opening them).
+std::string bufferField(std::span<const uint8_t> json, const std::string& path) {
+  const auto doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_object() && doc.contains("buffers") && doc["buffers"].is_array()) {
+    const auto& buffers = doc["buffers"];
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      if (!buffers[i].is_object() || !buffers[i].contains("uri") || !buffers[i]["uri"].is_string()) continue;
+      const std::string uri = buffers[i]["uri"].get<std::string>();
+      if (uri == path || (uri.find('%') != std::string::npos && path.find('%') == std::string::npos)) return fmt::format("buffers[{}].uri", i);
+    }
+  }
+  return "buffers[].uri";
+}
+
+Error tinygltfError(const std::string& file, const std::string& err, const FileAccess& access, std::span<const uint8_t> json) {
+  const bool io = !access.failure.empty() && !access.failedPath.empty();
+  std::string message = io ? access.failure : err;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
   if (message.empty()) message = "tinygltf refused the document without saying why";
-  Error e = makeError(access.failure.empty() ? ErrorCode::BadValue : ErrorCode::Io, message);
+  Error e = makeError(io ? ErrorCode::Io : ErrorCode::BadValue, message);
   e.file = file;
-  e.path = "json";
+  e.path = io ? bufferField(json, access.failedPath) : "json";
   return e;
 }
 
@@ -197,7 +215,7 @@ Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
                                     static_cast<unsigned int>(c.json.size()), "");
     doc.bufferFileOffset.assign(doc.model.buffers.size(), std::nullopt);
   }
-  if (!ok) return tinygltfError(source.name(), err, access);
+  if (!ok) return tinygltfError(source.name(), err, access, c.json);
   doc.writtenByRigport = doc.model.asset.generator.rfind("rigport", 0) == 0;
   return doc;
 }
