@@ -581,4 +581,59 @@ TEST(GltfInSweep, TruncationsAndByteFlips) {
   EXPECT_LT(accepted, glb.size());
 }
 
+// ---- Animations beside a format that stores none ----
+
+TEST(GltfInAnimOut, OneFilePerClipOrAWarningNamingThem) {
+  const std::string dir = test::scratchDir("gltf_in_anim_out");
+  cli("convert " + test::quote(rwSample("synthetic_skin_rw36003.dff")) + " --anim " + test::quote(rwSample("synthetic_skin_rw36003.anm")) + " -o " +
+      test::quote(dir + "/rig.glb"));
+  cli("convert " + test::quote(dir + "/rig.glb") + " --to renderware-dff -o " + test::quote(dir + "/rig.dff") + " --anim-out " +
+      test::quote(dir + "/clips/{clip}.anm"));
+  const Rig back = loadRig(dir + "/rig.dff", dir + "/clips/synthetic_skin_rw36003.anm");
+  ASSERT_EQ(back.animations.size(), 1u);
+  EXPECT_EQ(back.animations[0].tracks.size(), 6u);
+
+  const std::string out = cli("convert " + test::quote(dir + "/rig.glb") + " --to renderware-dff -o " + test::quote(dir + "/bare.dff"));
+  EXPECT_NE(out.find("1 animation ('synthetic_skin_rw36003') not written: renderware-dff stores none; give --anim-out FILE"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(dir + "/bare.dff"));
+  const std::string ifp = cli("convert " + test::quote(dir + "/rig.glb") + " --to renderware-dff -o " + test::quote(dir + "/x.dff") + " --anim-out x.ifp", 2);
+  EXPECT_NE(ifp.find("--anim-out x.ifp: no animation writer for '.ifp' files; animation writers: renderware-anm (.anm)"), std::string::npos) << ifp;
+  EXPECT_FALSE(fs::exists(dir + "/x.dff"));
+}
+
+// A mesh beyond RenderWare's 65535 vertices is split, each piece under the limit, nothing lost.
+TEST(GltfInLimits, AMeshBeyondTheIndexWidthIsSplit) {
+  Builder b;
+  constexpr uint32_t kQuads = 17000;  // 68000 vertices, 34000 triangles
+  std::vector<float> pos;
+  std::vector<uint8_t> joints(kQuads * 16, 0);
+  std::vector<float> weights;
+  std::vector<uint32_t> idx;
+  for (uint32_t q = 0; q < kQuads; ++q) {
+    const float x = static_cast<float>(q);
+    pos.insert(pos.end(), {x, 0, 0, x + 1, 0, 0, x, 1, 0, x + 1, 1, 0});
+    for (int v = 0; v < 4; ++v) weights.insert(weights.end(), {1, 0, 0, 0});
+    idx.insert(idx.end(), {q * 4, q * 4 + 1, q * 4 + 2, q * 4 + 2, q * 4 + 1, q * 4 + 3});
+  }
+  json prim = {{"attributes",
+                {{"POSITION", b.add(pos, kQuads * 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(joints, kQuads * 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(weights, kQuads * 4, kFloat, "VEC4")}}},
+               {"indices", b.add(idx, idx.size(), kUInt, "SCALAR")}};
+  const std::string dir = test::scratchDir("gltf_in_split");
+  const std::string in = writeText(dir, "big.gltf", b.finish(skinnedDoc(b, prim)));
+  const std::string out = cli("convert " + test::quote(in) + " --to renderware-dff -o " + test::quote(dir + "/big.dff"));
+  EXPECT_NE(out.find("mesh 'body': 68000 vertices; renderware-dff indexes at most 65535 per mesh, so it was split into 2 meshes"),
+            std::string::npos)
+      << out;
+  const Rig back = loadRig(dir + "/big.dff");
+  ASSERT_EQ(back.meshes.size(), 2u);
+  size_t triangles = 0;
+  for (const Mesh& m : back.meshes) {
+    EXPECT_LE(m.vertexCount(), 65535u);
+    triangles += m.indices.size() / 3;
+  }
+  EXPECT_EQ(triangles, 34000u);
+}
+
 }  // namespace
