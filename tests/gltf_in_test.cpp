@@ -25,6 +25,9 @@
 #include "core/assemble.hpp"
 #include "core/key_sample.hpp"
 #include "core/read_context.hpp"
+#include "demo/character.hpp"
+#include "export/gltf.hpp"
+#include "formats/gltf/gltf_io.hpp"
 #include "core/source.hpp"
 #include "formats/registry.hpp"
 #include "support/blender_reexport.hpp"
@@ -634,6 +637,110 @@ TEST(GltfInLimits, AMeshBeyondTheIndexWidthIsSplit) {
     triangles += m.indices.size() / 3;
   }
   EXPECT_EQ(triangles, 34000u);
+}
+
+// ---- rigport's own extras come back: ids, hashes, events, scalar channels, cubic and step keys ----
+
+TEST(GltfInExtras, ExportThenReadKeepsWhatGltfHasNoFieldFor) {
+  Rig rig = makeDemoCharacter();
+  ASSERT_GE(rig.skeleton.bones.size(), 3u);
+  rig.skeleton.bones[1].nameHash = fnv1_32Lower(rig.skeleton.bones[1].name);
+  rig.skeleton.bones[1].nameHashKind = HashKind::Fnv1_32Lower;
+  rig.skeleton.bones[2].nameHash = 0xF00DFACEBEEF1234ull;  // a 64-bit hash survives JSON exactly
+  rig.skeleton.bones[2].extras = {{"game", {{"flags", 7}}}};
+  rig.extras = {{"renderware", {{"version", "3.6.0.3"}}}};
+  Animation cue;  // events only: no channel, so it travels in the root's extras
+  cue.name = "cue";
+  cue.duration = 2.0f;
+  cue.events.push_back(Event{1.5f, "sound", R"({"id":12})"});
+  rig.animations.push_back(cue);
+  Animation& walk = rig.animations.at(0);
+  ASSERT_FALSE(walk.events.empty());
+  ScalarChannel blink{"blink", "face/eyelids", {}};
+  blink.keys.times = {0.0f, 0.5f, 1.0f};
+  blink.keys.values = {0.0f, 1.0f, 0.0f};
+  blink.keys.interpolation = Interpolation::CubicSpline;
+  blink.keys.inTangents = {0.0f, 0.5f, -1.0f};
+  blink.keys.outTangents = {1.0f, -0.5f, 0.0f};
+  walk.scalars.push_back(blink);
+  BoneTrack& track = walk.tracks.at(0);
+  track.translation.interpolation = Interpolation::Step;
+
+  auto glb = exportGlb(rig);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  const auto source = Source::fromBytes(*glb, "demo.glb");
+  ReadContext ctx;
+  auto asset = gltf_in::readGltf(*source, ctx);
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  ASSERT_EQ(asset->rigs.size(), 1u);
+  const Rig& back = asset->rigs[0];
+
+  expectSameSkeleton(rig, back, 1e-6f);
+  for (size_t b = 0; b < rig.skeleton.bones.size(); ++b) {
+    const Bone& x = rig.skeleton.bones[b];
+    const Bone& y = back.skeleton.bones[b];
+    EXPECT_EQ(x.nameHash, y.nameHash) << x.name;
+    EXPECT_EQ(x.nameHashKind, y.nameHashKind) << x.name;
+    EXPECT_NEAR(glm::distance(x.translation, y.translation), 0.0f, 1e-6f) << x.name;
+    EXPECT_NEAR(std::fabs(glm::dot(x.rotation, y.rotation)), 1.0f, 1e-6f) << x.name;
+  }
+  EXPECT_EQ(back.skeleton.bones[2].extras, rig.skeleton.bones[2].extras);
+  EXPECT_EQ(back.extras, rig.extras);
+  ASSERT_EQ(back.meshes.size(), rig.meshes.size());
+  for (size_t v = 0; v < rig.meshes[0].vertexCount(); v += 97) {
+    expectSameWeights(influencesOf(rig, rig.meshes[0], v), influencesOf(back, back.meshes[0], v), 1e-6f, "vertex " + std::to_string(v));
+  }
+
+  ASSERT_EQ(back.animations.size(), 2u);
+  const Animation& w = back.animations[0];
+  EXPECT_EQ(w.name, walk.name);
+  EXPECT_FLOAT_EQ(w.duration, walk.duration);
+  ASSERT_EQ(w.events.size(), walk.events.size());
+  for (size_t e = 0; e < walk.events.size(); ++e) {
+    EXPECT_FLOAT_EQ(w.events[e].time, walk.events[e].time);
+    EXPECT_EQ(w.events[e].type, walk.events[e].type);
+    EXPECT_EQ(w.events[e].payload, walk.events[e].payload);
+  }
+  ASSERT_EQ(w.scalars.size(), 1u);
+  EXPECT_EQ(w.scalars[0].name, "blink");
+  EXPECT_EQ(w.scalars[0].target, "face/eyelids");
+  EXPECT_EQ(w.scalars[0].keys.interpolation, Interpolation::CubicSpline);
+  EXPECT_EQ(w.scalars[0].keys.values, blink.keys.values);
+  EXPECT_EQ(w.scalars[0].keys.outTangents, blink.keys.outTangents);
+  const BoneTrack* t = trackOf(back, w, rig.skeleton.bones[static_cast<size_t>(track.bone)].name);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->translation.interpolation, Interpolation::Step);
+  EXPECT_EQ(t->translation.times, track.translation.times);
+  EXPECT_EQ(t->target.id, rig.skeleton.bones[static_cast<size_t>(track.bone)].id);
+  const Animation& c = back.animations[1];
+  EXPECT_EQ(c.name, "cue");
+  EXPECT_FLOAT_EQ(c.duration, 2.0f);
+  ASSERT_EQ(c.events.size(), 1u);
+  EXPECT_EQ(c.events[0].payload, R"({"id":12})");
+}
+
+// CUBICSPLINE samplers: in-tangent, value, out-tangent per key, read into Keys as they were.
+TEST(GltfInExtras, CubicSplineRotationsKeepTheirTangents) {
+  Rig rig = makeDemoCharacter();
+  BoneTrack& track = rig.animations.at(0).tracks.at(1);
+  Keys<glm::quat>& r = track.rotation;
+  ASSERT_GE(r.times.size(), 2u);
+  r.interpolation = Interpolation::CubicSpline;
+  r.inTangents.assign(r.times.size(), glm::quat(0.0f, 0.1f, 0.0f, 0.0f));
+  r.outTangents.assign(r.times.size(), glm::quat(0.0f, 0.0f, 0.2f, 0.0f));
+  auto glb = exportGlb(rig);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  const auto source = Source::fromBytes(*glb, "cubic.glb");
+  ReadContext ctx;
+  auto asset = gltf_in::readGltf(*source, ctx);
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Rig& back = asset->rigs[0];
+  const BoneTrack* t = trackOf(back, back.animations[0], rig.skeleton.bones[static_cast<size_t>(track.bone)].name);
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->rotation.interpolation, Interpolation::CubicSpline);
+  ASSERT_EQ(t->rotation.inTangents.size(), r.times.size());
+  EXPECT_FLOAT_EQ(t->rotation.outTangents[0].y, 0.2f);  // glm::quat(w, x, y, z)
+  EXPECT_FLOAT_EQ(t->rotation.inTangents[1].x, 0.1f);
 }
 
 }  // namespace
