@@ -138,6 +138,11 @@ class MeshBuilder {
 
   Status addVertices(const tinygltf::Primitive& prim, const std::string& at, const tinygltf::Skin* skin, const Layout& layout,
                      const glm::mat4* toBone, Mesh& mesh) {
+    // Blender 3.4 on Debian cannot write Draco either (gltf_ecosystem.md §2.3 trap 4); no decoder here.
+    if (prim.extensions.count("KHR_draco_mesh_compression") != 0) {
+      return fieldError(doc_, at + ".extensions", ErrorCode::Unsupported,
+                        "KHR_draco_mesh_compression: Draco-compressed meshes are not read; export without compression");
+    }
     const int positionAccessor = attribute(prim, "POSITION");
     if (positionAccessor < 0) return fieldError(doc_, at + ".attributes", ErrorCode::BadValue, "has no POSITION");
     int comps = 0;
