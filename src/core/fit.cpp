@@ -28,13 +28,13 @@ std::pair<size_t, float> reduceInfluences(Mesh& mesh, uint32_t keep) {
     }
     if (merged.size() > keep) {
       std::stable_sort(merged.begin(), merged.end(), [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
-      double total = 0, kept = 0;
-      for (size_t k = 0; k < merged.size(); ++k) (k < keep ? kept : total) += merged[k].weight;
-      total += kept;
+      double total = 0, keptWeight = 0;
+      for (size_t k = 0; k < merged.size(); ++k) (k < keep ? keptWeight : total) += merged[k].weight;
+      total += keptWeight;
       if (total > 0) worst = std::max(worst, static_cast<float>(merged[keep].weight / total));
       merged.resize(keep);
-      if (kept > 0) {
-        for (Influence& inf : merged) inf.weight = static_cast<float>(inf.weight * (total / kept));
+      if (keptWeight > 0) {
+        for (Influence& inf : merged) inf.weight = static_cast<float>(inf.weight * (total / keptWeight));
       }
       ++reduced;
     }

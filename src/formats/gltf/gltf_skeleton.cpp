@@ -7,8 +7,6 @@
 // has none, as the spec says); rigport's bone extras (boneId, nameHash, originalName) go back into
 // the bone.
 #include <algorithm>
-#include <cmath>
-#include <set>
 
 #include <fmt/format.h>
 #include <glm/gtc/type_ptr.hpp>
