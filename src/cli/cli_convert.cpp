@@ -1,21 +1,26 @@
-// `rigport convert FILE... [-o DIR|FILE] [--gltf] [--anim FILE]... [--skeleton FILE[#ITEM]]
-// [--resample FPS] [--strict] [--to FORMAT [--anim-out FILE]]`: each
-// input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin);
-// with --to, to DIR/<stem>.<format's extension> through that format's writer (cli/convert_to.hpp).
-// A bad input is reported and skipped; the batch goes on.
+// `rigport convert FILE|DIR... [-o DIR|FILE] [-j N] [--include GLOB] [--gltf] [--anim FILE]...
+// [--skeleton FILE[#ITEM]] [--resample FPS] [--strict] [--to FORMAT [--anim-out FILE]]`: each input
+// to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin); with
+// --to, to DIR/<stem>.<format's extension> through that format's writer (cli/convert_to.hpp); a
+// file found in a folder keeps its place below the folder. A bad input is reported and skipped;
+// the batch goes on, on every core, and reports in input order.
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "cli/batch.hpp"
 #include "cli/commands.hpp"
 #include "cli/convert_to.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
 #include "core/file_io.hpp"
 #include "core/resample.hpp"
@@ -30,6 +35,10 @@ using Json = nlohmann::ordered_json;
 
 struct ConvertSettings {
   std::vector<std::string> files;
+  std::vector<std::string> include;  // --include GLOB, for folders
+  unsigned jobs = 0;                 // -j N; 0: every core
+  bool skipExisting = false;         // --skip-existing: an input whose output exists is not read again
+  bool overwrite = false;            // --overwrite: replace existing outputs (else they are an error)
   InputOptions inputs;
   std::string output = ".";
   bool separateFiles = false;  // --gltf: .gltf + .bin instead of .glb
@@ -43,10 +52,11 @@ struct ConvertSettings {
   const FormatInfo* animTarget = nullptr;  // resolved --anim-out
 };
 
-enum class Outcome { Converted, InputFailed, OutputFailed };
+enum class Outcome { Converted, Skipped, InputFailed, OutputFailed };
 
 struct FileResult {
   std::string input;
+  std::vector<std::string> skipped;   // outputs that existed, with --skip-existing
   Outcome outcome = Outcome::Converted;
   Error error;                        // when not Converted
   std::vector<std::string> written;   // output files, in order
@@ -56,9 +66,15 @@ struct FileResult {
 };
 
 bool namesAFile(const ConvertSettings& s) {
-  const std::string ext = fs::path(s.output).extension().string();
   if (s.target != nullptr) return namesFileOf(*s.target, s.output);
+  const std::string ext = fs::path(s.output).extension().string();
   return ext == ".glb" || ext == ".gltf";
+}
+
+// The extension of the files written: the --to format's first, else .gltf or .glb.
+std::string outputExtension(const ConvertSettings& s) {
+  if (s.target != nullptr) return firstExtension(*s.target);
+  return s.separateFiles ? ".gltf" : ".glb";
 }
 
 // A rig name as a file name: path separators and control characters become '_'.
@@ -85,15 +101,39 @@ Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files) {
   return Ok{};
 }
 
-// Where each rig of `input` goes.
-std::vector<fs::path> outputPaths(const std::string& input, const std::vector<AssembledRig>& rigs, const ConvertSettings& s) {
-  const std::string ext = s.target != nullptr ? firstExtension(*s.target) : s.separateFiles ? ".gltf" : ".glb";
-  if (namesAFile(s)) return {fs::path(s.output)};
-  const std::string stem = fs::path(input).stem().string();
-  if (rigs.size() == 1) return {fs::path(s.output) / (stem + ext)};
+// Where an input's output goes, before it is read: `base` + ".glb" for one rig, the folder
+// `base` for several; or the file -o names.
+struct Plan {
+  BatchInput input;
+  fs::path base;
+  fs::path single;  // the output when the input yields one rig
+};
+
+Plan plan(const BatchInput& input, const ConvertSettings& s) {
+  if (namesAFile(s)) return Plan{input, fs::path(s.output), fs::path(s.output)};
+  const fs::path base = fs::path(s.output) / input.folder / fs::path(input.path).stem();
+  fs::path single = base;
+  single += outputExtension(s);
+  return Plan{input, base.lexically_normal(), single.lexically_normal()};
+}
+
+// Where each rig goes; rigs of one input with the same name get "_2", "_3"... so that none
+// replaces another.
+std::vector<fs::path> outputPaths(const Plan& p, const std::vector<AssembledRig>& rigs, const ConvertSettings& s) {
+  if (rigs.size() == 1) return {p.single};
+  const std::string ext = outputExtension(s);
   std::vector<fs::path> paths;
-  for (const AssembledRig& r : rigs) paths.push_back(fs::path(s.output) / stem / (fileSafe(r.rig.name) + ext));
+  std::set<std::string> taken;
+  for (const AssembledRig& r : rigs) {
+    std::string name = fileSafe(r.rig.name);
+    for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(r.rig.name), n);
+    paths.push_back(p.base / (name + ext));
+  }
   return paths;
+}
+
+Error existsError(const fs::path& out) {
+  return ioError(out.string(), "exists; --overwrite replaces it, --skip-existing keeps it and skips its input");
 }
 
 // Exports and writes one rig: an export error fails the input, a write error the output.
@@ -110,13 +150,23 @@ std::optional<std::pair<Outcome, Error>> writeRig(const Rig& rig, const fs::path
   return std::nullopt;
 }
 
+// Converts one planned input; safe to call from several threads at once (the plans keep inputs'
+// outputs apart).
 class Converter {
  public:
   Converter(const ConvertSettings& s, const SharedInputs& shared) : s_(s), shared_(shared) {}
 
-  FileResult convert(const std::string& path) {
+  FileResult convert(const Plan& p) {
+    const std::string& path = p.input.path;
     FileResult result;
     result.input = path;
+    std::error_code ec;
+    if (!s_.overwrite && fs::exists(p.single, ec)) {
+      if (!s_.skipExisting) return failed(std::move(result), Outcome::OutputFailed, existsError(p.single));
+      result.outcome = Outcome::Skipped;
+      result.skipped.push_back(p.single.string());
+      return result;
+    }
     auto rigs = loadInput(path, shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     if ((namesAFile(s_) || !s_.animOut.empty()) && rigs->size() > 1) {
@@ -131,13 +181,16 @@ class Converter {
         }
       }
     }
-    const std::vector<fs::path> outs = outputPaths(path, *rigs, s_);
+    const std::vector<fs::path> outs = outputPaths(p, *rigs, s_);
     for (size_t i = 0; i < rigs->size(); ++i) {
-      if (auto clash = claim(path, outs[i]); !clash) return failed(std::move(result), Outcome::InputFailed, clash.error());
+      if (!s_.overwrite && fs::exists(outs[i], ec)) {
+        if (!s_.skipExisting) return failed(std::move(result), Outcome::OutputFailed, existsError(outs[i]));
+        result.skipped.push_back(outs[i].string());
+      }
     }
     for (size_t i = 0; i < rigs->size(); ++i) {
       const AssembledRig& a = (*rigs)[i];
-      std::error_code ec;
+      if (std::find(result.skipped.begin(), result.skipped.end(), outs[i].string()) != result.skipped.end()) continue;
       if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
       if (s_.target != nullptr) {
         if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
@@ -148,6 +201,7 @@ class Converter {
       result.warnings.absorb(a.rig.provenance);
       result.coverage.add(a.coverage);
     }
+    if (result.written.empty()) result.outcome = Outcome::Skipped;
     return result;
   }
 
@@ -173,27 +227,40 @@ class Converter {
     return r;
   }
 
-  // A batch never overwrites one input's output with another's.
-  Status claim(const std::string& input, const fs::path& out) {
-    auto [it, fresh] = claimed_.emplace(out.lexically_normal(), input);
-    if (fresh || it->second == input) return Ok{};
-    return makeError(ErrorCode::Usage, fmt::format("would overwrite {}, already written for {}; convert inputs with the same name "
-                                                   "into different -o folders",
-                                                   out.string(), it->second));
-  }
-
   const ConvertSettings& s_;
   const SharedInputs& shared_;
-  std::map<fs::path, std::string> claimed_;
 };
 
+// A batch never overwrites one input's output with another's: the first input in order keeps
+// the name, later ones with the same base fail before anything is read.
+std::vector<std::optional<Error>> claim(const std::vector<Plan>& plans) {
+  std::vector<std::optional<Error>> clashes(plans.size());
+  std::map<fs::path, std::string> claimed;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    auto [it, fresh] = claimed.emplace(plans[i].base, plans[i].input.path);
+    if (fresh) continue;
+    Error e = makeError(ErrorCode::Usage, fmt::format("would overwrite {}, already written for {}; convert inputs with the same name "
+                                                      "into different -o folders",
+                                                      plans[i].single.string(), it->second));
+    e.file = plans[i].input.path;
+    clashes[i] = std::move(e);
+  }
+  return clashes;
+}
+
 void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress) {
-  if (r.outcome != Outcome::Converted) {
+  if (r.outcome == Outcome::InputFailed || r.outcome == Outcome::OutputFailed) {
     progress.clear();
     printError(r.error);
     return;
   }
-  if (s.quiet) return;
+  if (s.verbose) {
+    for (const std::string& out : r.skipped) {
+      progress.clear();
+      fmt::print(stderr, "rigport: kept {} (--skip-existing)\n", out);
+    }
+  }
+  if (s.quiet || r.outcome == Outcome::Skipped) return;
   // Losses of a --to conversion are listed one by one: the user must see what the game file lacks.
   for (const Warning& w : r.losses.warnings) {
     progress.clear();
@@ -217,8 +284,10 @@ Json toJson(const FileResult& r) {
   Json warnings = Json::array();
   for (const Warning& w : r.warnings.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
   for (const Warning& w : r.losses.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
-  Json out{{"input", r.input}, {"written", r.written}, {"warnings", std::move(warnings)}, {"coverage", coverageToJson(r.coverage)}};
-  out["error"] = r.outcome == Outcome::Converted ? Json(nullptr) : errorToJson(r.error);
+  Json out{{"input", r.input}, {"written", r.written}, {"skipped", r.skipped}, {"warnings", std::move(warnings)},
+           {"coverage", coverageToJson(r.coverage)}};
+  const bool failed = r.outcome == Outcome::InputFailed || r.outcome == Outcome::OutputFailed;
+  out["error"] = failed ? errorToJson(r.error) : Json(nullptr);
   return out;
 }
 
@@ -229,6 +298,12 @@ int runConvert(ConvertSettings& s) {
     if (s.json) {
       fmt::print("{}\n", Json{{"converted", 0}, {"failed", s.files.size()}, {"files", Json::array()}, {"error", errorToJson(shared.error())}}.dump(2));
     }
+    return kExitInputFailed;
+  }
+  BatchSelection selection{s.include, shared->skeleton.has_value()};
+  auto inputs = expandInputs(s.files, selection);
+  if (!inputs) {
+    printError(inputs.error());
     return kExitInputFailed;
   }
   if (!s.to.empty()) {
@@ -247,34 +322,58 @@ int runConvert(ConvertSettings& s) {
     if (!animTarget) return printError(animTarget.error()), kExitUsage;
     s.animTarget = *animTarget;
   }
-  if ((namesAFile(s) || !s.animOut.empty()) && s.files.size() > 1) {
-    fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, s.files.size());
+  if ((namesAFile(s) || !s.animOut.empty()) && inputs->size() > 1) {
+    fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs->size());
     return kExitUsage;
   }
+  if (inputs->empty()) {
+    fmt::print(stderr, "rigport: error: no input files: the folders given hold no file{}\n",
+               s.include.empty() ? " of a format rigport reads (`rigport formats`; --include picks files by name)" : " that --include matches");
+    return kExitInputFailed;
+  }
+  std::vector<Plan> plans;
+  plans.reserve(inputs->size());
+  for (const BatchInput& input : *inputs) plans.push_back(plan(input, s));
+  const std::vector<std::optional<Error>> clashes = claim(plans);
+
   Converter converter(s, *shared);
-  ProgressBar progress(s.files.size());
+  ProgressBar progress(plans.size());
+  const InterruptGuard interrupt;
   Json files = Json::array();
-  size_t converted = 0, inputFailures = 0, outputFailures = 0;
-  for (size_t i = 0; i < s.files.size(); ++i) {
-    progress.show(i, fs::path(s.files[i]).filename().string());
-    const FileResult result = converter.convert(s.files[i]);
+  size_t converted = 0, skipped = 0, inputFailures = 0, outputFailures = 0;
+  const std::function<FileResult(size_t)> work = [&](size_t i) {
+    if (!clashes[i]) return converter.convert(plans[i]);
+    FileResult r;
+    r.input = plans[i].input.path;
+    r.outcome = Outcome::InputFailed;
+    r.error = *clashes[i];
+    return r;
+  };
+  const std::function<void(size_t, FileResult&&)> done = [&](size_t i, FileResult&& result) {
     converted += result.outcome == Outcome::Converted ? 1 : 0;
+    skipped += result.outcome == Outcome::Skipped ? 1 : 0;
     inputFailures += result.outcome == Outcome::InputFailed ? 1 : 0;
     outputFailures += result.outcome == Outcome::OutputFailed ? 1 : 0;
     report(result, s, progress);
     if (s.json) files.push_back(toJson(result));
-  }
-  progress.show(s.files.size(), "");
+    progress.show(i + 1, fs::path(plans[i].input.path).filename().string());
+  };
+  const unsigned jobs = s.jobs == 0 ? defaultJobs() : s.jobs;
+  const size_t finished = runInOrder<FileResult>(plans.size(), jobs, work, done, &InterruptGuard::requested);
   progress.clear();
+  const size_t total = plans.size();
   const size_t failed = inputFailures + outputFailures;
-  if (s.files.size() > 1 || failed > 0) {
-    fmt::print(stderr, "rigport: converted {} of {} file{}{}\n", converted, s.files.size(), s.files.size() == 1 ? "" : "s",
-               failed > 0 ? fmt::format(", {} failed", failed) : "");
+  if (total > 1 || failed > 0 || skipped > 0 || finished < total) {
+    fmt::print(stderr, "rigport: converted {} of {} file{}{}{}{}\n", converted, total, total == 1 ? "" : "s",
+               failed > 0 ? fmt::format(", {} failed", failed) : "", skipped > 0 ? fmt::format(", {} skipped (output exists)", skipped) : "",
+               finished < total ? fmt::format(", {} not started: interrupted", total - finished) : "");
   }
   if (s.json) {
-    fmt::print("{}\n", Json{{"converted", converted}, {"failed", failed}, {"files", std::move(files)}}
+    fmt::print("{}\n", Json{{"converted", converted}, {"skipped", skipped}, {"failed", failed}, {"interrupted", finished < total},
+                            {"files", std::move(files)}}
                            .dump(2, ' ', false, Json::error_handler_t::replace));
   }
+  if (finished < total) return kExitInterrupted;
   if (outputFailures > 0) return kExitOutputFailed;
   return failed > 0 ? kExitInputFailed : kExitOk;
 }
@@ -284,7 +383,17 @@ int runConvert(ConvertSettings& s) {
 void addConvertCommand(CLI::App& app, int& exitCode) {
   auto s = std::make_shared<ConvertSettings>();
   CLI::App* cmd = app.add_subcommand("convert", "Convert files to glTF 2.0 (.glb by default)");
-  cmd->add_option("files", s->files, "Input files: models, packages, or clip files with --skeleton")->required();
+  cmd->add_option("files", s->files,
+                  "Input files (models, packages, or clip files with --skeleton) and folders: a folder's files are found "
+                  "recursively and keep their place below it under -o")
+      ->required();
+  cmd->add_option("--include", s->include,
+                  "In folders, convert the files matching GLOB (a shell pattern on the file name, or on the path below the "
+                  "folder when it has a '/'); default: every file of a format rigport reads. Repeatable");
+  cmd->add_option("-j,--jobs", s->jobs, "Convert N files at once; 0 (default): one per core. Output is the same for any N")
+      ->capture_default_str();
+  CLI::Option* skip = cmd->add_flag("--skip-existing", s->skipExisting, "Keep outputs that exist and do not read their inputs again");
+  cmd->add_flag("--overwrite", s->overwrite, "Replace outputs that exist (without it, an existing output is an error)")->excludes(skip);
   cmd->add_option("-o,--output", s->output,
                   "Output folder (created if missing), or the output file when one input gives one rig (ends in .glb or .gltf)")
       ->capture_default_str();

@@ -9,6 +9,7 @@ enum ExitCode : int {
   kExitUsage = 2,             // the command line itself is wrong
   kExitOutputFailed = 3,      // an output file could not be written
   kExitValidationFailed = 4,  // `rigport demo`: the glTF validator rejected a written .glb
+  kExitInterrupted = 130,     // Ctrl-C (SIGINT) or SIGTERM stopped a batch; the shells' 128 + 2
 };
 
 inline constexpr const char* kExitCodeHelp =
@@ -17,6 +18,7 @@ inline constexpr const char* kExitCodeHelp =
     "  1  some inputs could not be read or converted (the others were)\n"
     "  2  usage error\n"
     "  3  an output file could not be written\n"
-    "  4  validation failed (rigport demo)\n";
+    "  4  validation failed (rigport demo)\n"
+    "  130  interrupted (Ctrl-C); every file written is complete, none is partial\n";
 
 }  // namespace rigport::cli

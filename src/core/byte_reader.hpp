@@ -105,6 +105,30 @@ class ByteReader {
     return out;
   }
 
+  // `n` records of `Scalar`s (glm::vec3 of float, say) straight into their final vector, each
+  // scalar byte-swapped in place as needed: one copy, no temporary.
+  template <class Record, class Scalar>
+  Result<std::vector<Record>> records(uint64_t n, Field f) {
+    static_assert(std::is_trivially_copyable_v<Record> && std::is_arithmetic_v<Scalar> && sizeof(Record) % sizeof(Scalar) == 0);
+    auto checked = count(n, sizeof(Record), f);
+    if (!checked) return checked.error();
+    std::vector<Record> out(*checked);
+    if (!out.empty()) std::memcpy(static_cast<void*>(out.data()), data_.data() + pos_, out.size() * sizeof(Record));
+    if constexpr (sizeof(Scalar) > 1) {
+      if (needsSwap()) {
+        auto* bytes = reinterpret_cast<uint8_t*>(out.data());
+        for (size_t i = 0; i < out.size() * sizeof(Record); i += sizeof(Scalar)) {
+          Scalar v;
+          std::memcpy(&v, bytes + i, sizeof(Scalar));
+          v = byteSwap(v);
+          std::memcpy(bytes + i, &v, sizeof(Scalar));
+        }
+      }
+    }
+    pos_ += out.size() * sizeof(Record);
+    return out;
+  }
+
   // An error located at the current position (or `relPos` within this span), for values that
   // were read fine but make no sense.
   Error error(ErrorCode code, std::string message, Field f) const;

@@ -1,15 +1,63 @@
 #include "core/file_io.hpp"
 
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 namespace rigport {
+namespace {
+
+// The temporary files being written, for removeTemporaryFilesInFlight(). A signal handler may
+// only read plain memory, so the table is fixed: a slot is claimed with `claimed`, its path
+// filled, then published with `ready`; the handler looks at published slots only. A write that
+// finds no free slot (more than kSlots at once) or too long a path still happens, untracked.
+struct TemporarySlot {
+  std::atomic<bool> claimed{false};
+  std::atomic<bool> ready{false};
+  char path[4096];
+};
+std::array<TemporarySlot, 256> temporaries;
+
+class TrackedTemporary {
+ public:
+  explicit TrackedTemporary(const std::string& path) {
+    if (path.size() >= sizeof(TemporarySlot::path)) return;
+    for (TemporarySlot& s : temporaries) {
+      bool expected = false;
+      if (!s.claimed.compare_exchange_strong(expected, true)) continue;
+      std::memcpy(s.path, path.c_str(), path.size() + 1);
+      s.ready.store(true, std::memory_order_release);
+      slot_ = &s;
+      return;
+    }
+  }
+  ~TrackedTemporary() {
+    if (slot_ == nullptr) return;
+    slot_->ready.store(false, std::memory_order_release);
+    slot_->claimed.store(false, std::memory_order_release);
+  }
+  TrackedTemporary(const TrackedTemporary&) = delete;
+  TrackedTemporary& operator=(const TrackedTemporary&) = delete;
+
+ private:
+  TemporarySlot* slot_ = nullptr;
+};
+
+}  // namespace
+
+void removeTemporaryFilesInFlight() noexcept {
+  for (TemporarySlot& s : temporaries) {
+    if (s.ready.load(std::memory_order_acquire)) ::unlink(s.path);
+  }
+}
 
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) {
   namespace fs = std::filesystem;
@@ -23,6 +71,7 @@ Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) 
   }
   std::random_device rd;
   const fs::path tmp = target.parent_path() / fmt::format(".{}.{:08x}.tmp", target.filename().string(), rd());
+  const TrackedTemporary tracked(tmp.string());
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {

@@ -14,4 +14,9 @@ namespace rigport {
 
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes);
 
+// Unlinks the temporary files of the writes in flight. Async-signal-safe: a process killed by a
+// signal calls it from its handler so that no temporary file outlives it. The writes themselves
+// are left to fail; call it only on the way out.
+void removeTemporaryFilesInFlight() noexcept;
+
 }  // namespace rigport

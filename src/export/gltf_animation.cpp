@@ -5,6 +5,8 @@
 // relative to the bind pose are made absolute first (core/track_space.hpp). Events and scalar
 // channels have no glTF form: they go to the animation's extras, and an animation left with no
 // channel (glTF requires at least one) goes to the root extras, so nothing is dropped silently.
+// Samplers and channels are plain records written as JSON text: a clip package has tens of
+// thousands, and as nlohmann objects they cost more than the keys themselves.
 #include <cmath>
 #include <string_view>
 #include <type_traits>
@@ -51,11 +53,21 @@ const char* samplerName(const Keys<T>& keys) {
 void append(std::vector<float>& out, const glm::vec3& v) { out.insert(out.end(), {v.x, v.y, v.z}); }
 void append(std::vector<float>& out, const glm::quat& q) { out.insert(out.end(), {q.x, q.y, q.z, q.w}); }
 
+struct Sampler {
+  uint32_t input, output;
+  const char* interpolation;
+};
+struct Channel {
+  uint32_t sampler, node;
+  const char* path;
+};
+
 // Writes one sampler's input and output; the input accessor is shared with the previous key set of
 // the same track when its times are identical (the usual case for T/R/S sampled together).
 class TrackWriter {
  public:
-  TrackWriter(Document& doc, Json& samplers, Json& channels) : doc_(doc), samplers_(samplers), channels_(channels) {}
+  TrackWriter(Document& doc, std::vector<Sampler>& samplers, std::vector<Channel>& channels)
+      : doc_(doc), samplers_(samplers), channels_(channels) {}
 
   template <class T>
   Status add(const Keys<T>& keys, uint32_t node, const char* pathName, const std::string& errorPath) {
@@ -64,7 +76,7 @@ class TrackWriter {
     const size_t n = keys.times.size();
     if (lastTimes_ == nullptr || *lastTimes_ != keys.times) {
       lastInput_ = doc_.buffer.copyAccessor(keys.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR",
-                                            ViewTarget::None, Json{keys.times.front()}, Json{keys.times.back()});
+                                            ViewTarget::None, std::span(&keys.times.front(), 1), std::span(&keys.times.back(), 1));
       lastTimes_ = &keys.times;
     }
     const bool cubic = std::string_view(samplerName(keys)) == "CUBICSPLINE";
@@ -85,22 +97,15 @@ class TrackWriter {
     }
     const uint32_t output = doc_.buffer.copyAccessor(out.data(), out.size() * sizeof(float), out.size() / (isQuat ? 4 : 3),
                                                      ComponentType::Float, isQuat ? "VEC4" : "VEC3", ViewTarget::None);
-    Json sampler = Json::object();
-    sampler["input"] = lastInput_;
-    sampler["interpolation"] = samplerName(keys);
-    sampler["output"] = output;
-    samplers_.push_back(std::move(sampler));
-    Json channel = Json::object();
-    channel["sampler"] = samplers_.size() - 1;
-    channel["target"] = {{"node", node}, {"path", pathName}};
-    channels_.push_back(std::move(channel));
+    samplers_.push_back(Sampler{lastInput_, output, samplerName(keys)});
+    channels_.push_back(Channel{static_cast<uint32_t>(samplers_.size() - 1), node, pathName});
     return Ok{};
   }
 
  private:
   Document& doc_;
-  Json& samplers_;
-  Json& channels_;
+  std::vector<Sampler>& samplers_;
+  std::vector<Channel>& channels_;
   const std::vector<float>* lastTimes_ = nullptr;
   uint32_t lastInput_ = 0;
 };
@@ -133,6 +138,24 @@ Json animationExtras(const Animation& anim) {
   return extras;
 }
 
+// `object` (a dumped JSON object) with "channels" and "samplers" added before its closing brace.
+std::string withChannels(std::string object, const std::vector<Channel>& channels, const std::vector<Sampler>& samplers) {
+  auto out = std::back_inserter(object);
+  object.back() = ',';
+  object += "\"channels\":[";
+  for (size_t i = 0; i < channels.size(); ++i) {
+    const Channel& c = channels[i];
+    fmt::format_to(out, "{}{{\"sampler\":{},\"target\":{{\"node\":{},\"path\":\"{}\"}}}}", i ? "," : "", c.sampler, c.node, c.path);
+  }
+  object += "],\"samplers\":[";
+  for (size_t i = 0; i < samplers.size(); ++i) {
+    const Sampler& s = samplers[i];
+    fmt::format_to(out, "{}{{\"input\":{},\"interpolation\":\"{}\",\"output\":{}}}", i ? "," : "", s.input, s.interpolation, s.output);
+  }
+  object += "]}";
+  return object;
+}
+
 }  // namespace
 
 Status addAnimations(Document& doc, const Rig& rig) {
@@ -141,8 +164,8 @@ Status addAnimations(Document& doc, const Rig& rig) {
     Animation anim = rig.animations[a];
     makeAbsolute(anim, rig.skeleton);
     normalizeKeys(anim);
-    Json samplers = Json::array();
-    Json channels = Json::array();
+    std::vector<Sampler> samplers;
+    std::vector<Channel> channels;
     std::vector<bool> animated(rig.skeleton.bones.size(), false);
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& track = anim.tracks[t];
@@ -167,10 +190,8 @@ Status addAnimations(Document& doc, const Rig& rig) {
       withoutChannels.push_back(std::move(out));
       continue;
     }
-    out["channels"] = std::move(channels);
-    out["samplers"] = std::move(samplers);
     out["extras"] = withModelExtras(anim.extras, animationExtras(anim));
-    doc.animations.push_back(std::move(out));
+    doc.animations.push_back(withChannels(out.dump(-1, ' ', false, Json::error_handler_t::replace), channels, samplers));
   }
   if (!withoutChannels.empty()) doc.extras["animationsWithoutChannels"] = std::move(withoutChannels);
   return Ok{};

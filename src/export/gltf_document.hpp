@@ -22,7 +22,7 @@ struct Document {
   Json nodes = Json::array();
   Json meshes = Json::array();
   Json skins = Json::array();
-  Json animations = Json::array();
+  std::vector<std::string> animations;   // each animation's JSON text (gltf_animation.cpp says why)
   Json materials = Json::array();        // Rig::materials in order, then the default one if used
   std::optional<uint32_t> defaultMaterial;
   Json extras = Json::object();          // root extras: data no glTF object can hold

@@ -121,10 +121,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   if (!doc.meshes.empty()) root["meshes"] = std::move(doc.meshes);
   if (!doc.materials.empty()) root["materials"] = std::move(doc.materials);
   if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
-  if (!doc.animations.empty()) root["animations"] = std::move(doc.animations);
-  if (!doc.buffer.accessors().empty()) {
-    root["accessors"] = std::move(doc.buffer.accessors());
-    root["bufferViews"] = std::move(doc.buffer.bufferViews());
+  if (doc.buffer.hasAccessors()) {
     Json buffer = Json::object();
     buffer["byteLength"] = out.bin.size();
     if (!binUri.empty()) buffer["uri"] = uriEncode(binUri);
@@ -134,6 +131,21 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   // Names and payloads come from game files: bytes that are not UTF-8 become U+FFFD instead of
   // throwing (node names are already converted, see gltf_nodes.cpp).
   out.json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
+  // Accessors, bufferViews and animations are spliced in as text (gltf_buffer.hpp, gltf_animation.cpp).
+  if (!doc.animations.empty()) {
+    out.json.back() = ',';
+    out.json += "\"animations\":[";
+    for (size_t i = 0; i < doc.animations.size(); ++i) {
+      if (i > 0) out.json += ',';
+      out.json += doc.animations[i];
+    }
+    out.json += "]}";
+  }
+  if (doc.buffer.hasAccessors()) {
+    out.json.back() = ',';
+    doc.buffer.appendJson(out.json);
+    out.json += '}';
+  }
   return out;
 }
 

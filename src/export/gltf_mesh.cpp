@@ -28,7 +28,7 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::stri
   }
   static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "glm vectors must be tightly packed floats");
   return doc.buffer.copyAccessor(mesh.positions.data(), mesh.positions.size() * 12, mesh.positions.size(), ComponentType::Float,
-                                 "VEC3", ViewTarget::ArrayBuffer, Json{lo.x, lo.y, lo.z}, Json{hi.x, hi.y, hi.z});
+                                 "VEC3", ViewTarget::ArrayBuffer, std::array{lo.x, lo.y, lo.z}, std::array{hi.x, hi.y, hi.z});
 }
 
 // The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite

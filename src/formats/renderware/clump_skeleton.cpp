@@ -150,14 +150,22 @@ uint32_t jointForUnweighted(const Skeleton& skeleton, uint32_t atomicBone, const
   return nodeBones.front();
 }
 
-Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
+// The geometry's arrays move into the mesh at its last atomic; earlier atomics sharing it copy them.
+Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
                  size_t atomicIndex) {
   Mesh mesh;
   mesh.name = rig.skeleton.bones[atomicBone].name;
-  mesh.positions = geo.positions;
-  mesh.normals = geo.normals;
-  mesh.uvs = geo.uvs;
-  mesh.indices = geo.indices;
+  if (lastUse) {
+    mesh.positions = std::move(geo.positions);
+    mesh.normals = std::move(geo.normals);
+    mesh.uvs = std::move(geo.uvs);
+    mesh.indices = std::move(geo.indices);
+  } else {
+    mesh.positions = geo.positions;
+    mesh.normals = geo.normals;
+    mesh.uvs = geo.uvs;
+    mesh.indices = geo.indices;
+  }
   addMeshMaterials(geo, atomicIndex, mesh, rig);
   if (!geo.skin) {
     mesh.attachBone = static_cast<int32_t>(atomicBone);
@@ -171,6 +179,11 @@ Status buildMesh(const RwGeometry& geo, uint32_t atomicBone, const std::vector<u
                                         skin.numBones, nodeBones.size()));
   }
   const size_t nv = mesh.positions.size();
+  size_t slots = 0;
+  for (size_t v = 0; v < nv; ++v) {
+    for (int k = 0; k < 4; ++k) slots += skin.weights[v][k] != 0.0f;
+  }
+  mesh.influences.reserve(slots + nv / 64);  // + a little for unweighted vertices bound whole
   mesh.influenceOffsets.reserve(nv + 1);
   mesh.influenceOffsets.push_back(0);
   const uint32_t unweightedBone = jointForUnweighted(rig.skeleton, atomicBone, nodeBones);
@@ -252,7 +265,7 @@ void decomposeFrame(const glm::mat4& m, Bone& bone) {
   bone.scale = s;
 }
 
-Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, const std::vector<RwGeometry>& geometries,
+Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig) {
   const std::vector<uint32_t> order = parentFirstOrder(frames);
   if (order.size() != frames.size()) {
@@ -316,15 +329,17 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, co
   // The file's frame matrices, before any bone's TRS becomes the skin's bind pose.
   const std::vector<glm::mat4> frameWorld = frameWorldMatrices(rig.skeleton, frames, order);
   bool restPoseChosen = false;  // only the first disagreeing skin sets the rest pose
+  std::vector<size_t> lastAtomic(geometries.size());
+  for (size_t a = 0; a < atomics.size(); ++a) lastAtomic[atomics[a].geometryIndex] = a;
   for (size_t a = 0; a < atomics.size(); ++a) {
-    const RwGeometry& geo = geometries[atomics[a].geometryIndex];
+    RwGeometry& geo = geometries[atomics[a].geometryIndex];
     if (geo.skin && nodeBones.empty()) {
       // No HAnim hierarchy: the best guess is node index = frame index.
       rig.provenance.warn("skin-without-hanim", "Skin PLG without an HAnim hierarchy; node i taken as frame i");
       for (size_t i = 0; i < std::min<size_t>(geo.skin->numBones, frames.size()); ++i) nodeBones.push_back(remap[i]);
       rig.skeleton.joints = nodeBones;
     }
-    RP_CHECK(buildMesh(geo, remap[atomics[a].frameIndex], nodeBones, rig, a));
+    RP_CHECK(buildMesh(geo, lastAtomic[atomics[a].geometryIndex] == a, remap[atomics[a].frameIndex], nodeBones, rig, a));
     if (geo.skin) {
       restPoseChosen |= chooseRestPose(rig, remap[atomics[a].frameIndex], nodeBones, geo.skin->inverseMatrices, frameWorld,
                                        a, !restPoseChosen);

@@ -10,8 +10,9 @@
 
 namespace rigport::renderware {
 
-// `frameListOffset` locates errors about the hierarchy as a whole.
-Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, const std::vector<RwGeometry>& geometries,
+// `frameListOffset` locates errors about the hierarchy as a whole. The geometries' vertex arrays
+// are moved into the meshes (copied for atomics that share one, moved at the last).
+Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig);
 
 // Bind pose of a frame matrix (columns right, up, at, pos): translation = pos, scale = column

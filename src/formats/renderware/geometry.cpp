@@ -124,9 +124,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
         auto scope = st.scope(Field("uvSets", s));
         RP_CHECK(st.count(nv, 8, "uvs"));
         if (s == 0) {
-          const std::vector<float> values = RP_TRY(st.array<float>(2 * nv, "uvs"));
-          geo.uvs.resize(nv);
-          if (!values.empty()) std::memcpy(geo.uvs.data(), values.data(), values.size() * sizeof(float));
+          geo.uvs = RP_TRY((st.records<glm::vec2, float>(nv, "uvs")));
         } else {
           RP_CHECK(st.skip(8 * nv, "uvs"));
         }
@@ -164,10 +162,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
           RP_CHECK(st.skip(12 * nv, name));
           continue;
         }
-        std::vector<glm::vec3>& out = arr == 0 ? geo.positions : geo.normals;
-        const std::vector<float> values = RP_TRY(st.array<float>(3 * nv, name));
-        out.resize(nv);
-        if (!values.empty()) std::memcpy(out.data(), values.data(), values.size() * sizeof(float));
+        (arr == 0 ? geo.positions : geo.normals) = RP_TRY((st.records<glm::vec3, float>(nv, name)));
       }
     }
     if (!native && geo.positions.size() != geo.numVertices) {

@@ -91,14 +91,8 @@ Result<SkinPlg> readSkinPlg(ByteReader& r, uint32_t numVertices, const DffContex
   skin.oldLayout = layout == Layout::Old;
   if (layout == Layout::New) skin.usedBones = RP_TRY(r.array<uint8_t>(skin.numUsedBones, "usedBones"));
   const size_t nv = RP_TRY(r.count(numVertices, 20, "vertices"));
-  const std::span<const uint8_t> indices = RP_TRY(r.bytes(4 * nv, "indices"));
-  const std::vector<float> weights = RP_TRY(r.array<float>(4 * nv, "weights"));
-  skin.indices.resize(nv);
-  skin.weights.resize(nv);
-  if (nv > 0) {  // memcpy from an empty vector's null data() is undefined even for 0 bytes
-    std::memcpy(skin.indices.data(), indices.data(), indices.size());
-    std::memcpy(skin.weights.data(), weights.data(), weights.size() * sizeof(float));
-  }
+  skin.indices = RP_TRY((r.records<std::array<uint8_t, 4>, uint8_t>(nv, "indices")));
+  skin.weights = RP_TRY((r.records<std::array<float, 4>, float>(nv, "weights")));
   skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, layout == Layout::Old));
   if (layout == Layout::New) {
     RP_CHECK(readSplitData(r, skin.numBones));

@@ -1,0 +1,19 @@
+// Ctrl-C during a batch. The first SIGINT (or SIGTERM) asks the batch to stop: no new file is
+// started, the files in flight finish their atomic writes, and the command exits with
+// kExitInterrupted. A second one stops at once, removing the temporary files in flight first.
+// Either way no partial or temporary file is left behind.
+#pragma once
+
+namespace rigport::cli {
+
+class InterruptGuard {
+ public:
+  InterruptGuard();   // installs the handlers
+  ~InterruptGuard();  // restores the previous ones
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+  static bool requested();
+};
+
+}  // namespace rigport::cli

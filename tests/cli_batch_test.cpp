@@ -1,0 +1,295 @@
+// Batches at scale: folders walked recursively with their tree kept under -o, existing outputs
+// never replaced silently, the same output and report for any -j, a 1,000-file folder with
+// corrupted files, and Ctrl-C leaving no partial or temporary file.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli/batch.hpp"
+#include "core/file_io.hpp"
+#include "demo/character.hpp"
+#include "formats/registry.hpp"
+#include "support/test_support.hpp"
+
+extern char** environ;
+
+using namespace rigport;
+using test::Capture;
+using test::CliRun;
+using test::quote;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kGood = "renderware/synthetic_skin_rw36003.dff";
+
+void copy(const std::string& from, const std::string& to) {
+  fs::create_directories(fs::path(to).parent_path());
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+}
+
+void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  fs::create_directories(fs::path(path).parent_path());
+  ASSERT_TRUE(writeFileAtomic(path, bytes).ok()) << path;
+}
+
+// Every regular file below `dir`, relative, sorted.
+std::vector<std::string> tree(const std::string& dir) {
+  std::vector<std::string> out;
+  if (!fs::exists(dir)) return out;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir).generic_string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool isTemporary(const std::string& relative) {
+  const std::string name = fs::path(relative).filename().string();
+  return name.size() > 4 && name.compare(name.size() - 4, 4, ".tmp") == 0;
+}
+
+// A .glb is whole when the length its header states is the file's size.
+bool completeGlb(const std::string& path) {
+  const std::vector<uint8_t> b = test::readBytes(path);
+  if (b.size() < 12 || b[0] != 'g' || b[1] != 'l' || b[2] != 'T' || b[3] != 'F') return false;
+  const uint32_t length = b[8] | (b[9] << 8) | (b[10] << 16) | (static_cast<uint32_t>(b[11]) << 24);
+  return length == b.size();
+}
+
+// Three kinds of damage that no reader repairs (each fails on its own in CliBatch.CorruptionsFail).
+std::vector<uint8_t> corrupted(std::vector<uint8_t> good, int kind) {
+  switch (kind % 3) {
+    case 0: good.resize(40); break;                        // truncated inside the clump
+    case 1: good[4] = good[5] = good[6] = 0xFF; break;     // clump size past the end
+    default: good[0] = 0x77; break;                        // not a clump at all
+  }
+  return good;
+}
+
+}  // namespace
+
+TEST(CliBatch, FolderIsWalkedAndItsTreeKeptBelowTheOutput) {
+  const std::string dir = test::scratchDir("batch-tree");
+  copy(test::sample(kGood), dir + "/in/a.dff");
+  copy(test::sample(kGood), dir + "/in/chars/b.DFF");
+  copy(test::sample(kGood), dir + "/in/chars/deep/c.dff");
+  copy(test::sample(kGood), dir + "/in/.cache/hidden.dff");  // hidden: skipped
+  std::ofstream(dir + "/in/chars/notes.txt") << "not a model\n";   // no format claims .txt: skipped
+  const CliRun r = test::runCli("convert " + quote(dir + "/in") + " -o " + quote(dir + "/out"), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_EQ(tree(dir + "/out"), (std::vector<std::string>{"a.glb", "chars/b.glb", "chars/deep/c.glb"})) << r.text;
+  EXPECT_NE(r.text.find("converted 3 of 3 files"), std::string::npos) << r.text;
+}
+
+TEST(CliBatch, IncludeGlobsPickFilesByNameOrByPath) {
+  const std::string dir = test::scratchDir("batch-include");
+  copy(test::sample(kGood), dir + "/in/ped/a.dff");
+  copy(test::sample(kGood), dir + "/in/car/b.dff");
+  copy(test::sample(kGood), dir + "/in/c.model");  // an extension no format claims, picked by --include
+  CliRun r = test::runCli("convert " + quote(dir + "/in") + " --include 'ped/*' -o " + quote(dir + "/out1"), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_EQ(tree(dir + "/out1"), std::vector<std::string>{"ped/a.glb"});
+  r = test::runCli("convert " + quote(dir + "/in") + " --include '*.model' --include 'b.*' -o " + quote(dir + "/out2"), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_EQ(tree(dir + "/out2"), (std::vector<std::string>{"c.glb", "car/b.glb"}));
+  r = test::runCli("convert " + quote(dir + "/in") + " --include '*.nothing' -o " + quote(dir + "/out3"), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.text.find("no input files"), std::string::npos) << r.text;
+}
+
+TEST(CliBatch, ExistingOutputsAreAnErrorUnlessSkippedOrOverwritten) {
+  const std::string dir = test::scratchDir("batch-existing");
+  copy(test::sample(kGood), dir + "/in/a.dff");
+  const std::string out = dir + "/out/a.glb";
+  const std::string convert = "convert " + quote(dir + "/in") + " -o " + quote(dir + "/out");
+  ASSERT_EQ(test::runCli(convert).code, 0);
+  writeBytes(out, {'k', 'e', 'e', 'p'});  // stands for a file the user edited since
+
+  CliRun r = test::runCli(convert, Capture::StderrOnly);
+  EXPECT_EQ(r.code, 3) << r.text;
+  EXPECT_NE(r.text.find(out + ": exists; --overwrite replaces it"), std::string::npos) << r.text;
+  EXPECT_EQ(test::readBytes(out).size(), 4u);
+
+  r = test::runCli(convert + " --skip-existing", Capture::StderrOnly);
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("1 skipped (output exists)"), std::string::npos) << r.text;
+  EXPECT_EQ(test::readBytes(out).size(), 4u);
+
+  r = test::runCli(convert + " --overwrite", Capture::StderrOnly);
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_TRUE(completeGlb(out));
+
+  EXPECT_EQ(test::runCli(convert + " --overwrite --skip-existing").code, 2);
+}
+
+TEST(CliBatch, CorruptionsFail) {
+  const std::string dir = test::scratchDir("batch-corruptions");
+  const std::vector<uint8_t> good = test::readBytes(test::sample(kGood));
+  for (int kind = 0; kind < 3; ++kind) {
+    const std::string path = dir + "/bad" + std::to_string(kind) + ".dff";
+    writeBytes(path, corrupted(good, kind));
+    const CliRun r = test::runCli("convert " + quote(path) + " -o " + quote(dir + "/out"), Capture::StderrOnly);
+    EXPECT_EQ(r.code, 1) << kind << r.text;
+  }
+  EXPECT_TRUE(tree(dir + "/out").empty());
+}
+
+// Inputs are handed out to threads but reported in order: stderr, --json and every output byte
+// are the same for -j 1 and -j 2.
+TEST(CliBatch, ParallelOutputIsIdenticalToOneJob) {
+  const std::string dir = test::scratchDir("batch-parallel");
+  const std::vector<uint8_t> good = test::readBytes(test::sample(kGood));
+  for (int i = 0; i < 40; ++i) {
+    const std::string name = fmt::format("{}/in/{}/f{:02}.dff", dir, i % 3, i);
+    if (i % 7 == 3) {
+      writeBytes(name, corrupted(good, i));
+    } else {
+      copy(test::sample(i % 2 ? kGood : "renderware/synthetic_skin_rw33002.dff"), name);
+    }
+  }
+  std::string reports[2], jsons[2];
+  for (int jobs : {1, 2}) {
+    const std::string args = fmt::format("convert {} -j {} -o {}", quote(dir + "/in"), jobs, quote(fmt::format("{}/out{}", dir, jobs)));
+    const CliRun err = test::runCli(args, Capture::StderrOnly);
+    EXPECT_EQ(err.code, 1) << err.text;
+    reports[jobs - 1] = err.text;
+    const CliRun json = test::runCli(args + " --json --overwrite", Capture::StdoutOnly);
+    jsons[jobs - 1] = json.text;
+  }
+  // Paths differ only in out1/out2.
+  std::string second = jsons[1];
+  for (size_t at = second.find("/out2/"); at != std::string::npos; at = second.find("/out2/", at)) second.replace(at, 6, "/out1/");
+  EXPECT_EQ(reports[0], reports[1]);
+  EXPECT_EQ(jsons[0], second);
+  const std::vector<std::string> files = tree(dir + "/out1");
+  ASSERT_EQ(files, tree(dir + "/out2"));
+  EXPECT_EQ(files.size(), 34u);
+  for (const std::string& f : files) EXPECT_EQ(test::readBytes(dir + "/out1/" + f), test::readBytes(dir + "/out2/" + f)) << f;
+}
+
+TEST(CliBatch, ThousandFilesWithTenPercentCorruptedConvertEveryGoodOne) {
+  const std::string dir = test::scratchDir("batch-thousand");
+  const std::vector<uint8_t> good = test::readBytes(test::sample(kGood));
+  std::vector<std::string> bad;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string relative = fmt::format("{:02}/m{:04}.dff", i / 100, i);
+    const std::string path = dir + "/in/" + relative;
+    if (i % 10 == 7) {
+      writeBytes(path, corrupted(good, i));
+      bad.push_back(path);
+    } else {
+      fs::create_directories(fs::path(path).parent_path());
+      fs::create_hard_link(test::sample(kGood), path);
+    }
+  }
+  const CliRun r = test::runCli("convert " + quote(dir + "/in") + " -o " + quote(dir + "/out"), Capture::StderrOnly);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.text.find("converted 900 of 1000 files, 100 failed"), std::string::npos) << r.text.substr(0, 2000);
+  // Every bad file is named with an offset, in input order.
+  size_t last = 0;
+  for (const std::string& path : bad) {
+    const size_t at = r.text.find("rigport: error: " + path + ": ");
+    ASSERT_NE(at, std::string::npos) << path;
+    EXPECT_GT(at + 1, last) << path << " reported out of order";
+    last = at + 1;
+    EXPECT_NE(r.text.find("(at 0x", at), std::string::npos) << path;
+  }
+  const std::vector<std::string> written = tree(dir + "/out");
+  EXPECT_EQ(written.size(), 900u);
+  for (const std::string& f : written) {
+    ASSERT_FALSE(isTemporary(f)) << f;
+    ASSERT_TRUE(completeGlb(dir + "/out/" + f)) << f;
+  }
+}
+
+// Ctrl-C: once, the batch stops starting files and finishes those in flight; twice, it stops at
+// once. Either way: exit 130, no temporary file, every .glb written whole.
+TEST(CliBatch, InterruptLeavesNoPartialOrTemporaryFile) {
+  const std::string dir = test::scratchDir("batch-sigint");
+  const FormatInfo* dff = findFormat("renderware-dff");
+  ASSERT_NE(dff, nullptr);
+  auto bytes = dff->write(makeDemoCharacter());
+  ASSERT_TRUE(bytes.ok());
+  writeBytes(dir + "/character.dff", *bytes);
+  constexpr int kFiles = 3000;
+  fs::create_directories(dir + "/in");
+  for (int i = 0; i < kFiles; ++i) fs::create_hard_link(dir + "/character.dff", fmt::format("{}/in/c{:04}.dff", dir, i));
+
+  for (int signals : {1, 2}) {
+    const std::string out = fmt::format("{}/out{}", dir, signals);
+    std::vector<std::string> args{RIGPORT_CLI, "convert", dir + "/in", "-j", "2", "-q", "-o", out};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = 0;
+    ASSERT_EQ(posix_spawn(&pid, RIGPORT_CLI, &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    // Interrupt once the first files are written.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (tree(out).size() < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int s = 0; s < signals; ++s) ::kill(pid, SIGINT);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << status;
+    EXPECT_EQ(WEXITSTATUS(status), 130) << signals << " signal(s)";
+    const std::vector<std::string> written = tree(out);
+    EXPECT_GT(written.size(), 0u);
+    EXPECT_LT(written.size(), static_cast<size_t>(kFiles)) << "the batch ended before the interrupt";
+    for (const std::string& f : written) {
+      EXPECT_FALSE(isTemporary(f)) << f;
+      EXPECT_TRUE(completeGlb(out + "/" + f)) << f;
+    }
+  }
+}
+
+// The worker pool itself: results in order whatever the threads' speed; stop() ends it early with
+// every started item handed over.
+TEST(CliBatch, RunInOrderHandsResultsOverInOrder) {
+  std::mt19937 random(7);
+  std::vector<int> delays(500);
+  for (int& d : delays) d = static_cast<int>(random() % 200);
+  std::vector<size_t> order;
+  std::atomic<size_t> handedCount{0};  // stop() runs on the workers: it may not read `order`
+  const std::function<size_t(size_t)> work = [&](size_t i) {
+    std::this_thread::sleep_for(std::chrono::microseconds(delays[i]));
+    return i * 3;
+  };
+  const std::function<void(size_t, size_t&&)> done = [&](size_t i, size_t&& r) {
+    EXPECT_EQ(r, i * 3);
+    order.push_back(i);
+    ++handedCount;
+  };
+  EXPECT_EQ(cli::runInOrder<size_t>(delays.size(), 4, work, done, [] { return false; }), delays.size());
+  ASSERT_EQ(order.size(), delays.size());
+  for (size_t i = 0; i < order.size(); ++i) ASSERT_EQ(order[i], i);
+
+  order.clear();
+  handedCount = 0;
+  std::atomic<size_t> started{0};
+  const std::function<size_t(size_t)> counting = [&](size_t i) {
+    ++started;
+    return work(i);
+  };
+  const size_t handed = cli::runInOrder<size_t>(delays.size(), 3, counting, done, [&] { return handedCount.load() >= 100; });
+  EXPECT_GE(handed, 100u);
+  EXPECT_LT(handed, delays.size());
+  EXPECT_EQ(handed, started.load()) << "every started item is handed over";
+  for (size_t i = 0; i < order.size(); ++i) ASSERT_EQ(order[i], i);
+}
