@@ -1,8 +1,9 @@
 // `rigport convert FILE|DIR... [-o DIR|FILE] [-j N] [--include GLOB] [--gltf] [--merge]
-// [--anim FILE]... [--skeleton FILE[#ITEM]] [--resample FPS] [--strict]`: each input to
-// DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf + .bin); a file
-// found in a folder keeps its place below the folder. A bad input is reported and skipped; the
-// batch goes on, on every core, and reports in input order.
+// [--anim FILE]... [--skeleton FILE[#ITEM]] [--resample FPS] [--strict] [--to FORMAT [--anim-out FILE]]`:
+// each input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf +
+// .bin); with --to, to DIR/<stem>.<format's extension> through that format's writer
+// (cli/convert_to.hpp); a file found in a folder keeps its place below the folder. A bad input is
+// reported and skipped; the batch goes on, on every core, and reports in input order.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -17,6 +18,7 @@
 
 #include "cli/batch.hpp"
 #include "cli/commands.hpp"
+#include "cli/convert_to.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "cli/interrupt.hpp"
@@ -46,6 +48,10 @@ struct ConvertSettings {
   bool json = false;
   float resampleFps = 0.0f;    // --resample FPS (core/resample.hpp); 0: keys as the files have them
   bool merge = false;          // --merge: the clips of one input that play on one skeleton, in one file
+  std::string to;              // --to FORMAT: a registry writer instead of glTF
+  std::string animOut;         // --anim-out FILE: where --to writes animations its format cannot hold
+  const FormatInfo* target = nullptr;      // resolved --to
+  const FormatInfo* animTarget = nullptr;  // resolved --anim-out
 };
 
 enum class Outcome { Converted, Skipped, InputFailed, OutputFailed };
@@ -57,12 +63,20 @@ struct FileResult {
   Error error;                        // when not Converted
   std::vector<std::string> written;   // output files, in order
   Provenance warnings;                // of every rig written
+  Provenance losses;                  // --to: what the target format could not hold
   BindReport coverage;
 };
 
-bool namesAFile(const std::string& output) {
-  const std::string ext = fs::path(output).extension().string();
+bool namesAFile(const ConvertSettings& s) {
+  if (s.target != nullptr) return namesFileOf(*s.target, s.output);
+  const std::string ext = fs::path(s.output).extension().string();
   return ext == ".glb" || ext == ".gltf";
+}
+
+// The extension of the files written: the --to format's first, else .gltf or .glb.
+std::string outputExtension(const ConvertSettings& s) {
+  if (s.target != nullptr) return firstExtension(*s.target);
+  return s.separateFiles ? ".gltf" : ".glb";
 }
 
 // A rig name as a file name: path separators and control characters become '_'.
@@ -98,10 +112,10 @@ struct Plan {
 };
 
 Plan plan(const BatchInput& input, const ConvertSettings& s) {
-  if (namesAFile(s.output)) return Plan{input, fs::path(s.output), fs::path(s.output)};
+  if (namesAFile(s)) return Plan{input, fs::path(s.output), fs::path(s.output)};
   const fs::path base = fs::path(s.output) / input.folder / fs::path(input.path).stem();
   fs::path single = base;
-  single += s.separateFiles ? ".gltf" : ".glb";
+  single += outputExtension(s);
   return Plan{input, base.lexically_normal(), single.lexically_normal()};
 }
 
@@ -109,7 +123,7 @@ Plan plan(const BatchInput& input, const ConvertSettings& s) {
 // replaces another.
 std::vector<fs::path> outputPaths(const Plan& p, const std::vector<AssembledRig>& rigs, const ConvertSettings& s) {
   if (rigs.size() == 1) return {p.single};
-  const std::string ext = s.separateFiles ? ".gltf" : ".glb";
+  const std::string ext = outputExtension(s);
   std::vector<fs::path> paths;
   std::set<std::string> taken;
   for (const AssembledRig& r : rigs) {
@@ -180,7 +194,7 @@ class Converter {
     auto rigs = loadInput(path, shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     if (s_.merge) mergeSameSkeletons(*rigs, path);
-    if (namesAFile(s_.output) && rigs->size() > 1) {
+    if ((namesAFile(s_) || !s_.animOut.empty()) && rigs->size() > 1) {
       return failed(std::move(result), Outcome::InputFailed,
                     makeError(ErrorCode::Usage, fmt::format("yields {} rigs but -o names one file; give a folder or pick one with --item",
                                                             rigs->size())));
@@ -203,7 +217,9 @@ class Converter {
       const AssembledRig& a = (*rigs)[i];
       if (std::find(result.skipped.begin(), result.skipped.end(), outs[i].string()) != result.skipped.end()) continue;
       if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
-      if (auto failure = writeRig(a.rig, outs[i], s_.separateFiles)) {
+      if (s_.target != nullptr) {
+        if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
+      } else if (auto failure = writeRig(a.rig, outs[i], s_.separateFiles)) {
         return failed(std::move(result), failure->first, std::move(failure->second));
       }
       result.written.push_back(outs[i].string());
@@ -215,6 +231,20 @@ class Converter {
   }
 
  private:
+  // --to: every file is encoded before any is written, so a refusal leaves no output.
+  std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
+    auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut);
+    if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
+    for (const auto& [path, bytes] : encoded->files) {
+      std::error_code ec;
+      if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
+      if (auto written = writeFileAtomic(path, bytes); !written) return std::pair{Outcome::OutputFailed, written.error()};
+      if (path != out.string()) result.written.push_back(path);
+    }
+    result.losses.absorb(encoded->losses);
+    return std::nullopt;
+  }
+
   static FileResult failed(FileResult r, Outcome outcome, Error e) {
     if (e.file.empty()) e.file = r.input;
     r.outcome = outcome;
@@ -256,6 +286,11 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
     }
   }
   if (s.quiet || r.outcome == Outcome::Skipped) return;
+  // Losses of a --to conversion are listed one by one: the user must see what the game file lacks.
+  for (const Warning& w : r.losses.warnings) {
+    progress.clear();
+    fmt::print(stderr, "rigport: warning: {}: {}{}\n", r.input, w.message, w.count > 1 ? fmt::format(" ({} times)", w.count) : "");
+  }
   const size_t warnings = r.warnings.warningCount();
   if (warnings == 0 && !s.verbose && r.coverage.dropped.empty()) return;
   progress.clear();
@@ -273,6 +308,7 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
 Json toJson(const FileResult& r) {
   Json warnings = Json::array();
   for (const Warning& w : r.warnings.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
+  for (const Warning& w : r.losses.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
   Json out{{"input", r.input}, {"written", r.written}, {"skipped", r.skipped}, {"warnings", std::move(warnings)},
            {"coverage", coverageToJson(r.coverage)}};
   const bool failed = r.outcome == Outcome::InputFailed || r.outcome == Outcome::OutputFailed;
@@ -280,7 +316,7 @@ Json toJson(const FileResult& r) {
   return out;
 }
 
-int runConvert(const ConvertSettings& s) {
+int runConvert(ConvertSettings& s) {
   auto shared = loadSharedInputs(s.inputs);
   if (!shared) {
     printError(shared.error());
@@ -295,7 +331,23 @@ int runConvert(const ConvertSettings& s) {
     printError(inputs.error());
     return kExitInputFailed;
   }
-  if (namesAFile(s.output) && inputs->size() > 1) {
+  if (!s.to.empty()) {
+    auto target = targetFormat(s.to);
+    if (!target) return printError(target.error()), kExitUsage;
+    s.target = *target;
+    if (s.separateFiles) return fmt::print(stderr, "rigport: error: --gltf and --to {} exclude each other\n", s.to), kExitUsage;
+  }
+  if (!s.animOut.empty()) {
+    if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --anim-out goes with --to FORMAT\n"), kExitUsage;
+    if ((s.target->carries & kCarriesAnimations) != 0) {
+      fmt::print(stderr, "rigport: error: --anim-out: {} stores animations in its own file\n", s.target->name);
+      return kExitUsage;
+    }
+    auto animTarget = animationFormat(s.animOut);
+    if (!animTarget) return printError(animTarget.error()), kExitUsage;
+    s.animTarget = *animTarget;
+  }
+  if ((namesAFile(s) || !s.animOut.empty()) && inputs->size() > 1) {
     fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs->size());
     return kExitUsage;
   }
@@ -377,6 +429,9 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("-v,--verbose", s->verbose, "List each file written and the bind coverage of each input");
+  cmd->add_option("--to", s->to, "Write this format (a name from `rigport formats` with a writer) instead of glTF, e.g. renderware-dff");
+  cmd->add_option("--anim-out", s->animOut,
+                  "With --to a format without animations: write the clips here (walk.anm: all in one file; 'clips/{clip}.anm': one per clip)");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }

@@ -14,6 +14,7 @@
 #include "formats/sims3/sims3_io.hpp"
 #include "formats/sluggers/archive_io.hpp"
 #include "formats/sluggers/model_io.hpp"
+#include "formats/gltf/gltf_io.hpp"
 
 namespace rigport {
 namespace {
@@ -73,10 +74,10 @@ Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
-               readOneRig<renderware::readDff>, renderware::writeDff},
+               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{4, 256, 0xFFFF}},
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
                kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
-               readOneClipSet<renderware::readAnm>, renderware::writeAnm},
+               readOneClipSet<renderware::readAnm>, renderware::writeAnm, WriteLimits{0, 0, 0, true, true}},
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr},
@@ -104,6 +105,9 @@ constexpr std::array kFormats{
     FormatInfo{"sluggers-archive", "Mario Super Sluggers (Wii) archive of model blocks (ANM bank members listed, not read)",
                ".sluggers", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", sluggers::probeArchive,
                sluggers::listArchive, sluggers::readArchive, nullptr},
+    FormatInfo{"gltf", "glTF 2.0 (.glb, .gltf + .bin): skinned rigs back from Blender, to convert --to a game format", ".glb,.gltf",
+               kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesAnimations, "", gltf_in::probeGlb, gltf_in::listGltf,
+               gltf_in::readGltf, nullptr},
 };
 
 std::string lowerExtension(std::string_view path) {

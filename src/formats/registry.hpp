@@ -10,6 +10,7 @@
 
 #include "core/asset.hpp"
 #include "core/error.hpp"
+#include "core/fit.hpp"
 #include "core/read_context.hpp"
 #include "core/rig.hpp"
 
@@ -40,6 +41,8 @@ struct FormatInfo {
   Result<Asset> (*read)(const Source& source, ReadContext& ctx);
   // Rig -> bytes; nullptr when the format has no writer yet.
   Result<std::vector<uint8_t>> (*write)(const Rig& rig);
+  // What the writer's format can hold; `convert --to` fits a rig to it first, saying what was lost.
+  WriteLimits limits{};
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

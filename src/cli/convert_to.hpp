@@ -1,0 +1,38 @@
+// `rigport convert IN --to FORMAT [--anim-out FILE]`: a rig written by a format's registry writer
+// instead of the glTF exporter (the glTF -> game direction of the modding loop). Generic over the
+// registry: any entry with a `write` is a target; what it cannot hold is fitted first
+// (core/fit.hpp) and each loss is reported. A target that stores no animations (a RenderWare .dff)
+// writes them to --anim-out with the format its extension names (.anm), all clips in one file, or
+// one file per clip when the path contains "{clip}".
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+#include "formats/registry.hpp"
+
+namespace rigport::cli {
+
+// Whether `path`'s extension is one of the format's; its first extension (".dff").
+bool namesFileOf(const FormatInfo& format, const std::string& path);
+std::string firstExtension(const FormatInfo& format);
+
+// The format named by --to; it must have a writer.
+Result<const FormatInfo*> targetFormat(const std::string& name);
+// The format of --anim-out PATH, found by its extension among the writers that store animations.
+Result<const FormatInfo*> animationFormat(const std::string& path);
+
+struct EncodedFiles {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> files;  // path, bytes; nothing is written yet
+  Provenance losses;  // what the target formats could not hold
+};
+
+// Encodes `rig` for `format` at `out`, and its animations at `animOut` with `animFormat` (both
+// empty/null: none). Fails without output when a writer refuses.
+Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
+                                     const std::string& animOut);
+
+}  // namespace rigport::cli

@@ -1,0 +1,158 @@
+#include "core/fit.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include <fmt/format.h>
+
+namespace rigport {
+namespace {
+
+// Per vertex: duplicate bones merged, the largest `keep` weights kept (ties by bone order),
+// renormalised to their original sum. Returns how many vertices lost an influence and the largest
+// weight any of them lost (as a share of that vertex's total).
+std::pair<size_t, float> reduceInfluences(Mesh& mesh, uint32_t keep) {
+  std::vector<uint32_t> offsets{0};
+  std::vector<Influence> kept;
+  kept.reserve(mesh.influences.size());
+  size_t reduced = 0;
+  float worst = 0.0f;
+  std::vector<Influence> v;
+  for (size_t i = 0; i + 1 < mesh.influenceOffsets.size(); ++i) {
+    v.assign(mesh.influences.begin() + mesh.influenceOffsets[i], mesh.influences.begin() + mesh.influenceOffsets[i + 1]);
+    std::stable_sort(v.begin(), v.end(), [](const Influence& a, const Influence& b) { return a.bone < b.bone; });
+    std::vector<Influence> merged;
+    for (const Influence& inf : v) {
+      if (!merged.empty() && merged.back().bone == inf.bone) merged.back().weight += inf.weight;
+      else merged.push_back(inf);
+    }
+    if (merged.size() > keep) {
+      std::stable_sort(merged.begin(), merged.end(), [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+      double total = 0, keptWeight = 0;
+      for (size_t k = 0; k < merged.size(); ++k) (k < keep ? keptWeight : total) += merged[k].weight;
+      total += keptWeight;
+      if (total > 0) worst = std::max(worst, static_cast<float>(merged[keep].weight / total));
+      merged.resize(keep);
+      if (keptWeight > 0) {
+        for (Influence& inf : merged) inf.weight = static_cast<float>(inf.weight * (total / keptWeight));
+      }
+      ++reduced;
+    }
+    kept.insert(kept.end(), merged.begin(), merged.end());
+    offsets.push_back(static_cast<uint32_t>(kept.size()));
+  }
+  mesh.influences = std::move(kept);
+  mesh.influenceOffsets = std::move(offsets);
+  return {reduced, worst};
+}
+
+// Splits a mesh into pieces of at most `limit` vertices, triangle by triangle (a triangle never
+// straddles two pieces; shared vertices are copied into each piece that needs them).
+std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit) {
+  std::vector<Mesh> pieces;
+  std::vector<int64_t> remap(mesh.positions.size(), -1);
+  std::vector<uint32_t> touched;
+  Mesh* piece = nullptr;
+  const auto start = [&] {
+    for (uint32_t v : touched) remap[v] = -1;
+    touched.clear();
+    pieces.emplace_back();
+    piece = &pieces.back();
+    piece->name = fmt::format("{}_{}", mesh.name, pieces.size() - 1);
+    piece->attachBone = mesh.attachBone;
+    if (mesh.skinned()) piece->influenceOffsets.push_back(0);
+  };
+  const auto vertex = [&](uint32_t v) -> uint32_t {
+    if (remap[v] >= 0) return static_cast<uint32_t>(remap[v]);
+    const auto n = static_cast<uint32_t>(piece->positions.size());
+    remap[v] = n;
+    touched.push_back(v);
+    piece->positions.push_back(mesh.positions[v]);
+    if (!mesh.normals.empty()) piece->normals.push_back(mesh.normals[v]);
+    if (!mesh.uvs.empty()) piece->uvs.push_back(mesh.uvs[v]);
+    if (mesh.skinned()) {
+      piece->influences.insert(piece->influences.end(), mesh.influences.begin() + mesh.influenceOffsets[v],
+                               mesh.influences.begin() + mesh.influenceOffsets[v + 1]);
+      piece->influenceOffsets.push_back(static_cast<uint32_t>(piece->influences.size()));
+    }
+    return n;
+  };
+  const auto fresh = [&](uint32_t v) { return remap[v] < 0 ? 1u : 0u; };
+  // Triangles part by part, so that each piece keeps the materials of the triangles it holds.
+  std::vector<MeshPart> parts = mesh.parts;
+  if (parts.empty()) parts.push_back(MeshPart{0, 0, static_cast<uint32_t>(mesh.indices.size())});
+  start();
+  for (const MeshPart& part : parts) {
+    MeshPart* open = nullptr;
+    for (uint32_t i = part.firstIndex; i + 3 <= part.firstIndex + part.indexCount && i + 3 <= mesh.indices.size(); i += 3) {
+      const uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+      if (piece->positions.size() + fresh(a) + fresh(b) + fresh(c) > limit) {
+        start();
+        open = nullptr;
+      }
+      if (open == nullptr && !mesh.parts.empty()) {
+        piece->parts.push_back(MeshPart{part.material, static_cast<uint32_t>(piece->indices.size()), 0});
+        open = &piece->parts.back();
+      }
+      piece->indices.insert(piece->indices.end(), {vertex(a), vertex(b), vertex(c)});
+      if (open != nullptr) open->indexCount += 3;
+    }
+  }
+  // A mesh without triangles (a point cloud) is cut into runs of vertices; vertices that no
+  // triangle uses in a mesh with triangles have nothing to draw and are left out.
+  if (mesh.indices.empty()) {
+    for (uint32_t v = 0; v < mesh.positions.size(); ++v) {
+      if (piece->positions.size() + 1 > limit) start();
+      vertex(v);
+    }
+  }
+  return pieces;
+}
+
+}  // namespace
+
+Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format) {
+  if (limits.maxJoints > 0) {
+    const size_t joints = rig.skeleton.jointList().size();
+    if (joints > limits.maxJoints) {
+      return makeError(ErrorCode::Usage, fmt::format("the skeleton has {} joints; {} holds at most {}: nothing was written (remove bones in "
+                                                     "the editor, or pick a format with a larger palette)",
+                                                     joints, format, limits.maxJoints));
+    }
+  }
+  std::vector<Mesh> meshes;
+  for (Mesh& mesh : rig.meshes) {
+    if (limits.maxInfluences > 0 && mesh.skinned() && mesh.maxInfluences() > limits.maxInfluences) {
+      const auto [reduced, worst] = reduceInfluences(mesh, limits.maxInfluences);
+      if (reduced > 0) {
+        rig.provenance.warn("influences-reduced",
+                            fmt::format("mesh '{}': {} vertices had more than {} influences; {} holds {}, so the smallest were dropped and the "
+                                        "rest renormalised (largest weight dropped: {:.3f})",
+                                        mesh.name, reduced, limits.maxInfluences, format, limits.maxInfluences, worst));
+      }
+    }
+    if (limits.maxVertices > 0 && mesh.positions.size() > limits.maxVertices) {
+      std::vector<Mesh> pieces = splitMesh(mesh, limits.maxVertices);
+      rig.provenance.warn("mesh-split", fmt::format("mesh '{}': {} vertices; {} indexes at most {} per mesh, so it was split into {} meshes",
+                                                    mesh.name, mesh.positions.size(), format, limits.maxVertices, pieces.size()));
+      for (Mesh& p : pieces) meshes.push_back(std::move(p));
+      continue;
+    }
+    meshes.push_back(std::move(mesh));
+  }
+  rig.meshes = std::move(meshes);
+  for (Animation& anim : rig.animations) {
+    if (limits.noEvents && !anim.events.empty()) {
+      rig.provenance.warn("events-dropped", fmt::format("animation '{}': {} events dropped; {} stores none", anim.name, anim.events.size(), format));
+      anim.events.clear();
+    }
+    if (limits.noScalarChannels && !anim.scalars.empty()) {
+      rig.provenance.warn("scalar-channels-dropped",
+                          fmt::format("animation '{}': {} scalar channels dropped; {} stores none", anim.name, anim.scalars.size(), format));
+      anim.scalars.clear();
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace rigport

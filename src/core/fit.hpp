@@ -1,0 +1,27 @@
+// fitToLimits(): makes a rig fit what a target format can hold before its writer runs (`rigport
+// convert in.glb --to FORMAT`), reducing or splitting where that is sound and saying what was lost,
+// never silently; refusing where nothing sound can be done. Each registry entry with a writer
+// states its limits (formats/registry.hpp, FormatInfo::limits).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/rig.hpp"
+
+namespace rigport {
+
+struct WriteLimits {
+  uint32_t maxInfluences = 0;    // per vertex; 0: no limit. More: the smallest are dropped, the rest renormalised
+  uint32_t maxJoints = 0;        // skin palette entries; 0: no limit. More: refused
+  uint32_t maxVertices = 0;      // per mesh (the index width); 0: no limit. More: the mesh is split
+  bool noEvents = false;         // the format stores no animation events: they are dropped
+  bool noScalarChannels = false; // nor scalar channels (morph/driver keys)
+};
+
+// Changes `rig` to fit `limits`; each loss is a warning in rig.provenance naming the mesh or clip
+// and what went. `format` names the target in messages.
+Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format);
+
+}  // namespace rigport

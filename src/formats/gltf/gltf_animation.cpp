@@ -1,0 +1,216 @@
+// Animations (format note gltf_ecosystem.md §1.3): each channel on a bone's translation, rotation
+// or scale becomes that component's keys of the bone's track, with the sampler's interpolation
+// (STEP, LINEAR, CUBICSPLINE; a cubic sampler's outputs are in-tangent, value, out-tangent per key,
+// per second as rig.hpp keeps them). Rotations are float or normalised integers. rigport's own
+// animation extras (duration, events, scalarChannels; gltf_animation.cpp in src/export) and the
+// root's animationsWithoutChannels come back as they were written. Channels on nodes that are not
+// bones, and morph-weight channels, have no place in the model: skipped with a warning.
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "formats/gltf/gltf_accessor.hpp"
+#include "formats/gltf/gltf_read.hpp"
+
+namespace rigport::gltf_in {
+namespace {
+
+const AccessorRules kTimeRules{{TINYGLTF_TYPE_SCALAR}, {TINYGLTF_COMPONENT_TYPE_FLOAT}};
+const AccessorRules kVec3Rules{{TINYGLTF_TYPE_VEC3}, {TINYGLTF_COMPONENT_TYPE_FLOAT}};
+const AccessorRules kRotationRules{{TINYGLTF_TYPE_VEC4},
+                                   {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                    TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                                   true};
+
+Interpolation interpolationNamed(const std::string& name, bool& known) {
+  known = true;
+  if (name == "STEP") return Interpolation::Step;
+  if (name == "CUBICSPLINE") return Interpolation::CubicSpline;
+  known = name == "LINEAR" || name.empty();
+  return Interpolation::Linear;
+}
+
+glm::vec3 vec3At(const std::vector<float>& v, size_t i) { return {v[i * 3], v[i * 3 + 1], v[i * 3 + 2]}; }
+glm::quat quatAt(const std::vector<float>& v, size_t i) { return glm::quat(v[i * 4 + 3], v[i * 4], v[i * 4 + 1], v[i * 4 + 2]); }
+
+// One sampler's keys into `keys`.
+template <class T>
+Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<T>& keys, Provenance& warnings) {
+  const tinygltf::Animation& anim = doc.model.animations[a];
+  const std::string at = fmt::format("animations[{}].samplers[{}]", a, s);
+  if (s < 0 || static_cast<size_t>(s) >= anim.samplers.size()) {
+    return fieldError(doc, fmt::format("animations[{}].channels", a), ErrorCode::BadValue, fmt::format("names sampler {}, but the animation has {}", s, anim.samplers.size()));
+  }
+  const tinygltf::AnimationSampler& sampler = anim.samplers[static_cast<size_t>(s)];
+  bool known = true;
+  keys.interpolation = interpolationNamed(sampler.interpolation, known);
+  if (!known) warnings.warn("unknown-interpolation", fmt::format("{}.interpolation '{}' is not a glTF mode; read as LINEAR", at, sampler.interpolation));
+  int comps = 0;
+  keys.times = RP_TRY(readFloats(doc, ctx, sampler.input, kTimeRules, at + ".input", comps));
+  for (size_t k = 0; k < keys.times.size(); ++k) {
+    if (!std::isfinite(keys.times[k]) || (k > 0 && keys.times[k] < keys.times[k - 1])) {
+      return fieldError(doc, fmt::format("accessors[{}]", sampler.input), ErrorCode::BadValue,
+                        fmt::format("key time {} ({}) is not finite or goes back in time ({}.input)", k, keys.times[k], at));
+    }
+  }
+  constexpr bool isQuat = std::is_same_v<T, glm::quat>;
+  const std::vector<float> out = RP_TRY(readFloats(doc, ctx, sampler.output, isQuat ? kRotationRules : kVec3Rules, at + ".output", comps));
+  const size_t n = keys.times.size();
+  const size_t perKey = keys.interpolation == Interpolation::CubicSpline ? 3 : 1;
+  const size_t width = isQuat ? 4 : 3;
+  if (out.size() / width != n * perKey) {
+    return fieldError(doc, fmt::format("accessors[{}].count", sampler.output), ErrorCode::BadValue,
+                      fmt::format("{} outputs for {} key times; {} needs {} ({}.output)", out.size() / width, n, sampler.interpolation.empty() ? "LINEAR" : sampler.interpolation,
+                                  n * perKey, at));
+  }
+  const auto value = [&](size_t i) {
+    if constexpr (isQuat) return quatAt(out, i);
+    else return vec3At(out, i);
+  };
+  keys.values.reserve(n);
+  for (size_t k = 0; k < n; ++k) {
+    if (perKey == 3) {
+      keys.inTangents.push_back(value(k * 3));
+      keys.values.push_back(value(k * 3 + 1));
+      keys.outTangents.push_back(value(k * 3 + 2));
+    } else {
+      keys.values.push_back(value(k));
+    }
+  }
+  return Ok{};
+}
+
+Keys<float> scalarKeys(const nlohmann::json& j) {
+  Keys<float> keys;
+  bool known = true;
+  keys.interpolation = interpolationNamed(j.value("interpolation", std::string("LINEAR")), known);
+  const auto floats = [&](const char* name) {
+    std::vector<float> out;
+    if (auto it = j.find(name); it != j.end() && it->is_array()) {
+      for (const auto& v : *it) out.push_back(v.is_number() ? v.get<float>() : NAN);
+    }
+    return out;
+  };
+  keys.times = floats("times");
+  keys.values = floats("values");
+  keys.inTangents = floats("inTangents");
+  keys.outTangents = floats("outTangents");
+  return keys;
+}
+
+// rigport's animation extras into the animation; whatever else they hold stays in its extras.
+void takeAnimationExtras(nlohmann::json extras, Animation& anim) {
+  if (!extras.is_object()) return;
+  if (auto it = extras.find("duration"); it != extras.end() && it->is_number()) {
+    anim.duration = it->get<float>();
+    extras.erase(it);
+  }
+  if (auto it = extras.find("events"); it != extras.end() && it->is_array()) {
+    for (const auto& e : *it) {
+      if (!e.is_object()) continue;
+      Event event;
+      event.time = e.value("time", 0.0f);
+      event.type = e.value("type", std::string());
+      event.payload = e.value("payload", std::string());
+      anim.events.push_back(std::move(event));
+    }
+    extras.erase(it);
+  }
+  if (auto it = extras.find("scalarChannels"); it != extras.end() && it->is_array()) {
+    for (const auto& s : *it) {
+      if (!s.is_object()) continue;
+      ScalarChannel channel;
+      channel.name = s.value("name", std::string());
+      channel.target = s.value("target", std::string());
+      channel.keys = scalarKeys(s);
+      anim.scalars.push_back(std::move(channel));
+    }
+    extras.erase(it);
+  }
+  extras.erase("unboundTracks");  // a report of the export, not data
+  if (!extras.empty()) anim.extras = std::move(extras);
+}
+
+float lastTime(const Animation& anim) {
+  float end = 0.0f;
+  for (const BoneTrack& t : anim.tracks) {
+    for (const auto* times : {&t.translation.times, &t.rotation.times, &t.scale.times}) {
+      if (!times->empty()) end = std::max(end, times->back());
+    }
+  }
+  return end;
+}
+
+}  // namespace
+
+Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file) {
+  const auto& m = doc.model;
+  for (size_t a = 0; a < m.animations.size(); ++a) {
+    const tinygltf::Animation& ga = m.animations[a];
+    std::map<size_t, Animation> perRig;  // an animation moving bones of two rigs is split between them
+    std::map<std::pair<size_t, int>, size_t> trackOf;
+    for (size_t c = 0; c < ga.channels.size(); ++c) {
+      const tinygltf::AnimationChannel& ch = ga.channels[c];
+      const std::string at = fmt::format("animations[{}].channels[{}]", a, c);
+      const int node = ch.target_node;
+      if (node < 0 || static_cast<size_t>(node) >= m.nodes.size() || layout.boneOfNode[static_cast<size_t>(node)] < 0) {
+        file.warn("channel-not-on-bone", fmt::format("{} ('{}'): targets a node that is not a bone; skipped", at, ga.name));
+        continue;
+      }
+      if (ch.target_path != "translation" && ch.target_path != "rotation" && ch.target_path != "scale") {
+        file.warn("channel-path-skipped", fmt::format("{} ('{}'): path '{}' (morph weights) has no place in a rig; skipped", at, ga.name, ch.target_path));
+        continue;
+      }
+      const size_t rig = static_cast<size_t>(layout.rigOfNode[static_cast<size_t>(node)]);
+      const int bone = layout.boneOfNode[static_cast<size_t>(node)];
+      Animation& anim = perRig[rig];
+      auto [it, fresh] = trackOf.try_emplace({rig, bone}, anim.tracks.size());
+      if (fresh) {
+        BoneTrack track;
+        const Bone& b = rigs[rig].skeleton.bones[static_cast<size_t>(bone)];
+        track.target = BoneRef{b.name, b.id, b.nameHash, std::nullopt, b.nameHashKind, {}};
+        track.bone = bone;
+        anim.tracks.push_back(std::move(track));
+      }
+      BoneTrack& track = anim.tracks[it->second];
+      const bool duplicate = (ch.target_path == "translation" && !track.translation.empty()) ||
+                             (ch.target_path == "rotation" && !track.rotation.empty()) || (ch.target_path == "scale" && !track.scale.empty());
+      if (duplicate) {
+        rigs[rig].provenance.warn("duplicate-channel", fmt::format("{}: a second {} channel for node {}; the first is kept", at, ch.target_path, node));
+        continue;
+      }
+      Provenance& warnings = rigs[rig].provenance;
+      if (ch.target_path == "translation") RP_CHECK(readSampler(doc, ctx, a, ch.sampler, track.translation, warnings));
+      if (ch.target_path == "rotation") RP_CHECK(readSampler(doc, ctx, a, ch.sampler, track.rotation, warnings));
+      if (ch.target_path == "scale") RP_CHECK(readSampler(doc, ctx, a, ch.sampler, track.scale, warnings));
+    }
+    if (perRig.empty()) {
+      file.warn("animation-skipped", fmt::format("animations[{}] ('{}'): no channel moves a bone; skipped", a, ga.name));
+      continue;
+    }
+    for (auto& [rig, anim] : perRig) {
+      anim.name = ga.name;
+      takeAnimationExtras(extrasOf(ga.extras_json_string), anim);
+      if (anim.duration <= 0.0f) anim.duration = lastTime(anim);
+      rigs[rig].animations.push_back(std::move(anim));
+    }
+  }
+  // rigport writes clips with events or scalar channels but no bone channel here (glTF requires
+  // at least one channel per animation); a rigport file holds one rig.
+  const nlohmann::json root = extrasOf(m.extras_json_string);
+  if (root.is_object() && !rigs.empty()) {
+    if (auto it = root.find("animationsWithoutChannels"); it != root.end() && it->is_array()) {
+      for (const auto& entry : *it) {
+        if (!entry.is_object()) continue;
+        Animation anim;
+        anim.name = entry.value("name", std::string());
+        if (auto e = entry.find("extras"); e != entry.end()) takeAnimationExtras(*e, anim);
+        rigs[0].animations.push_back(std::move(anim));
+      }
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace rigport::gltf_in

@@ -1,0 +1,230 @@
+// GLB container checks (Spec §"Binary glTF Layout": 12-byte header "glTF", version 2, total length;
+// then chunks of {u32 length, u32 type, payload}, JSON first, BIN optional second), the JSON's
+// cost charged to the Budget, then tinygltf with file-system callbacks that go through
+// ReadContext::openSibling and the Budget, and an image loader that decodes nothing.
+#include "formats/gltf/gltf_load.hpp"
+
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+namespace rigport::gltf_in {
+namespace {
+
+constexpr uint32_t kGlbMagic = 0x46546C67;  // "glTF"
+constexpr uint32_t kChunkJson = 0x4E4F534A;  // "JSON"
+constexpr uint32_t kChunkBin = 0x004E4942;   // "BIN\0"
+// What one JSON value costs once parsed (nlohmann node + tinygltf's copy), charged per separator.
+constexpr uint64_t kBytesPerJsonValue = 192;
+
+struct Container {
+  std::span<const uint8_t> json;
+  std::span<const uint8_t> bin;  // empty without a BIN chunk
+  uint64_t binOffset = 0;
+  bool glb = false;
+};
+
+Result<Container> splitGlb(std::span<const uint8_t> bytes, ReadContext& ctx) {
+  ByteReader r = ctx.reader(bytes);
+  auto scope = r.scope("glb");
+  Container c;
+  c.glb = true;
+  const uint32_t magic = RP_TRY(r.u32("magic"));
+  if (magic != kGlbMagic) return r.errorAt(0, ErrorCode::BadValue, "not a GLB (magic is not \"glTF\")", "magic");
+  const uint32_t version = RP_TRY(r.u32("version"));
+  if (version != 2) return r.errorAt(4, ErrorCode::Unsupported, fmt::format("GLB version {}; only glTF 2.0 is read", version), "version");
+  const uint32_t length = RP_TRY(r.u32("length"));
+  if (length > bytes.size()) {
+    return r.errorAt(8, ErrorCode::Truncated, fmt::format("header says {} bytes, the file has {}", length, bytes.size()), "length");
+  }
+  ByteReader body = RP_TRY(r.sub(length - 12, "chunks"));
+  const uint32_t jsonLength = RP_TRY(body.u32(Field("chunks", 0)));
+  const uint32_t jsonType = RP_TRY(body.u32(Field("chunks", 0)));
+  if (jsonType != kChunkJson) return body.errorAt(4, ErrorCode::BadValue, "the first chunk is not JSON", Field("chunks", 0));
+  c.json = RP_TRY(body.bytes(jsonLength, Field("chunks", 0)));
+  if (body.atEnd()) return c;
+  const uint32_t binLength = RP_TRY(body.u32(Field("chunks", 1)));
+  const uint32_t binType = RP_TRY(body.u32(Field("chunks", 1)));
+  if (binType != kChunkBin) {
+    // Spec: a client ignores chunks of unknown types; only the second may be BIN.
+    return c;
+  }
+  c.binOffset = body.fileOffset();
+  c.bin = RP_TRY(body.bytes(binLength, Field("chunks", 1)));
+  return c;
+}
+
+// Charges the parsed form of `json` and refuses nesting beyond kMaxJsonDepth, in one pass that
+// knows strings (brackets inside them do not count).
+Status chargeJson(std::span<const uint8_t> json, ReadContext& ctx) {
+  uint64_t values = 1;
+  size_t depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    const uint8_t c = json[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    switch (c) {
+      case '"': inString = true; break;
+      case '[': case '{':
+        if (++depth > kMaxJsonDepth) {
+          Error e = makeError(ErrorCode::TooLarge, fmt::format("JSON nested deeper than {} levels", kMaxJsonDepth));
+          e.path = "json";
+          e.offset = i;
+          return e;
+        }
+        ++values;
+        break;
+      case ']': case '}': if (depth > 0) --depth; break;
+      case ',': case ':': ++values; break;
+      default: break;
+    }
+  }
+  const uint64_t cost = values * kBytesPerJsonValue + json.size() * 2;
+  if (!ctx.budget().charge(cost)) {
+    Error e = makeError(ErrorCode::TooLarge, ctx.budget().refusal(cost));
+    e.path = "json";
+    return e;
+  }
+  return Ok{};
+}
+
+// What the file-system callbacks need; tinygltf hands it back as user_data.
+struct FileAccess {
+  ReadContext* ctx = nullptr;
+  std::string failure;     // why the last external file could not be read, for the error
+  std::string failedPath;  // which file that was
+};
+
+bool fileExists(const std::string&, void*) { return true; }  // the read says why it failed
+std::string expandNothing(const std::string& path, void*) { return path; }  // no shell expansion
+
+bool readSibling(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
+  auto* access = static_cast<FileAccess*>(user);
+  access->failedPath = path;
+  if (!access->ctx->openSibling) {
+    access->failure = fmt::format("'{}' is an external file, and this read may not open files beside it", path);
+    *err = access->failure;
+    return false;
+  }
+  auto source = access->ctx->openSibling(path);
+  if (!source) {
+    access->failure = fmt::format("cannot open '{}' ({})", path, source.error().message);
+    *err = access->failure;
+    return false;
+  }
+  const auto bytes = (*source)->bytes();
+  if (!access->ctx->budget().charge(bytes.size())) {
+    access->failure = fmt::format("'{}': {}", path, access->ctx->budget().refusal(bytes.size()));
+    *err = access->failure;
+    return false;
+  }
+  out->assign(bytes.begin(), bytes.end());
+  access->failedPath.clear();
+  return true;
+}
+
+bool writeNothing(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
+  *err = "rigport's glTF reader writes no files";
+  return false;
+}
+
+// Textures are not part of a rig: their bytes are kept (charged) but never decoded, so a small PNG
+// cannot expand into gigabytes of pixels.
+bool keepImageUndecoded(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+  return true;
+}
+
+// The buffers[i].uri that named `path` (tinygltf percent-decodes URIs before opening them).
+std::string bufferField(std::span<const uint8_t> json, const std::string& path) {
+  const auto doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_object() && doc.contains("buffers") && doc["buffers"].is_array()) {
+    const auto& buffers = doc["buffers"];
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      if (!buffers[i].is_object() || !buffers[i].contains("uri") || !buffers[i]["uri"].is_string()) continue;
+      const std::string uri = buffers[i]["uri"].get<std::string>();
+      if (uri == path || (uri.find('%') != std::string::npos && path.find('%') == std::string::npos)) return fmt::format("buffers[{}].uri", i);
+    }
+  }
+  return "buffers[].uri";
+}
+
+Error tinygltfError(const std::string& file, const std::string& err, const FileAccess& access, std::span<const uint8_t> json) {
+  const bool io = !access.failure.empty() && !access.failedPath.empty();
+  std::string message = io ? access.failure : err;
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  if (message.empty()) message = "tinygltf refused the document without saying why";
+  Error e = makeError(io ? ErrorCode::Io : ErrorCode::BadValue, message);
+  e.file = file;
+  e.path = io ? bufferField(json, access.failedPath) : "json";
+  return e;
+}
+
+}  // namespace
+
+Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
+  const auto bytes = source.bytes();
+  Container c;
+  if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
+    c = RP_TRY(splitGlb(bytes, ctx));
+  } else {
+    c.json = bytes;
+  }
+  if (c.json.size() > std::numeric_limits<uint32_t>::max()) {
+    return makeError(ErrorCode::TooLarge, "the JSON is larger than 4 GiB");
+  }
+  RP_CHECK(chargeJson(c.json, ctx));
+
+  FileAccess access{&ctx, {}};
+  tinygltf::TinyGLTF loader;
+  loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
+  loader.SetImageLoader(keepImageUndecoded, nullptr);
+  loader.SetFsCallbacks(tinygltf::FsCallbacks{fileExists, expandNothing, readSibling, writeNothing, &access});
+  Document doc;
+  doc.file = source.name();
+  std::string err, warn;
+  bool ok = false;
+  if (c.glb) {
+    // tinygltf re-reads the container it was given; hand it exactly the checked chunks, with the BIN
+    // chunk charged first (tinygltf copies it into buffers[0]).
+    if (!ctx.budget().charge(c.bin.size())) return makeError(ErrorCode::TooLarge, ctx.budget().refusal(c.bin.size()));
+    const uint8_t* start = bytes.data();
+    const size_t glbLength = c.bin.empty() ? 20 + c.json.size() : static_cast<size_t>(c.bin.data() + c.bin.size() - start);
+    // tinygltf takes the header's length as the end of the chunks it reads: when the file declares
+    // more (chunks of unknown types after ours), it gets a copy ending at our last chunk instead.
+    std::vector<uint8_t> trimmed;
+    const uint8_t* glb = start;
+    uint32_t declared = 0;
+    std::memcpy(&declared, start + 8, 4);
+    if (declared != glbLength) {
+      if (!ctx.budget().charge(glbLength)) return makeError(ErrorCode::TooLarge, ctx.budget().refusal(glbLength));
+      trimmed.assign(start, start + glbLength);
+      const auto l = static_cast<uint32_t>(glbLength);
+      std::memcpy(trimmed.data() + 8, &l, 4);
+      glb = trimmed.data();
+    }
+    ok = loader.LoadBinaryFromMemory(&doc.model, &err, &warn, glb, static_cast<unsigned int>(glbLength), "");
+    doc.bufferFileOffset.assign(doc.model.buffers.size(), std::nullopt);
+    if (ok && !doc.model.buffers.empty() && doc.model.buffers[0].uri.empty() && !c.bin.empty()) doc.bufferFileOffset[0] = c.binOffset;
+  } else {
+    ok = loader.LoadASCIIFromString(&doc.model, &err, &warn, reinterpret_cast<const char*>(c.json.data()),
+                                    static_cast<unsigned int>(c.json.size()), "");
+    doc.bufferFileOffset.assign(doc.model.buffers.size(), std::nullopt);
+  }
+  if (!ok) return tinygltfError(source.name(), err, access, c.json);
+  doc.writtenByRigport = doc.model.asset.generator.rfind("rigport", 0) == 0;
+  return doc;
+}
+
+nlohmann::json extrasOf(const std::string& extrasJson) {
+  if (extrasJson.empty()) return nullptr;
+  nlohmann::json j = nlohmann::json::parse(extrasJson, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return nullptr;
+  return j;
+}
+
+}  // namespace rigport::gltf_in

@@ -1,0 +1,36 @@
+// Loading a glTF document with tinygltf inside rigport's bounds (why tinygltf: gltf_io.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <tiny_gltf.h>
+
+#include "core/error.hpp"
+#include "core/read_context.hpp"
+#include "core/source.hpp"
+
+namespace rigport::gltf_in {
+
+// Nesting deeper than this in the JSON is refused before parsing: tinygltf converts `extras`
+// recursively, and a file of a million '[' must not overflow the stack.
+constexpr size_t kMaxJsonDepth = 128;
+
+struct Document {
+  tinygltf::Model model;
+  std::string file;  // the name errors give
+  // Where each buffer's bytes start in the file: the BIN chunk's payload for a GLB's buffer 0;
+  // nothing for external or data: buffers (their errors name the buffer instead).
+  std::vector<std::optional<uint64_t>> bufferFileOffset;
+  bool writtenByRigport = false;  // asset.generator starts with "rigport"
+};
+
+// The GLB container (Spec §"Binary glTF Layout") or the JSON text, then tinygltf's parse.
+Result<Document> loadDocument(const Source& source, ReadContext& ctx);
+
+// The JSON object tinygltf kept verbatim for an object's extras (null when it has none or they are
+// not an object).
+nlohmann::json extrasOf(const std::string& extrasJson);
+
+}  // namespace rigport::gltf_in

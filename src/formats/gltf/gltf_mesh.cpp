@@ -1,0 +1,276 @@
+// Meshes (format note gltf_ecosystem.md §1.2): POSITION, NORMAL, TEXCOORD_0 and every JOINTS_n /
+// WEIGHTS_n set, in each component type the spec allows (weights as float or normalised unsigned
+// byte/short; joints as unsigned byte/short). Triangle lists are read as they are, strips and fans
+// are turned into lists, points are kept as vertices without triangles (what rigport's exporter
+// writes for a mesh without faces); lines have no surface and are skipped with a warning.
+// Primitives sharing one set of attribute accessors (rigport's and Blender's layout for one mesh
+// with several materials) share their vertices; each primitive is one MeshPart.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "formats/gltf/gltf_accessor.hpp"
+#include "formats/gltf/gltf_read.hpp"
+
+namespace rigport::gltf_in {
+namespace {
+
+constexpr int kTriangles = 4, kTriangleStrip = 5, kTriangleFan = 6, kPoints = 0;
+
+const AccessorRules kPositionRules{{TINYGLTF_TYPE_VEC3},
+                                   {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                    TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT}};
+const AccessorRules kNormalRules{{TINYGLTF_TYPE_VEC3}, {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_COMPONENT_TYPE_SHORT}, true};
+const AccessorRules kUvRules{{TINYGLTF_TYPE_VEC2},
+                             {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                              TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT}};
+const AccessorRules kJointRules{{TINYGLTF_TYPE_VEC4}, {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT}};
+const AccessorRules kWeightRules{{TINYGLTF_TYPE_VEC4},
+                                 {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                                 true};
+const AccessorRules kIndexRules{{TINYGLTF_TYPE_SCALAR},
+                                {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT}};
+
+int attribute(const tinygltf::Primitive& p, const std::string& name) {
+  const auto it = p.attributes.find(name);
+  return it == p.attributes.end() ? -1 : it->second;
+}
+
+// Triangle list of a primitive's vertex order (indices or 0..n-1) in its mode.
+std::vector<uint32_t> triangles(const std::vector<uint32_t>& order, int mode) {
+  std::vector<uint32_t> out;
+  if (mode == kTriangles) {
+    out.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(order.size() / 3 * 3));
+    return out;
+  }
+  for (size_t i = 2; i < order.size(); ++i) {
+    if (mode == kTriangleStrip) {
+      // Every other triangle of a strip is flipped back to the strip's winding (Spec §3.7.2.1).
+      if (i % 2 == 0) out.insert(out.end(), {order[i - 2], order[i - 1], order[i]});
+      else out.insert(out.end(), {order[i - 1], order[i - 2], order[i]});
+    } else {
+      out.insert(out.end(), {order[0], order[i - 1], order[i]});
+    }
+  }
+  return out;
+}
+
+class MeshBuilder {
+ public:
+  MeshBuilder(const Document& doc, ReadContext& ctx, Rig& rig, std::map<int, uint32_t>& materials)
+      : doc_(doc), ctx_(ctx), rig_(rig), materials_(materials) {}
+
+  // `skin`: the primitive's joints map JOINTS_n values to nodes; `toBone`: the node transform that
+  // takes an unskinned mesh's vertices into the space of the bone it rides on.
+  Status add(int meshIndex, const tinygltf::Skin* skin, const Layout& layout, const glm::mat4* toBone, Mesh& mesh, Provenance& warnings) {
+    const tinygltf::Mesh& gm = doc_.model.meshes[static_cast<size_t>(meshIndex)];
+    std::map<std::string, int> sharedAttributes;
+    uint32_t base = 0;
+    for (size_t p = 0; p < gm.primitives.size(); ++p) {
+      const tinygltf::Primitive& prim = gm.primitives[p];
+      const std::string at = fmt::format("meshes[{}].primitives[{}]", meshIndex, p);
+      if (prim.mode != kTriangles && prim.mode != kTriangleStrip && prim.mode != kTriangleFan && prim.mode != kPoints) {
+        warnings.warn("primitive-mode-skipped", fmt::format("{}.mode is {} (lines): no triangles to convert; the primitive was skipped", at, prim.mode));
+        continue;
+      }
+      if (p == 0 || prim.attributes != sharedAttributes) {
+        base = static_cast<uint32_t>(mesh.positions.size());
+        RP_CHECK(addVertices(prim, at, skin, layout, toBone, mesh));
+        sharedAttributes = prim.attributes;
+      }
+      const uint32_t count = static_cast<uint32_t>(mesh.positions.size()) - base;
+      std::vector<uint32_t> order;
+      if (prim.indices >= 0) {
+        int comps = 0;
+        order = RP_TRY(readUints(doc_, ctx_, prim.indices, kIndexRules, at + ".indices", comps));
+        for (size_t i = 0; i < order.size(); ++i) {
+          if (order[i] >= count) {
+            return fieldError(doc_, fmt::format("accessors[{}]", prim.indices), ErrorCode::BadValue,
+                              fmt::format("index {} is {}, but {} has {} vertices", i, order[i], at, count));
+          }
+        }
+      } else if (prim.mode != kPoints) {
+        order.resize(count);
+        for (uint32_t i = 0; i < count; ++i) order[i] = i;
+      }
+      if (prim.mode == kPoints) continue;  // vertices without triangles
+      std::vector<uint32_t> tris = triangles(order, prim.mode);
+      if (tris.empty()) continue;
+      if (!ctx_.budget().charge(tris.size() * sizeof(uint32_t))) return fieldError(doc_, at, ErrorCode::TooLarge, ctx_.budget().refusal(tris.size() * 4));
+      MeshPart part;
+      part.material = material(prim.material);
+      part.firstIndex = static_cast<uint32_t>(mesh.indices.size());
+      part.indexCount = static_cast<uint32_t>(tris.size());
+      for (uint32_t& i : tris) i += base;
+      mesh.indices.insert(mesh.indices.end(), tris.begin(), tris.end());
+      mesh.parts.push_back(part);
+    }
+    return Ok{};
+  }
+
+ private:
+  uint32_t material(int index) {
+    if (auto it = materials_.find(index); it != materials_.end()) return it->second;
+    Material out;
+    if (index >= 0 && static_cast<size_t>(index) < doc_.model.materials.size()) {
+      const tinygltf::Material& m = doc_.model.materials[static_cast<size_t>(index)];
+      out.name = m.name;
+      const auto& c = m.pbrMetallicRoughness.baseColorFactor;
+      if (c.size() == 4) out.baseColor = glm::vec4(c[0], c[1], c[2], c[3]);
+      nlohmann::json extras = extrasOf(m.extras_json_string);
+      if (extras.is_object()) {
+        if (auto t = extras.find("textures"); t != extras.end() && t->is_array()) {
+          for (const auto& name : *t) {
+            if (name.is_string()) out.textures.push_back(name.get<std::string>());
+          }
+          extras.erase(t);
+        }
+        if (!extras.empty()) out.extras = std::move(extras);
+      }
+    } else {
+      out.name = "default";
+    }
+    const auto slot = static_cast<uint32_t>(rig_.materials.size());
+    rig_.materials.push_back(std::move(out));
+    materials_[index] = slot;
+    return slot;
+  }
+
+  Status addVertices(const tinygltf::Primitive& prim, const std::string& at, const tinygltf::Skin* skin, const Layout& layout,
+                     const glm::mat4* toBone, Mesh& mesh) {
+    // Blender 3.4 on Debian cannot write Draco either (gltf_ecosystem.md §2.3 trap 4); no decoder here.
+    if (prim.extensions.count("KHR_draco_mesh_compression") != 0) {
+      return fieldError(doc_, at + ".extensions", ErrorCode::Unsupported,
+                        "KHR_draco_mesh_compression: Draco-compressed meshes are not read; export without compression");
+    }
+    const int positionAccessor = attribute(prim, "POSITION");
+    if (positionAccessor < 0) return fieldError(doc_, at + ".attributes", ErrorCode::BadValue, "has no POSITION");
+    int comps = 0;
+    const std::vector<float> pos = RP_TRY(readFloats(doc_, ctx_, positionAccessor, kPositionRules, at + ".attributes.POSITION", comps));
+    const size_t n = pos.size() / 3;
+    const size_t first = mesh.positions.size();
+    if (n > 0xFFFFFFFFu - first) return fieldError(doc_, at, ErrorCode::TooLarge, "more than 2^32 vertices in one mesh");
+    const glm::mat3 normalMatrix = toBone ? glm::transpose(glm::inverse(glm::mat3(*toBone))) : glm::mat3(1.0f);
+    for (size_t v = 0; v < n; ++v) {
+      glm::vec3 p(pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
+      if (toBone) p = glm::vec3(*toBone * glm::vec4(p, 1.0f));
+      mesh.positions.push_back(p);
+    }
+    const auto sameCount = [&](int accessor, const std::string& name) -> Status {
+      const size_t count = RP_TRY(accessorCount(doc_, accessor, at + ".attributes." + name));
+      if (count != n) {
+        return fieldError(doc_, fmt::format("accessors[{}].count", accessor), ErrorCode::BadValue,
+                          fmt::format("{} has {} elements, POSITION {} ({})", name, count, n, at));
+      }
+      return Ok{};
+    };
+    // A mesh keeps normals and UVs only when every primitive has them (one per vertex, rig.hpp).
+    if (const int a = attribute(prim, "NORMAL"); a >= 0 && mesh.normals.size() == first) {
+      RP_CHECK(sameCount(a, "NORMAL"));
+      const std::vector<float> nrm = RP_TRY(readFloats(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL", comps));
+      for (size_t v = 0; v < n; ++v) mesh.normals.push_back(normalMatrix * glm::vec3(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]));
+    } else {
+      mesh.normals.clear();
+    }
+    if (const int a = attribute(prim, "TEXCOORD_0"); a >= 0 && mesh.uvs.size() == first) {
+      RP_CHECK(sameCount(a, "TEXCOORD_0"));
+      const std::vector<float> uv = RP_TRY(readFloats(doc_, ctx_, a, kUvRules, at + ".attributes.TEXCOORD_0", comps));
+      for (size_t v = 0; v < n; ++v) mesh.uvs.emplace_back(uv[v * 2], uv[v * 2 + 1]);
+    } else {
+      mesh.uvs.clear();
+    }
+    if (skin == nullptr) return Ok{};
+    if (mesh.influenceOffsets.empty()) mesh.influenceOffsets.push_back(0);
+    std::vector<std::vector<uint32_t>> joints;
+    std::vector<std::vector<float>> weights;
+    for (int set = 0;; ++set) {
+      const int j = attribute(prim, fmt::format("JOINTS_{}", set));
+      const int w = attribute(prim, fmt::format("WEIGHTS_{}", set));
+      if (j < 0 && w < 0) break;
+      if (j < 0 || w < 0) {
+        return fieldError(doc_, at + ".attributes", ErrorCode::BadValue, fmt::format("has {}_{} without {}_{}", j < 0 ? "WEIGHTS" : "JOINTS", set,
+                                                                                      j < 0 ? "JOINTS" : "WEIGHTS", set));
+      }
+      RP_CHECK(sameCount(j, fmt::format("JOINTS_{}", set)));
+      RP_CHECK(sameCount(w, fmt::format("WEIGHTS_{}", set)));
+      joints.push_back(RP_TRY(readUints(doc_, ctx_, j, kJointRules, fmt::format("{}.attributes.JOINTS_{}", at, set), comps)));
+      weights.push_back(RP_TRY(readFloats(doc_, ctx_, w, kWeightRules, fmt::format("{}.attributes.WEIGHTS_{}", at, set), comps)));
+    }
+    if (!ctx_.budget().charge(n * joints.size() * 4 * sizeof(Influence))) {
+      return fieldError(doc_, at, ErrorCode::TooLarge, ctx_.budget().refusal(n * joints.size() * 4 * sizeof(Influence)));
+    }
+    for (size_t v = 0; v < n; ++v) {
+      for (size_t s = 0; s < joints.size(); ++s) {
+        for (size_t c = 0; c < 4; ++c) {
+          const float weight = weights[s][v * 4 + c];
+          if (weight == 0.0f) continue;
+          const uint32_t joint = joints[s][v * 4 + c];
+          if (joint >= skin->joints.size()) {
+            return fieldError(doc_, fmt::format("{}.attributes.JOINTS_{}", at, s), ErrorCode::BadValue,
+                              fmt::format("vertex {} names joint {}, but the skin has {}", v, joint, skin->joints.size()));
+          }
+          const int bone = layout.boneOfNode[static_cast<size_t>(skin->joints[joint])];
+          mesh.influences.push_back(Influence{static_cast<uint32_t>(bone), weight});
+        }
+      }
+      mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    }
+    return Ok{};
+  }
+
+  const Document& doc_;
+  ReadContext& ctx_;
+  Rig& rig_;
+  std::map<int, uint32_t>& materials_;
+};
+
+}  // namespace
+
+Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file) {
+  const auto& m = doc.model;
+  std::vector<std::map<int, uint32_t>> materials(rigs.size());
+  for (size_t n = 0; n < m.nodes.size(); ++n) {
+    const tinygltf::Node& node = m.nodes[n];
+    if (node.mesh < 0) continue;
+    const std::string at = fmt::format("nodes[{}]", n);
+    if (static_cast<size_t>(node.mesh) >= m.meshes.size()) {
+      return fieldError(doc, at + ".mesh", ErrorCode::BadValue, fmt::format("names mesh {}, but the file has {}", node.mesh, m.meshes.size()));
+    }
+    Mesh mesh;
+    mesh.name = m.meshes[static_cast<size_t>(node.mesh)].name.empty() ? node.name : m.meshes[static_cast<size_t>(node.mesh)].name;
+    size_t rig = 0;
+    const tinygltf::Skin* skin = nullptr;
+    std::optional<glm::mat4> toBone;
+    if (node.skin >= 0) {
+      if (static_cast<size_t>(node.skin) >= m.skins.size()) {
+        return fieldError(doc, at + ".skin", ErrorCode::BadValue, fmt::format("names skin {}, but the file has {}", node.skin, m.skins.size()));
+      }
+      // Spec §3.7.3.3: the skinned mesh node's own transform is ignored; its vertices are in the
+      // space the inverse bind matrices start from.
+      skin = &m.skins[static_cast<size_t>(node.skin)];
+      rig = static_cast<size_t>(layout.rigOfSkin[static_cast<size_t>(node.skin)]);
+    } else {
+      // Unskinned: it rides on the nearest bone above it; its own transforms up to that bone are
+      // baked into its vertices.
+      glm::mat4 local = nodeMatrix(node);
+      int p = layout.parent[n];
+      while (p >= 0 && layout.boneOfNode[static_cast<size_t>(p)] < 0) {
+        local = nodeMatrix(m.nodes[static_cast<size_t>(p)]) * local;
+        p = layout.parent[static_cast<size_t>(p)];
+      }
+      if (p < 0) {
+        file.warn("mesh-not-on-skeleton", fmt::format("{} ('{}'): a mesh neither skinned nor under a bone; not part of any rig, skipped", at, node.name));
+        continue;
+      }
+      rig = static_cast<size_t>(layout.rigOfNode[static_cast<size_t>(p)]);
+      mesh.attachBone = layout.boneOfNode[static_cast<size_t>(p)];
+      toBone = local;
+    }
+    MeshBuilder builder(doc, ctx, rigs[rig], materials[rig]);
+    RP_CHECK(builder.add(node.mesh, skin, layout, toBone ? &*toBone : nullptr, mesh, rigs[rig].provenance));
+    rigs[rig].meshes.push_back(std::move(mesh));
+  }
+  return Ok{};
+}
+
+}  // namespace rigport::gltf_in

@@ -1,0 +1,35 @@
+// The stages of readGltf (gltf_read.cpp), one file each: the node tree and which rig each node
+// belongs to (gltf_skeleton.cpp), the skinned and attached meshes (gltf_mesh.cpp), the animations
+// and rigport's own extras (gltf_animation.cpp).
+#pragma once
+
+#include <vector>
+
+#include "core/asset.hpp"
+#include "core/read_context.hpp"
+#include "formats/gltf/gltf_load.hpp"
+
+namespace rigport::gltf_in {
+
+// The node tree and its split into rigs: one rig per skeleton, the node tree under the topmost
+// ancestor of a skin's joints (skins whose joints share that tree share the rig).
+struct Layout {
+  std::vector<int> parent;       // per node: its parent node, -1 at a root
+  std::vector<int> rigOfNode;    // per node: the rig whose skeleton holds it, -1 outside every skeleton
+  std::vector<int> boneOfNode;   // per node: its bone in that rig, -1 if not a bone
+  std::vector<int> rigOfSkin;    // per skin
+  std::vector<std::vector<int>> boneNode;  // per rig, per bone: its node (-1 for a synthetic root)
+};
+
+// Builds the layout and each rig's skeleton (bones, joints, inverse bind matrices, bone extras);
+// `rigs` gets one entry per skeleton. A file without skins is an error.
+Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<Rig>& rigs);
+// Skinned meshes (on their skin's rig) and meshes on nodes under a bone (riding on that bone).
+Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file);
+// Node TRS channels of bones, plus events and scalar channels from rigport's extras.
+Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file);
+
+// A node's local matrix (its `matrix`, or T·R·S).
+glm::mat4 nodeMatrix(const tinygltf::Node& node);
+
+}  // namespace rigport::gltf_in

@@ -1,0 +1,277 @@
+// Skeletons (format note gltf_ecosystem.md §1.1, §3.1 "Blender importer"): the bones of a rig are
+// the node tree under the topmost ancestor of its skin's joints, the non-joint nodes included (a
+// DFF's clump frame, Blender's armature object) and nodes that carry a mesh left out (they are
+// meshes riding on a bone). rigport's exporter marks the root it adds above several root bones
+// with extras.rigportSyntheticRoot; that node is not a bone. Joints under different roots get a
+// synthetic root bone, with a warning. Inverse bind matrices come from the skin (identity where it
+// has none, as the spec says); rigport's bone extras (boneId, nameHash, originalName) go back into
+// the bone.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "core/hash.hpp"
+#include "formats/gltf/gltf_accessor.hpp"
+#include "formats/gltf/gltf_read.hpp"
+
+namespace rigport::gltf_in {
+namespace {
+
+Result<std::vector<int>> nodeParents(const Document& doc) {
+  const auto& nodes = doc.model.nodes;
+  std::vector<int> parent(nodes.size(), -1);
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    for (size_t c = 0; c < nodes[n].children.size(); ++c) {
+      const int child = nodes[n].children[c];
+      const std::string at = fmt::format("nodes[{}].children[{}]", n, c);
+      if (child < 0 || static_cast<size_t>(child) >= nodes.size()) {
+        return fieldError(doc, at, ErrorCode::BadValue, fmt::format("names node {}, but the file has {}", child, nodes.size()));
+      }
+      if (parent[static_cast<size_t>(child)] >= 0 || static_cast<size_t>(child) == n) {
+        return fieldError(doc, at, ErrorCode::BadValue, fmt::format("node {} has two parents", child));
+      }
+      parent[static_cast<size_t>(child)] = static_cast<int>(n);
+    }
+  }
+  // A loop has no root above it: walking up from any node must end within nodes.size() steps.
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    size_t steps = 0;
+    for (int p = parent[n]; p >= 0; p = parent[static_cast<size_t>(p)]) {
+      if (++steps > nodes.size()) return fieldError(doc, fmt::format("nodes[{}]", n), ErrorCode::BadValue, "the node hierarchy has a loop");
+    }
+  }
+  return parent;
+}
+
+int topOf(const std::vector<int>& parent, int node) {
+  while (parent[static_cast<size_t>(node)] >= 0) node = parent[static_cast<size_t>(node)];
+  return node;
+}
+
+std::optional<HashKind> hashKindNamed(const std::string& name) {
+  for (HashKind k : {HashKind::None, HashKind::Fnv1_32Lower, HashKind::Fnv1_64Lower, HashKind::Fnv1_64LowerLow32}) {
+    if (name == hashKindName(k)) return k;
+  }
+  return std::nullopt;
+}
+
+// rigport's own keys of a bone node's extras back into the bone; the other keys stay in extras.
+void takeBoneExtras(nlohmann::json extras, Bone& bone) {
+  if (!extras.is_object()) return;
+  if (auto it = extras.find("originalName"); it != extras.end() && it->is_string()) {
+    bone.name = it->get<std::string>();
+    extras.erase(it);
+  }
+  if (auto it = extras.find("boneId"); it != extras.end() && it->is_number_unsigned() && it->get<uint64_t>() <= 0xFFFFFFFFu) {
+    bone.id = static_cast<uint32_t>(it->get<uint64_t>());
+    extras.erase(it);
+  }
+  if (auto it = extras.find("nameHash"); it != extras.end() && it->is_number_unsigned()) {
+    bone.nameHash = it->get<uint64_t>();
+    extras.erase(it);
+    if (auto k = extras.find("nameHashKind"); k != extras.end() && k->is_string()) {
+      if (auto kind = hashKindNamed(k->get<std::string>())) {
+        bone.nameHashKind = *kind;
+        extras.erase(k);
+      }
+    }
+  }
+  extras.erase("rigportSyntheticRoot");
+  if (!extras.empty()) bone.extras = std::move(extras);
+}
+
+// TRS of a node; a `matrix` is decomposed (columns' lengths are the scale, a mirror goes to x).
+void nodeTrs(const tinygltf::Node& node, Bone& bone) {
+  if (node.matrix.size() == 16) {
+    glm::dmat4 m;
+    for (int i = 0; i < 16; ++i) glm::value_ptr(m)[i] = node.matrix[static_cast<size_t>(i)];
+    bone.translation = glm::vec3(m[3]);
+    glm::dvec3 s(glm::length(glm::dvec3(m[0])), glm::length(glm::dvec3(m[1])), glm::length(glm::dvec3(m[2])));
+    if (glm::determinant(glm::dmat3(m)) < 0) s.x = -s.x;
+    glm::dmat3 r(glm::dvec3(m[0]) / s.x, glm::dvec3(m[1]) / s.y, glm::dvec3(m[2]) / s.z);
+    bone.scale = glm::vec3(s);
+    bone.rotation = glm::normalize(glm::quat(glm::quat_cast(r)));
+    return;
+  }
+  if (node.translation.size() == 3) bone.translation = glm::vec3(node.translation[0], node.translation[1], node.translation[2]);
+  if (node.rotation.size() == 4) {
+    const glm::dquat q(node.rotation[3], node.rotation[0], node.rotation[1], node.rotation[2]);
+    bone.rotation = glm::quat(glm::length(q) > 0 ? glm::normalize(q) : glm::dquat(1, 0, 0, 0));
+  }
+  if (node.scale.size() == 3) bone.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
+}
+
+std::string uniqueBoneName(const Skeleton& sk, std::string base) {
+  std::string name = base;
+  for (int n = 2; sk.find(name) >= 0; ++n) name = fmt::format("{}_{}", base, n);
+  return name;
+}
+
+}  // namespace
+
+glm::mat4 nodeMatrix(const tinygltf::Node& node) {
+  Bone b;
+  nodeTrs(node, b);
+  return b.localMatrix();
+}
+
+Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<Rig>& rigs) {
+  const auto& m = doc.model;
+  if (m.skins.empty()) {
+    Error e = makeError(ErrorCode::Unsupported, "no skin: this glTF holds no rig (rigport converts skinned characters; export with the armature)");
+    e.file = doc.file;
+    e.path = "skins";
+    return e;
+  }
+  Layout layout;
+  layout.parent = RP_TRY(nodeParents(doc));
+  layout.rigOfNode.assign(m.nodes.size(), -1);
+  layout.boneOfNode.assign(m.nodes.size(), -1);
+  layout.rigOfSkin.assign(m.skins.size(), -1);
+
+  // Which skins share a tree: a skin's tops are the topmost ancestors of its joints.
+  std::vector<std::vector<int>> rigTops;
+  std::vector<bool> isJoint(m.nodes.size(), false);
+  for (size_t s = 0; s < m.skins.size(); ++s) {
+    const auto& joints = m.skins[s].joints;
+    if (joints.empty()) return fieldError(doc, fmt::format("skins[{}].joints", s), ErrorCode::BadValue, "is empty; a skin needs at least one joint");
+    std::vector<int> tops;
+    for (size_t j = 0; j < joints.size(); ++j) {
+      if (joints[j] < 0 || static_cast<size_t>(joints[j]) >= m.nodes.size()) {
+        return fieldError(doc, fmt::format("skins[{}].joints[{}]", s, j), ErrorCode::BadValue,
+                          fmt::format("names node {}, but the file has {}", joints[j], m.nodes.size()));
+      }
+      isJoint[static_cast<size_t>(joints[j])] = true;
+      const int top = topOf(layout.parent, joints[j]);
+      if (std::find(tops.begin(), tops.end(), top) == tops.end()) tops.push_back(top);
+    }
+    int rig = -1;
+    for (size_t r = 0; r < rigTops.size() && rig < 0; ++r) {
+      for (int t : tops) {
+        if (std::find(rigTops[r].begin(), rigTops[r].end(), t) != rigTops[r].end()) rig = static_cast<int>(r);
+      }
+    }
+    if (rig < 0) {
+      rig = static_cast<int>(rigTops.size());
+      rigTops.emplace_back();
+    }
+    for (int t : tops) {
+      if (std::find(rigTops[static_cast<size_t>(rig)].begin(), rigTops[static_cast<size_t>(rig)].end(), t) == rigTops[static_cast<size_t>(rig)].end()) {
+        rigTops[static_cast<size_t>(rig)].push_back(t);
+      }
+    }
+    layout.rigOfSkin[s] = rig;
+  }
+
+  rigs.resize(rigTops.size());
+  layout.boneNode.resize(rigTops.size());
+  for (size_t r = 0; r < rigTops.size(); ++r) {
+    Rig& rig = rigs[r];
+    std::vector<int>& boneNode = layout.boneNode[r];
+    std::vector<int> roots = rigTops[r];
+    // rigport's own root above several root bones is not a bone (gltf_nodes.cpp).
+    if (roots.size() == 1) {
+      const tinygltf::Node& top = m.nodes[static_cast<size_t>(roots[0])];
+      const nlohmann::json extras = extrasOf(top.extras_json_string);
+      if (!isJoint[static_cast<size_t>(roots[0])] && extras.is_object() && extras.value("rigportSyntheticRoot", false)) {
+        roots = top.children;
+        if (rig.name.empty()) rig.name = top.name;
+      }
+    }
+    int synthetic = -1;
+    if (rigTops[r].size() > 1) {
+      Bone root;
+      root.name = "root";
+      rig.skeleton.bones.push_back(root);
+      boneNode.push_back(-1);
+      synthetic = 0;
+      const size_t skin = static_cast<size_t>(std::find(layout.rigOfSkin.begin(), layout.rigOfSkin.end(), static_cast<int>(r)) - layout.rigOfSkin.begin());
+      rig.provenance.warn("no-common-root", fmt::format("skins[{}]: its joints lie under {} separate root nodes; a synthetic root bone holds them",
+                                                        skin, rigTops[r].size()));
+    }
+    // The bone nodes and their parent nodes, depth-first.
+    std::vector<std::pair<int, int>> found;  // node, parent node (-1: the synthetic root or none)
+    std::vector<std::pair<int, int>> stack;
+    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, -1);
+    while (!stack.empty()) {
+      const auto [node, parentNode] = stack.back();
+      stack.pop_back();
+      if (node < 0 || static_cast<size_t>(node) >= m.nodes.size()) continue;  // checked by nodeParents
+      const tinygltf::Node& n = m.nodes[static_cast<size_t>(node)];
+      layout.rigOfNode[static_cast<size_t>(node)] = static_cast<int>(r);
+      if (n.mesh >= 0 && !isJoint[static_cast<size_t>(node)]) continue;  // a mesh, not a bone
+      found.emplace_back(node, parentNode);
+      for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.emplace_back(*it, node);
+    }
+    // Bones in node order when parents precede children in it (rigport writes bones so, and a
+    // round trip keeps the game's frame order); otherwise depth-first order, which always does.
+    std::vector<std::pair<int, int>> byNode = found;
+    std::sort(byNode.begin(), byNode.end());
+    bool nodeOrder = true;
+    for (const auto& [node, parentNode] : byNode) nodeOrder = nodeOrder && parentNode < node;
+    if (nodeOrder) found = std::move(byNode);
+    if (!ctx.budget().charge(found.size() * sizeof(Bone))) {
+      return fieldError(doc, "nodes", ErrorCode::TooLarge, ctx.budget().refusal(found.size() * sizeof(Bone)));
+    }
+    for (const auto& [node, parentNode] : found) {
+      const tinygltf::Node& n = m.nodes[static_cast<size_t>(node)];
+      Bone bone;
+      bone.name = n.name;
+      bone.parent = parentNode < 0 ? synthetic : layout.boneOfNode[static_cast<size_t>(parentNode)];
+      nodeTrs(n, bone);
+      takeBoneExtras(extrasOf(n.extras_json_string), bone);
+      if (bone.name.empty()) bone.name = fmt::format("node_{}", node);
+      layout.boneOfNode[static_cast<size_t>(node)] = static_cast<int>(rig.skeleton.bones.size());
+      rig.skeleton.bones.push_back(std::move(bone));
+      boneNode.push_back(node);
+    }
+    if (synthetic >= 0) rig.skeleton.bones[0].name = uniqueBoneName(rig.skeleton, "root");
+  }
+
+  // Joints and inverse bind matrices, skin by skin; the first skin of a rig gives its palette order.
+  for (size_t s = 0; s < m.skins.size(); ++s) {
+    const tinygltf::Skin& skin = m.skins[s];
+    Rig& rig = rigs[static_cast<size_t>(layout.rigOfSkin[s])];
+    const bool first = rig.skeleton.joints.empty();
+    if (first) {
+      rig.skeleton.extras = extrasOf(skin.extras_json_string);
+      if (rig.skeleton.extras.is_object() && rig.skeleton.extras.empty()) rig.skeleton.extras = nullptr;
+    }
+    std::vector<float> ibm;
+    if (skin.inverseBindMatrices >= 0) {
+      int components = 0;
+      const std::string field = fmt::format("skins[{}].inverseBindMatrices", s);
+      ibm = RP_TRY(readFloats(doc, ctx, skin.inverseBindMatrices, {{TINYGLTF_TYPE_MAT4}, {TINYGLTF_COMPONENT_TYPE_FLOAT}}, field, components));
+      if (ibm.size() / 16 < skin.joints.size()) {
+        return fieldError(doc, field, ErrorCode::BadValue, fmt::format("holds {} matrices for {} joints", ibm.size() / 16, skin.joints.size()));
+      }
+    }
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const int bone = layout.boneOfNode[static_cast<size_t>(skin.joints[j])];
+      if (bone < 0) {
+        return fieldError(doc, fmt::format("skins[{}].joints[{}]", s, j), ErrorCode::BadValue, "a joint carries a mesh and no skeleton could take it");
+      }
+      Bone& b = rig.skeleton.bones[static_cast<size_t>(bone)];
+      glm::mat4 matrix(1.0f);
+      if (!ibm.empty()) std::copy_n(ibm.data() + j * 16, 16, glm::value_ptr(matrix));
+      if (!b.inverseBind) {
+        b.inverseBind = matrix;
+      } else if (*b.inverseBind != matrix) {
+        rig.provenance.warn("inverse-bind-differs", fmt::format("bone '{}' has different inverse bind matrices in two skins; the first is kept", b.name));
+      }
+      if (std::find(rig.skeleton.joints.begin(), rig.skeleton.joints.end(), static_cast<uint32_t>(bone)) == rig.skeleton.joints.end()) {
+        rig.skeleton.joints.push_back(static_cast<uint32_t>(bone));
+      }
+    }
+  }
+  for (Rig& rig : rigs) {
+    // Every bone, in bone order, is what an empty joint list means (rig.hpp).
+    bool all = rig.skeleton.joints.size() == rig.skeleton.bones.size();
+    for (size_t j = 0; all && j < rig.skeleton.joints.size(); ++j) all = rig.skeleton.joints[j] == j;
+    if (all) rig.skeleton.joints.clear();
+  }
+  return layout;
+}
+
+}  // namespace rigport::gltf_in
