@@ -165,12 +165,25 @@ class PositionIndex {
     size_t cap = 16;
     while (cap < 2 * n) cap *= 2;
     slots_.assign(cap, Slot{});
+    positions_ = &positions;
+    firstOfPosition_.assign(n, false);
     for (size_t v = 0; v < n; ++v) {
       const PositionKey k = keyOf(positions[v]);
       size_t h = PositionHash{}(k) & (cap - 1);
       while (slots_[h].index != kEmpty && !(slots_[h].key == k)) h = (h + 1) & (cap - 1);
-      if (slots_[h].index == kEmpty) slots_[h] = {k, static_cast<uint32_t>(v)};  // the first row of a position wins
+      if (slots_[h].index == kEmpty) {  // the first row of a position wins
+        slots_[h] = {k, static_cast<uint32_t>(v)};
+        firstOfPosition_[v] = true;
+      }
     }
+  }
+  // Submeshes usually list CGeoMesh's vertices in its order: row `hint` is tried first and taken
+  // when it is the row a lookup would give (same position, first of it), which skips the hash.
+  int64_t find(const glm::vec3& p, size_t hint) const {
+    if (hint < firstOfPosition_.size() && firstOfPosition_[hint] && keyOf((*positions_)[hint]) == keyOf(p)) {
+      return static_cast<int64_t>(hint);
+    }
+    return find(p);
   }
   int64_t find(const glm::vec3& p) const {
     if (slots_.empty()) return -1;
@@ -188,6 +201,8 @@ class PositionIndex {
     uint32_t index = kEmpty;
   };
   std::vector<Slot> slots_;
+  const std::vector<glm::vec3>* positions_ = nullptr;
+  std::vector<bool> firstOfPosition_;
 };
 
 void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& rig) {
@@ -231,9 +246,11 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
         mesh.influenceOffsets.reserve(m.weights.size() + 1);
         // The rev-12 stream decides (§12); where CSkSkinInfo agrees with it (same bones, weights within
         // one 8-bit step) its float weights are taken instead: the stream's are truncated to 1/255.
+        size_t hint = 0;
         for (size_t v = 0; v < m.weights.size(); ++v) {
           const Influences4 inf = jointMapInfluences(m.weights[v], group, ctx, badLocal);
-          const int64_t g = haveSkinInfo ? geoIndex.find(mesh.positions[v]) : -1;
+          const int64_t g = haveSkinInfo ? geoIndex.find(mesh.positions[v], hint) : -1;
+          hint = g < 0 ? hint : static_cast<size_t>(g) + 1;
           if (g < 0) {
             unmatched += haveSkinInfo ? 1 : 0;
             append(mesh, inf);
@@ -255,8 +272,10 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
         if (!m.weights.empty()) {
           rig.provenance.warn("joint-map", fmt::format("BattleforgeMesh {} has weights but no CDspJointMap group; skinned from CSkSkinInfo", i));
         }
+        size_t hint = 0;
         for (const glm::vec3& p : mesh.positions) {
-          const int64_t g = geoIndex.find(p);
+          const int64_t g = geoIndex.find(p, hint);
+          hint = g < 0 ? hint : static_cast<size_t>(g) + 1;
           unmatched += g < 0 ? 1 : 0;
           append(mesh, g < 0 ? Influences4{} : skinInfoInfluences(parts.skinInfo->vertices[g], ctx));
         }
