@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/decompose.hpp"
 #include "formats/renderware/clump_skeleton.hpp"
 
 namespace rigport::renderware {
@@ -48,7 +49,7 @@ void adoptBindPose(Rig& rig, const glm::mat4& atomicWorld, const std::vector<uin
     }
     world[b] = atomicWorld * glm::inverse(inverseMatrices[static_cast<size_t>(nodeOfBone[b])]);
     Bone bind = bone;
-    decomposeFrame(glm::inverse(parentWorld) * world[b], bind);
+    decomposeTrs(glm::inverse(parentWorld) * world[b], bind);
     if (!std::isfinite(glm::length(bind.translation)) || !std::isfinite(glm::length(bind.scale))) {
       world[b] = parentWorld * bone.localMatrix();  // a singular skin matrix: this bone keeps its frame
       continue;

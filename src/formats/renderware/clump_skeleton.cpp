@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "core/decompose.hpp"
+
 #include "formats/renderware/bind_pose.hpp"
 #include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/hanim_plg.hpp"
@@ -134,7 +136,7 @@ void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, uint32_t atomic
     const glm::mat4& parentWorld = world[static_cast<size_t>(b.parent)];
     if (node < inverseMatrices.size()) {
       const glm::mat4 local = glm::inverse(parentWorld) * world[atomicBone] * glm::inverse(inverseMatrices[node]);
-      if (allFinite(local)) decomposeFrame(local, b);
+      if (allFinite(local)) decomposeTrs(local, b);
     }
     world[bone] = parentWorld * b.localMatrix();
   }
@@ -242,29 +244,6 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
 
 }  // namespace
 
-void decomposeFrame(const glm::mat4& m, Bone& bone) {
-  bone.translation = glm::vec3(m[3]);
-  glm::vec3 c0(m[0]), c1(m[1]), c2(m[2]);
-  glm::vec3 s(glm::length(c0), glm::length(c1), glm::length(c2));
-  glm::vec3 x = s.x > 1e-12f ? c0 / s.x : glm::vec3(1, 0, 0);
-  if (!(s.x > 1e-12f)) s.x = 1.0f;
-  glm::vec3 y = c1 - glm::dot(c1, x) * x;
-  const float ly = glm::length(y);
-  if (ly > 1e-12f) {
-    y /= ly;
-  } else {
-    y = std::fabs(x.x) < 0.9f ? glm::normalize(glm::cross(x, glm::vec3(1, 0, 0))) : glm::normalize(glm::cross(x, glm::vec3(0, 1, 0)));
-    if (!(s.y > 1e-12f)) s.y = 1.0f;
-  }
-  const glm::vec3 z = glm::cross(x, y);
-  if (!(s.z > 1e-12f)) s.z = 1.0f;
-  if (glm::dot(z, c2) < 0.0f) s.z = -s.z;
-  glm::quat q = glm::quat_cast(glm::mat3(x, y, z));
-  const float len = glm::length(q);
-  bone.rotation = (std::isfinite(len) && len > 0.0f) ? q / len : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-  bone.scale = s;
-}
-
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig) {
   const std::vector<uint32_t> order = parentFirstOrder(frames);
@@ -288,7 +267,7 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
     Bone& b = bones[i];
     b.name = (f.name && !f.name->empty()) ? *f.name : fmt::format("frame_{}", order[i]);
     b.parent = f.parent < 0 ? -1 : static_cast<int32_t>(remap[static_cast<size_t>(f.parent)]);
-    decomposeFrame(f.matrix, b);
+    decomposeTrs(f.matrix, b);
     if (f.hanim && f.hanim->nodeId >= 0) b.id = static_cast<uint32_t>(f.hanim->nodeId);
   }
   if (!bones.empty()) rig.name = bones[0].name;

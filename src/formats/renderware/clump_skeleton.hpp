@@ -15,8 +15,4 @@ namespace rigport::renderware {
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig);
 
-// Bind pose of a frame matrix (columns right, up, at, pos): translation = pos, scale = column
-// lengths, rotation = the orthonormalised 3×3 (a mirrored basis becomes a negative z scale).
-void decomposeFrame(const glm::mat4& m, Bone& bone);
-
 }  // namespace rigport::renderware

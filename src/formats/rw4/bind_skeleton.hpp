@@ -25,8 +25,4 @@ struct ParentSource {
 // each file bone, its index in rig.skeleton.bones. A manifest that makes a cycle is an error.
 Result<std::vector<uint32_t>> buildSkeleton(const ModelData& md, const ParentSource& parents, Rig& rig);
 
-// Local TRS of `local` with scale and shear measured: rotation from the orthonormalised basis
-// (a mirrored basis gives a negative z scale); returns the shear (largest axis cosine).
-float decomposeBind(const glm::mat4& local, Bone& bone);
-
 }  // namespace rigport::rw4
