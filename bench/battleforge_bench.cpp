@@ -11,6 +11,7 @@
 #include "export/gltf.hpp"
 #include "formats/battleforge/bf_axes.hpp"
 #include "formats/battleforge/drs_io.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -154,4 +155,4 @@ BENCHMARK(BM_MemcpySkaBytes)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

@@ -8,6 +8,7 @@
 
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -67,4 +68,4 @@ BENCHMARK(BM_MemcpyGlbBytes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

@@ -11,6 +11,7 @@
 #include "export/gltf.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/rw_axes.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -153,4 +154,4 @@ BENCHMARK(BM_MemcpyIfpBytes)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "export/gltf.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/renderware/rw_axes.hpp"
@@ -106,4 +107,4 @@ BENCHMARK(BM_MemcpyDffBytes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

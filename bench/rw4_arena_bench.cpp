@@ -9,6 +9,7 @@
 
 #include "export/gltf.hpp"
 #include "formats/rw4/arena_io.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -105,4 +106,4 @@ BENCHMARK(BM_MemcpyArenaBytes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

@@ -11,6 +11,7 @@
 #include "core/source.hpp"
 #include "formats/sims3/refpack.hpp"
 #include "formats/sims3/sims3_io.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -159,4 +160,4 @@ BENCHMARK(BM_MemcpyRefPackOutput)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

@@ -13,6 +13,7 @@
 
 #include "export/gltf.hpp"
 #include "formats/sluggers/model_io.hpp"
+#include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -119,4 +120,4 @@ BENCHMARK(BM_MemcpySluggersBytes)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+RIGPORT_BENCHMARK_MAIN()

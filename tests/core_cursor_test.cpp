@@ -191,6 +191,25 @@ TEST(HalfFloat, DecodesNormalsSubnormalsAndSpecials) {
   EXPECT_TRUE(std::isnan(halfToFloat(0x7E00)));
 }
 
+// The bit-moving decoder against binary16's definition, (-1)^s × 2^(e-15) × (1 + m/1024) (e = 0:
+// 2^-14 × m/1024), for every code; NaN codes must stay NaN with their sign.
+TEST(HalfFloat, EveryCodeMatchesTheDefinition) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const uint32_t e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    const float sign = (h & 0x8000) ? -1.0f : 1.0f;
+    const float decoded = halfToFloat(static_cast<uint16_t>(h));
+    if (e == 31 && m != 0) {
+      ASSERT_TRUE(std::isnan(decoded)) << std::hex << h;
+      ASSERT_EQ(std::signbit(decoded), (h & 0x8000) != 0) << std::hex << h;
+      continue;
+    }
+    const float expected = e == 31 ? sign * INFINITY
+                           : e == 0 ? sign * std::ldexp(static_cast<float>(m), -24)
+                                    : sign * std::ldexp(static_cast<float>(m | 0x400), static_cast<int>(e) - 25);
+    ASSERT_EQ(std::bit_cast<uint32_t>(decoded), std::bit_cast<uint32_t>(expected)) << std::hex << h;
+  }
+}
+
 TEST(HalfFloat, EveryFiniteHalfRoundTripsThroughFloat) {
   for (uint32_t h = 0; h < 0x10000; ++h) {
     const uint16_t bits = static_cast<uint16_t>(h);

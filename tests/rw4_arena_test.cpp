@@ -877,3 +877,46 @@ TEST(Rw4Arena, WidePaletteNeedsWideBlendIndices) {
     EXPECT_EQ(back.skeleton.bones[back.meshes[0].influences[v].bone].name, fmt::format("b{}", v));
   }
 }
+
+// The reader decodes byte blend indices with UB weights (Skate's layout) on a path of its own; a
+// vertex whose slots repeat a bone, carry zero weights or name one bone only must come out merged
+// exactly as through the general decoder (F weights and indices).
+TEST(Rw4Arena, ByteSkinVerticesMergeLikeEveryOtherLayout) {
+  Rig rig = makeRig(1, 2);
+  Mesh& mesh = rig.meshes[0];
+  const std::vector<std::vector<Influence>> given = {
+      {{0, 0.4f}, {1, 0.3f}, {2, 0.2f}, {3, 0.1f}},    // four bones: the fast path
+      {{1, 0.25f}, {1, 0.25f}, {2, 0.25f}, {3, 0.25f}},  // bone 1 twice
+      {{4, 1.0f}},                                       // one bone, three zero-weight slots
+      {{5, 0.5f}, {5, 0.5f}},                            // one bone in two slots
+  };
+  const std::vector<std::map<std::string, float>> expected = {
+      {{"HIPS", 0.4f}, {"SPINE", 0.3f}, {"HEAD", 0.2f}, {"ARM_L", 0.1f}},
+      {{"SPINE", 0.5f}, {"HEAD", 0.25f}, {"ARM_L", 0.25f}},
+      {{"HAND_L", 1.0f}},
+      {{"LEG_R", 1.0f}},
+  };
+  mesh.influences.clear();
+  mesh.influenceOffsets = {0};
+  for (const auto& v : given) {
+    mesh.influences.insert(mesh.influences.end(), v.begin(), v.end());
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  ArenaWriteOptions general;
+  general.layout.weights = kF;
+  general.layout.indices = kF;
+  for (const ArenaWriteOptions& o : {ArenaWriteOptions{}, general}) {
+    SCOPED_TRACE(fmt::format("weights {} indices {}", vertexTypeName(o.layout.weights), vertexTypeName(o.layout.indices)));
+    const Rig back = readOne(write(rig, o));
+    ASSERT_EQ(back.meshes.size(), 1u);
+    const Mesh& m = back.meshes[0];
+    ASSERT_EQ(m.vertexCount(), given.size());
+    for (size_t v = 0; v < given.size(); ++v) {
+      const auto got = weightsOf(back, m, v);
+      EXPECT_EQ(m.influenceOffsets[v + 1] - m.influenceOffsets[v], expected[v].size()) << "vertex " << v << ": one influence per bone";
+      ASSERT_EQ(got.size(), expected[v].size()) << "vertex " << v;
+      for (const auto& [bone, w] : expected[v]) EXPECT_NEAR(got.at(bone), w, 2.0f / 255.0f) << "vertex " << v << " " << bone;
+    }
+    EXPECT_TRUE(back.provenance.warnings.empty()) << warnings(back);
+  }
+}

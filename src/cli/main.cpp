@@ -1,7 +1,6 @@
 // rigport: converts game skeletons, skins and animations to glTF 2.0.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <malloc.h>
 
 #include <algorithm>
 #include <string>
@@ -9,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "core/allocator_policy.hpp"
 
 namespace {
 
@@ -50,11 +50,7 @@ bool reportUnknownCommand(CLI::App& app, const std::string& word) {
 
 int main(int argc, char** argv) {
   using namespace rigport::cli;
-  // A batch frees each file's model and then allocates the next one of about the same size. With
-  // glibc's default 128 KiB thresholds every large array is mmap'd, unmapped and faulted in again
-  // (200 files of 347 KB: 18,276 page faults; with these, 1,388; BENCHMARKS.md, batch rows).
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value on 64-bit
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  rigport::useReadAllocatorPolicy();
   CLI::App app{"rigport: converts game skeletons, skins and animations to glTF 2.0"};
   app.set_version_flag("--version", std::string("rigport ") + RIGPORT_VERSION);
   app.footer(kExitCodeHelp);

@@ -131,21 +131,6 @@ ByteReader::Scope::Scope(ByteReader& r, Field f) : r_(r), oldLength_(r.path_.siz
 
 ByteReader::Scope::~Scope() { r_.path_.resize(oldLength_); }
 
-float halfToFloat(uint16_t h) {
-  const uint32_t sign = (h >> 15) & 1u;
-  const uint32_t exponent = (h >> 10) & 0x1Fu;
-  const uint32_t mantissa = h & 0x3FFu;
-  float magnitude;
-  if (exponent == 0) {
-    magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-  } else if (exponent == 31) {
-    magnitude = mantissa == 0 ? INFINITY : NAN;
-  } else {
-    magnitude = std::ldexp(static_cast<float>(mantissa | 0x400u), static_cast<int>(exponent) - 25);
-  }
-  return sign ? -magnitude : magnitude;
-}
-
 uint16_t floatToHalf(float f) {
   const uint32_t bits = std::bit_cast<uint32_t>(f);
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);

@@ -187,7 +187,16 @@ class ByteReader {
   Budget* budget_ = nullptr;
 };
 
-float halfToFloat(uint16_t h);
+// IEEE 754 binary16 → float by moving bits (every half is exactly a float, so no rounding): the
+// arena and glTF readers decode a half per UV component, where a libm call per value dominated.
+inline float halfToFloat(uint16_t h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
+  const uint32_t magnitude = h & 0x7FFFu;
+  if (magnitude >= 0x7C00u) return std::bit_cast<float>(sign | 0x7F800000u | ((magnitude & 0x3FFu) << 13));  // inf, NaN
+  if (magnitude >= 0x0400u) return std::bit_cast<float>(sign | ((magnitude + 0x1C000u) << 13));  // exponent rebiased by 112
+  // Subnormal: magnitude × 2^-24, exact in float.
+  return std::bit_cast<float>(sign | std::bit_cast<uint32_t>(static_cast<float>(magnitude) * 0x1p-24f));
+}
 uint16_t floatToHalf(float f);
 
 }  // namespace rigport

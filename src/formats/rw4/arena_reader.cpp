@@ -48,7 +48,7 @@ void readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md,
       rig.provenance.warn("rw4-mesh-type", fmt::format("mesh row {} is a {}, not a RenderOptiMeshData; skipped", row, typeName(type)));
       continue;
     }
-    auto mesh = readOptiMesh(arena, root, row, md.boneNames.size(), rig.provenance);
+    auto mesh = readOptiMesh(arena, root, row, fileToRig, rig.provenance);
     if (!mesh) {
       rig.provenance.warn("rw4-mesh-skipped", fmt::format("RenderOptiMeshData (row {}) is skipped: {}", row, mesh.error().describe()));
       continue;
@@ -56,7 +56,6 @@ void readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md,
     if (!*mesh) continue;
     Mesh& m = **mesh;
     m.name = fmt::format("mesh_{}", row);
-    for (Influence& inf : m.influences) inf.bone = fileToRig[inf.bone];
     rig.meshes.push_back(std::move(m));
   }
 }

@@ -108,70 +108,167 @@ const VertexElement* findUsage(const std::vector<VertexElement>& elements, uint8
   return nullptr;
 }
 
-// Per vertex: palette slots and weights → (global bone, weight) pairs, merged, tiny ones dropped,
-// rescaled to sum 1 (walkthrough §5). Decoded straight from the vertex bytes.
-void buildInfluences(std::span<const uint8_t> bytes, size_t stride, size_t n, Endian endian, const VertexElement& indices,
-                     const VertexElement* weights, const std::vector<uint16_t>& palette, size_t numBones, Mesh& mesh,
-                     uint32_t index, Provenance& prov) {
-  uint32_t fallbackBone = 0;
-  for (uint16_t g : palette) {
-    if (g < numBones) {
-      fallbackBone = g;
-      break;
+// Palette slot → rig bone (the global bone of the remap table, in the rig's order), kNoBone for a
+// slot past the remap table or naming a bone past the skeleton; at least 256 entries so a byte
+// slot needs no range check. fileToRig is a permutation, so merging by rig bone is merging by
+// global bone.
+constexpr uint32_t kNoBone = UINT32_MAX;
+std::vector<uint32_t> slotBones(const std::vector<uint16_t>& palette, const std::vector<uint32_t>& fileToRig) {
+  std::vector<uint32_t> bones(std::max<size_t>(palette.size(), 256), kNoBone);
+  for (size_t s = 0; s < palette.size(); ++s)
+    if (palette[s] < fileToRig.size()) bones[s] = fileToRig[palette[s]];
+  return bones;
+}
+
+// One vertex's (slot, weight) pairs → (global bone, weight) pairs, merged, tiny ones dropped,
+// rescaled to sum 1 (walkthrough §5). Writes at most kMaxInfluences at `out`, returns how many
+// (0: no usable weight). A slot of -1 or one naming kNoBone counts in `badSlots`.
+size_t mergeVertex(const int32_t slot[4], const float weight[4], size_t components, const uint32_t* bonesOfSlot,
+                   Influence* out, size_t& badSlots) {
+  std::array<Influence, kMaxInfluences> pairs;
+  size_t count = 0;
+  float sum = 0.0f;
+  for (size_t c = 0; c < components; ++c) {
+    const float w = weight[c];
+    if (!(w > 0.0f)) continue;
+    const uint32_t bone = slot[c] < 0 ? kNoBone : bonesOfSlot[slot[c]];
+    if (bone == kNoBone) {
+      ++badSlots;
+      continue;
+    }
+    size_t k = 0;
+    while (k < count && pairs[k].bone != bone) ++k;
+    if (k == count) pairs[count++] = Influence{bone, 0.0f};
+    pairs[k].weight += w;
+    sum += w;
+  }
+  float kept = 0.0f;
+  size_t used = 0;
+  for (size_t k = 0; k < count; ++k) {
+    if (pairs[k].weight > kTinyWeight * sum) {
+      pairs[used++] = pairs[k];
+      kept += pairs[k].weight;
     }
   }
-  const bool swap = needsSwap(endian);
-  mesh.influenceOffsets.resize(n + 1);
-  mesh.influences.resize(n * kMaxInfluences);
-  Influence* out = mesh.influences.data();
-  uint32_t* offsets = mesh.influenceOffsets.data();
-  offsets[0] = 0;
-  size_t badSlots = 0, unweighted = 0, written = 0;
-  for (size_t v = 0; v < n; ++v) {
-    const uint8_t* vertex = bytes.data() + v * stride;
-    float slot[4] = {0, 0, 0, 0}, weight[4] = {1, 0, 0, 0};
-    size_t components = decodeVertexFast(indices, Meaning::Integer, vertex + indices.offset, swap, slot);
-    if (weights != nullptr) components = std::min(components, decodeVertexFast(*weights, Meaning::Value, vertex + weights->offset, swap, weight));
-    std::array<Influence, kMaxInfluences> pairs;
-    size_t count = 0;
-    float sum = 0.0f;
-    for (size_t c = 0; c < components; ++c) {
-      const float w = weight[c];
-      if (!(w > 0.0f)) continue;
-      const float s = slot[c] + 0.5f;
-      if (!(s >= 0.0f && s < static_cast<float>(palette.size()))) {
-        ++badSlots;
-        continue;
-      }
-      const uint32_t bone = palette[static_cast<size_t>(s)];
-      if (bone >= numBones) {
-        ++badSlots;
-        continue;
-      }
-      size_t k = 0;
-      while (k < count && pairs[k].bone != bone) ++k;
-      if (k == count) pairs[count++] = Influence{bone, 0.0f};
-      pairs[k].weight += w;
-      sum += w;
-    }
-    float kept = 0.0f;
-    size_t used = 0;
-    for (size_t k = 0; k < count; ++k) {
-      if (pairs[k].weight > kTinyWeight * sum) {
-        pairs[used++] = pairs[k];
-        kept += pairs[k].weight;
+  const float scale = 1.0f / kept;
+  for (size_t k = 0; k < used; ++k) out[k] = Influence{pairs[k].bone, pairs[k].weight * scale};
+  return used;
+}
+
+// The usual skinned vertex: four positive weights on four different bones, none tiny. The same
+// float operations in the same order as mergeVertex (so the same results), without its merge
+// loop; false leaves the vertex to mergeVertex.
+inline bool fourDistinct(const uint32_t bone[4], const float weight[4], Influence* out) {
+  const bool positive = (weight[0] > 0.0f) & (weight[1] > 0.0f) & (weight[2] > 0.0f) & (weight[3] > 0.0f);
+  const bool valid = (bone[0] != kNoBone) & (bone[1] != kNoBone) & (bone[2] != kNoBone) & (bone[3] != kNoBone);
+  const bool distinct = (bone[0] != bone[1]) & (bone[0] != bone[2]) & (bone[0] != bone[3]) & (bone[1] != bone[2]) &
+                        (bone[1] != bone[3]) & (bone[2] != bone[3]);
+  const float sum = ((weight[0] + weight[1]) + weight[2]) + weight[3];
+  const float tiny = kTinyWeight * sum;
+  const bool noneTiny = (weight[0] > tiny) & (weight[1] > tiny) & (weight[2] > tiny) & (weight[3] > tiny);
+  if (!(positive & valid & distinct & noneTiny)) return false;
+  const float scale = 1.0f / sum;
+  for (size_t k = 0; k < 4; ++k) out[k] = Influence{bone[k], weight[k] * scale};
+  return true;
+}
+
+// Per vertex: palette slots and weights → influences, decoded straight from the vertex bytes.
+class InfluenceBuilder {
+ public:
+  InfluenceBuilder(const VertexElement& indices, const VertexElement* weights, const std::vector<uint16_t>& palette,
+                   const std::vector<uint32_t>& fileToRig, Endian endian)
+      : indices_(indices), weights_(weights), paletteSize_(palette.size()), bonesOfSlot_(slotBones(palette, fileToRig)),
+        swap_(needsSwap(endian)),
+        components_(weights == nullptr ? elementComponents(indices)
+                                       : std::min(elementComponents(indices), elementComponents(*weights))) {
+    for (uint16_t g : palette) {
+      if (g < fileToRig.size()) {
+        fallbackBone_ = g;
+        break;
       }
     }
-    if (used == 0) {
-      ++unweighted;
-      out[written++] = Influence{fallbackBone, 1.0f};
+    fallbackRigBone_ = fileToRig.empty() ? 0 : fileToRig[fallbackBone_];
+    for (size_t b = 0; b < 256; ++b) unorm8_[b] = static_cast<float>(b) / 255.0f;
+  }
+
+  // Fills mesh.influenceOffsets / influences for n vertices of `stride` bytes.
+  void build(std::span<const uint8_t> bytes, size_t stride, size_t n, Mesh& mesh) {
+    mesh.influenceOffsets.resize(n + 1);
+    mesh.influences.resize(n * kMaxInfluences);
+    Influence* out = mesh.influences.data();
+    uint32_t* offsets = mesh.influenceOffsets.data();
+    offsets[0] = 0;
+    size_t written = 0;
+    const uint8_t* vertex = bytes.data();
+    if (byteFour()) {
+      // Byte slots and UB weights, four of each (Skate's skinned streams): the common vertex
+      // stays in registers; any other goes through vertexInfluences.
+      for (size_t v = 0; v < n; ++v, vertex += stride) {
+        const uint8_t* i = vertex + indices_.offset;
+        const uint8_t* w = vertex + weights_->offset;
+        const uint32_t bone[4] = {bonesOfSlot_[i[0]], bonesOfSlot_[i[1]], bonesOfSlot_[i[2]], bonesOfSlot_[i[3]]};
+        const float weight[4] = {unorm8_[w[0]], unorm8_[w[1]], unorm8_[w[2]], unorm8_[w[3]]};
+        written += fourDistinct(bone, weight, out + written) ? 4 : vertexInfluences(vertex, out + written);
+        offsets[v + 1] = static_cast<uint32_t>(written);
+      }
     } else {
-      const float scale = 1.0f / kept;
-      for (size_t k = 0; k < used; ++k) out[written++] = Influence{pairs[k].bone, pairs[k].weight * scale};
+      for (size_t v = 0; v < n; ++v, vertex += stride) {
+        written += vertexInfluences(vertex, out + written);
+        offsets[v + 1] = static_cast<uint32_t>(written);
+      }
     }
-    offsets[v + 1] = static_cast<uint32_t>(written);
+    mesh.influences.resize(written);
   }
-  mesh.influences.resize(written);
+
+  size_t badSlots() const { return badSlots_; }
+  size_t unweighted() const { return unweighted_; }
+  uint32_t fallbackBone() const { return fallbackBone_; }  // in the file's order, as warnings name bones
+
+ private:
+  // Byte blend indices (UB, UB256: the stored integer) with four UB weights (/255).
+  bool byteFour() const {
+    return (indices_.vertexType == kUB || indices_.vertexType == kUB256) && weights_ != nullptr &&
+           weights_->vertexType == kUB && components_ == 4;
+  }
+
+  // Any vertex: decode, mergeVertex, and the fallback bone when no weight is usable. Returns the
+  // influences written at `out` (at least 1).
+  [[gnu::noinline]] size_t vertexInfluences(const uint8_t* vertex, Influence* out) {
+    int32_t slot[4] = {-1, -1, -1, -1};
+    float weight[4] = {1, 0, 0, 0};
+    float slotValue[4] = {0, 0, 0, 0};
+    decodeVertexFast(indices_, Meaning::Integer, vertex + indices_.offset, swap_, slotValue);
+    if (weights_ != nullptr) decodeVertexFast(*weights_, Meaning::Value, vertex + weights_->offset, swap_, weight);
+    for (size_t c = 0; c < components_; ++c) {
+      const float s = slotValue[c] + 0.5f;
+      slot[c] = s >= 0.0f && s < static_cast<float>(paletteSize_) ? static_cast<int32_t>(s) : -1;
+    }
+    const size_t used = mergeVertex(slot, weight, components_, bonesOfSlot_.data(), out, badSlots_);
+    if (used > 0) return used;
+    ++unweighted_;
+    out[0] = Influence{fallbackRigBone_, 1.0f};
+    return 1;
+  }
+
+  const VertexElement& indices_;
+  const VertexElement* weights_;
+  size_t paletteSize_;
+  std::vector<uint32_t> bonesOfSlot_;
+  bool swap_;
+  size_t components_;
+  uint32_t fallbackBone_ = 0, fallbackRigBone_ = 0;  // the palette's first valid bone, in file and rig order
+  std::array<float, 256> unorm8_;
+  size_t badSlots_ = 0, unweighted_ = 0;
+};
+
+void buildInfluences(std::span<const uint8_t> bytes, size_t stride, size_t n, Endian endian, const VertexElement& indices,
+                     const VertexElement* weights, const std::vector<uint16_t>& palette,
+                     const std::vector<uint32_t>& fileToRig, Mesh& mesh, uint32_t index, Provenance& prov) {
+  const size_t numBones = fileToRig.size();
+  InfluenceBuilder builder(indices, weights, palette, fileToRig, endian);
+  builder.build(bytes, stride, n, mesh);
+  const size_t badSlots = builder.badSlots(), unweighted = builder.unweighted();
+  const uint32_t fallbackBone = builder.fallbackBone();
   if (badSlots > 0) {
     prov.warn("rw4-palette-slot", fmt::format("RenderOptiMeshData (row {}): {} influence(s) name a palette slot past the {}-entry "
                                               "remap table or a bone past the {} bones; dropped",
@@ -182,6 +279,20 @@ void buildInfluences(std::span<const uint8_t> bytes, size_t stride, size_t n, En
                                             "bone {}",
                                             index, unweighted, fallbackBone));
   }
+}
+
+// n u16 indices at raw → out, byte-swapped when kSwap; returns the largest.
+template <bool kSwap>
+uint16_t widenIndices(const uint8_t* raw, size_t n, uint32_t* out) {
+  uint16_t largest = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t x;
+    std::memcpy(&x, raw + 2 * i, 2);
+    if constexpr (kSwap) x = __builtin_bswap16(x);
+    out[i] = x;
+    largest = std::max(largest, x);
+  }
+  return largest;
 }
 
 Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow, size_t vertexCount, Mesh& mesh,
@@ -200,24 +311,28 @@ Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow,
                                              "are ignored",
                                              ibRow, count, count % 3));
   }
-  mesh.indices.resize(count - count % 3);
+  // One pass that the compiler vectorises (swap, widen, running maximum); triangles are filtered
+  // in a second pass only when some index is out of range.
+  const size_t kept = count - count % 3;
+  mesh.indices.resize(kept);
   uint32_t* out = mesh.indices.data();
-  size_t written = 0, dropped = 0;
-  for (size_t t = 0; t + 3 <= count; t += 3) {
-    uint16_t i[3];
-    std::memcpy(i, raw + 2 * t, 6);
-    if (swap) {
-      for (uint16_t& x : i) x = __builtin_bswap16(x);
+  uint16_t largest = 0;
+  if (swap) largest = widenIndices<true>(raw, kept, out);
+  else largest = widenIndices<false>(raw, kept, out);
+  size_t dropped = 0;
+  if (largest >= vertexCount) {
+    size_t written = 0;
+    for (size_t t = 0; t < kept; t += 3) {
+      if (out[t] >= vertexCount || out[t + 1] >= vertexCount || out[t + 2] >= vertexCount) {
+        ++dropped;
+        continue;
+      }
+      out[written++] = out[t];
+      out[written++] = out[t + 1];
+      out[written++] = out[t + 2];
     }
-    if (i[0] >= vertexCount || i[1] >= vertexCount || i[2] >= vertexCount) {
-      ++dropped;
-      continue;
-    }
-    out[written++] = i[0];
-    out[written++] = i[1];
-    out[written++] = i[2];
+    mesh.indices.resize(written);
   }
-  mesh.indices.resize(written);
   if (dropped > 0) {
     prov.warn("rw4-index-range", fmt::format("RenderOptiMeshData (row {}): {} triangle(s) index past the {} vertices; dropped",
                                              index, dropped, vertexCount));
@@ -260,8 +375,9 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
   return elements;
 }
 
-Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index, size_t numBones,
-                                         Provenance& prov) {
+Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
+                                         const std::vector<uint32_t>& fileToRig, Provenance& prov) {
+  const size_t numBones = fileToRig.size();
   ByteReader obj = RP_TRY(objectReader(arena, root, index, "RenderOptiMeshData"));
   MeshFields f;
   RP_CHECK(obj.seek(optimesh::kNumVerts, "m_uiNumVerts"));
@@ -356,7 +472,7 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
                                             "first index fully",
                                             index));
   }
-  buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, numBones, mesh, index, prov);
+  buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, fileToRig, mesh, index, prov);
 
   size_t numIndices = 0;
   RP_CHECK(readTriangles(arena, root, f.indexBuffer, vertexCount, mesh, &numIndices, index, prov));

@@ -18,7 +18,9 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj);
 
 // One mesh. Influences name global bones (RenderModelData order, < numBones). Empty when the mesh
 // has no blend indices (a morph-only stream): skipped with a warning, as the walkthrough says.
-Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index, size_t numBones,
-                                         Provenance& prov);
+// The mesh's influences name rig bones: `fileToRig` maps the file's bone order (the palette's) to
+// the rig's, and its size is the bone count.
+Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
+                                         const std::vector<uint32_t>& fileToRig, Provenance& prov);
 
 }  // namespace rigport::rw4

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "core/quant.hpp"
 
@@ -30,7 +31,7 @@ void store(uint8_t* p, T v, bool swap) {
 float snorm16(int16_t c) { return std::max(static_cast<float>(c) / 32767.0f, -1.0f); }
 
 // §3.1 CMP, inline (quant::unpackCmp111110 is the reference; the tests compare both).
-void unpackCmp(uint32_t w, float* out) {
+[[gnu::always_inline]] inline void unpackCmp(uint32_t w, float* out) {
   const int32_t x = static_cast<int32_t>(w << 21) >> 21;
   const int32_t y = static_cast<int32_t>((w >> 11) << 21) >> 21;
   const int32_t z = static_cast<int32_t>(w) >> 22;
@@ -39,14 +40,32 @@ void unpackCmp(uint32_t w, float* out) {
   out[2] = std::max(static_cast<float>(z) / 511.0f, -1.0f);
 }
 
-// One loop per type: `Get` turns the component at p into a float.
-template <class Get>
-void decodeLoop(const uint8_t* base, size_t stride, size_t count, size_t step, size_t n, float* out, size_t outStride, Get get) {
+// One loop per type, component count and byte order, so nothing but the conversion is left in the
+// per-vertex work: `Get` turns the component at p into a float, kStep bytes apart.
+template <size_t kStep, size_t kComponents, class Get>
+void decodeFixed(const uint8_t* base, size_t stride, size_t count, float* out, size_t outStride, Get get) {
   for (size_t v = 0; v < count; ++v) {
     const uint8_t* p = base + v * stride;
     float* o = out + v * outStride;
-    for (size_t c = 0; c < n; ++c) o[c] = get(p + c * step);
+    for (size_t c = 0; c < kComponents; ++c) o[c] = get(p + c * kStep);
   }
+}
+
+template <size_t kStep, class Get>
+void decodeLoop(const uint8_t* base, size_t stride, size_t count, size_t n, float* out, size_t outStride, Get get) {
+  switch (n) {
+    case 1: decodeFixed<kStep, 1>(base, stride, count, out, outStride, get); break;
+    case 2: decodeFixed<kStep, 2>(base, stride, count, out, outStride, get); break;
+    case 3: decodeFixed<kStep, 3>(base, stride, count, out, outStride, get); break;
+    default: decodeFixed<kStep, 4>(base, stride, count, out, outStride, get); break;
+  }
+}
+
+// decodeLoop with `get(p, swap)` made a compile-time choice of byte order.
+template <size_t kStep, class Get>
+void decodeLoopSwapped(bool swap, const uint8_t* base, size_t stride, size_t count, size_t n, float* out, size_t outStride, Get get) {
+  if (swap) decodeLoop<kStep>(base, stride, count, n, out, outStride, [&](const uint8_t* p) { return get(p, std::true_type{}); });
+  else decodeLoop<kStep>(base, stride, count, n, out, outStride, [&](const uint8_t* p) { return get(p, std::false_type{}); });
 }
 
 // One component of a non-CMP type at p.
@@ -112,27 +131,42 @@ void decodeElement(const VertexElement& e, Meaning meaning, std::span<const uint
   const bool swap = needsSwap(endian);
   const uint8_t* base = data.data() + e.offset;
   if (e.vertexType == kCMP) {
-    float xyz[3];
     const size_t n = std::min<size_t>(3, outComponents);
-    for (size_t v = 0; v < count; ++v) {
-      unpackCmp(load<uint32_t>(base + v * stride, swap), xyz);
-      for (size_t c = 0; c < n; ++c) out[v * outStride + c] = xyz[c];
-    }
+    auto loop = [&](auto s) {
+      if (n == 3) {  // straight into the output: a copy through a stack array stalled store forwarding
+        for (size_t v = 0; v < count; ++v) unpackCmp(load<uint32_t>(base + v * stride, s), out + v * outStride);
+        return;
+      }
+      float xyz[3];
+      for (size_t v = 0; v < count; ++v) {
+        unpackCmp(load<uint32_t>(base + v * stride, s), xyz);
+        for (size_t c = 0; c < n; ++c) out[v * outStride + c] = xyz[c];
+      }
+    };
+    if (swap) loop(std::true_type{});
+    else loop(std::false_type{});
     return;
   }
-  const size_t step = componentSize(e.vertexType);
   const size_t n = std::min<size_t>({e.numComponents, 4, outComponents});
   const bool integer = meaning == Meaning::Integer;
-  switch (e.vertexType) {
-    case kF: decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return load<float>(p, swap); }); break;
-    case kSF: decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return halfToFloat(load<uint16_t>(p, swap)); }); break;
-    case kUB:
-      decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return integer ? float(p[0]) : float(p[0]) / 255.0f; });
+  const uint8_t type = e.vertexType;
+  switch (type) {
+    case kF:
+      decodeLoopSwapped<4>(swap, base, stride, count, n, out, outStride, [](const uint8_t* p, auto s) { return load<float>(p, s); });
       break;
-    case kUB256: decodeLoop(base, stride, count, step, n, out, outStride, [](const uint8_t* p) { return float(p[0]); }); break;
+    case kSF:
+      decodeLoopSwapped<2>(swap, base, stride, count, n, out, outStride,
+                           [](const uint8_t* p, auto s) { return halfToFloat(load<uint16_t>(p, s)); });
+      break;
+    case kUB:
+      if (integer) decodeLoop<1>(base, stride, count, n, out, outStride, [](const uint8_t* p) { return float(p[0]); });
+      else decodeLoop<1>(base, stride, count, n, out, outStride, [](const uint8_t* p) { return float(p[0]) / 255.0f; });
+      break;
+    case kUB256: decodeLoop<1>(base, stride, count, n, out, outStride, [](const uint8_t* p) { return float(p[0]); }); break;
     case kS1:
     case kS32K:
-      decodeLoop(base, stride, count, step, n, out, outStride, [&](const uint8_t* p) { return decodeComponent(e.vertexType, meaning, p, swap); });
+      decodeLoopSwapped<2>(swap, base, stride, count, n, out, outStride,
+                           [&](const uint8_t* p, auto s) { return decodeComponent(type, meaning, p, s); });
       break;
     default: break;
   }

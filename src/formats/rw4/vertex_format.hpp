@@ -25,6 +25,8 @@ enum class Meaning { Value, Position, Integer };
 
 // Bytes one element occupies in a vertex (CMP: 4 whatever numComponents says).
 size_t elementBytes(const VertexElement& e);
+// Components decodeVertex gives for the element: CMP 3, else numComponents up to 4.
+inline size_t elementComponents(const VertexElement& e) { return e.vertexType == kCMP ? 3 : (e.numComponents < 4 ? e.numComponents : 4); }
 
 // Decodes `count` vertices of `e` from `data` (vertex v at v * stride + e.offset, which the caller
 // has checked lies inside `data`) into out[v * outStride + c] for the first min(components,

@@ -1,0 +1,24 @@
+// main() of every benchmark program: the CLI's allocator policy (core/allocator_policy.hpp), so an
+// in-process read measures what `rigport` does, unless RIGPORT_BENCH_GLIBC_DEFAULTS=1 asks for
+// glibc's defaults (BENCHMARKS.md gives both).
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/allocator_policy.hpp"
+
+#define RIGPORT_BENCHMARK_MAIN()                                                  \
+  int main(int argc, char** argv) {                                               \
+    const char* defaults = std::getenv("RIGPORT_BENCH_GLIBC_DEFAULTS");           \
+    const bool glibcDefaults = defaults != nullptr && std::strcmp(defaults, "1") == 0; \
+    if (!glibcDefaults) rigport::useReadAllocatorPolicy();                        \
+    ::benchmark::AddCustomContext("allocator", glibcDefaults ? "glibc defaults" : "rigport CLI policy"); \
+    ::benchmark::Initialize(&argc, argv);                                         \
+    if (::benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;           \
+    ::benchmark::RunSpecifiedBenchmarks();                                        \
+    ::benchmark::Shutdown();                                                      \
+    return 0;                                                                     \
+  }
