@@ -255,6 +255,39 @@ TEST(SluggersModel, DuplicateRecordsAcrossEntriesAreSummed) {
   }
 }
 
+// Every record of a slot normally carries the same bind data; when one entry's copy differs, the
+// slot's bind position is the records' weighted mean (sluggers.md §6), not the first copy.
+TEST(SluggersModel, SourcesThatDisagreeAreAveragedByWeight) {
+  auto bytes = writeModel(skinnedRig());
+  ASSERT_TRUE(bytes.ok());
+  const Rig original = readBack(*bytes);
+  const SknView v = skn(*bytes);
+  const uint8_t shift = (*bytes)[v.at + 6];
+  constexpr size_t kSlot = 15;  // the first three-bone vertex: one record in each of three SKAcc entries
+  size_t patched = 0;
+  uint32_t patchedWeight = 0;
+  for (size_t e = 0; e < v.acc && patched == 0; ++e) {
+    const size_t entry = v.accAt + e * 0x44;
+    const size_t source = v.at + be32(*bytes, entry + 0x30), indices = v.at + be32(*bytes, entry + 0x34);
+    const size_t weights = v.at + be32(*bytes, entry + 0x3C);
+    const uint32_t base = be32(*bytes, entry + 0x38) / 12;
+    for (size_t n = 0; n < be16(*bytes, entry + 0x42); ++n) {
+      if (base + be16(*bytes, indices + 2 * n) != kSlot) continue;
+      put16(*bytes, source + 12 * n, static_cast<uint16_t>(be16(*bytes, source + 12 * n) + (1u << shift)));  // x + 1.0
+      patchedWeight = (*bytes)[weights + n];
+      ++patched;
+      break;
+    }
+  }
+  ASSERT_EQ(patched, 1u) << "no SKAcc record for slot " << kSlot;
+  const Rig back = readBack(*bytes);
+  const glm::vec3 was = original.meshes[0].positions[kSlot], now = back.meshes[0].positions[kSlot];
+  EXPECT_FLOAT_EQ(now.x, static_cast<float>(was.x + double(patchedWeight) / 256.0)) << "weight " << patchedWeight << "/256 of +1.0";
+  EXPECT_EQ(now.y, was.y);
+  EXPECT_EQ(now.z, was.z);
+  EXPECT_EQ(back.meshes[0].positions[kSlot + 1], original.meshes[0].positions[kSlot + 1]);
+}
+
 TEST(SluggersModel, EveryGxComponentTypeRoundTripsWithinItsStep) {
   for (GxType type : {GxType::U8, GxType::S8, GxType::U16, GxType::S16, GxType::F32}) {
     SCOPED_TRACE(static_cast<int>(type));

@@ -1,6 +1,8 @@
 #include "core/validate.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -66,8 +68,14 @@ Status validate(const Rig& rig) {
     if (!mesh.normals.empty() && mesh.normals.size() != nv) return invalidModel(mp, "normal count differs from vertex count");
     if (!mesh.uvs.empty() && mesh.uvs.size() != nv) return invalidModel(mp, "UV count differs from vertex count");
     if (mesh.indices.size() % 3 != 0) return invalidModel(mp, "index count is not a multiple of 3");
-    for (size_t i = 0; i < mesh.indices.size(); ++i) {
-      if (mesh.indices[i] >= nv) return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
+    // Each per-element check is a pass without early exit (cheap on a valid model, which is every
+    // model a reader returns), then a search for the first offender only when there is one.
+    uint32_t largestIndex = 0;
+    for (uint32_t i : mesh.indices) largestIndex = std::max(largestIndex, i);
+    if (!mesh.indices.empty() && largestIndex >= nv) {
+      const size_t i = static_cast<size_t>(std::find_if(mesh.indices.begin(), mesh.indices.end(), [&](uint32_t x) { return x >= nv; }) -
+                                           mesh.indices.begin());
+      return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
     }
     // Parts tile the index list in order, so every triangle has exactly one material.
     uint64_t covered = 0;
@@ -92,10 +100,20 @@ Status validate(const Rig& rig) {
         mesh.influenceOffsets.back() != mesh.influences.size()) {
       return invalidModel(mp, "influence offsets do not cover the vertices and influences");
     }
-    for (size_t v = 0; v < nv; ++v) {
-      if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalidModel(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
+    bool decreasing = false;
+    for (size_t v = 0; v < nv; ++v) decreasing |= mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1];
+    if (decreasing) {
+      for (size_t v = 0; v < nv; ++v) {
+        if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalidModel(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
+      }
     }
-    for (size_t i = 0; i < mesh.influences.size(); ++i) {
+    // A weight is fine when 0 <= w <= FLT_MAX (NaN fails both comparisons).
+    auto badInfluence = [&](const Influence& inf) {
+      return (inf.bone >= nb) | !((inf.weight >= 0.0f) & (inf.weight <= std::numeric_limits<float>::max()));
+    };
+    bool anyBad = false;
+    for (const Influence& inf : mesh.influences) anyBad |= badInfluence(inf);
+    for (size_t i = 0; anyBad && i < mesh.influences.size(); ++i) {
       const Influence& inf = mesh.influences[i];
       if (inf.bone >= nb) return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("bone {} of {}", inf.bone, nb));
       if (!std::isfinite(inf.weight) || inf.weight < 0.0f) {

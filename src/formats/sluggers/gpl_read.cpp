@@ -1,4 +1,5 @@
 // GPL section → decoded arrays and triangle corners (sluggers.md §3).
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -54,13 +55,8 @@ Result<ArrayAt> locateArray(ByteReader& r, size_t headerAt, const AttributeHeade
   return a;
 }
 
-template <size_t N>
-std::array<float, N> element(const ByteReader& r, const ArrayAt& a, size_t i, size_t firstComponent, uint8_t q) {
-  std::array<float, N> out{};
-  const uint8_t* p = r.data().data() + a.offset + i * a.stride + firstComponent * a.componentSize;
-  const GxDecoder decode(q);
-  for (size_t c = 0; c < N; ++c) out[c] = decode(p + c * a.componentSize);
-  return out;
+const uint8_t* arrayData(const ByteReader& r, const ArrayAt& a, size_t firstComponent) {
+  return r.data().data() + a.offset + firstComponent * a.componentSize;
 }
 
 Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
@@ -75,16 +71,10 @@ Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mes
   mesh.positionCompCount = h.compCount;
   mesh.positionQuantize = h.quantizeInfo;
   mesh.positions.resize(h.count);
-  for (size_t i = 0; i < h.count; ++i) {
-    const auto v = element<3>(r, a, i, 0, h.quantizeInfo);
-    mesh.positions[i] = {v[0], v[1], v[2]};
-  }
+  decodeGxArray<3>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.positions.data()));
   if (h.compCount == kSkinnedCompCount) {
     mesh.interleavedNormals.resize(h.count);
-    for (size_t i = 0; i < h.count; ++i) {
-      const auto v = element<3>(r, a, i, 3, h.quantizeInfo);
-      mesh.interleavedNormals[i] = {v[0], v[1], v[2]};
-    }
+    decodeGxArray<3>(arrayData(r, a, 3), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.interleavedNormals.data()));
   }
   return Ok{};
 }
@@ -99,10 +89,7 @@ Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t posit
                                h.quantizeInfo == mesh.positionQuantize && h.count == mesh.positions.size() &&
                                h.array == positionArray + 3 * a.componentSize;
   mesh.normals.resize(h.count);
-  for (size_t i = 0; i < h.count; ++i) {
-    const auto v = element<3>(r, a, i, 0, h.quantizeInfo);
-    mesh.normals[i] = {v[0], v[1], v[2]};
-  }
+  decodeGxArray<3>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.normals.data()));
   return Ok{};
 }
 
@@ -112,15 +99,9 @@ Status readUvs(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
   const AttributeHeader h = RP_TRY(readAttributeHeader(r));
   const uint8_t used = h.compCount >= 2 ? 2 : 1;
   const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, used));
-  mesh.uvs.resize(h.count);
-  for (size_t i = 0; i < h.count; ++i) {
-    if (used == 2) {
-      const auto v = element<2>(r, a, i, 0, h.quantizeInfo);
-      mesh.uvs[i] = {v[0], v[1]};
-    } else {
-      mesh.uvs[i] = {element<1>(r, a, i, 0, h.quantizeInfo)[0], 0.0f};
-    }
-  }
+  mesh.uvs.resize(h.count);  // zero-filled: a one-component channel leaves v at 0
+  if (used == 2) decodeGxArray<2>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.uvs.data()));
+  else decodeGxArray<1, 2>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.uvs.data()));
   return Ok{};
 }
 
@@ -128,6 +109,7 @@ Status readUvs(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
 struct TupleLayout {
   size_t bytes = 0;
   std::array<uint8_t, kVcdSlots> size{};  // bytes per slot
+  std::array<uint8_t, kVcdSlots> at{};    // where each slot's index starts in the tuple
 };
 
 Result<TupleLayout> tupleLayout(const ByteReader& r, size_t stateAt, uint32_t vcd) {
@@ -143,6 +125,7 @@ Result<TupleLayout> tupleLayout(const ByteReader& r, size_t stateAt, uint32_t vc
                        "setting");
     }
     t.size[slot] = slot == kVcdPnMtx ? 1 : (type == kVcdIndex8 ? 1 : 2);
+    t.at[slot] = static_cast<uint8_t>(t.bytes);
     t.bytes += t.size[slot];
   }
   if (t.size[kVcdPos] == 0) {
@@ -151,17 +134,88 @@ Result<TupleLayout> tupleLayout(const ByteReader& r, size_t stateAt, uint32_t vc
   return t;
 }
 
-void emit(GplMesh& mesh, const Corner& a, const Corner& b, const Corner& c) {
-  if (a.position == b.position || b.position == c.position || a.position == c.position) return;  // strip stitching
-  // §3: GX winds the other way round; community readers reverse it, as glTF needs.
-  for (const Corner* k : {&a, &c, &b}) {
-    mesh.cornerPosition.push_back(k->position);
-    mesh.cornerNormal.push_back(k->normal);
-    mesh.cornerUv.push_back(k->uv);
+// Appends triangles as corners: `emit(a, b, c)` for each, in the order they are given.
+class CornerSink {
+ public:
+  CornerSink(GplMesh& mesh, size_t maxTriangles) : mesh_(mesh), size_(mesh.cornerPosition.size()) {
+    const size_t capacity = size_ + 3 * maxTriangles;
+    mesh.cornerPosition.resize(capacity);
+    mesh.cornerNormal.resize(capacity);
+    mesh.cornerUv.resize(capacity);
   }
+  ~CornerSink() {
+    mesh_.cornerPosition.resize(size_);
+    mesh_.cornerNormal.resize(size_);
+    mesh_.cornerUv.resize(size_);
+  }
+  CornerSink(const CornerSink&) = delete;
+  CornerSink& operator=(const CornerSink&) = delete;
+
+  void emit(const Corner& a, const Corner& b, const Corner& c) {
+    if (a.position == b.position || b.position == c.position || a.position == c.position) return;  // strip stitching
+    // §3: GX winds the other way round; community readers reverse it, as glTF needs.
+    put(a);
+    put(c);
+    put(b);
+  }
+
+ private:
+  void put(const Corner& k) {
+    mesh_.cornerPosition[size_] = k.position;
+    mesh_.cornerNormal[size_] = k.normal;
+    mesh_.cornerUv[size_] = k.uv;
+    ++size_;
+  }
+  GplMesh& mesh_;
+  size_t size_;
+};
+
+// One attribute's index in a tuple: its offset and width (0 = the descriptor leaves it out), and
+// the size of the array it indexes.
+struct IndexSlot {
+  uint8_t at = 0, size = 0;
+  size_t limit = 0;
+  const char* field = "";
+  // The index in `tuple`, kNoIndex when the slot is absent.
+  uint32_t read(const uint8_t* tuple) const {
+    const uint8_t* p = tuple + at;
+    return size == 0 ? kNoIndex : size == 1 ? p[0] : (uint32_t(p[0]) << 8) | p[1];
+  }
+};
+
+// The triangles a primitive list can give at most, from its opcodes and counts alone (a walk that
+// skips the vertex data and stops where the list stops making sense; readPrimitiveList reports
+// why), so the corner arrays are sized once instead of growing primitive by primitive.
+size_t maxTriangles(ByteReader list, const TupleLayout& t) {
+  size_t triangles = 0;
+  while (list.remaining() >= 3) {
+    const auto op = list.u8("opcode");
+    if (!op || *op == 0) break;
+    const auto n = list.u16("vertexCount");
+    if (!n || !list.skip(size_t{*n} * t.bytes, "vertices")) break;
+    const uint8_t primitive = *op & kPrimitiveMask;
+    triangles += primitive == kTriangles ? *n / 3 : primitive == kQuads ? *n / 4 * 2 : primitive == kTriangleStrip || primitive == kTriangleFan ? *n : 0;
+  }
+  return triangles;
 }
 
 Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, Provenance& provenance) {
+  {
+    const size_t more = 3 * maxTriangles(list, t);
+    RP_CHECK(list.charge(uint64_t(more) * 3 * sizeof(uint32_t), "primitiveList"));
+    const size_t needed = mesh.cornerPosition.size() + more;
+    if (needed > mesh.cornerPosition.capacity()) {  // geometric, for meshes of several lists
+      const size_t corners = std::max(needed, 2 * mesh.cornerPosition.capacity());
+      mesh.cornerPosition.reserve(corners);
+      mesh.cornerNormal.reserve(corners);
+      mesh.cornerUv.reserve(corners);
+    }
+  }
+  const IndexSlot slots[3] = {
+      {t.at[kVcdPos], t.size[kVcdPos], mesh.positions.size(), "positionIndex"},
+      {t.at[kVcdNrm], t.size[kVcdNrm], mesh.normals.size(), "normalIndex"},
+      {t.at[kVcdTex0], t.size[kVcdTex0], mesh.uvs.size(), "uvIndex"},
+  };
   std::vector<Corner> corners;
   while (!list.atEnd()) {
     const size_t at = list.position();
@@ -170,47 +224,51 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
     const uint16_t n = RP_TRY(list.u16("vertexCount"));
     const size_t count = RP_TRY(list.count(n, t.bytes, "vertexCount"));
     RP_CHECK(list.charge(uint64_t(count) * 3 * sizeof(Corner), "vertexCount"));
-    // count() checked that count tuples follow: read them straight from the bytes, each index
-    // checked against its array (matrix indices, colours and further channels are skipped).
-    const size_t first = list.position();
-    const uint8_t* p = list.data().data() + first;
-    corners.assign(count, Corner{});
-    for (size_t k = 0; k < count; ++k) {
-      Corner& c = corners[k];
-      for (uint8_t slot = 0; slot < kVcdSlots; ++slot) {
-        const uint8_t size = t.size[slot];
-        if (size == 0) continue;
-        const uint32_t i = size == 1 ? p[0] : (uint32_t(p[0]) << 8) | p[1];
-        if (slot == kVcdPos || slot == kVcdNrm || slot == kVcdTex0) {
-          const size_t limit = slot == kVcdPos ? mesh.positions.size() : slot == kVcdNrm ? mesh.normals.size() : mesh.uvs.size();
-          if (i >= limit) {
-            return list.errorAt(static_cast<size_t>(p - list.data().data()), ErrorCode::BadValue, fmt::format("index {} of {}", i, limit),
-                                Field(slot == kVcdPos ? "positionIndex" : slot == kVcdNrm ? "normalIndex" : "uvIndex",
-                                      static_cast<int64_t>(k)));
-          }
-          (slot == kVcdPos ? c.position : slot == kVcdNrm ? c.normal : c.uv) = i;
-        }
-        p += size;
+    // count() checked that count tuples follow: read the position, normal and uv indices straight
+    // from the bytes, each checked against its array (matrix indices, colours and further
+    // channels are skipped).
+    const uint8_t* tuples = list.data().data() + list.position();
+    corners.resize(count);
+    size_t badSlot = 0, badCorner = count;
+    for (size_t k = 0; k < count && badCorner == count; ++k) {
+      const uint8_t* tuple = tuples + k * t.bytes;
+      // Three named reads, not a loop over a local array: GCC merged such an array's stores into
+      // wide loads that stalled store forwarding.
+      const uint32_t position = slots[0].read(tuple), normal = slots[1].read(tuple), uv = slots[2].read(tuple);
+      corners[k] = Corner{position, normal, uv};
+      if (position >= slots[0].limit || (slots[1].size != 0 && normal >= slots[1].limit) || (slots[2].size != 0 && uv >= slots[2].limit)) {
+        badCorner = k;
+        badSlot = position >= slots[0].limit ? 0 : slots[1].size != 0 && normal >= slots[1].limit ? 1 : 2;
       }
     }
+    if (badCorner != count) {
+      const IndexSlot& slot = slots[badSlot];
+      const uint8_t* p = tuples + badCorner * t.bytes + slot.at;
+      return list.errorAt(static_cast<size_t>(p - list.data().data()), ErrorCode::BadValue,
+                          fmt::format("index {} of {}", slot.read(tuples + badCorner * t.bytes), slot.limit),
+                          Field(slot.field, static_cast<int64_t>(badCorner)));
+    }
     RP_CHECK(list.skip(count * t.bytes, "vertices"));
-    switch (op & kPrimitiveMask) {
+    const uint8_t primitive = op & kPrimitiveMask;
+    const size_t maxTriangles = primitive == kTriangles ? count / 3 : primitive == kQuads ? count / 4 * 2 : count;
+    CornerSink sink(mesh, primitive == kLines || primitive == kLineStrip || primitive == kPoints ? 0 : maxTriangles);
+    switch (primitive) {
       case kTriangles:
-        for (size_t i = 0; i + 2 < count; i += 3) emit(mesh, corners[i], corners[i + 1], corners[i + 2]);
+        for (size_t i = 0; i + 2 < count; i += 3) sink.emit(corners[i], corners[i + 1], corners[i + 2]);
         break;
       case kTriangleStrip:
         for (size_t i = 0; i + 2 < count; ++i) {
-          if (i % 2 == 0) emit(mesh, corners[i], corners[i + 1], corners[i + 2]);
-          else emit(mesh, corners[i + 1], corners[i], corners[i + 2]);
+          if (i % 2 == 0) sink.emit(corners[i], corners[i + 1], corners[i + 2]);
+          else sink.emit(corners[i + 1], corners[i], corners[i + 2]);
         }
         break;
       case kTriangleFan:
-        for (size_t i = 1; i + 1 < count; ++i) emit(mesh, corners[0], corners[i], corners[i + 1]);
+        for (size_t i = 1; i + 1 < count; ++i) sink.emit(corners[0], corners[i], corners[i + 1]);
         break;
       case kQuads:
         for (size_t i = 0; i + 3 < count; i += 4) {
-          emit(mesh, corners[i], corners[i + 1], corners[i + 2]);
-          emit(mesh, corners[i], corners[i + 2], corners[i + 3]);
+          sink.emit(corners[i], corners[i + 1], corners[i + 2]);
+          sink.emit(corners[i], corners[i + 2], corners[i + 3]);
         }
         break;
       case kLines:

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <type_traits>
+#include <vector>
 
 #include "core/error.hpp"
 #include "formats/sluggers/model_layout.hpp"
@@ -15,24 +17,36 @@ namespace rigport::sluggers {
 // Bytes per component ([CP] DisplayDataSize), 0 for a nibble that is not a GX type.
 size_t gxComponentSize(uint8_t quantizeInfo);
 
-// Decodes components of one quantize byte: big-endian, scaled by 2^-frac unless float (§3). The
-// scale is a power of two, so multiplying is exact (as quant::fixedToFloat) and costs no ldexp.
-struct GxDecoder {
-  explicit GxDecoder(uint8_t quantizeInfo)
-      : type(static_cast<GxType>(quantizeInfo >> 4)), scale(1.0f / static_cast<float>(1u << (quantizeInfo & 0xF))) {}
-  float operator()(const uint8_t* p) const {
-    switch (type) {
-      case GxType::U8: return static_cast<float>(p[0]) * scale;
-      case GxType::S8: return static_cast<float>(static_cast<int8_t>(p[0])) * scale;
-      case GxType::U16: return static_cast<float>((p[0] << 8) | p[1]) * scale;
-      case GxType::S16: return static_cast<float>(static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1]))) * scale;
-      case GxType::F32: return std::bit_cast<float>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3]);
+// Decodes `count` elements of kN components stored with one quantize byte: big-endian, scaled by
+// 2^-frac unless float (§3). Element i starts at base + i * stride, its components
+// gxComponentSize(quantizeInfo) bytes apart, and goes to out[i * kOutStride ..]; the caller has
+// checked every byte lies inside the section. The scale is a power of two, so multiplying is exact
+// (as quant::fixedToFloat). One loop per type, so no switch is left in the per-element work.
+template <size_t kN, size_t kOutStride = kN>
+void decodeGxArray(const uint8_t* base, size_t stride, size_t count, uint8_t quantizeInfo, float* out) {
+  const float scale = 1.0f / static_cast<float>(1u << (quantizeInfo & 0xF));
+  auto loop = [&](auto step, auto get) {
+    for (size_t i = 0; i < count; ++i) {
+      const uint8_t* p = base + i * stride;
+      for (size_t c = 0; c < kN; ++c) out[i * kOutStride + c] = get(p + c * decltype(step)::value);
     }
-    return 0.0f;
+  };
+  using One = std::integral_constant<size_t, 1>;
+  using Two = std::integral_constant<size_t, 2>;
+  using Four = std::integral_constant<size_t, 4>;
+  auto be16 = [](const uint8_t* p) { return static_cast<uint16_t>((p[0] << 8) | p[1]); };
+  switch (static_cast<GxType>(quantizeInfo >> 4)) {
+    case GxType::U8: loop(One{}, [&](const uint8_t* p) { return static_cast<float>(p[0]) * scale; }); break;
+    case GxType::S8: loop(One{}, [&](const uint8_t* p) { return static_cast<float>(static_cast<int8_t>(p[0])) * scale; }); break;
+    case GxType::U16: loop(Two{}, [&](const uint8_t* p) { return static_cast<float>(be16(p)) * scale; }); break;
+    case GxType::S16: loop(Two{}, [&](const uint8_t* p) { return static_cast<float>(static_cast<int16_t>(be16(p))) * scale; }); break;
+    case GxType::F32:
+      loop(Four{}, [](const uint8_t* p) {
+        return std::bit_cast<float>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3]);
+      });
+      break;
   }
-  GxType type;
-  float scale;
-};
+}
 
 // The quantize byte for `values` stored as `type`: the most fractional bits (0..15) that keep every
 // value in range; nothing when even 0 bits do not (too large, or negative for an unsigned type).

@@ -134,8 +134,9 @@ struct SkinRecord {
   uint32_t vertex = 0;   // slot in the skinned position array (may be >= its count, §6)
   uint16_t boneIndex = 0;
   uint16_t weight = 0;   // in 1/256
-  glm::vec3 position{0.0f};  // the bind-pose model-space source (§4 "World and bind matrices")
-  glm::vec3 normal{0.0f};
+  // Section offset of its 12-byte bind-pose model-space source (§4 "World and bind matrices"),
+  // decoded when used (SknData::position, ::normal): an SK2 vertex's two records share one.
+  uint32_t source = 0;
 };
 
 }  // namespace rigport::sluggers

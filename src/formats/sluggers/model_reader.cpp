@@ -164,21 +164,24 @@ Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vect
 }
 
 // One rig vertex per distinct (position, normal, uv) index triple, or the position array itself
-// when every corner uses one index for all three (what rigport's writer and the skinned layout do).
-void buildVertices(const GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot) {
+// when every corner uses one index for all three (what rigport's writer and the skinned layout do);
+// then g's arrays are moved into the mesh.
+void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot) {
   const bool anyNormal = std::any_of(g.cornerNormal.begin(), g.cornerNormal.end(), [](uint32_t i) { return i != kNoIndex; });
   const bool anyUv = std::any_of(g.cornerUv.begin(), g.cornerUv.end(), [](uint32_t i) { return i != kNoIndex; });
   bool shared = (!anyNormal || g.normals.size() == g.positions.size()) && (!anyUv || g.uvs.size() == g.positions.size());
-  for (size_t c = 0; shared && c < g.cornerPosition.size(); ++c) {
-    shared = (g.cornerNormal[c] == kNoIndex || g.cornerNormal[c] == g.cornerPosition[c]) &&
-             (g.cornerUv[c] == kNoIndex || g.cornerUv[c] == g.cornerPosition[c]);
+  bool sameIndex = true;  // without early exit, so the loop vectorises
+  for (size_t c = 0; c < g.cornerPosition.size(); ++c) {
+    const uint32_t p = g.cornerPosition[c], n = g.cornerNormal[c], u = g.cornerUv[c];
+    sameIndex &= ((n == kNoIndex) | (n == p)) & ((u == kNoIndex) | (u == p));
   }
+  shared = shared && sameIndex;
   if (shared) {
-    mesh.positions = g.positions;
-    if (anyNormal) mesh.normals = g.normals;
-    if (anyUv) mesh.uvs = g.uvs;
-    mesh.indices = g.cornerPosition;
-    vertexSlot.resize(g.positions.size());
+    mesh.positions = std::move(g.positions);
+    if (anyNormal) mesh.normals = std::move(g.normals);
+    if (anyUv) mesh.uvs = std::move(g.uvs);
+    mesh.indices = std::move(g.cornerPosition);
+    vertexSlot.resize(mesh.positions.size());
     for (uint32_t i = 0; i < vertexSlot.size(); ++i) vertexSlot[i] = i;
     return;
   }
@@ -231,11 +234,11 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
         if (maps.byId[id] < 0) maps.byId[id] = tableToRig[t];
       }
       for (uint32_t t : act.depthFirst) maps.byDepthFirst.push_back(tableToRig[t]);
-      SlotSkin skin = buildSkin(skn->records, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
-      if (g.normalsAliasPositions) g.normals = g.interleavedNormals;
+      SlotSkin skin = buildSkin(*skn, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
+      if (g.normalsAliasPositions) g.normals = std::move(g.interleavedNormals);
       buildVertices(g, mesh, vertexSlot);
-      applySkin(skin, vertexSlot, mesh);
       skinReport = std::move(skin.report);
+      applySkin(std::move(skin), vertexSlot, mesh);
     } else {
       buildVertices(g, mesh, vertexSlot);
       for (size_t b = 0; b < act.bones.size(); ++b) {

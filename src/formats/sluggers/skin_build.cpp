@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <fmt/format.h>
@@ -12,19 +13,42 @@ namespace {
 using Json = nlohmann::json;
 
 // Mean distance, over all records of slots in the array, from a slot's bind position to the bind
-// origin of the bone the record names: a skin vertex lies near the bones that move it, so the right
-// meaning gives the smaller value. Infinite when an index names no bone.
-double meanDistance(const std::vector<SkinRecord>& records, const std::vector<int32_t>& map, const std::vector<glm::mat4>& world,
-                    size_t slots) {
-  double sum = 0.0, weight = 0.0;
-  for (const SkinRecord& r : records) {
+// origin of the bone the record names, for each meaning (one pass for both): a skin vertex lies
+// near the bones that move it, so the right meaning gives the smaller value. Infinite for a
+// meaning under which an index names no bone, or that has no map.
+struct MeanDistances {
+  double byId = 0.0, byDepthFirst = 0.0;
+};
+// `same`: the two maps name the same bone for every record, so the means are equal.
+MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const std::vector<glm::mat4>& world, size_t slots,
+                            bool same) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  struct Sum {
+    const std::vector<int32_t>& map;
+    double sum = 0.0, weight = 0.0;
+    bool named = true;
+    void add(const SkinRecord& r, const glm::vec3& position, const std::vector<glm::mat4>& world) {
+      if (!named) return;
+      if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) {
+        named = false;
+        return;
+      }
+      const glm::vec3 origin(world[static_cast<size_t>(map[r.boneIndex])][3]);
+      sum += r.weight * static_cast<double>(glm::distance(position, origin));
+      weight += r.weight;
+    }
+    double mean() const { return !named ? kNone : weight > 0.0 ? sum / weight : 0.0; }
+  };
+  Sum byId{maps.byId}, byDepthFirst{maps.byDepthFirst};
+  const bool depthFirst = !maps.byDepthFirst.empty() && !same;
+  for (const SkinRecord& r : skn.records) {
     if (r.vertex >= slots) continue;
-    if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) return std::numeric_limits<double>::infinity();
-    const glm::vec3 origin(world[static_cast<size_t>(map[r.boneIndex])][3]);
-    sum += r.weight * static_cast<double>(glm::distance(r.position, origin));
-    weight += r.weight;
+    const glm::vec3 position = skn.position(r);
+    byId.add(r, position, world);
+    if (depthFirst) byDepthFirst.add(r, position, world);
   }
-  return weight > 0.0 ? sum / weight : 0.0;
+  if (same) return {byId.mean(), byId.mean()};
+  return {byId.mean(), depthFirst ? byDepthFirst.mean() : kNone};
 }
 
 bool sameOnRecords(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
@@ -40,17 +64,18 @@ Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index
 
 }  // namespace
 
-SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps, const Skeleton& skeleton,
+SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
                    std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance) {
   const size_t slots = slotPositions.size();
+  const std::vector<SkinRecord>& records = skn.records;
   const std::vector<glm::mat4> world = skeleton.worldBindMatrices();
   SlotSkin out;
   nlohmann::json& report = out.report;
-  const double byId = meanDistance(records, maps.byId, world, slots);
-  const double byDfs = maps.byDepthFirst.empty() ? std::numeric_limits<double>::infinity()
-                                                  : meanDistance(records, maps.byDepthFirst, world, slots);
+  const bool same = !maps.byDepthFirst.empty() && sameOnRecords(records, maps);
+  const MeanDistances distances = meanDistances(skn, maps, world, slots, same);
+  const double byId = distances.byId, byDfs = distances.byDepthFirst;
   const bool depthFirst = byDfs < byId;
-  if (!maps.byDepthFirst.empty() && sameOnRecords(records, maps)) {
+  if (same) {
     report["boneIndex"] = "boneId";
     report["reason"] = "bone ids and depth-first order name the same bones for every record";
   } else {
@@ -81,20 +106,23 @@ SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& 
     }
   }
   for (size_t s = 0; s < slots; ++s) bucket[s + 1] += bucket[s];
-  std::vector<SkinRecord> kept(bucket[slots]);
+  // Record numbers are sorted, not the 32-byte records: scattering those was most of the time.
+  std::vector<uint32_t> kept(bucket[slots]);
+  auto boneOf = [&](uint32_t record) { return static_cast<uint32_t>(map[records[record].boneIndex]); };
   {
     std::vector<uint32_t> next(bucket.begin(), bucket.end() - 1);
-    for (SkinRecord r : records) {
+    for (uint32_t i = 0; i < records.size(); ++i) {
+      const SkinRecord& r = records[i];
       if (r.vertex >= slots || r.boneIndex >= map.size() || map[r.boneIndex] < 0) continue;
-      r.boneIndex = static_cast<uint16_t>(map[r.boneIndex]);
-      kept[next[r.vertex]++] = r;
+      kept[next[r.vertex]++] = i;
     }
   }
   for (size_t s = 0; s < slots; ++s) {  // a handful of records a slot: insertion sort, stable
     for (uint32_t i = bucket[s] + 1; i < bucket[s + 1]; ++i) {
-      const SkinRecord r = kept[i];
+      const uint32_t r = kept[i];
+      const uint32_t bone = boneOf(r);
       uint32_t j = i;
-      for (; j > bucket[s] && kept[j - 1].boneIndex > r.boneIndex; --j) kept[j] = kept[j - 1];
+      for (; j > bucket[s] && boneOf(kept[j - 1]) > bone; --j) kept[j] = kept[j - 1];
       kept[j] = r;
     }
   }
@@ -109,28 +137,39 @@ SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& 
   slotFirst.assign(slots + 1, 0);
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
-  size_t k = 0;
+  slotInfluences.reserve(kept.size());
   for (size_t s = 0; s < slots; ++s) {
     slotFirst[s] = static_cast<uint32_t>(slotInfluences.size());
     uint32_t total = 0;
-    glm::dvec3 p(0.0), n(0.0);
-    for (; k < kept.size() && kept[k].vertex == s; ++k) {
-      const SkinRecord& r = kept[k];
+    bool oneSource = true;  // every record of the slot carries the same bind data (§6: the usual case)
+    const SkinRecord* firstRecord = bucket[s] < bucket[s + 1] ? &records[kept[bucket[s]]] : nullptr;
+    for (uint32_t k = bucket[s]; k < bucket[s + 1]; ++k) {
+      const SkinRecord& r = records[kept[k]];
+      const uint32_t bone = boneOf(kept[k]);
       total += r.weight;
-      p += glm::dvec3(r.position) * static_cast<double>(r.weight);
-      n += glm::dvec3(r.normal) * static_cast<double>(r.weight);
-      if (!slotInfluences.empty() && slotFirst[s] < slotInfluences.size() && slotInfluences.back().bone == r.boneIndex) {
+      oneSource = oneSource && skn.sameSource(r, *firstRecord);
+      if (slotFirst[s] < slotInfluences.size() && slotInfluences.back().bone == bone) {
         slotInfluences.back().weight += static_cast<float>(r.weight);
       } else {
-        slotInfluences.push_back(Influence{r.boneIndex, static_cast<float>(r.weight)});
+        slotInfluences.push_back(Influence{bone, static_cast<float>(r.weight)});
+      }
+    }
+    glm::dvec3 p(0.0), n(0.0);
+    if (total != 0 && !oneSource) {
+      for (uint32_t k = bucket[s]; k < bucket[s + 1]; ++k) {
+        const SkinRecord& r = records[kept[k]];
+        p += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
+        n += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
       }
     }
     if (total == 0) {
       ++unwritten;
       continue;
     }
-    slotPositions[s] = glm::vec3(p / static_cast<double>(total));
-    if (s < slotNormals.size()) slotNormals[s] = glm::vec3(n / static_cast<double>(total));
+    // One source: the weighted mean is exactly that source (float × integer weights sum exactly
+    // in double), so it is taken as it is.
+    slotPositions[s] = oneSource ? skn.position(*firstRecord) : glm::vec3(p / static_cast<double>(total));
+    if (s < slotNormals.size()) slotNormals[s] = oneSource ? skn.normal(*firstRecord) : glm::vec3(n / static_cast<double>(total));
     if (total != kFullWeight) {
       ++off256;
       if (firstOff < 0) firstOff = static_cast<int64_t>(s);
@@ -150,7 +189,14 @@ SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& 
   return out;
 }
 
-void applySkin(const SlotSkin& skin, const std::vector<uint32_t>& vertexSlot, Mesh& mesh) {
+void applySkin(SlotSkin&& skin, const std::vector<uint32_t>& vertexSlot, Mesh& mesh) {
+  bool slotPerVertex = vertexSlot.size() + 1 == skin.first.size();
+  for (size_t v = 0; slotPerVertex && v < vertexSlot.size(); ++v) slotPerVertex = vertexSlot[v] == v;
+  if (slotPerVertex) {  // the skinned layout: vertex v is slot v
+    mesh.influenceOffsets = std::move(skin.first);
+    mesh.influences = std::move(skin.influences);
+    return;
+  }
   mesh.influenceOffsets.assign(1, 0);
   mesh.influenceOffsets.reserve(vertexSlot.size() + 1);
   mesh.influences.clear();

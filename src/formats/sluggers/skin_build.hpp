@@ -9,6 +9,7 @@
 
 #include "core/rig.hpp"
 #include "formats/sluggers/model_layout.hpp"
+#include "formats/sluggers/skn.hpp"
 
 namespace rigport::sluggers {
 
@@ -27,10 +28,10 @@ struct SlotSkin {
 
 // Chooses the meaning and rebuilds every slot's influences; the skinned slots' bind positions and
 // normals are replaced by their sources' (what the runtime deforms).
-SlotSkin buildSkin(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps, const Skeleton& skeleton,
+SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
                    std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance);
 
-// The mesh's influences: vertex v takes those of slot vertexSlot[v].
-void applySkin(const SlotSkin& skin, const std::vector<uint32_t>& vertexSlot, Mesh& mesh);
+// The mesh's influences: vertex v takes those of slot vertexSlot[v] (moved when v is slot v).
+void applySkin(SlotSkin&& skin, const std::vector<uint32_t>& vertexSlot, Mesh& mesh);
 
 }  // namespace rigport::sluggers

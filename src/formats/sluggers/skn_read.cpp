@@ -1,4 +1,6 @@
 // SKN section → skin records (sluggers.md §6 "Rebuilding per-vertex (bone, weight) lists").
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "formats/sluggers/section.hpp"
@@ -9,21 +11,11 @@ namespace {
 
 constexpr const char* kSkn = "SKN";
 
-int16_t s16At(const uint8_t* p) { return static_cast<int16_t>(static_cast<uint16_t>((p[0] << 8) | p[1])); }
-
-// §6: skin data is s16 with posNrmShift fractional bits, position then normal, 12 bytes a vertex.
-void appendRecord(SknData& skn, const ByteReader& r, size_t sourceAt, uint32_t vertex, uint16_t bone, uint16_t weight) {
-  const uint8_t* p = r.data().data() + sourceAt;
-  SkinRecord rec;
-  rec.vertex = vertex;
-  rec.boneIndex = bone;
-  rec.weight = weight;
-  const float scale = 1.0f / static_cast<float>(1u << skn.shift);  // a power of two: exact, as fixedToFloat
-  for (int c = 0; c < 3; ++c) {
-    rec.position[c] = static_cast<float>(s16At(p + 2 * c)) * scale;
-    rec.normal[c] = static_cast<float>(s16At(p + 6 + 2 * c)) * scale;
-  }
-  skn.records.push_back(rec);
+// Room for `n` more records (within the one reservation readSkn made), to be filled in place.
+SkinRecord* appendRecords(SknData& skn, size_t n) {
+  const size_t at = skn.records.size();
+  skn.records.resize(at + n);
+  return skn.records.data() + at;
 }
 
 // §6: "destination + offset is always on a vertex boundary".
@@ -49,6 +41,18 @@ Status checkReach(const ByteReader& r, const SknData& skn, uint64_t adding, size
   return Ok{};
 }
 
+// The records the entries claim (their count fields, two records a vertex for SK2), for one
+// reservation; entries() checked every entry lies inside the section.
+uint64_t recordsClaimed(const ByteReader& r, size_t sk1, size_t numSk1, size_t sk2, size_t numSk2, size_t skAcc, size_t numSkAcc) {
+  const uint8_t* b = r.data().data();
+  auto u16At = [&](size_t at) { return uint64_t((b[at] << 8) | b[at + 1]); };
+  uint64_t n = 0;
+  for (size_t i = 0; i < numSk1; ++i) n += u16At(sk1 + i * kSk1Size + 0x3A);
+  for (size_t i = 0; i < numSk2; ++i) n += 2 * u16At(sk2 + i * kSk2Size + 0x70);
+  for (size_t i = 0; i < numSkAcc; ++i) n += u16At(skAcc + i * kSkAccSize + 0x42);
+  return n;
+}
+
 Result<size_t> entries(ByteReader& r, uint32_t ptr, uint16_t n, size_t size, Field f) {
   if (n == 0) return size_t{0};
   return follow(r, ptr, 0, uint64_t(n) * size, f, kSkn);
@@ -65,8 +69,8 @@ Status readSk1(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x34, "vertSrc"));
   const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
   RP_CHECK(checkReach(r, skn, count, at + 0x3A));
-  RP_CHECK(r.charge(uint64_t(count) * sizeof(SkinRecord), "count"));
-  for (uint32_t k = 0; k < count; ++k) appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone, kFullWeight);
+  SkinRecord* out = appendRecords(skn, count);
+  for (uint32_t k = 0; k < count; ++k) out[k] = SkinRecord{first + k, bone, kFullWeight, static_cast<uint32_t>(source + k * kSkinVertexBytes)};
   return Ok{};
 }
 
@@ -85,11 +89,12 @@ Status readSk2(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x68, "weights"));
   const size_t weights = RP_TRY(follow(r, weightsPtr, 0, uint64_t(count) * 2, "weights", kSkn));
   RP_CHECK(checkReach(r, skn, uint64_t(count) * 2, at + 0x70));
-  RP_CHECK(r.charge(uint64_t(count) * 2 * sizeof(SkinRecord), "count"));
   const uint8_t* w = r.data().data() + weights;
+  SkinRecord* out = appendRecords(skn, size_t{count} * 2);
   for (uint32_t k = 0; k < count; ++k) {
-    appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone0, w[2 * k]);
-    appendRecord(skn, r, source + k * kSkinVertexBytes, first + k, bone1, w[2 * k + 1]);
+    const auto from = static_cast<uint32_t>(source + k * kSkinVertexBytes);
+    out[2 * k] = SkinRecord{first + k, bone0, w[2 * k], from};
+    out[2 * k + 1] = SkinRecord{first + k, bone1, w[2 * k + 1], from};
   }
   return Ok{};
 }
@@ -111,12 +116,12 @@ Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x40, "weights"));
   const size_t weights = RP_TRY(follow(r, weightsPtr, 0, count, "weights", kSkn));
   RP_CHECK(checkReach(r, skn, count, at + 0x42));
-  RP_CHECK(r.charge(uint64_t(count) * sizeof(SkinRecord), "count"));
   const uint8_t* idx = r.data().data() + indices;
   const uint8_t* w = r.data().data() + weights;
+  SkinRecord* out = appendRecords(skn, count);
   for (uint32_t n = 0; n < count; ++n) {
     const uint32_t i = (uint32_t(idx[2 * n]) << 8) | idx[2 * n + 1];
-    appendRecord(skn, r, source + n * kSkinVertexBytes, base + i, bone, w[n]);
+    out[n] = SkinRecord{base + i, bone, w[n], static_cast<uint32_t>(source + n * kSkinVertexBytes)};
   }
   return Ok{};
 }
@@ -125,6 +130,10 @@ Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
 
 Result<SknData> readSkn(ByteReader& r) {
   SknData skn;
+  if (r.size() > UINT32_MAX) {
+    return r.errorAt(0, ErrorCode::Unsupported, fmt::format("a 0x{:X}-byte SKN section (records address 4 GiB)", r.size()), "numSK1");
+  }
+  skn.section = r.data();
   RP_CHECK(r.seek(0, "numSK1"));
   skn.numSk1 = RP_TRY(r.u16("numSK1"));
   skn.numSk2 = RP_TRY(r.u16("numSK2"));
@@ -133,6 +142,7 @@ Result<SknData> readSkn(ByteReader& r) {
   if (skn.shift == 0 || skn.shift >= 32) {
     return r.errorAt(6, ErrorCode::BadValue, fmt::format("posNrmShift {} (the runtime asserts 0 < shift < 32)", skn.shift), "posNrmShift");
   }
+  skn.scale = 1.0f / static_cast<float>(1u << skn.shift);
   RP_CHECK(r.seek(8, "sk1"));
   const uint32_t p1 = RP_TRY(r.u32("sk1"));
   const size_t sk1 = RP_TRY(entries(r, p1, skn.numSk1, kSk1Size, "sk1"));
@@ -141,6 +151,11 @@ Result<SknData> readSkn(ByteReader& r) {
   const uint32_t pAcc = RP_TRY(r.u32("skAcc"));
   const size_t skAcc = RP_TRY(entries(r, pAcc, skn.numSkAcc, kSkAccSize, "skAcc"));
   // skBzero and the flush list are runtime cache work (§6 steps 3–4) with no meaning for a model.
+  // One reservation, charged once: checkReach keeps the records within size / 6 whatever the
+  // entries claim.
+  const uint64_t reserved = std::min<uint64_t>(recordsClaimed(r, sk1, skn.numSk1, sk2, skn.numSk2, skAcc, skn.numSkAcc), r.size() / 6);
+  RP_CHECK(r.charge(reserved * sizeof(SkinRecord), "count"));
+  skn.records.reserve(reserved);
   for (size_t i = 0; i < skn.numSk1; ++i) {
     auto scope = r.scope(Field("SK1", static_cast<int64_t>(i)));
     RP_CHECK(readSk1(r, sk1 + i * kSk1Size, skn));
