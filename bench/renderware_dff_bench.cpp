@@ -1,7 +1,6 @@
-// DFF read throughput: a skinned clump written once by writeDff (2 atomics × 60,000 vertices =
-// 120,000 vertices, 4 influences each, 64 bones), then read (BM_ReadDff) and read + exported to a
-// .glb (BM_ReadDffAndExportGlb). Two atomics because RW triangles index at most 65,535 vertices.
-// Counters: MB/s of DFF input, vertices/s.
+// DFF read throughput on issue 11's 12 MB skinned clump (bench/inputs.hpp: 4 atomics × 32,768
+// vertices, 4 influences, 64 bones), read (BM_ReadDff) and read + exported to a .glb
+// (BM_ReadDffAndExportGlb). Counters: MB/s of DFF input, vertices/s.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -10,52 +9,11 @@
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 #include "formats/renderware/dff_io.hpp"
-#include "formats/renderware/rw_axes.hpp"
+#include "inputs.hpp"
 
 namespace {
 
-constexpr int kBones = 64;
-constexpr int kMeshes = 2;
-constexpr int kVerticesPerMesh = 60'000;
-
-rigport::Rig makeRig() {
-  rigport::Rig rig;
-  rig.provenance.axes = rigport::renderware::kRenderWareAxes;
-  for (int b = 0; b < kBones; ++b) {
-    rigport::Bone bone;
-    bone.name = "bone" + std::to_string(b);
-    bone.parent = b == 0 ? -1 : (b - 1) / 2;  // a binary tree
-    bone.translation = {0.1f * static_cast<float>(b % 3), 0.0f, 0.25f};
-    bone.rotation = glm::angleAxis(0.05f * static_cast<float>(b), glm::normalize(glm::vec3(1, 0.5f, 0.2f)));
-    bone.id = static_cast<uint32_t>(b);
-    rig.skeleton.bones.push_back(bone);
-  }
-  for (int m = 0; m < kMeshes; ++m) {
-    rigport::Mesh mesh;
-    mesh.influenceOffsets.push_back(0);
-    for (int v = 0; v < kVerticesPerMesh; ++v) {
-      const float t = static_cast<float>(v) * 0.001f;
-      mesh.positions.emplace_back(std::cos(t), std::sin(t), t * 0.01f + static_cast<float>(m));
-      mesh.normals.emplace_back(std::cos(t), std::sin(t), 0.0f);
-      mesh.uvs.emplace_back(t, 0.5f);
-      for (int k = 0; k < 4; ++k) {
-        mesh.influences.push_back(rigport::Influence{static_cast<uint32_t>((v + 17 * k) % kBones), 0.4f - 0.1f * k});
-      }
-      mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
-    }
-    for (uint32_t v = 0; v + 2 < kVerticesPerMesh; ++v) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
-    rig.meshes.push_back(std::move(mesh));
-  }
-  return rig;
-}
-
-const std::vector<uint8_t>& dffBytes() {
-  static const std::vector<uint8_t> bytes = [] {
-    auto written = rigport::renderware::writeDff(makeRig());
-    return written ? std::move(*written) : std::vector<uint8_t>{};
-  }();
-  return bytes;
-}
+const std::vector<uint8_t>& dffBytes() { return rigport::bench::skinnedDff(); }
 
 void setCounters(benchmark::State& state, size_t vertices) {
   const double iterations = static_cast<double>(state.iterations());

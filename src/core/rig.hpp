@@ -60,9 +60,11 @@ struct Skeleton {
   std::vector<uint32_t> jointList() const;  // `joints`, or 0..bones-1 when it is empty
 };
 
+// Trivial (no member initialisers), so sizing an array of them is a memset readers overwrite:
+// Influence{} and Influence{bone} still give zeros.
 struct Influence {
-  uint32_t bone = 0;  // index into Skeleton::bones
-  float weight = 0.0f;
+  uint32_t bone;  // index into Skeleton::bones
+  float weight;
 };
 
 // A surface as the source describes it; the glTF exporter writes it as a PBR material with

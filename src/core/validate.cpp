@@ -1,6 +1,8 @@
 #include "core/validate.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <cmath>
 #include <limits>
 
@@ -8,6 +10,22 @@
 
 namespace rigport {
 namespace {
+
+// Whether an influence names a bone >= nb or has a weight that is negative, infinite or NaN,
+// tested on the weight's bits (-0 passes, as 0 <= -0) so that the loop over the array vectorises:
+// it is a pass over every influence of every model read.
+bool anyBadInfluence(const std::vector<Influence>& influences, size_t nb) {
+  static_assert(sizeof(Influence) == 8 && offsetof(Influence, weight) == 4);
+  const uint32_t bones = static_cast<uint32_t>(std::min<size_t>(nb, UINT32_MAX));
+  uint32_t bad = 0;
+  for (const Influence& inf : influences) {
+    const uint32_t bits = std::bit_cast<uint32_t>(inf.weight);
+    const uint32_t magnitude = bits & 0x7FFFFFFFu;
+    bad |= static_cast<uint32_t>(inf.bone >= bones) | static_cast<uint32_t>(magnitude >= 0x7F800000u) |
+           ((bits >> 31) & static_cast<uint32_t>(magnitude != 0));
+  }
+  return bad != 0 || nb > UINT32_MAX;
+}
 
 template <class T>
 Status checkKeys(const Keys<T>& keys, const std::string& path) {
@@ -100,19 +118,15 @@ Status validate(const Rig& rig) {
         mesh.influenceOffsets.back() != mesh.influences.size()) {
       return invalidModel(mp, "influence offsets do not cover the vertices and influences");
     }
-    bool decreasing = false;
-    for (size_t v = 0; v < nv; ++v) decreasing |= mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1];
-    if (decreasing) {
+    uint32_t decreasing = 0;
+    const uint32_t* offsets = mesh.influenceOffsets.data();
+    for (size_t v = 0; v < nv; ++v) decreasing |= static_cast<uint32_t>(offsets[v] > offsets[v + 1]);
+    if (decreasing != 0) {
       for (size_t v = 0; v < nv; ++v) {
         if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalidModel(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
       }
     }
-    // A weight is fine when 0 <= w <= FLT_MAX (NaN fails both comparisons).
-    auto badInfluence = [&](const Influence& inf) {
-      return (inf.bone >= nb) | !((inf.weight >= 0.0f) & (inf.weight <= std::numeric_limits<float>::max()));
-    };
-    bool anyBad = false;
-    for (const Influence& inf : mesh.influences) anyBad |= badInfluence(inf);
+    bool anyBad = anyBadInfluence(mesh.influences, nb);
     for (size_t i = 0; anyBad && i < mesh.influences.size(); ++i) {
       const Influence& inf = mesh.influences[i];
       if (inf.bone >= nb) return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("bone {} of {}", inf.bone, nb));

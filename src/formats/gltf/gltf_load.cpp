@@ -179,7 +179,8 @@ Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
   }
   RP_CHECK(chargeJson(c.json, ctx));
 
-  FileAccess access{&ctx, {}};
+  FileAccess access;
+  access.ctx = &ctx;
   tinygltf::TinyGLTF loader;
   loader.SetStoreOriginalJSONForExtrasAndExtensions(true);
   loader.SetImageLoader(keepImageUndecoded, nullptr);

@@ -1,6 +1,7 @@
 #include "formats/renderware/clump_skeleton.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <deque>
 #include <queue>
@@ -181,38 +182,59 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
                                         skin.numBones, nodeBones.size()));
   }
   const size_t nv = mesh.positions.size();
+  // Influences are written in place: at most one per weight slot in use, or one for a vertex with
+  // none (bound whole); the array is cut to what was written at the end.
   size_t slots = 0;
   for (size_t v = 0; v < nv; ++v) {
-    for (int k = 0; k < 4; ++k) slots += skin.weights[v][k] != 0.0f;
+    const auto& w = skin.weights[v];
+    const size_t used = (w[0] != 0.0f) + (w[1] != 0.0f) + (w[2] != 0.0f) + (w[3] != 0.0f);
+    slots += used == 0 ? 1 : used;
   }
-  mesh.influences.reserve(slots + nv / 64);  // + a little for unweighted vertices bound whole
-  mesh.influenceOffsets.reserve(nv + 1);
-  mesh.influenceOffsets.push_back(0);
+  mesh.influences.resize(slots);
+  mesh.influenceOffsets.resize(nv + 1);
+  Influence* out = mesh.influences.data();
+  uint32_t* offsets = mesh.influenceOffsets.data();
+  offsets[0] = 0;
+  size_t written = 0;
   const uint32_t unweightedBone = jointForUnweighted(rig.skeleton, atomicBone, nodeBones);
-  size_t unweighted = 0, badSums = 0, badSlots = 0;
+  const size_t nodes = nodeBones.size();
+  size_t unweighted = 0, badSlots = 0, badSums = 0;
   float worstSum = 1.0f;
   for (size_t v = 0; v < nv; ++v) {
+    const auto& w = skin.weights[v];
+    const auto& node = skin.indices[v];
+    // The usual vertex: four positive finite weights on nodes that exist. Same sum, in the same
+    // order, as the general path below.
+    const bool four = (w[0] > 0.0f) & (w[1] > 0.0f) & (w[2] > 0.0f) & (w[3] > 0.0f) &
+                      (w[0] <= FLT_MAX) & (w[1] <= FLT_MAX) & (w[2] <= FLT_MAX) & (w[3] <= FLT_MAX) &
+                      (node[0] < nodes) & (node[1] < nodes) & (node[2] < nodes) & (node[3] < nodes);
     float sum = 0.0f;
-    for (int k = 0; k < 4; ++k) {
-      const float w = skin.weights[v][k];
-      if (w == 0.0f) continue;  // §5: filter by weight, never by index
-      const uint32_t node = skin.indices[v][k];
-      if (!(w > 0.0f) || !std::isfinite(w) || node >= nodeBones.size()) {
-        ++badSlots;
-        continue;
+    if (four) {
+      for (int k = 0; k < 4; ++k) out[written + k] = Influence{nodeBones[node[k]], w[k]};
+      written += 4;
+      sum = ((w[0] + w[1]) + w[2]) + w[3];
+    } else {
+      for (int k = 0; k < 4; ++k) {
+        if (w[k] == 0.0f) continue;  // §5: filter by weight, never by index
+        if (!(w[k] > 0.0f) || !std::isfinite(w[k]) || node[k] >= nodes) {
+          ++badSlots;
+          continue;
+        }
+        out[written++] = Influence{nodeBones[node[k]], w[k]};
+        sum += w[k];
       }
-      mesh.influences.push_back(Influence{nodeBones[node], w});
-      sum += w;
+      if (sum == 0.0f) {
+        ++unweighted;
+        out[written++] = Influence{unweightedBone, 1.0f};
+      }
     }
-    if (sum == 0.0f) {
-      ++unweighted;
-      mesh.influences.push_back(Influence{unweightedBone, 1.0f});
-    } else if (std::fabs(sum - 1.0f) > kWeightSumTolerance) {
+    if (sum != 0.0f && std::fabs(sum - 1.0f) > kWeightSumTolerance) {
       ++badSums;
       if (std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f)) worstSum = sum;
     }
-    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    offsets[v + 1] = static_cast<uint32_t>(written);
   }
+  mesh.influences.resize(written);
   if (badSlots > 0) {
     prov.warn("skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));

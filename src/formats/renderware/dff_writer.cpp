@@ -194,10 +194,11 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   }
   // The hierarchy lives on the first node's frame. (Not `empty() ? -1 : bones[0]`: that conditional
   // is unsigned, and -1 became 4294967295, an out-of-bounds frame the fuzzer found.)
-  const std::optional<uint32_t> hierFrame = tree.bones.empty() ? std::nullopt : std::optional<uint32_t>(tree.bones[0]);
-  if (hierFrame) {
+  const bool hasHierarchy = !tree.bones.empty();
+  const uint32_t hierFrame = hasHierarchy ? tree.bones[0] : 0;
+  if (hasHierarchy) {
     const std::vector<int32_t> flags = hanimFlagsFromParents(tree.parents);
-    HAnimPlg& plg = *frames[*hierFrame].hanim;
+    HAnimPlg& plg = *frames[hierFrame].hanim;
     for (size_t n = 0; n < tree.bones.size(); ++n) {
       plg.nodes.push_back(HAnimNode{ids[tree.bones[n]], static_cast<int32_t>(n), flags[n]});
     }
@@ -216,8 +217,8 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     }
     uint32_t frame = 0;
     bool toFrameSpace = !sk.bones.empty();
-    if (mesh.skinned() && hierFrame) {
-      frame = *hierFrame;
+    if (mesh.skinned() && hasHierarchy) {
+      frame = hierFrame;
     } else if (mesh.attachBone >= 0) {
       frame = static_cast<uint32_t>(mesh.attachBone);
       toFrameSpace = false;

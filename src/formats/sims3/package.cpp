@@ -133,7 +133,7 @@ std::vector<uint8_t> serializeNameMap(const std::vector<std::pair<uint64_t, std:
 
 std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resources) {
   ByteWriter w;
-  w.raw({reinterpret_cast<const uint8_t*>(kMagic), 4});
+  w.fixedString(std::string_view(kMagic, 4), 4);
   w.u32(kMajor);
   w.zeros(kHeaderSize - 8);
   std::vector<uint32_t> offsets;

@@ -1,0 +1,205 @@
+#include "inputs.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/byte_writer.hpp"
+#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/rw_axes.hpp"
+#include "formats/rw4/arena_io.hpp"
+#include "formats/sluggers/model_io.hpp"
+
+namespace rigport::bench {
+namespace {
+
+constexpr int kBones = 64;
+constexpr int kSkinned = 60'000;  // the Sluggers block's skinned submesh (a GPL array's u16 count, with room)
+constexpr int kRigid = 4;
+constexpr int kRigidVertices = 10'000;
+
+rigport::Rig binaryTreeSkeleton() {
+  rigport::Rig rig;
+  for (int b = 0; b < kBones; ++b) {
+    rigport::Bone bone;
+    bone.name = "bone" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : (b - 1) / 2;
+    bone.translation = {0.1f * static_cast<float>(b % 3), 0.0f, 0.25f};
+    bone.rotation = glm::angleAxis(0.05f * static_cast<float>(b), glm::normalize(glm::vec3(1, 0.5f, 0.2f)));
+    bone.id = static_cast<uint32_t>(b);
+    rig.skeleton.bones.push_back(bone);
+  }
+  return rig;
+}
+
+// count vertices on a helix, 4 influences each (bones (v + 17k) mod 64, weights 0.4 .. 0.1), a
+// triangle per vertex.
+rigport::Mesh helixMesh(int count, float offset) {
+  rigport::Mesh mesh;
+  mesh.influenceOffsets.push_back(0);
+  for (int v = 0; v < count; ++v) {
+    const float t = static_cast<float>(v) * 0.001f;
+    mesh.positions.emplace_back(std::cos(t), std::sin(t), t * 0.01f + offset);
+    mesh.normals.emplace_back(std::cos(t), std::sin(t), 0.0f);
+    mesh.uvs.emplace_back(std::fmod(t, 1.0f), 0.5f);
+    for (int k = 0; k < 4; ++k) {
+      mesh.influences.push_back(rigport::Influence{static_cast<uint32_t>((v + 17 * k) % kBones), 0.4f - 0.1f * static_cast<float>(k)});
+    }
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  for (uint32_t v = 0; v + 2 < static_cast<uint32_t>(count); ++v) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+  return mesh;
+}
+
+template <class Write>
+const std::vector<uint8_t>& once(std::vector<uint8_t>& cache, Write write) {
+  if (cache.empty()) {
+    auto written = write();
+    if (written) cache = std::move(*written);
+  }
+  return cache;
+}
+
+rigport::Rig blockRig() {
+  rigport::Rig rig = binaryTreeSkeleton();
+  rigport::Mesh skin;
+  skin.name = "body";
+  skin.influenceOffsets.push_back(0);
+  for (int v = 0; v < kSkinned; ++v) {
+    const float t = static_cast<float>(v) * 0.001f;
+    skin.positions.emplace_back(std::cos(t), std::sin(t), t * 0.01f);
+    skin.normals.emplace_back(std::cos(t), std::sin(t), 0.0f);
+    skin.uvs.emplace_back(std::fmod(t, 1.0f), 0.5f);
+    // Runs of 8 vertices with the same influence count (1..4) and bones, as meshes have.
+    const int run = v / 8;
+    const int count = 1 + run % 4;
+    for (int k = 0; k < count; ++k) skin.influences.push_back({static_cast<uint32_t>((run + 17 * k) % kBones), 1.0f / static_cast<float>(count)});
+    skin.influenceOffsets.push_back(static_cast<uint32_t>(skin.influences.size()));
+  }
+  for (uint32_t v = 0; v + 2 < kSkinned; ++v) skin.indices.insert(skin.indices.end(), {v, v + 1, v + 2});
+  rig.meshes.push_back(std::move(skin));
+  for (int m = 0; m < kRigid; ++m) {
+    rigport::Mesh mesh;
+    mesh.name = "rigid" + std::to_string(m);
+    mesh.attachBone = 1 + m;
+    for (int v = 0; v < kRigidVertices; ++v) {
+      const float t = static_cast<float>(v) * 0.002f;
+      mesh.positions.emplace_back(std::cos(t), std::sin(t), 0.1f * static_cast<float>(m));
+      mesh.normals.emplace_back(0.0f, 0.0f, 1.0f);
+      mesh.uvs.emplace_back(std::fmod(t, 1.0f), 0.25f);
+    }
+    for (uint32_t v = 0; v + 2 < kRigidVertices; ++v) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+    rig.meshes.push_back(std::move(mesh));
+  }
+  return rig;
+}
+
+// Tagged block `char tag[4], u32 size`; returns the size field position for patching.
+size_t beginBlock(rigport::ByteWriter& w, const char* tag) {
+  w.fixedString(tag, 4);
+  const size_t at = w.size();
+  w.u32(0);
+  return at;
+}
+void endBlock(rigport::ByteWriter& w, size_t at) { w.patchU32(at, static_cast<uint32_t>(w.size() - at - 4)); }
+
+// A NUL-terminated string whose size field holds strlen + 1 and whose payload is padded to 4.
+void stringBlock(rigport::ByteWriter& w, const char* tag, const std::string& text, const int32_t* prefix) {
+  w.fixedString(tag, 4);
+  w.u32(static_cast<uint32_t>(text.size() + 1 + (prefix ? 4 : 0)));
+  if (prefix) w.s32(*prefix);
+  w.cString(text);
+  w.align(4);
+}
+
+std::vector<uint8_t> makeAnpk() {
+  rigport::ByteWriter w;
+  const size_t pkg = beginBlock(w, "ANPK");
+  const int32_t numAnims = kIfpAnimations;
+  stringBlock(w, "INFO", "bench", &numAnims);
+  for (int a = 0; a < kIfpAnimations; ++a) {
+    stringBlock(w, "NAME", "anim_" + std::to_string(a), nullptr);
+    const size_t dgan = beginBlock(w, "DGAN");
+    const size_t info = beginBlock(w, "INFO");
+    w.s32(kIfpTracks);
+    w.s32(0);
+    endBlock(w, info);
+    for (int t = 0; t < kIfpTracks; ++t) {
+      const bool translation = t % 2 == 0;
+      const size_t cpan = beginBlock(w, "CPAN");
+      const size_t anim = beginBlock(w, "ANIM");
+      w.fixedString("bone_" + std::to_string(t), 28);
+      w.s32(kIfpKeys);
+      w.s32(0);
+      w.s32(kIfpKeys - 1);
+      w.s32(t);
+      endBlock(w, anim);
+      const size_t keys = beginBlock(w, translation ? "KRT0" : "KR00");
+      for (int k = 0; k < kIfpKeys; ++k) {
+        const float angle = 0.01f * static_cast<float>(a + t + k);
+        w.f32(0.0f);
+        w.f32(0.0f);
+        w.f32(-std::sin(angle));
+        w.f32(std::cos(angle));
+        if (translation) {
+          w.f32(0.1f * static_cast<float>(k));
+          w.f32(0.0f);
+          w.f32(1.0f);
+        }
+        w.f32(static_cast<float>(k) / 30.0f);
+      }
+      endBlock(w, keys);
+      endBlock(w, cpan);
+    }
+    endBlock(w, dgan);
+  }
+  endBlock(w, pkg);
+  return w.take();
+}
+
+}  // namespace
+
+const std::vector<uint8_t>& skinnedDff() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] {
+    rigport::Rig rig = binaryTreeSkeleton();
+    rig.provenance.axes = rigport::renderware::kRenderWareAxes;
+    for (int m = 0; m < 4; ++m) rig.meshes.push_back(helixMesh(32'768, static_cast<float>(m)));
+    return rigport::renderware::writeDff(rig);
+  });
+}
+
+const std::vector<uint8_t>& skinnedArena() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] {
+    rigport::Rig rig = binaryTreeSkeleton();
+    for (int m = 0; m < 4; ++m) rig.meshes.push_back(helixMesh(50'000, static_cast<float>(m)));
+    return rigport::rw4::writeArena(rig);
+  });
+}
+
+const std::vector<uint8_t>& sluggersBlock() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::sluggers::writeModel(blockRig()); });
+}
+
+const std::vector<uint8_t>& ifpPackage() {
+  static const std::vector<uint8_t> bytes = makeAnpk();
+  return bytes;
+}
+
+rigport::Rig ifpSkeleton() {
+  rigport::Rig rig;
+  rig.provenance.axes = rigport::renderware::kRenderWareAxes;
+  for (int t = 0; t < kIfpTracks; ++t) {
+    rigport::Bone b;
+    b.name = "bone_" + std::to_string(t);
+    b.parent = t - 1;
+    b.translation = {0.0f, 0.0f, 0.1f};
+    b.id = static_cast<uint32_t>(t);
+    rig.skeleton.bones.push_back(b);
+  }
+  return rig;
+}
+
+
+}  // namespace rigport::bench
