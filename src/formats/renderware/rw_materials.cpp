@@ -51,42 +51,48 @@ void addMeshMaterials(const RwGeometry& geo, size_t atomicIndex, Mesh& mesh, Rig
     rig.materials.push_back(toRigMaterial(geo.materials[i], fmt::format("{}_material_{}", mesh.name, i)));
   }
   const size_t triangles = mesh.indices.size() / 3;
-  std::vector<uint16_t> ids(triangles, 0);
+  const size_t listed = std::min(triangles, geo.triangleMaterials.size());
+  const size_t count = geo.materials.size();
+  // A triangle's material: its id, or 0 when the id is out of range or the triangle has none.
+  auto idOf = [&](size_t t) -> uint16_t {
+    const uint16_t id = t < listed ? geo.triangleMaterials[t] : 0;
+    return id < count ? id : 0;
+  };
+  // One pass: the parts of a list already grouped by material (the usual case), whether it is.
   size_t outOfRange = 0;
-  for (size_t t = 0; t < std::min(triangles, geo.triangleMaterials.size()); ++t) {
-    if (geo.triangleMaterials[t] < geo.materials.size()) {
-      ids[t] = geo.triangleMaterials[t];
-    } else {
-      ++outOfRange;
+  bool grouped = true;
+  for (size_t t = 0; t < triangles; ++t) {
+    outOfRange += t < listed && geo.triangleMaterials[t] >= count;
+    const uint16_t id = idOf(t);
+    const uint32_t material = base + id;
+    if (mesh.parts.empty() || mesh.parts.back().material != material) {
+      grouped = grouped && (mesh.parts.empty() || material > mesh.parts.back().material);
+      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(3 * t), 0});
     }
+    mesh.parts.back().indexCount += 3;
   }
   if (outOfRange > 0) {
     rig.provenance.warn("material-id", fmt::format("atomic {}: {} triangle(s) name a material beyond the {} of the list; "
                                                    "material 0 is used", atomicIndex, outOfRange, geo.materials.size()));
   }
-  // Triangles grouped by material, keeping their order within a material: nothing moves when the
-  // file lists them grouped already (the usual case), else one counting pass (ids < materials).
-  if (!std::is_sorted(ids.begin(), ids.end())) {
-    std::vector<uint32_t> first(geo.materials.size() + 1, 0);
-    for (uint16_t id : ids) ++first[id + 1u];
-    for (size_t m = 1; m < first.size(); ++m) first[m] += first[m - 1];
-    std::vector<uint32_t> grouped(mesh.indices.size());
-    std::vector<uint16_t> groupedIds(triangles);
-    for (size_t t = 0; t < triangles; ++t) {
-      const uint32_t slot = first[ids[t]]++;
-      std::copy_n(mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t), 3, grouped.begin() + static_cast<std::ptrdiff_t>(3 * slot));
-      groupedIds[slot] = ids[t];
+  if (grouped) return;
+  // Interleaved: triangles grouped by material by one counting pass, keeping their order within a
+  // material.
+  std::vector<uint32_t> first(count + 1, 0);
+  for (size_t t = 0; t < triangles; ++t) ++first[idOf(t) + 1u];
+  for (size_t m = 1; m < first.size(); ++m) first[m] += first[m - 1];
+  mesh.parts.clear();
+  for (size_t m = 0; m < count; ++m) {
+    if (first[m + 1] > first[m]) {
+      mesh.parts.push_back(MeshPart{base + static_cast<uint32_t>(m), 3 * first[m], 3 * (first[m + 1] - first[m])});
     }
-    mesh.indices = std::move(grouped);
-    ids = std::move(groupedIds);
   }
+  std::vector<uint32_t> regrouped(mesh.indices.size());
   for (size_t t = 0; t < triangles; ++t) {
-    const uint32_t material = base + ids[t];
-    if (mesh.parts.empty() || mesh.parts.back().material != material) {
-      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(3 * t), 0});
-    }
-    mesh.parts.back().indexCount += 3;
+    const uint32_t slot = first[idOf(t)]++;
+    std::copy_n(mesh.indices.begin() + static_cast<std::ptrdiff_t>(3 * t), 3, regrouped.begin() + static_cast<std::ptrdiff_t>(3 * slot));
   }
+  mesh.indices = std::move(regrouped);
 }
 
 void geometryMaterials(const Mesh& mesh, const Rig& rig, RwGeometry& geo) {
