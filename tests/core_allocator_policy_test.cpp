@@ -2,13 +2,40 @@
 // block freed and allocated again comes from the heap the process keeps, not from a fresh mapping.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <string>
 
 #include "core/allocator_policy.hpp"
 
 #if __has_include(<malloc.h>)
 #include <malloc.h>
+
+// The heap the models are read into is advised for transparent huge pages ("hg" in the heap's
+// VmFlags), where the kernel offers them at all.
+TEST(AllocatorPolicy, TheHeapIsAdvisedForHugePages) {
+  std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(mode, modes);
+  if (modes.empty() || modes.find("[never]") != std::string::npos) GTEST_SKIP() << "no transparent huge pages here";
+  rigport::useReadAllocatorPolicy();
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inHeap = false, advised = false;
+  while (std::getline(smaps, line)) {
+    const bool mapping = !line.empty() && std::isxdigit(static_cast<unsigned char>(line[0])) &&
+                         line.find('-') < line.find(' ');  // "start-end perms offset dev inode [name]"
+    if (mapping) {
+      inHeap = line.find("[heap]") != std::string::npos;
+    } else if (inHeap && line.rfind("VmFlags:", 0) == 0 && line.find(" hg") != std::string::npos) {
+      advised = true;
+    }
+  }
+  EXPECT_TRUE(advised) << "no part of [heap] has the hg flag";
+}
 #endif
+
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 TEST(AllocatorPolicy, LargeBlocksComeFromTheKeptHeap) {

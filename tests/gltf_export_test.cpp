@@ -555,6 +555,35 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["forward"], "+Y");
 }
 
+// The CLI moves its rig into exportGlbParts, which converts the axes in place and hands the .glb
+// over as head + buffer: the same bytes as exportGlb's copy-and-join, source axes included.
+TEST(GltfExport, GlbPartsOfAMovedRigAreTheGlbBytes) {
+  Rig rig;
+  rig.provenance.axes.up = AxisSystem::Up::Z;
+  rig.provenance.axes.forward = AxisSystem::Axis::PosY;
+  rig.provenance.axes.metresPerUnit = 0.01f;
+  Bone root;
+  root.name = "root";
+  root.translation = {0, 0, 100};
+  rig.skeleton.bones = {root};
+  Mesh mesh;
+  mesh.name = "tri";
+  mesh.positions = {{0, 0, 0}, {0, 50, 100}, {10, 0, 100}};
+  mesh.indices = {0, 1, 2};
+  mesh.influenceOffsets = {0, 1, 2, 3};
+  mesh.influences = {{0, 1}, {0, 1}, {0, 1}};
+  rig.meshes.push_back(mesh);
+  auto glb = exportGlb(rig);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  auto parts = exportGlbParts(Rig(rig));
+  ASSERT_TRUE(parts.ok()) << parts.error().describe();
+  std::vector<uint8_t> joined = parts->head;
+  joined.insert(joined.end(), parts->bin.begin(), parts->bin.end());
+  EXPECT_EQ(joined, *glb);
+  EXPECT_EQ(parts->head.size() % 4, 0u);
+  EXPECT_NE(std::string(glb->begin(), glb->end()).find("\"up\":\"Z\""), std::string::npos) << "the source axes, not glTF's";
+}
+
 TEST(GltfExport, MoreThan256JointsUseUnsignedShortJointsAndLargeMeshesU32Indices) {
   Rig rig;
   for (int i = 0; i < 300; ++i) {

@@ -40,11 +40,18 @@ unsigned defaultJobs();
 // Runs work(i) for every i < count on `jobs` threads and hands each result to done(i) on the
 // calling thread, in order of i. At most 4 × jobs results wait to be handed over, so memory stays
 // bounded however far the workers run ahead. Once stop() is true no new i starts; the ones
-// started finish and are handed over. Returns how many were handed over.
+// started finish and are handed over. Returns how many were handed over. With one job (or one
+// input) the work runs on the calling thread: no thread to start, and the model is allocated from
+// the main heap the allocator policy set up (core/allocator_policy.hpp).
 template <class Result>
 size_t runInOrder(size_t count, unsigned jobs, const std::function<Result(size_t)>& work,
                   const std::function<void(size_t, Result&&)>& done, const std::function<bool()>& stop) {
   jobs = std::max(1u, jobs);
+  if (jobs == 1 || count <= 1) {
+    size_t handed = 0;
+    for (; handed < count && !stop(); ++handed) done(handed, work(handed));
+    return handed;
+  }
   const size_t window = 4 * static_cast<size_t>(jobs);
   std::mutex mutex;
   std::condition_variable changed;

@@ -138,17 +138,20 @@ Error existsError(const fs::path& out) {
   return ioError(out.string(), "exists; --overwrite replaces it, --skip-existing keeps it and skips its input");
 }
 
-// Exports and writes one rig: an export error fails the input, a write error the output.
-std::optional<std::pair<Outcome, Error>> writeRig(const Rig& rig, const fs::path& out, bool separateFiles) {
+// Exports and writes one rig, moved in (the exporter converts its axes in place): an export error
+// fails the input, a write error the output.
+std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out, bool separateFiles) {
   if (separateFiles) {
     auto files = exportGltf(rig, out.stem().string() + ".bin");
     if (!files) return std::pair{Outcome::InputFailed, files.error()};
     if (auto written = writeGltfPair(out, *files); !written) return std::pair{Outcome::OutputFailed, written.error()};
     return std::nullopt;
   }
-  auto glb = exportGlb(rig);
+  auto glb = exportGlbParts(std::move(rig));
   if (!glb) return std::pair{Outcome::InputFailed, glb.error()};
-  if (auto written = writeFileAtomic(out.string(), *glb); !written) return std::pair{Outcome::OutputFailed, written.error()};
+  if (auto written = writeFileAtomic(out.string(), {glb->head, glb->bin}); !written) {
+    return std::pair{Outcome::OutputFailed, written.error()};
+  }
   return std::nullopt;
 }
 
@@ -214,16 +217,17 @@ class Converter {
       }
     }
     for (size_t i = 0; i < rigs->size(); ++i) {
-      const AssembledRig& a = (*rigs)[i];
+      AssembledRig& a = (*rigs)[i];
       if (std::find(result.skipped.begin(), result.skipped.end(), outs[i].string()) != result.skipped.end()) continue;
       if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
+      const Provenance provenance = a.rig.provenance;  // the rig itself is moved into the exporter
       if (s_.target != nullptr) {
         if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
-      } else if (auto failure = writeRig(a.rig, outs[i], s_.separateFiles)) {
+      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles)) {
         return failed(std::move(result), failure->first, std::move(failure->second));
       }
       result.written.push_back(outs[i].string());
-      result.warnings.absorb(a.rig.provenance);
+      result.warnings.absorb(provenance);
       result.coverage.add(a.coverage);
     }
     if (result.written.empty()) result.outcome = Outcome::Skipped;

@@ -59,7 +59,9 @@ void removeTemporaryFilesInFlight() noexcept {
   }
 }
 
-Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) {
+Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) { return writeFileAtomic(path, {bytes}); }
+
+Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   std::error_code ec;
@@ -78,7 +80,7 @@ Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) 
       const std::string folder = target.has_parent_path() ? target.parent_path().string() : std::string(".");
       return ioError(path, fmt::format("cannot write into {}: {}", folder, std::strerror(errno)));
     }
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    for (std::span<const uint8_t> bytes : parts) out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out) {
       out.close();

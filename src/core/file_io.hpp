@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 namespace rigport {
 
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes);
+// The file is the parts one after another (a .glb's head and its buffer, without joining them).
+Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts);
 
 // Unlinks the temporary files of the writes in flight. Async-signal-safe: a process killed by a
 // signal calls it from its handler so that no temporary file outlives it. The writes themselves

@@ -1,6 +1,8 @@
 #include "core/repair.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
@@ -14,6 +16,22 @@ constexpr size_t kListedIndices = 5;
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 bool usable(float weight) { return std::isfinite(weight) && weight >= 0.0f; }
+
+// Whether any of the floats of `values` (vectors of floats) is infinite or NaN, by their exponent
+// bits, so that the look over every vertex vectorises; the repairs walk vertex by vertex only then.
+template <class V>
+bool anyNonFinite(const std::vector<V>& values) {
+  static_assert(sizeof(V) % sizeof(float) == 0);
+  const size_t n = values.size() * (sizeof(V) / sizeof(float));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, bytes + 4 * i, 4);
+    bad |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+  }
+  return bad != 0;
+}
 
 // "first: 3, 9, 12" (at most kListedIndices of them).
 std::string firstIndices(const std::vector<size_t>& indices) {
@@ -54,6 +72,7 @@ int64_t heaviestBone(const Mesh& mesh, size_t v) {
 }
 
 Status repairPositions(Rig& rig, Mesh& mesh, size_t m, const std::vector<glm::vec3>& bindPos, bool strict) {
+  if (!anyNonFinite(mesh.positions)) return Ok{};
   std::vector<size_t> damaged;
   for (size_t v = 0; v < mesh.positions.size(); ++v) {
     if (finite(mesh.positions[v])) continue;
@@ -96,6 +115,7 @@ Status repairPositions(Rig& rig, Mesh& mesh, size_t m, const std::vector<glm::ve
 template <class V>
 Status repairAttribute(Rig& rig, std::vector<V>& values, size_t m, const char* name, const V& replacement,
                        const std::string& replacementText, bool strict) {
+  if (!anyNonFinite(values)) return Ok{};
   std::vector<size_t> damaged;
   for (size_t v = 0; v < values.size(); ++v) {
     if (finite(values[v])) continue;
@@ -112,6 +132,13 @@ Status repairAttribute(Rig& rig, std::vector<V>& values, size_t m, const char* n
 
 Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   if (!mesh.skinned()) return Ok{};
+  // A pass that only looks (nearly every model has nothing to repair); the rebuild copies.
+  uint32_t unusable = 0;  // !usable(weight), on its bits (-0 is usable) so that the loop vectorises
+  for (const Influence& inf : mesh.influences) {
+    const uint32_t bits = std::bit_cast<uint32_t>(inf.weight), magnitude = bits & 0x7FFFFFFFu;
+    unusable |= static_cast<uint32_t>(magnitude >= 0x7F800000u) | ((bits >> 31) & static_cast<uint32_t>(magnitude != 0));
+  }
+  if (unusable == 0) return Ok{};
   std::vector<size_t> damaged;  // vertices that lost an influence
   std::vector<Influence> kept;
   std::vector<uint32_t> offsets{0};

@@ -2,8 +2,9 @@
 // One node per bone, a skin with inverseBindMatrices, the skinned mesh node at the scene root with
 // no transform, JOINTS_n/WEIGHTS_n, STEP/LINEAR/CUBICSPLINE animation samplers as the keys ask, on
 // absolute local TRS (tracks relative to the bind pose go through core/track_space.hpp); events and
-// channels glTF cannot express go to `extras`. A rig not in glTF axes is converted (core/axes.hpp) on a copy first,
-// and validate() (core/validate.hpp) runs before anything is written.
+// channels glTF cannot express go to `extras`. A rig not in glTF axes is converted (core/axes.hpp)
+// first (on a copy, unless the rig is moved into exportGlbParts), and validate()
+// (core/validate.hpp) runs before anything is written.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,16 @@ struct GltfOptions {
 
 // A .glb in memory.
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {});
+
+// The same .glb as two parts, the file being `head` then `bin`: the 12-byte header, the JSON chunk
+// and the BIN chunk's 8-byte header, then the BIN payload (padded). A writer that takes parts
+// (writeFileAtomic) saves copying the buffer into one array. The rig is taken by value and
+// converted to glTF axes in place, so a caller that moves it in saves copying the meshes too.
+struct GlbParts {
+  std::vector<uint8_t> head;
+  std::vector<uint8_t> bin;
+};
+Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options = {});
 
 // A .gltf (JSON text) whose single buffer's uri is `binFileName`, plus that buffer's bytes.
 struct GltfFiles {

@@ -1,4 +1,4 @@
-// exportGlb / exportGltf: prepares the rig (glTF axes on a copy, validate()), runs the stages of
+// exportGlb / exportGltf: prepares the rig (glTF axes, validate()), runs the stages of
 // gltf_document.hpp and serialises (format note gltf_ecosystem.md §1.6, §5.9).
 #include <cstring>
 #include <filesystem>
@@ -38,16 +38,16 @@ size_t estimateBytes(const Rig& rig) {
   return bytes;
 }
 
-Json assetJson(const Rig& original, const GltfOptions& options) {
+Json assetJson(const Rig& rig, const AxisSystem& sourceAxes, const GltfOptions& options) {
   Json asset = Json::object();
   asset["version"] = "2.0";
   asset["generator"] = options.generator;
-  const Provenance& p = original.provenance;
+  const Provenance& p = rig.provenance;
   Json extras = Json::object();
   extras["format"] = p.format;
   // The name only: an absolute input path would leak the converting machine's folders.
   extras["file"] = std::filesystem::path(p.file).filename().string();
-  const AxisSystem& axes = p.axes;
+  const AxisSystem& axes = sourceAxes;
   static const char* const kAxisNames[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
   extras["sourceAxes"] = {{"up", axes.up == AxisSystem::Up::Y ? "Y" : "Z"},
                           {"forward", kAxisNames[static_cast<int>(axes.forward)]},
@@ -86,15 +86,9 @@ std::string sceneName(const gltf::Document& doc, const Rig& rig) {
   return name;
 }
 
-// `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6).
-Result<Exported> build(const Rig& original, const GltfOptions& options, const std::string& binUri) {
-  // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
-  std::optional<Rig> converted;
-  if (!original.provenance.axes.isGltf()) {
-    converted = original;
-    toGltfAxes(*converted);
-  }
-  const Rig& rig = converted ? *converted : original;
+// `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6). `rig` is in glTF axes; the
+// source's were `sourceAxes`.
+Result<Exported> build(const Rig& rig, const AxisSystem& sourceAxes, const GltfOptions& options, const std::string& binUri) {
   RP_CHECK(validate(rig));
 
   gltf::Document doc;
@@ -108,7 +102,7 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   Exported out;
   out.bin = doc.buffer.takeBytes();
   Json root = Json::object();
-  root["asset"] = assetJson(original, options);
+  root["asset"] = assetJson(rig, sourceAxes, options);
   if (!doc.sceneNodes.empty()) {
     root["scene"] = 0;
     Json scene = Json::object();
@@ -149,6 +143,14 @@ Result<Exported> build(const Rig& original, const GltfOptions& options, const st
   return out;
 }
 
+// Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
+Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri) {
+  if (rig.provenance.axes.isGltf()) return build(rig, rig.provenance.axes, options, binUri);
+  Rig converted = rig;
+  toGltfAxes(converted);
+  return build(converted, rig.provenance.axes, options, binUri);
+}
+
 void putU32(uint8_t* p, uint32_t v) {
   // GLB is little-endian (Spec §"Binary glTF Layout").
   p[0] = static_cast<uint8_t>(v);
@@ -157,17 +159,16 @@ void putU32(uint8_t* p, uint32_t v) {
   p[3] = static_cast<uint8_t>(v >> 24);
 }
 
-}  // namespace
-
-Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
-  Exported e = RP_TRY(build(rig, options, {}));
-  // Header (12 bytes), JSON chunk padded with spaces, BIN chunk padded with zeros (takeBytes did).
+// Header (12 bytes), JSON chunk padded with spaces, the BIN chunk's header; the BIN payload is
+// padded with zeros already (takeBytes did).
+Result<GlbParts> glbParts(Exported e) {
   const size_t jsonLength = (e.json.size() + 3) & ~size_t{3};
   const size_t binChunk = e.bin.empty() ? 0 : 8 + e.bin.size();
   const size_t total = 12 + 8 + jsonLength + binChunk;
   if (total > 0xFFFFFFFFu) return makeError(ErrorCode::TooLarge, "the GLB would exceed 4 GiB");
-  std::vector<uint8_t> glb(total, 0);
-  uint8_t* p = glb.data();
+  GlbParts parts;
+  parts.head.assign(12 + 8 + jsonLength + (binChunk > 0 ? 8 : 0), 0);
+  uint8_t* p = parts.head.data();
   putU32(p, 0x46546C67);  // "glTF"
   putU32(p + 4, 2);
   putU32(p + 8, static_cast<uint32_t>(total));
@@ -179,14 +180,29 @@ Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& option
     uint8_t* b = p + 20 + jsonLength;
     putU32(b, static_cast<uint32_t>(e.bin.size()));
     putU32(b + 4, 0x004E4942);  // "BIN\0"
-    std::memcpy(b + 8, e.bin.data(), e.bin.size());
   }
+  parts.bin = std::move(e.bin);
+  return parts;
+}
+
+}  // namespace
+
+Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
+  const AxisSystem sourceAxes = rig.provenance.axes;
+  if (!sourceAxes.isGltf()) toGltfAxes(rig);
+  return glbParts(RP_TRY(build(rig, sourceAxes, options, {})));
+}
+
+Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
+  GlbParts parts = RP_TRY(glbParts(RP_TRY(buildFrom(rig, options, {}))));
+  std::vector<uint8_t> glb = std::move(parts.head);
+  glb.insert(glb.end(), parts.bin.begin(), parts.bin.end());
   return glb;
 }
 
 Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options) {
   if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
-  Exported e = RP_TRY(build(rig, options, binFileName));
+  Exported e = RP_TRY(buildFrom(rig, options, binFileName));
   return GltfFiles{std::move(e.json), std::move(e.bin)};
 }
 

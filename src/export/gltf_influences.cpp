@@ -16,12 +16,29 @@ float validatorWeightSum(const VertexInfluences& v, size_t sets) {
   return sum;
 }
 
+namespace {
+
+using Merged = InfluenceNormaliser::Merged;
+
+// Largest first; equal weights by joint so the output does not depend on the source order.
+bool before(const Merged& a, const Merged& b) {
+  return a.weight != b.weight ? a.weight > b.weight : a.joint < b.joint;
+}
+
+}  // namespace
+
 InfluenceNormaliser::Outcome InfluenceNormaliser::normalise(const Influence* begin, const Influence* end,
                                                             VertexInfluences& out, size_t& badInfluence,
                                                             bool& truncated) {
   out = VertexInfluences{};
   truncated = false;
-  merged_.clear();
+  // A vertex of at most kMaxSlots influences (every vertex of every format but glTF input with
+  // more) is merged in a local array, else in the reused vector.
+  Merged local[kMaxSlots];  // trivial: not zeroed per vertex
+  const bool small = end - begin <= static_cast<std::ptrdiff_t>(kMaxSlots);
+  if (!small) merged_.clear();
+  Merged* merged = small ? local : nullptr;
+  size_t count = 0;
   for (const Influence* it = begin; it != end; ++it) {
     const int32_t joint = it->bone < jointOfBone_.size() ? jointOfBone_[it->bone] : -1;
     if (joint < 0) {
@@ -29,35 +46,53 @@ InfluenceNormaliser::Outcome InfluenceNormaliser::normalise(const Influence* beg
       return Outcome::BoneNotAJoint;
     }
     if (it->weight == 0.0f) continue;
-    auto same = std::find_if(merged_.begin(), merged_.end(), [&](const auto& m) { return m.first == static_cast<uint32_t>(joint); });
-    if (same != merged_.end()) {
-      same->second += it->weight;
+    Merged* list = small ? local : merged_.data();
+    size_t k = 0;
+    while (k < count && list[k].joint != static_cast<uint32_t>(joint)) ++k;
+    if (k < count) {
+      list[k].weight += it->weight;
+    } else if (small) {
+      local[count++] = Merged{static_cast<uint32_t>(joint), it->weight};
     } else {
-      merged_.emplace_back(static_cast<uint32_t>(joint), it->weight);
+      merged_.push_back(Merged{static_cast<uint32_t>(joint), it->weight});
+      ++count;
     }
   }
-  if (merged_.empty()) {
+  if (!small) merged = merged_.data();
+  if (count == 0) {
     out.used = 1;
     out.joint[0] = rootJoint_;
     out.weight[0] = 1.0f;
     return Outcome::NoInfluences;
   }
-  // Largest first; equal weights by joint so the output does not depend on the source order.
-  std::sort(merged_.begin(), merged_.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : a.first < b.first;
-  });
-  const size_t slots = sets_ * 4;
-  truncated = merged_.size() > slots;
-  const size_t n = std::min(merged_.size(), slots);
-  double total = 0.0;
-  for (size_t i = 0; i < n; ++i) total += merged_[i].second;
-  for (size_t i = 0; i < n; ++i) {
-    const float w = static_cast<float>(merged_[i].second / total);
-    if (w == 0.0f) break;  // sorted: everything after is zero as well, and zero slots keep joint 0
-    out.joint[out.used] = merged_[i].first;
-    out.weight[out.used] = w;
-    ++out.used;
+  // Joints are distinct after merging, so the order is total and any sort gives the same one.
+  if (small) {
+    for (size_t i = 1; i < count; ++i) {
+      const Merged m = merged[i];
+      size_t j = i;
+      for (; j > 0 && before(m, merged[j - 1]); --j) merged[j] = merged[j - 1];
+      merged[j] = m;
+    }
+  } else {
+    std::sort(merged, merged + count, before);
   }
+  const size_t slots = sets_ * 4;
+  truncated = count > slots;
+  const size_t n = std::min(count, slots);
+  double total = 0.0;
+  for (size_t i = 0; i < n; ++i) total += merged[i].weight;
+  // One division a vertex: the reciprocal's rounding moves a weight's double by an ulp at most,
+  // which its rounding to float absorbs but for a tie once in about 2^29 weights, and the sum is
+  // made exact below whatever the weights.
+  const double inverse = 1.0 / total;
+  uint32_t used = 0;  // a local, not out.used: a counter in memory chained every slot's store
+  for (; used < n; ++used) {
+    const float w = static_cast<float>(merged[used].weight * inverse);
+    if (w == 0.0f) break;  // sorted: everything after is zero as well, and zero slots keep joint 0
+    out.joint[used] = merged[used].joint;
+    out.weight[used] = w;
+  }
+  out.used = used;
   // Rounding each weight to float leaves the float32 sum a few ulps off; moving the difference onto
   // the largest weight makes it exact. Bounded: were it to oscillate by an ulp, that is still far
   // inside the validator's 2e-7 per weight.

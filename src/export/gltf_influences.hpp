@@ -28,6 +28,10 @@ float validatorWeightSum(const VertexInfluences& v, size_t sets);
 class InfluenceNormaliser {
  public:
   enum class Outcome { Ok, NoInfluences, BoneNotAJoint };
+  struct Merged {  // one joint's summed weight
+    uint32_t joint;
+    double weight;
+  };
 
   // jointOfBone: bone index -> joint position or -1; rootJoint: the slot for vertices without
   // influences; sets: JOINTS_n sets written for this mesh (1 or 2).
@@ -43,7 +47,7 @@ class InfluenceNormaliser {
   const std::vector<int32_t>& jointOfBone_;
   uint32_t rootJoint_;
   size_t sets_;
-  std::vector<std::pair<uint32_t, double>> merged_;  // reused across vertices: no per-vertex allocation
+  std::vector<Merged> merged_;  // for vertices of more than kMaxSlots influences, reused across vertices
 };
 
 // Distinct joints with non-zero weight of one vertex (bones outside the joint list are not counted).
