@@ -71,6 +71,11 @@ std::string describe(const BoneRef& ref) {
 
 template <class T>
 void sortAndMerge(Keys<T>& keys) {
+  // Keys already in strictly increasing time (nearly every file's) are left as they are, which is
+  // what the sort below would give them.
+  bool increasing = keys.times.size() == keys.values.size();
+  for (size_t k = 1; increasing && k < keys.times.size(); ++k) increasing = keys.times[k - 1] < keys.times[k];
+  if (increasing) return;
   const size_t n = std::min(keys.times.size(), keys.values.size());
   // Tangents travel with their keys; a cubic key set without one tangent per key is left for
   // validate() to reject rather than silently realigned.

@@ -8,9 +8,11 @@
 // Samplers and channels are plain records written as JSON text: a clip package has tens of
 // thousands, and as nlohmann objects they cost more than the keys themselves.
 #include <cmath>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "core/bind.hpp"
@@ -23,22 +25,49 @@ namespace {
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
 
+// Where a key set lives, for errors only: the path is formatted when one is raised, not per track
+// (a clip package has tens of thousands of tracks).
+struct KeysAt {
+  size_t animation, track;
+  const char* component;  // "translation", "rotation", "scale"
+  std::string path(const char* field) const {
+    return fmt::format("animations[{}]/tracks[{}]/{}/{}", animation, track, component, field);
+  }
+};
+
+// The index of the first value that is not finite (a NaN or infinite component), or n.
 template <class T>
-Status checkValues(const std::vector<T>& values, const std::string& path, const char* what) {
-  for (size_t k = 0; k < values.size(); ++k) {
-    if (!finite(values[k])) return invalidModel(fmt::format("{}/{}[{}]", path, what, k), "key value is not finite (or a zero quaternion)");
+size_t firstNotFinite(const std::vector<T>& values) {
+  constexpr size_t kFloats = sizeof(T) / sizeof(float);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
+  uint32_t bad = 0;  // a pass without early exit, which vectorises; the search only when needed
+  for (size_t i = 0; i < values.size() * kFloats; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, bytes + 4 * i, 4);
+    bad |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+  }
+  if (bad == 0) return values.size();
+  for (size_t k = 0; k < values.size(); ++k)
+    if (!finite(values[k])) return k;
+  return values.size();
+}
+
+template <class T>
+Status checkValues(const std::vector<T>& values, const KeysAt& at, const char* what) {
+  if (const size_t k = firstNotFinite(values); k < values.size()) {
+    return invalidModel(at.path(fmt::format("{}[{}]", what, k).c_str()), "key value is not finite (or a zero quaternion)");
   }
   return Ok{};
 }
 
 template <class T>
-Status checkKeys(const Keys<T>& keys, const std::string& path) {
+Status checkKeys(const Keys<T>& keys, const KeysAt& at) {
   if (keys.times.front() < 0.0f) {
-    return invalidModel(path + "/times[0]", fmt::format("key time {} is negative; glTF times start at 0 or later", keys.times.front()));
+    return invalidModel(at.path("times[0]"), fmt::format("key time {} is negative; glTF times start at 0 or later", keys.times.front()));
   }
-  RP_CHECK(checkValues(keys.values, path, "values"));
-  RP_CHECK(checkValues(keys.inTangents, path, "inTangents"));
-  return checkValues(keys.outTangents, path, "outTangents");
+  RP_CHECK(checkValues(keys.values, at, "values"));
+  RP_CHECK(checkValues(keys.inTangents, at, "inTangents"));
+  return checkValues(keys.outTangents, at, "outTangents");
 }
 
 // The glTF sampler interpolation for a key set; CUBICSPLINE needs 2 keys (§1.3), and one key is a
@@ -50,8 +79,19 @@ const char* samplerName(const Keys<T>& keys) {
 }
 
 // glTF component order: x, y, z (and w last for quaternions, whatever glm's storage order is).
-void append(std::vector<float>& out, const glm::vec3& v) { out.insert(out.end(), {v.x, v.y, v.z}); }
-void append(std::vector<float>& out, const glm::quat& q) { out.insert(out.end(), {q.x, q.y, q.z, q.w}); }
+float* put(float* out, const glm::vec3& v) {
+  out[0] = v.x;
+  out[1] = v.y;
+  out[2] = v.z;
+  return out + 3;
+}
+float* put(float* out, const glm::quat& q) {
+  out[0] = q.x;
+  out[1] = q.y;
+  out[2] = q.z;
+  out[3] = q.w;
+  return out + 4;
+}
 
 struct Sampler {
   uint32_t input, output;
@@ -70,9 +110,9 @@ class TrackWriter {
       : doc_(doc), samplers_(samplers), channels_(channels) {}
 
   template <class T>
-  Status add(const Keys<T>& keys, uint32_t node, const char* pathName, const std::string& errorPath) {
+  Status add(const Keys<T>& keys, uint32_t node, const char* pathName, const KeysAt& at) {
     if (keys.empty()) return Ok{};
-    RP_CHECK(checkKeys(keys, errorPath));
+    RP_CHECK(checkKeys(keys, at));
     const size_t n = keys.times.size();
     if (lastTimes_ == nullptr || *lastTimes_ != keys.times) {
       lastInput_ = doc_.buffer.copyAccessor(keys.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR",
@@ -81,22 +121,24 @@ class TrackWriter {
     }
     const bool cubic = std::string_view(samplerName(keys)) == "CUBICSPLINE";
     constexpr bool isQuat = std::is_same_v<T, glm::quat>;
+    constexpr size_t kComponents = isQuat ? 4 : 3;
     const T zero = [] {
       if constexpr (isQuat) return glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
       else return glm::vec3(0.0f);
     }();
-    std::vector<float> out;
-    out.reserve(n * (cubic ? 3 : 1) * (isQuat ? 4 : 3));
+    // Written straight into the buffer: per key the in-tangent, value, out-tangent (Spec Appendix
+    // C), per second as the model keeps them (rig.hpp, Keys); the first in- and last out-tangent
+    // are unused and written as zero, as the spec asks.
+    const size_t elements = n * (cubic ? 3 : 1);
+    const size_t bytes = elements * kComponents * sizeof(float);
+    const size_t offset = doc_.buffer.allocate(bytes);
+    float* out = reinterpret_cast<float*>(doc_.buffer.at(offset));
     for (size_t k = 0; k < n; ++k) {
-      // Per key: in-tangent, value, out-tangent (Spec Appendix C), per second as the model keeps them
-      // (rig.hpp, Keys). The first in- and last out-tangent are unused and written as zero, as the
-      // spec asks.
-      if (cubic) append(out, k == 0 ? zero : keys.inTangents[k]);
-      append(out, keys.values[k]);
-      if (cubic) append(out, k + 1 == n ? zero : keys.outTangents[k]);
+      if (cubic) out = put(out, k == 0 ? zero : keys.inTangents[k]);
+      out = put(out, keys.values[k]);
+      if (cubic) out = put(out, k + 1 == n ? zero : keys.outTangents[k]);
     }
-    const uint32_t output = doc_.buffer.copyAccessor(out.data(), out.size() * sizeof(float), out.size() / (isQuat ? 4 : 3),
-                                                     ComponentType::Float, isQuat ? "VEC4" : "VEC3", ViewTarget::None);
+    const uint32_t output = doc_.buffer.accessor(offset, bytes, elements, ComponentType::Float, isQuat ? "VEC4" : "VEC3", ViewTarget::None);
     samplers_.push_back(Sampler{lastInput_, output, samplerName(keys)});
     channels_.push_back(Channel{static_cast<uint32_t>(samplers_.size() - 1), node, pathName});
     return Ok{};
@@ -145,12 +187,12 @@ std::string withChannels(std::string object, const std::vector<Channel>& channel
   object += "\"channels\":[";
   for (size_t i = 0; i < channels.size(); ++i) {
     const Channel& c = channels[i];
-    fmt::format_to(out, "{}{{\"sampler\":{},\"target\":{{\"node\":{},\"path\":\"{}\"}}}}", i ? "," : "", c.sampler, c.node, c.path);
+    fmt::format_to(out, FMT_COMPILE("{}{{\"sampler\":{},\"target\":{{\"node\":{},\"path\":\"{}\"}}}}"), i ? "," : "", c.sampler, c.node, c.path);
   }
   object += "],\"samplers\":[";
   for (size_t i = 0; i < samplers.size(); ++i) {
     const Sampler& s = samplers[i];
-    fmt::format_to(out, "{}{{\"input\":{},\"interpolation\":\"{}\",\"output\":{}}}", i ? "," : "", s.input, s.interpolation, s.output);
+    fmt::format_to(out, FMT_COMPILE("{}{{\"input\":{},\"interpolation\":\"{}\",\"output\":{}}}"), i ? "," : "", s.input, s.interpolation, s.output);
   }
   object += "]}";
   return object;
@@ -158,10 +200,10 @@ std::string withChannels(std::string object, const std::vector<Channel>& channel
 
 }  // namespace
 
-Status addAnimations(Document& doc, const Rig& rig) {
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
   Json withoutChannels = Json::array();
-  for (size_t a = 0; a < rig.animations.size(); ++a) {
-    Animation anim = rig.animations[a];
+  for (size_t a = 0; a < animations.size(); ++a) {
+    Animation& anim = animations[a];
     makeAbsolute(anim, rig.skeleton);
     normalizeKeys(anim);
     std::vector<Sampler> samplers;
@@ -170,17 +212,18 @@ Status addAnimations(Document& doc, const Rig& rig) {
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& track = anim.tracks[t];
       if (track.bone < 0) continue;  // listed in extras.unboundTracks
-      const std::string path = fmt::format("animations[{}]/tracks[{}]", a, t);
       const size_t bone = static_cast<size_t>(track.bone);
       // One node+path per animation (ANIMATION_DUPLICATE_TARGETS, §1.3); bindAnimations() already
       // drops such duplicates with a warning, so one reaching here is a reader bug.
-      if (animated[bone]) return invalidModel(path, fmt::format("a second track animates bone '{}'", rig.skeleton.bones[bone].name));
+      if (animated[bone]) {
+        return invalidModel(fmt::format("animations[{}]/tracks[{}]", a, t), fmt::format("a second track animates bone '{}'", rig.skeleton.bones[bone].name));
+      }
       animated[bone] = true;
       TrackWriter writer(doc, samplers, channels);
       const uint32_t node = doc.boneNode[bone];
-      RP_CHECK(writer.add(track.translation, node, "translation", path + "/translation"));
-      RP_CHECK(writer.add(track.rotation, node, "rotation", path + "/rotation"));
-      RP_CHECK(writer.add(track.scale, node, "scale", path + "/scale"));
+      RP_CHECK(writer.add(track.translation, node, "translation", KeysAt{a, t, "translation"}));
+      RP_CHECK(writer.add(track.rotation, node, "rotation", KeysAt{a, t, "rotation"}));
+      RP_CHECK(writer.add(track.scale, node, "scale", KeysAt{a, t, "scale"}));
     }
     Json out = Json::object();
     out["name"] = anim.name.empty() ? fmt::format("animation_{}", a) : anim.name;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace rigport::gltf {
@@ -37,8 +38,8 @@ namespace {
 // Bounds as the float32 values they are, widened to double and printed shortest-round-trip (the
 // validator compares them with the float32 data); only finite values reach an accessor.
 void appendBounds(std::string& json, const char* key, const std::array<float, 4>& values, uint8_t n) {
-  fmt::format_to(std::back_inserter(json), ",\"{}\":[", key);
-  for (uint8_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(json), "{}{}", i ? "," : "", static_cast<double>(values[i]));
+  fmt::format_to(std::back_inserter(json), FMT_COMPILE(",\"{}\":["), key);
+  for (uint8_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(json), FMT_COMPILE("{}{}"), i ? "," : "", static_cast<double>(values[i]));
   json += ']';
 }
 
@@ -50,7 +51,7 @@ void BufferBuilder::appendJson(std::string& json) const {
   json += "\"accessors\":[";
   for (size_t i = 0; i < accessors_.size(); ++i) {
     const Accessor& a = accessors_[i];
-    fmt::format_to(out, "{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\"", i ? "," : "", i,
+    fmt::format_to(out, FMT_COMPILE("{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\""), i ? "," : "", i,
                    static_cast<uint32_t>(a.component), a.count, a.type);
     if (a.bounds > 0) {
       appendBounds(json, "min", a.min, a.bounds);
@@ -61,8 +62,8 @@ void BufferBuilder::appendJson(std::string& json) const {
   json += "],\"bufferViews\":[";
   for (size_t i = 0; i < views_.size(); ++i) {
     const View& v = views_[i];
-    fmt::format_to(out, "{}{{\"buffer\":0,\"byteOffset\":{},\"byteLength\":{}", i ? "," : "", v.offset, v.byteLength);
-    if (v.target != ViewTarget::None) fmt::format_to(out, ",\"target\":{}", static_cast<uint32_t>(v.target));
+    fmt::format_to(out, FMT_COMPILE("{}{{\"buffer\":0,\"byteOffset\":{},\"byteLength\":{}"), i ? "," : "", v.offset, v.byteLength);
+    if (v.target != ViewTarget::None) fmt::format_to(out, FMT_COMPILE(",\"target\":{}"), static_cast<uint32_t>(v.target));
     json += '}';
   }
   json += ']';

@@ -56,7 +56,8 @@ void addMaterials(Document& doc, const Rig& rig);
 uint32_t defaultMaterial(Document& doc);
 // Every mesh: a node, a mesh with one triangle primitive per part (sharing the vertex accessors).
 Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options);
-// One glTF animation per rig animation; what glTF cannot express goes to extras.
-Status addAnimations(Document& doc, const Rig& rig);
+// One glTF animation per animation of `animations` (the rig's, owned by the exporter: each is made
+// absolute and its keys normalised in place); what glTF cannot express goes to extras.
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations);
 
 }  // namespace rigport::gltf

@@ -87,8 +87,11 @@ std::string sceneName(const gltf::Document& doc, const Rig& rig) {
 }
 
 // `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6). `rig` is in glTF axes; the
-// source's were `sourceAxes`.
-Result<Exported> build(const Rig& rig, const AxisSystem& sourceAxes, const GltfOptions& options, const std::string& binUri) {
+// source's were `sourceAxes`. `animations` are the rig's, or a copy of them, for the exporter to
+// make absolute and normalise in place (it may be rig.animations itself: they are changed only
+// after everything else has read them).
+Result<Exported> build(const Rig& rig, std::vector<Animation>& animations, const AxisSystem& sourceAxes, const GltfOptions& options,
+                       const std::string& binUri) {
   RP_CHECK(validate(rig));
 
   gltf::Document doc;
@@ -97,7 +100,7 @@ Result<Exported> build(const Rig& rig, const AxisSystem& sourceAxes, const GltfO
   RP_CHECK(gltf::addSkin(doc, rig));
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, options));
-  RP_CHECK(gltf::addAnimations(doc, rig));
+  RP_CHECK(gltf::addAnimations(doc, rig, animations));
 
   Exported out;
   out.bin = doc.buffer.takeBytes();
@@ -145,10 +148,13 @@ Result<Exported> build(const Rig& rig, const AxisSystem& sourceAxes, const GltfO
 
 // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
 Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri) {
-  if (rig.provenance.axes.isGltf()) return build(rig, rig.provenance.axes, options, binUri);
+  if (rig.provenance.axes.isGltf()) {
+    std::vector<Animation> animations = rig.animations;
+    return build(rig, animations, rig.provenance.axes, options, binUri);
+  }
   Rig converted = rig;
   toGltfAxes(converted);
-  return build(converted, rig.provenance.axes, options, binUri);
+  return build(converted, converted.animations, rig.provenance.axes, options, binUri);
 }
 
 void putU32(uint8_t* p, uint32_t v) {
@@ -190,7 +196,7 @@ Result<GlbParts> glbParts(Exported e) {
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
   const AxisSystem sourceAxes = rig.provenance.axes;
   if (!sourceAxes.isGltf()) toGltfAxes(rig);
-  return glbParts(RP_TRY(build(rig, sourceAxes, options, {})));
+  return glbParts(RP_TRY(build(rig, rig.animations, sourceAxes, options, {})));
 }
 
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
