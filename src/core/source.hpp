@@ -15,9 +15,11 @@ namespace rigport {
 
 class Source {
  public:
-  // Maps the file read-only; a directory, a missing file or an unreadable one is an Io error. What
-  // cannot be mapped (a pipe, a device) is read into memory, at most `maxStreamBytes` of it.
+  // Maps the file read-only, or reads it when it is at most kReadBelowBytes; a directory, a missing
+  // file or an unreadable one is an Io error. What cannot be mapped (a pipe, a device) is read into
+  // memory, at most `maxStreamBytes` of it.
   static Result<std::shared_ptr<const Source>> open(const std::string& path, uint64_t maxStreamBytes);
+  static constexpr size_t kReadBelowBytes = 1 << 20;
   static std::shared_ptr<const Source> fromBytes(std::vector<uint8_t> bytes, std::string name);
 
   Source(const Source&) = delete;
