@@ -1,6 +1,7 @@
 #include "formats/sluggers/skin_build.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -49,6 +50,35 @@ MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const
   }
   if (same) return {byId.mean(), byId.mean()};
   return {byId.mean(), depthFirst ? byDepthFirst.mean() : kNone};
+}
+
+// Each slot's bind data, from the records in file order (where their sources lie in sequence), so
+// that the per-slot pass reads a compact array instead of sources scattered over the section: the
+// first record's 12 source bytes, and whether every record of the slot has the same (§6: the usual
+// case). Records the bone check later drops are looked at too: a difference there only sends the
+// slot through the exact weighted mean.
+struct SlotSources {
+  enum State : uint8_t { kNone, kOne, kMixed };
+  std::vector<std::array<uint8_t, kSkinVertexBytes>> bytes;
+  std::vector<uint8_t> state;
+};
+SlotSources slotSources(const SknData& skn, size_t slots) {
+  SlotSources out;
+  out.bytes.resize(slots);
+  out.state.assign(slots, SlotSources::kNone);
+  for (const SkinRecord& r : skn.records) {
+    if (r.vertex >= slots) continue;
+    const uint8_t* source = skn.section.data() + r.source;
+    auto& first = out.bytes[r.vertex];
+    uint8_t& state = out.state[r.vertex];
+    if (state == SlotSources::kNone) {
+      std::memcpy(first.data(), source, kSkinVertexBytes);
+      state = SlotSources::kOne;
+    } else if (state == SlotSources::kOne && std::memcmp(first.data(), source, kSkinVertexBytes) != 0) {
+      state = SlotSources::kMixed;
+    }
+  }
+  return out;
 }
 
 bool sameOnRecords(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
@@ -138,16 +168,15 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
   slotInfluences.reserve(kept.size());
+  const SlotSources sources = slotSources(skn, slots);
   for (size_t s = 0; s < slots; ++s) {
     slotFirst[s] = static_cast<uint32_t>(slotInfluences.size());
     uint32_t total = 0;
-    bool oneSource = true;  // every record of the slot carries the same bind data (§6: the usual case)
-    const SkinRecord* firstRecord = bucket[s] < bucket[s + 1] ? &records[kept[bucket[s]]] : nullptr;
+    const bool oneSource = sources.state[s] == SlotSources::kOne;
     for (uint32_t k = bucket[s]; k < bucket[s + 1]; ++k) {
       const SkinRecord& r = records[kept[k]];
       const uint32_t bone = boneOf(kept[k]);
       total += r.weight;
-      oneSource = oneSource && skn.sameSource(r, *firstRecord);
       if (slotFirst[s] < slotInfluences.size() && slotInfluences.back().bone == bone) {
         slotInfluences.back().weight += static_cast<float>(r.weight);
       } else {
@@ -168,8 +197,8 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
     }
     // One source: the weighted mean is exactly that source (float × integer weights sum exactly
     // in double), so it is taken as it is.
-    slotPositions[s] = oneSource ? skn.position(*firstRecord) : glm::vec3(p / static_cast<double>(total));
-    if (s < slotNormals.size()) slotNormals[s] = oneSource ? skn.normal(*firstRecord) : glm::vec3(n / static_cast<double>(total));
+    slotPositions[s] = oneSource ? skn.vector(sources.bytes[s].data()) : glm::vec3(p / static_cast<double>(total));
+    if (s < slotNormals.size()) slotNormals[s] = oneSource ? skn.vector(sources.bytes[s].data() + 6) : glm::vec3(n / static_cast<double>(total));
     if (total != kFullWeight) {
       ++off256;
       if (firstOff < 0) firstOff = static_cast<int64_t>(s);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <vector>
 
@@ -20,23 +19,10 @@ struct SknData {
   float scale = 1.0f;                // 2^-shift: a power of two, so decoding is exact (as fixedToFloat)
 
   // §6: skin data is s16 with posNrmShift fractional bits, position then normal, 12 bytes a vertex.
-  glm::vec3 position(const SkinRecord& r) const { return vector(r.source); }
-  glm::vec3 normal(const SkinRecord& r) const { return vector(r.source + 6); }
-  // Whether two records' sources hold the same bytes (so the same position and normal).
-  bool sameSource(const SkinRecord& a, const SkinRecord& b) const {
-    if (a.source == b.source) return true;
-    uint64_t a8, b8;
-    uint32_t a4, b4;
-    std::memcpy(&a8, section.data() + a.source, 8);
-    std::memcpy(&b8, section.data() + b.source, 8);
-    std::memcpy(&a4, section.data() + a.source + 8, 4);
-    std::memcpy(&b4, section.data() + b.source + 8, 4);
-    return a8 == b8 && a4 == b4;  // the 12 bytes, without a call to memcmp
-  }
-
- private:
-  glm::vec3 vector(size_t at) const {
-    const uint8_t* p = section.data() + at;
+  glm::vec3 position(const SkinRecord& r) const { return vector(section.data() + r.source); }
+  glm::vec3 normal(const SkinRecord& r) const { return vector(section.data() + r.source + 6); }
+  // Three big-endian s16 at p, scaled.
+  glm::vec3 vector(const uint8_t* p) const {
     auto s16 = [&](size_t i) { return static_cast<float>(static_cast<int16_t>(static_cast<uint16_t>((p[i] << 8) | p[i + 1]))); };
     return glm::vec3(s16(0) * scale, s16(2) * scale, s16(4) * scale);
   }
