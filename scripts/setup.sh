@@ -9,7 +9,7 @@ APT_PACKAGES=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   blender python3-numpy libclang-rt-14-dev
-  chromium
+  chromium hyperfine
 )
 # Node.js: some images ship NodeSource's nodejs (which bundles npm and conflicts with Debian's npm
 # package); only a machine without npm gets Debian's nodejs + npm.

@@ -78,7 +78,7 @@ Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
     }
     if (plain > static_cast<size_t>(end - in)) return fail(op, fmt::format("{} literal bytes run past the end of the stream", plain));
     if (plain > size - o) return fail(op, fmt::format("{} literal bytes overflow the {}-byte output at {}", plain, size, o));
-    std::memcpy(dst + o, in, plain);
+    if (plain > 0) std::memcpy(dst + o, in, plain);  // never with the null data of an empty output
     in += plain;
     o += plain;
     if (copy > 0) {

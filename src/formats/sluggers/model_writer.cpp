@@ -155,6 +155,9 @@ std::vector<uint8_t> writeAct(const Rig& rig, const Links& l, int32_t skinned) {
 
 }  // namespace
 
+// The least |det| / (product of axis lengths) of a bone's bind world matrix the writer accepts.
+constexpr double kMinAxisVolume = 1e-6;
+
 Result<std::vector<uint8_t>> writeModel(const Rig& rig, const ModelWriteOptions& options) {
   RP_CHECK(validate(rig));
   const size_t nb = rig.skeleton.bones.size();
@@ -169,6 +172,15 @@ Result<std::vector<uint8_t>> writeModel(const Rig& rig, const ModelWriteOptions&
           return invalidModel(fmt::format("skeleton/bones[{}]", b), "the bind pose built from its SRT is singular or not finite");
         }
       }
+    }
+    // Nearly singular is refused too: rebuilt from the SRTs as stored (floats), such a pose can
+    // come out singular, and the block would not read back (a fuzz finding: a scale of 3.6e17 under
+    // a rotation). |det| against the product of the column lengths is 1 for a rigid pose and tends
+    // to 0 as the axes collapse onto each other.
+    const glm::dmat3 axes(world[b]);
+    const double lengths = glm::length(axes[0]) * glm::length(axes[1]) * glm::length(axes[2]);
+    if (!(std::fabs(glm::determinant(axes)) > kMinAxisVolume * lengths)) {
+      return invalidModel(fmt::format("skeleton/bones[{}]", b), "the bind pose built from its SRT is nearly singular (its axes collapse)");
     }
   }
   int32_t skinned = -1;
