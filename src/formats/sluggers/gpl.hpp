@@ -27,6 +27,9 @@ struct GplMesh {
   // Triangle corners, three per triangle, winding already reversed (§3 "primitive list"); an
   // attribute the vertex descriptor leaves out is kNoIndex.
   std::vector<uint32_t> cornerPosition, cornerNormal, cornerUv;
+  // Summaries of the corners, kept as they are added: whether any has a normal or a uv index, and
+  // whether every corner's normal and uv indices (where present) equal its position index.
+  bool anyCornerNormal = false, anyCornerUv = false, cornersShareIndex = true;
 };
 
 // `gpl` spans the section. Every count is charged to the reader's budget before allocation.

@@ -147,6 +147,9 @@ class CornerSink {
     mesh_.cornerPosition.resize(size_);
     mesh_.cornerNormal.resize(size_);
     mesh_.cornerUv.resize(size_);
+    mesh_.anyCornerNormal |= anyNormal_;
+    mesh_.anyCornerUv |= anyUv_;
+    mesh_.cornersShareIndex &= shareIndex_;
   }
   CornerSink(const CornerSink&) = delete;
   CornerSink& operator=(const CornerSink&) = delete;
@@ -165,9 +168,13 @@ class CornerSink {
     mesh_.cornerNormal[size_] = k.normal;
     mesh_.cornerUv[size_] = k.uv;
     ++size_;
+    anyNormal_ |= k.normal != kNoIndex;
+    anyUv_ |= k.uv != kNoIndex;
+    shareIndex_ &= ((k.normal == kNoIndex) | (k.normal == k.position)) & ((k.uv == kNoIndex) | (k.uv == k.position));
   }
   GplMesh& mesh_;
   size_t size_;
+  bool anyNormal_ = false, anyUv_ = false, shareIndex_ = true;
 };
 
 // One attribute's index in a tuple: its offset and width (0 = the descriptor leaves it out), and
@@ -197,6 +204,42 @@ size_t maxTriangles(ByteReader list, const TupleLayout& t) {
     triangles += primitive == kTriangles ? *n / 3 : primitive == kQuads ? *n / 4 * 2 : primitive == kTriangleStrip || primitive == kTriangleFan ? *n : 0;
   }
   return triangles;
+}
+
+// Reads `count` tuples' position, normal and uv indices (three named reads, not a loop over a local
+// array: GCC merged such an array's stores into wide loads that stalled store forwarding) and
+// returns the first corner with an index past its array, or count. kWide: every index present is
+// 16-bit (the usual layout), read without a test of its size per corner.
+template <bool kWide, bool kNormal, bool kUv>
+size_t readCornersAs(const IndexSlot slots[3], const uint8_t* tuples, size_t bytes, size_t count, Corner* corners) {
+  auto read = [&](const IndexSlot& slot, const uint8_t* tuple) -> uint32_t {
+    if constexpr (kWide) return (uint32_t(tuple[slot.at]) << 8) | tuple[slot.at + 1];
+    else return slot.read(tuple);
+  };
+  for (size_t k = 0; k < count; ++k) {
+    const uint8_t* tuple = tuples + k * bytes;
+    const uint32_t position = read(slots[0], tuple);
+    const uint32_t normal = kNormal ? read(slots[1], tuple) : kNoIndex;
+    const uint32_t uv = kUv ? read(slots[2], tuple) : kNoIndex;
+    corners[k] = Corner{position, normal, uv};
+    if (position >= slots[0].limit || (kNormal && normal >= slots[1].limit) || (kUv && uv >= slots[2].limit)) return k;
+  }
+  return count;
+}
+
+size_t readCorners(const IndexSlot slots[3], const uint8_t* tuples, size_t bytes, size_t count, Corner* corners) {
+  const bool normal = slots[1].size != 0, uv = slots[2].size != 0;
+  const bool wide = slots[0].size == 2 && (!normal || slots[1].size == 2) && (!uv || slots[2].size == 2);
+  if (!wide) {
+    return normal ? (uv ? readCornersAs<false, true, true>(slots, tuples, bytes, count, corners)
+                        : readCornersAs<false, true, false>(slots, tuples, bytes, count, corners))
+                  : (uv ? readCornersAs<false, false, true>(slots, tuples, bytes, count, corners)
+                        : readCornersAs<false, false, false>(slots, tuples, bytes, count, corners));
+  }
+  return normal ? (uv ? readCornersAs<true, true, true>(slots, tuples, bytes, count, corners)
+                      : readCornersAs<true, true, false>(slots, tuples, bytes, count, corners))
+                : (uv ? readCornersAs<true, false, true>(slots, tuples, bytes, count, corners)
+                      : readCornersAs<true, false, false>(slots, tuples, bytes, count, corners));
 }
 
 Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, Provenance& provenance) {
@@ -229,19 +272,10 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
     // channels are skipped).
     const uint8_t* tuples = list.data().data() + list.position();
     corners.resize(count);
-    size_t badSlot = 0, badCorner = count;
-    for (size_t k = 0; k < count && badCorner == count; ++k) {
-      const uint8_t* tuple = tuples + k * t.bytes;
-      // Three named reads, not a loop over a local array: GCC merged such an array's stores into
-      // wide loads that stalled store forwarding.
-      const uint32_t position = slots[0].read(tuple), normal = slots[1].read(tuple), uv = slots[2].read(tuple);
-      corners[k] = Corner{position, normal, uv};
-      if (position >= slots[0].limit || (slots[1].size != 0 && normal >= slots[1].limit) || (slots[2].size != 0 && uv >= slots[2].limit)) {
-        badCorner = k;
-        badSlot = position >= slots[0].limit ? 0 : slots[1].size != 0 && normal >= slots[1].limit ? 1 : 2;
-      }
-    }
+    const size_t badCorner = readCorners(slots, tuples, t.bytes, count, corners.data());
     if (badCorner != count) {
+      const uint8_t* bad = tuples + badCorner * t.bytes;
+      const size_t badSlot = slots[0].read(bad) >= slots[0].limit ? 0 : slots[1].size != 0 && slots[1].read(bad) >= slots[1].limit ? 1 : 2;
       const IndexSlot& slot = slots[badSlot];
       const uint8_t* p = tuples + badCorner * t.bytes + slot.at;
       return list.errorAt(static_cast<size_t>(p - list.data().data()), ErrorCode::BadValue,

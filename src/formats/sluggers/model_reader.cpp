@@ -167,15 +167,9 @@ Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vect
 // when every corner uses one index for all three (what rigport's writer and the skinned layout do);
 // then g's arrays are moved into the mesh.
 void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot) {
-  const bool anyNormal = std::any_of(g.cornerNormal.begin(), g.cornerNormal.end(), [](uint32_t i) { return i != kNoIndex; });
-  const bool anyUv = std::any_of(g.cornerUv.begin(), g.cornerUv.end(), [](uint32_t i) { return i != kNoIndex; });
-  bool shared = (!anyNormal || g.normals.size() == g.positions.size()) && (!anyUv || g.uvs.size() == g.positions.size());
-  bool sameIndex = true;  // without early exit, so the loop vectorises
-  for (size_t c = 0; c < g.cornerPosition.size(); ++c) {
-    const uint32_t p = g.cornerPosition[c], n = g.cornerNormal[c], u = g.cornerUv[c];
-    sameIndex &= ((n == kNoIndex) | (n == p)) & ((u == kNoIndex) | (u == p));
-  }
-  shared = shared && sameIndex;
+  const bool anyNormal = g.anyCornerNormal, anyUv = g.anyCornerUv;  // kept by the GPL reader as corners were added
+  const bool shared = (!anyNormal || g.normals.size() == g.positions.size()) && (!anyUv || g.uvs.size() == g.positions.size()) &&
+                      g.cornersShareIndex;
   if (shared) {
     mesh.positions = std::move(g.positions);
     if (anyNormal) mesh.normals = std::move(g.normals);
