@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
+
+#include "core/finite_scan.hpp"
 
 namespace rigport {
 namespace {
@@ -17,21 +18,6 @@ bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y
 bool finite(const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 bool usable(float weight) { return std::isfinite(weight) && weight >= 0.0f; }
 
-// Whether any of the floats of `values` (vectors of floats) is infinite or NaN, by their exponent
-// bits, so that the look over every vertex vectorises; the repairs walk vertex by vertex only then.
-template <class V>
-bool anyNonFinite(const std::vector<V>& values) {
-  static_assert(sizeof(V) % sizeof(float) == 0);
-  const size_t n = values.size() * (sizeof(V) / sizeof(float));
-  const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
-  uint32_t bad = 0;
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, bytes + 4 * i, 4);
-    bad |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
-  }
-  return bad != 0;
-}
 
 // "first: 3, 9, 12" (at most kListedIndices of them).
 std::string firstIndices(const std::vector<size_t>& indices) {

@@ -8,7 +8,6 @@
 // Samplers and channels are plain records written as JSON text: a clip package has tens of
 // thousands, and as nlohmann objects they cost more than the keys themselves.
 #include <cmath>
-#include <cstring>
 #include <string_view>
 #include <type_traits>
 
@@ -16,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/bind.hpp"
+#include "core/finite_scan.hpp"
 #include "core/track_space.hpp"
 #include "export/gltf_document.hpp"
 
@@ -35,18 +35,10 @@ struct KeysAt {
   }
 };
 
-// The index of the first value that is not finite (a NaN or infinite component), or n.
+// The index of the first value that is not finite (a NaN or infinite component), or its size.
 template <class T>
 size_t firstNotFinite(const std::vector<T>& values) {
-  constexpr size_t kFloats = sizeof(T) / sizeof(float);
-  const auto* bytes = reinterpret_cast<const unsigned char*>(values.data());
-  uint32_t bad = 0;  // a pass without early exit, which vectorises; the search only when needed
-  for (size_t i = 0; i < values.size() * kFloats; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, bytes + 4 * i, 4);
-    bad |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
-  }
-  if (bad == 0) return values.size();
+  if (!anyNonFinite(values)) return values.size();
   for (size_t k = 0; k < values.size(); ++k)
     if (!finite(values[k])) return k;
   return values.size();
