@@ -29,23 +29,27 @@ Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint
   std::shared_ptr<Source> source(new Source());
   source->name_ = path;
   const size_t size = static_cast<size_t>(st.st_size);
-  // A small file is read with one pread: mapping it costs more (a mapping per file, and its unmap
-  // interrupts the other batch threads to flush their TLBs: -j 2 spent 40 % more system time).
+  // A small file is read with pread instead of mapped: a batch of small files then neither maps
+  // nor unmaps one per file (1,000 files of 347 KB, -j 2: 332.7 -> 311.0 ms; BENCHMARKS.md).
   if (S_ISREG(st.st_mode) && size > 0 && size <= kReadBelowBytes) {
     std::vector<uint8_t> bytes(size);
     size_t done = 0;
     while (done < size) {
       const ssize_t n = ::pread(fd, bytes.data() + done, size - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;  // an error, or the file shrank: what was read is what the file holds
+      if (n < 0) {
+        const int err = errno;
+        ::close(fd);
+        return ioError(path, fmt::format("read failed: {}", std::strerror(err)));
+      }
+      if (n == 0) break;  // the file shrank since fstat: what was read is what it holds
       done += static_cast<size_t>(n);
     }
-    if (done == size) {
-      ::close(fd);
-      source->owned_ = std::move(bytes);
-      source->bytes_ = source->owned_;
-      return std::shared_ptr<const Source>(std::move(source));
-    }
+    ::close(fd);
+    bytes.resize(done);
+    source->owned_ = std::move(bytes);
+    source->bytes_ = source->owned_;
+    return std::shared_ptr<const Source>(std::move(source));
   }
   if (S_ISREG(st.st_mode) && size > 0) {
     void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
