@@ -4,6 +4,7 @@
 // and walk element by element only when it finds something.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +26,13 @@ bool anyNonFinite(const std::vector<V>& values) {
     bad |= static_cast<uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
   }
   return bad != 0;
+}
+
+// 1 when a skin weight is negative, infinite or NaN (-0 is fine, as 0 <= -0), else 0: the test on
+// its bits, for loops over every influence that OR it up without early exit.
+inline uint32_t unusableWeight(float weight) {
+  const uint32_t bits = std::bit_cast<uint32_t>(weight), magnitude = bits & 0x7FFFFFFFu;
+  return static_cast<uint32_t>(magnitude >= 0x7F800000u) | ((bits >> 31) & static_cast<uint32_t>(magnitude != 0));
 }
 
 }  // namespace rigport

@@ -1,7 +1,6 @@
 #include "core/repair.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -119,11 +118,8 @@ Status repairAttribute(Rig& rig, std::vector<V>& values, size_t m, const char* n
 Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   if (!mesh.skinned()) return Ok{};
   // A pass that only looks (nearly every model has nothing to repair); the rebuild copies.
-  uint32_t unusable = 0;  // !usable(weight), on its bits (-0 is usable) so that the loop vectorises
-  for (const Influence& inf : mesh.influences) {
-    const uint32_t bits = std::bit_cast<uint32_t>(inf.weight), magnitude = bits & 0x7FFFFFFFu;
-    unusable |= static_cast<uint32_t>(magnitude >= 0x7F800000u) | ((bits >> 31) & static_cast<uint32_t>(magnitude != 0));
-  }
+  uint32_t unusable = 0;
+  for (const Influence& inf : mesh.influences) unusable |= unusableWeight(inf.weight);
   if (unusable == 0) return Ok{};
   std::vector<size_t> damaged;  // vertices that lost an influence
   std::vector<Influence> kept;

@@ -1,29 +1,22 @@
 #include "core/validate.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cstddef>
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "core/finite_scan.hpp"
+
 namespace rigport {
 namespace {
 
-// Whether an influence names a bone >= nb or has a weight that is negative, infinite or NaN,
-// tested on the weight's bits (-0 passes, as 0 <= -0) so that the loop over the array vectorises:
-// it is a pass over every influence of every model read.
+// Whether an influence names a bone >= nb or has an unusable weight, in a loop that vectorises: it
+// is a pass over every influence of every model read.
 bool anyBadInfluence(const std::vector<Influence>& influences, size_t nb) {
-  static_assert(sizeof(Influence) == 8 && offsetof(Influence, weight) == 4);
   const uint32_t bones = static_cast<uint32_t>(std::min<size_t>(nb, UINT32_MAX));
   uint32_t bad = 0;
-  for (const Influence& inf : influences) {
-    const uint32_t bits = std::bit_cast<uint32_t>(inf.weight);
-    const uint32_t magnitude = bits & 0x7FFFFFFFu;
-    bad |= static_cast<uint32_t>(inf.bone >= bones) | static_cast<uint32_t>(magnitude >= 0x7F800000u) |
-           ((bits >> 31) & static_cast<uint32_t>(magnitude != 0));
-  }
+  for (const Influence& inf : influences) bad |= static_cast<uint32_t>(inf.bone >= bones) | unusableWeight(inf.weight);
   return bad != 0 || nb > UINT32_MAX;
 }
 

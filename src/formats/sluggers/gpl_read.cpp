@@ -190,6 +190,18 @@ struct IndexSlot {
   }
 };
 
+// The triangles a primitive of `count` vertices gives at most (lines, points and unknown opcodes:
+// none).
+size_t primitiveTriangles(uint8_t primitive, size_t count) {
+  switch (primitive) {
+    case kTriangles: return count / 3;
+    case kQuads: return count / 4 * 2;
+    case kTriangleStrip:
+    case kTriangleFan: return count;
+    default: return 0;
+  }
+}
+
 // The triangles a primitive list can give at most, from its opcodes and counts alone (a walk that
 // skips the vertex data and stops where the list stops making sense; readPrimitiveList reports
 // why), so the corner arrays are sized once instead of growing primitive by primitive.
@@ -200,8 +212,7 @@ size_t maxTriangles(ByteReader list, const TupleLayout& t) {
     if (!op || *op == 0) break;
     const auto n = list.u16("vertexCount");
     if (!n || !list.skip(size_t{*n} * t.bytes, "vertices")) break;
-    const uint8_t primitive = *op & kPrimitiveMask;
-    triangles += primitive == kTriangles ? *n / 3 : primitive == kQuads ? *n / 4 * 2 : primitive == kTriangleStrip || primitive == kTriangleFan ? *n : 0;
+    triangles += primitiveTriangles(*op & kPrimitiveMask, *n);
   }
   return triangles;
 }
@@ -277,15 +288,13 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
       const uint8_t* bad = tuples + badCorner * t.bytes;
       const size_t badSlot = slots[0].read(bad) >= slots[0].limit ? 0 : slots[1].size != 0 && slots[1].read(bad) >= slots[1].limit ? 1 : 2;
       const IndexSlot& slot = slots[badSlot];
-      const uint8_t* p = tuples + badCorner * t.bytes + slot.at;
-      return list.errorAt(static_cast<size_t>(p - list.data().data()), ErrorCode::BadValue,
-                          fmt::format("index {} of {}", slot.read(tuples + badCorner * t.bytes), slot.limit),
+      return list.errorAt(static_cast<size_t>(bad + slot.at - list.data().data()), ErrorCode::BadValue,
+                          fmt::format("index {} of {}", slot.read(bad), slot.limit),
                           Field(slot.field, static_cast<int64_t>(badCorner)));
     }
     RP_CHECK(list.skip(count * t.bytes, "vertices"));
     const uint8_t primitive = op & kPrimitiveMask;
-    const size_t maxTriangles = primitive == kTriangles ? count / 3 : primitive == kQuads ? count / 4 * 2 : count;
-    CornerSink sink(mesh, primitive == kLines || primitive == kLineStrip || primitive == kPoints ? 0 : maxTriangles);
+    CornerSink sink(mesh, primitiveTriangles(primitive, count));
     switch (primitive) {
       case kTriangles:
         for (size_t i = 0; i + 2 < count; i += 3) sink.emit(corners[i], corners[i + 1], corners[i + 2]);
