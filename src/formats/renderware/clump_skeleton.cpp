@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <queue>
 #include <unordered_map>
@@ -182,15 +183,15 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
                                         skin.numBones, nodeBones.size()));
   }
   const size_t nv = mesh.positions.size();
-  // Influences are written in place: at most one per weight slot in use, or one for a vertex with
-  // none (bound whole); the array is cut to what was written at the end.
-  size_t slots = 0;
-  for (size_t v = 0; v < nv; ++v) {
-    const auto& w = skin.weights[v];
-    const size_t used = (w[0] != 0.0f) + (w[1] != 0.0f) + (w[2] != 0.0f) + (w[3] != 0.0f);
-    slots += used == 0 ? 1 : used;
+  if (skin.vertexCount() != nv) {
+    Error e = makeError(ErrorCode::BadValue, fmt::format("Skin PLG has {} vertices, the geometry {}", skin.vertexCount(), nv));
+    e.path = fmt::format("Clump/Atomic[{}]", atomicIndex);
+    return e;
   }
-  mesh.influences.resize(slots);
+  // Influences are written in place, in one pass over the skin's vertex bytes: at most one per
+  // weight slot in use, or one for a vertex with none (bound whole), so at most four a vertex;
+  // the array is cut to what was written at the end.
+  mesh.influences.resize(4 * nv);
   mesh.influenceOffsets.resize(nv + 1);
   Influence* out = mesh.influences.data();
   uint32_t* offsets = mesh.influenceOffsets.data();
@@ -198,11 +199,14 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
   size_t written = 0;
   const uint32_t unweightedBone = jointForUnweighted(rig.skeleton, atomicBone, nodeBones);
   const size_t nodes = nodeBones.size();
+  const uint8_t* nodeBytes = skin.nodeBytes();
+  const uint8_t* weightBytes = skin.weightBytes();
   size_t unweighted = 0, badSlots = 0, badSums = 0;
   float worstSum = 1.0f;
   for (size_t v = 0; v < nv; ++v) {
-    const auto& w = skin.weights[v];
-    const auto& node = skin.indices[v];
+    float w[4];
+    std::memcpy(w, weightBytes + 16 * v, sizeof w);
+    const uint8_t* node = nodeBytes + 4 * v;
     // The usual vertex: four positive finite weights on nodes that exist. Same sum, in the same
     // order, as the general path below.
     const bool four = (w[0] > 0.0f) & (w[1] > 0.0f) & (w[2] > 0.0f) & (w[3] > 0.0f) &
@@ -235,6 +239,7 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
     offsets[v + 1] = static_cast<uint32_t>(written);
   }
   mesh.influences.resize(written);
+  if (2 * written < 4 * nv) mesh.influences.shrink_to_fit();  // mostly one or two weights a vertex
   if (badSlots > 0) {
     prov.warn("skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -91,8 +92,20 @@ struct SkinPlg {
   std::vector<uint8_t> usedBones;
   std::vector<std::array<uint8_t, 4>> indices;  // per vertex: HAnim node indices
   std::vector<std::array<float, 4>> weights;    // per vertex
+  // The new-layout reader leaves `indices` and `weights` empty and keeps where they lie in the file
+  // instead (4 bytes, then 16 bytes of little-endian f32 a vertex): the mesh is built from them
+  // there, without a copy. nodeBytes()/weightBytes() give either form in that layout.
+  std::span<const uint8_t> fileIndices, fileWeights;
   std::vector<glm::mat4> inverseMatrices;       // per node, pads forced to (0,0,0,1)
   bool oldLayout = false;
+
+  const uint8_t* nodeBytes() const {
+    return fileIndices.empty() ? reinterpret_cast<const uint8_t*>(indices.data()) : fileIndices.data();
+  }
+  const uint8_t* weightBytes() const {
+    return fileWeights.empty() ? reinterpret_cast<const uint8_t*>(weights.data()) : fileWeights.data();
+  }
+  size_t vertexCount() const { return fileIndices.empty() ? indices.size() : fileIndices.size() / 4; }
 };
 
 // §1.2 Material (librw Material::streamRead): flags, RGBA colour, unused, textured, surface

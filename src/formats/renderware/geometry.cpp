@@ -1,6 +1,9 @@
 #include "formats/renderware/geometry.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <span>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -18,6 +21,38 @@ struct GeometryExtension {
   std::optional<ByteReader> skin, nativeData, binMesh;
   uint32_t vertexFormat = 0;
 };
+
+uint16_t le16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+
+// §1.2: u16 sequence v1, v0, matId, v2 per triangle, decoded where they lie (no temporary array):
+// one pass writes the indices and material ids and keeps the largest index; only a triangle list
+// that names a vertex beyond `nv` is walked again, to name the first such triangle.
+template <class ErrorAt>
+Status decodeTriangles(std::span<const uint8_t> bytes, size_t nv, RwGeometry& geo, ErrorAt errorAt) {
+  const size_t nt = bytes.size() / 8;
+  geo.indices.resize(3 * nt);
+  geo.triangleMaterials.resize(nt);
+  const uint8_t* in = bytes.data();
+  uint32_t* indices = geo.indices.data();
+  uint16_t* materials = geo.triangleMaterials.data();
+  uint32_t largest = 0;
+  for (size_t t = 0; t < nt; ++t) {
+    const uint8_t* p = in + 8 * t;
+    const uint32_t v1 = le16(p), v0 = le16(p + 2), v2 = le16(p + 6);
+    materials[t] = le16(p + 4);
+    indices[3 * t] = v0;
+    indices[3 * t + 1] = v1;
+    indices[3 * t + 2] = v2;
+    largest = std::max(largest, std::max(v0, std::max(v1, v2)));
+  }
+  if (nt == 0 || largest < nv) return Ok{};
+  for (size_t t = 0;; ++t) {
+    const uint32_t* v = indices + 3 * t;
+    if (v[0] >= nv || v[1] >= nv || v[2] >= nv) {
+      return errorAt(t, fmt::format("triangle ({}, {}, {}) beyond {} vertices", v[0], v[1], v[2], nv));
+    }
+  }
+}
 
 // Native skin = Struct{u32 platform, ...} inside the Skin PLG (§1.7).
 Result<SkinPlg> readNativeSkin(ByteReader& r, RwGeometry& geo, const NativeSkinVertices& wdglVertices) {
@@ -131,22 +166,10 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
       }
       const size_t nt = RP_TRY(st.count(static_cast<uint32_t>(numTriangles), 8, "triangles"));
       const size_t trianglesAt = st.position();
-      // §1.2: u16 sequence v1, v0, matId, v2 per triangle.
-      const std::vector<uint16_t> tri = RP_TRY(st.array<uint16_t>(4 * nt, "triangles"));
-      geo.indices.resize(3 * nt);
-      geo.triangleMaterials.resize(nt);
-      for (size_t t = 0; t < nt; ++t) {
-        const uint16_t v1 = tri[4 * t], v0 = tri[4 * t + 1], v2 = tri[4 * t + 3];
-        geo.triangleMaterials[t] = tri[4 * t + 2];
-        if (v0 >= nv || v1 >= nv || v2 >= nv) {
-          return st.errorAt(trianglesAt + 8 * t, ErrorCode::BadValue,
-                            fmt::format("triangle ({}, {}, {}) beyond {} vertices", v0, v1, v2, nv),
-                            Field("triangles", static_cast<int64_t>(t)));
-        }
-        geo.indices[3 * t] = v0;
-        geo.indices[3 * t + 1] = v1;
-        geo.indices[3 * t + 2] = v2;
-      }
+      const std::span<const uint8_t> triangles = RP_TRY(st.bytes(8 * nt, "triangles"));
+      RP_CHECK(decodeTriangles(triangles, nv, geo, [&](size_t t, std::string message) {
+        return st.errorAt(trianglesAt + 8 * t, ErrorCode::BadValue, std::move(message), Field("triangles", static_cast<int64_t>(t)));
+      }));
     }
     const size_t nm = RP_TRY(st.count(static_cast<uint32_t>(numMorphTargets), 24, "morphTargets"));
     for (size_t m = 0; m < nm; ++m) {

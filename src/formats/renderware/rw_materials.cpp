@@ -21,6 +21,21 @@ uint8_t toSrgbByte(float linear) {
   return static_cast<uint8_t>(std::lround(s * 255.0f));
 }
 
+// The end of the run of ids equal to ids[t] within [t, n): whole blocks are compared without an
+// early exit, which vectorises (a mesh's triangles are mostly in a few long runs).
+size_t runEnd(const uint16_t* ids, size_t t, size_t n) {
+  constexpr size_t kBlock = 64;
+  const uint16_t id = ids[t];
+  while (t + kBlock <= n) {
+    uint16_t differs = 0;
+    for (size_t k = 0; k < kBlock; ++k) differs |= static_cast<uint16_t>(ids[t + k] ^ id);
+    if (differs != 0) break;
+    t += kBlock;
+  }
+  while (t < n && ids[t] == id) ++t;
+  return t;
+}
+
 }  // namespace
 
 Material toRigMaterial(const RwMaterial& m, const std::string& fallbackName) {
@@ -58,19 +73,26 @@ void addMeshMaterials(const RwGeometry& geo, size_t atomicIndex, Mesh& mesh, Rig
     const uint16_t id = t < listed ? geo.triangleMaterials[t] : 0;
     return id < count ? id : 0;
   };
-  // One pass: the parts of a list already grouped by material (the usual case), whether it is.
+  // One pass over runs of equal ids: the parts of a list already grouped by material (the usual
+  // case), and whether it is.
   size_t outOfRange = 0;
   bool grouped = true;
-  for (size_t t = 0; t < triangles; ++t) {
-    outOfRange += t < listed && geo.triangleMaterials[t] >= count;
-    const uint16_t id = idOf(t);
-    const uint32_t material = base + id;
+  auto addRun = [&](uint32_t material, size_t first, size_t length) {
     if (mesh.parts.empty() || mesh.parts.back().material != material) {
       grouped = grouped && (mesh.parts.empty() || material > mesh.parts.back().material);
-      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(3 * t), 0});
+      mesh.parts.push_back(MeshPart{material, static_cast<uint32_t>(3 * first), 0});
     }
-    mesh.parts.back().indexCount += 3;
+    mesh.parts.back().indexCount += static_cast<uint32_t>(3 * length);
+  };
+  const uint16_t* ids = geo.triangleMaterials.data();
+  for (size_t t = 0; t < listed;) {
+    const uint16_t id = ids[t];
+    const size_t end = runEnd(ids, t, listed);
+    if (id >= count) outOfRange += end - t;
+    addRun(base + (id < count ? id : 0u), t, end - t);
+    t = end;
   }
+  if (listed < triangles) addRun(base, listed, triangles - listed);  // triangles without an id: material 0
   if (outOfRange > 0) {
     rig.provenance.warn("material-id", fmt::format("atomic {}: {} triangle(s) name a material beyond the {} of the list; "
                                                    "material 0 is used", atomicIndex, outOfRange, geo.materials.size()));

@@ -1,6 +1,7 @@
 #include "formats/renderware/skin_plg.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -91,8 +92,13 @@ Result<SkinPlg> readSkinPlg(ByteReader& r, uint32_t numVertices, const DffContex
   skin.oldLayout = layout == Layout::Old;
   if (layout == Layout::New) skin.usedBones = RP_TRY(r.array<uint8_t>(skin.numUsedBones, "usedBones"));
   const size_t nv = RP_TRY(r.count(numVertices, 20, "vertices"));
-  skin.indices = RP_TRY((r.records<std::array<uint8_t, 4>, uint8_t>(nv, "indices")));
-  skin.weights = RP_TRY((r.records<std::array<float, 4>, float>(nv, "weights")));
+  if (layout == Layout::New && std::endian::native == std::endian::little) {
+    skin.fileIndices = RP_TRY(r.bytes(4 * nv, "indices"));
+    skin.fileWeights = RP_TRY(r.bytes(16 * nv, "weights"));
+  } else {  // the old layout's summary is recomputed from the arrays
+    skin.indices = RP_TRY((r.records<std::array<uint8_t, 4>, uint8_t>(nv, "indices")));
+    skin.weights = RP_TRY((r.records<std::array<float, 4>, float>(nv, "weights")));
+  }
   skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, layout == Layout::Old));
   if (layout == Layout::New) {
     RP_CHECK(readSplitData(r, skin.numBones));
