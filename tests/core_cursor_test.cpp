@@ -2,11 +2,14 @@
 // absolute offset, the byte counts and the field path, and never moves past the end.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "core/byte_reader.hpp"
 #include "core/byte_writer.hpp"
+
+#include <glm/glm.hpp>
 
 using namespace rigport;
 
@@ -140,6 +143,27 @@ TEST(ByteReader, ArraySwapsBigEndianElements) {
   EXPECT_EQ((*v)[0], 0x1234u);
   EXPECT_EQ((*v)[1], 0xABCDu);
   EXPECT_TRUE(r.atEnd());
+}
+
+// records() copies aligned bytes in one move and misaligned ones through a sized vector: both
+// give the same records, and both swap a big-endian file's scalars.
+TEST(ByteReader, RecordsAreTheSameAlignedOrNot) {
+  ByteWriter le(Endian::Little), be(Endian::Big);
+  for (float f : {1.5f, -2.0f, 3.25f, 0.0f, 1e-3f, 7.0f}) le.f32(f), be.f32(f);
+  for (size_t shift : {0u, 1u, 2u, 3u}) {
+    for (bool big : {false, true}) {
+      alignas(16) uint8_t buffer[64] = {};
+      const std::vector<uint8_t>& bytes = big ? be.bytes() : le.bytes();
+      std::copy(bytes.begin(), bytes.end(), buffer + shift);
+      ByteReader r(std::span<const uint8_t>(buffer + shift, bytes.size()), big ? Endian::Big : Endian::Little);
+      auto got = r.records<glm::vec3, float>(2, "v");
+      ASSERT_TRUE(got) << shift;
+      ASSERT_EQ(got->size(), 2u);
+      EXPECT_EQ((*got)[0], glm::vec3(1.5f, -2.0f, 3.25f)) << shift << big;
+      EXPECT_EQ((*got)[1], glm::vec3(0.0f, 1e-3f, 7.0f)) << shift << big;
+      EXPECT_TRUE(r.atEnd());
+    }
+  }
 }
 
 TEST(ByteReader, FixedStringStopsAtNulAndConsumesTheWholeField) {

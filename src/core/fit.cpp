@@ -13,7 +13,7 @@ namespace {
 // weight any of them lost (as a share of that vertex's total).
 std::pair<size_t, float> reduceInfluences(Mesh& mesh, uint32_t keep) {
   std::vector<uint32_t> offsets{0};
-  std::vector<Influence> kept;
+  InfluenceList kept;
   kept.reserve(mesh.influences.size());
   size_t reduced = 0;
   float worst = 0.0f;

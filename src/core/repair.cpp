@@ -122,7 +122,7 @@ Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   for (const Influence& inf : mesh.influences) unusable |= unusableWeight(inf.weight);
   if (unusable == 0) return Ok{};
   std::vector<size_t> damaged;  // vertices that lost an influence
-  std::vector<Influence> kept;
+  InfluenceList kept;
   std::vector<uint32_t> offsets{0};
   kept.reserve(mesh.influences.size());
   for (size_t v = 0; v + 1 < mesh.influenceOffsets.size(); ++v) {

@@ -21,6 +21,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/default_init_allocator.hpp"
 #include "core/hash.hpp"
 
 namespace rigport {
@@ -60,12 +61,13 @@ struct Skeleton {
   std::vector<uint32_t> jointList() const;  // `joints`, or 0..bones-1 when it is empty
 };
 
-// Trivial (no member initialisers), so sizing an array of them is a memset readers overwrite:
-// Influence{} and Influence{bone} still give zeros.
+// Trivial (no member initialisers), so sizing an InfluenceList leaves the elements for the reader
+// to write (core/default_init_allocator.hpp); Influence{} and Influence{bone} still give zeros.
 struct Influence {
   uint32_t bone;  // index into Skeleton::bones
   float weight;
 };
+using InfluenceList = std::vector<Influence, DefaultInitAllocator<Influence>>;
 
 // A surface as the source describes it; the glTF exporter writes it as a PBR material with
 // metallic 0 and roughness 1 (game materials are not metals; three.js's default, metallic 1,
@@ -96,7 +98,7 @@ struct Mesh {
   // Per-vertex influences in compressed-row form: vertex v owns
   // influences[influenceOffsets[v] .. influenceOffsets[v+1]). Empty offsets = not skinned.
   std::vector<uint32_t> influenceOffsets;
-  std::vector<Influence> influences;
+  InfluenceList influences;  // resize() leaves new elements unwritten
   // For an unskinned mesh: the bone it rides on (-1 = model root).
   int32_t attachBone = -1;
 

@@ -13,7 +13,7 @@ namespace {
 
 // Whether an influence names a bone >= nb or has an unusable weight, in a loop that vectorises: it
 // is a pass over every influence of every model read.
-bool anyBadInfluence(const std::vector<Influence>& influences, size_t nb) {
+bool anyBadInfluence(const InfluenceList& influences, size_t nb) {
   const uint32_t bones = static_cast<uint32_t>(std::min<size_t>(nb, UINT32_MAX));
   uint32_t bad = 0;
   for (const Influence& inf : influences) bad |= static_cast<uint32_t>(inf.bone >= bones) | unusableWeight(inf.weight);

@@ -1,7 +1,8 @@
 #include "formats/renderware/clump_skeleton.hpp"
 
 #include <algorithm>
-#include <cfloat>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -203,28 +204,36 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
   const uint8_t* weightBytes = skin.weightBytes();
   size_t unweighted = 0, badSlots = 0, badSums = 0;
   float worstSum = 1.0f;
+  // The bone of each node index a byte can hold; kNoBone for nodes the hierarchy does not have.
+  constexpr uint32_t kNoBone = UINT32_MAX;
+  std::array<uint32_t, 256> boneOfNode;
+  boneOfNode.fill(kNoBone);
+  for (size_t n = 0; n < std::min<size_t>(nodes, 256); ++n) boneOfNode[n] = nodeBones[n];  // bone indices < kNoBone
   for (size_t v = 0; v < nv; ++v) {
-    float w[4];
-    std::memcpy(w, weightBytes + 16 * v, sizeof w);
+    uint32_t bits[4];
+    std::memcpy(bits, weightBytes + 16 * v, sizeof bits);
     const uint8_t* node = nodeBytes + 4 * v;
-    // The usual vertex: four positive finite weights on nodes that exist. Same sum, in the same
-    // order, as the general path below.
-    const bool four = (w[0] > 0.0f) & (w[1] > 0.0f) & (w[2] > 0.0f) & (w[3] > 0.0f) &
-                      (w[0] <= FLT_MAX) & (w[1] <= FLT_MAX) & (w[2] <= FLT_MAX) & (w[3] <= FLT_MAX) &
-                      (node[0] < nodes) & (node[1] < nodes) & (node[2] < nodes) & (node[3] < nodes);
+    const uint32_t bone[4] = {boneOfNode[node[0]], boneOfNode[node[1]], boneOfNode[node[2]], boneOfNode[node[3]]};
+    const float w[4] = {std::bit_cast<float>(bits[0]), std::bit_cast<float>(bits[1]), std::bit_cast<float>(bits[2]),
+                        std::bit_cast<float>(bits[3])};
+    // The usual vertex: four positive finite weights (bit patterns 1 .. 0x7F7FFFFF) on nodes that
+    // exist. Same sum, in the same order, as the general path below.
+    const bool four = ((bits[0] - 1u) < 0x7F7FFFFFu) & ((bits[1] - 1u) < 0x7F7FFFFFu) & ((bits[2] - 1u) < 0x7F7FFFFFu) &
+                      ((bits[3] - 1u) < 0x7F7FFFFFu) & (bone[0] != kNoBone) & (bone[1] != kNoBone) &
+                      (bone[2] != kNoBone) & (bone[3] != kNoBone);
     float sum = 0.0f;
     if (four) {
-      for (int k = 0; k < 4; ++k) out[written + k] = Influence{nodeBones[node[k]], w[k]};
+      for (int k = 0; k < 4; ++k) out[written + k] = Influence{bone[k], w[k]};
       written += 4;
       sum = ((w[0] + w[1]) + w[2]) + w[3];
     } else {
       for (int k = 0; k < 4; ++k) {
         if (w[k] == 0.0f) continue;  // §5: filter by weight, never by index
-        if (!(w[k] > 0.0f) || !std::isfinite(w[k]) || node[k] >= nodes) {
+        if (!(w[k] > 0.0f) || !std::isfinite(w[k]) || bone[k] == kNoBone) {
           ++badSlots;
           continue;
         }
-        out[written++] = Influence{nodeBones[node[k]], w[k]};
+        out[written++] = Influence{bone[k], w[k]};
         sum += w[k];
       }
       if (sum == 0.0f) {

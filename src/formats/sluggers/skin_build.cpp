@@ -163,7 +163,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   // Per slot: duplicates (vertex, bone) summed (a full 256 is stored 255 + 1); the bind position and
   // normal are the sources' weighted mean (every record of a slot carries the same bind data).
   std::vector<uint32_t>& slotFirst = out.first;
-  std::vector<Influence>& slotInfluences = out.influences;
+  InfluenceList& slotInfluences = out.influences;
   slotFirst.assign(slots + 1, 0);
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;

@@ -22,7 +22,7 @@ struct BoneIndexMaps {
 // Each slot of the skinned position array: its influences (duplicates summed, weights /256).
 struct SlotSkin {
   std::vector<uint32_t> first;  // slot s owns influences[first[s] .. first[s+1])
-  std::vector<Influence> influences;
+  InfluenceList influences;
   nlohmann::json report;        // the choice of meaning and the counts, for the rig extras
 };
 
