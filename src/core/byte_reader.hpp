@@ -8,7 +8,10 @@
 
 #include <bit>
 #include <cstdint>
+#include <compare>
+#include <cstddef>
 #include <cstring>
+#include <iterator>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +33,39 @@ struct Field {
   Field(const char* n) : name(n) {}  // NOLINT(google-explicit-constructor)
   Field(const char* n, int64_t i) : name(n), index(i) {}
   std::string str() const;
+};
+
+// A random-access iterator over records stored at any alignment: each one is read with memcpy.
+// vector::assign from two of them allocates once and copies once, where resize + memcpy would also
+// value-initialise every record first.
+template <class Record>
+struct UnalignedRecords {
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = Record;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = Record;
+  const uint8_t* at = nullptr;
+
+  Record operator*() const {
+    Record r;
+    std::memcpy(static_cast<void*>(&r), at, sizeof(Record));
+    return r;
+  }
+  Record operator[](difference_type i) const { return *(*this + i); }
+  UnalignedRecords& operator++() { at += sizeof(Record); return *this; }
+  UnalignedRecords operator++(int) { UnalignedRecords old = *this; ++*this; return old; }
+  UnalignedRecords& operator--() { at -= sizeof(Record); return *this; }
+  UnalignedRecords operator--(int) { UnalignedRecords old = *this; --*this; return old; }
+  UnalignedRecords& operator+=(difference_type n) { at += n * static_cast<difference_type>(sizeof(Record)); return *this; }
+  UnalignedRecords& operator-=(difference_type n) { return *this += -n; }
+  friend UnalignedRecords operator+(UnalignedRecords it, difference_type n) { return it += n; }
+  friend UnalignedRecords operator+(difference_type n, UnalignedRecords it) { return it += n; }
+  friend UnalignedRecords operator-(UnalignedRecords it, difference_type n) { return it -= n; }
+  friend difference_type operator-(UnalignedRecords a, UnalignedRecords b) {
+    return (a.at - b.at) / static_cast<difference_type>(sizeof(Record));
+  }
+  friend auto operator<=>(UnalignedRecords a, UnalignedRecords b) = default;
 };
 
 class ByteReader {
@@ -120,9 +156,8 @@ class ByteReader {
       // a scalar pass as long as the copy (BENCHMARKS.md, issue 11).
       const Record* first = reinterpret_cast<const Record*>(at);
       out.assign(first, first + *checked);
-    } else {
-      out.resize(*checked);
-      if (!out.empty()) std::memcpy(static_cast<void*>(out.data()), at, out.size() * sizeof(Record));
+    } else {  // one copy still: each record read with memcpy as the vector is filled
+      out.assign(UnalignedRecords<Record>{at}, UnalignedRecords<Record>{at + *checked * sizeof(Record)});
     }
     if constexpr (sizeof(Scalar) > 1) {
       if (needsSwap()) {
