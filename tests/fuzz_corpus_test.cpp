@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "core/validate.hpp"
 #include "../fuzz/downstream.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "support/test_support.hpp"
@@ -33,6 +34,8 @@ TEST(FuzzCorpus, DffFindingsReadExportAndRoundTrip) {
     SCOPED_TRACE(path);
     auto rig = renderware::readDff(test::readBytes(path));
     if (!rig) continue;
+    const Status valid = validate(*rig);  // the reader checks only its meshes' structure
+    EXPECT_TRUE(valid) << valid.error().describe();
     fuzz::exerciseDownstream(*rig);
     auto bytes = renderware::writeDff(*rig);
     if (!bytes) continue;

@@ -14,6 +14,7 @@
 
 #include "core/axes.hpp"
 #include "export/gltf.hpp"
+#include "core/validate.hpp"
 #include "formats/renderware/dff_io.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/hanim_plg.hpp"
@@ -56,6 +57,7 @@ size_t findChunk(const std::vector<uint8_t>& bytes, uint32_t type, size_t from =
 Rig readSample(const std::string& name) {
   auto rig = readDff(sampleBytes(name));
   EXPECT_TRUE(rig.ok()) << name << ": " << (rig.ok() ? "" : rig.error().describe());
+  if (rig) EXPECT_TRUE(validate(*rig)) << name;  // every check, not only the reader's
   return rig.ok() ? std::move(*rig) : Rig{};
 }
 
@@ -451,6 +453,12 @@ TEST(RenderwareDff, EveryTruncationAndByteFlipFailsCleanly) {
       ++runs;
       failures += r.ok() ? 0 : 1;
       if (!r) EXPECT_TRUE(r.error().offset.has_value()) << name << " flipped at " << i << ": " << r.error().describe();
+      // The reader checks only its meshes' structure: every element of a damaged file it accepts
+      // (a flipped weight, node index or triangle) must still be valid as built.
+      if (r) {
+        const Status valid = validate(*r);
+        EXPECT_TRUE(valid) << name << " flipped at " << i << ": " << valid.error().describe();
+      }
       bytes[i] ^= 0xFF;
     }
   }

@@ -43,9 +43,72 @@ Status checkExtras(const nlohmann::json& extras, const std::string& path) {
   return invalidModel(path + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
 }
 
+Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
+  const size_t nb = rig.skeleton.bones.size();
+  const Mesh& mesh = rig.meshes[m];
+  const size_t nv = mesh.positions.size();
+  const std::string mp = fmt::format("meshes[{}]", m);
+  if (!mesh.normals.empty() && mesh.normals.size() != nv) return invalidModel(mp, "normal count differs from vertex count");
+  if (!mesh.uvs.empty() && mesh.uvs.size() != nv) return invalidModel(mp, "UV count differs from vertex count");
+  if (mesh.indices.size() % 3 != 0) return invalidModel(mp, "index count is not a multiple of 3");
+  const bool everyElement = checks == MeshChecks::Every;
+  // Each per-element check is a pass without early exit (cheap on a valid model, which is every
+  // model a reader returns), then a search for the first offender only when there is one.
+  uint32_t largestIndex = 0;
+  if (everyElement) {
+    for (uint32_t i : mesh.indices) largestIndex = std::max(largestIndex, i);
+  }
+  if (!mesh.indices.empty() && largestIndex >= nv) {
+    const size_t i = static_cast<size_t>(std::find_if(mesh.indices.begin(), mesh.indices.end(), [&](uint32_t x) { return x >= nv; }) -
+                                         mesh.indices.begin());
+    return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
+  }
+  // Parts tile the index list in order, so every triangle has exactly one material.
+  uint64_t covered = 0;
+  for (size_t k = 0; k < mesh.parts.size(); ++k) {
+    const MeshPart& part = mesh.parts[k];
+    const std::string pp = fmt::format("{}/parts[{}]", mp, k);
+    if (part.material >= rig.materials.size()) return invalidModel(pp, fmt::format("material {} of {}", part.material, rig.materials.size()));
+    if (part.firstIndex != covered || part.indexCount % 3 != 0) {
+      return invalidModel(pp, fmt::format("indices [{}, +{}) do not continue the previous part at {} in whole triangles",
+                                          part.firstIndex, part.indexCount, covered));
+    }
+    covered += part.indexCount;
+  }
+  if (!mesh.parts.empty() && covered != mesh.indices.size()) {
+    return invalidModel(mp, fmt::format("parts cover {} of {} indices", covered, mesh.indices.size()));
+  }
+  if (mesh.attachBone < -1 || (mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) >= nb)) {
+    return invalidModel(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));
+  }
+  if (!mesh.skinned()) return Ok{};
+  if (mesh.influenceOffsets.size() != nv + 1 || mesh.influenceOffsets.front() != 0 ||
+      mesh.influenceOffsets.back() != mesh.influences.size()) {
+    return invalidModel(mp, "influence offsets do not cover the vertices and influences");
+  }
+  if (!everyElement) return Ok{};
+  uint32_t decreasing = 0;
+  const uint32_t* offsets = mesh.influenceOffsets.data();
+  for (size_t v = 0; v < nv; ++v) decreasing |= static_cast<uint32_t>(offsets[v] > offsets[v + 1]);
+  if (decreasing != 0) {
+    for (size_t v = 0; v < nv; ++v) {
+      if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalidModel(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
+    }
+  }
+  bool anyBad = anyBadInfluence(mesh.influences, nb);
+  for (size_t i = 0; anyBad && i < mesh.influences.size(); ++i) {
+    const Influence& inf = mesh.influences[i];
+    if (inf.bone >= nb) return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("bone {} of {}", inf.bone, nb));
+    if (!std::isfinite(inf.weight) || inf.weight < 0.0f) {
+      return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("weight {} is negative or not finite", inf.weight));
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
-Status validate(const Rig& rig) {
+Status validate(const Rig& rig, MeshChecks meshes) {
   const auto& bones = rig.skeleton.bones;
   RP_CHECK(checkExtras(rig.extras, "rig"));
   RP_CHECK(checkExtras(rig.skeleton.extras, "skeleton"));
@@ -72,62 +135,7 @@ Status validate(const Rig& rig) {
     }
     isJoint[bone] = true;
   }
-  for (size_t m = 0; m < rig.meshes.size(); ++m) {
-    const Mesh& mesh = rig.meshes[m];
-    const size_t nv = mesh.positions.size();
-    const std::string mp = fmt::format("meshes[{}]", m);
-    if (!mesh.normals.empty() && mesh.normals.size() != nv) return invalidModel(mp, "normal count differs from vertex count");
-    if (!mesh.uvs.empty() && mesh.uvs.size() != nv) return invalidModel(mp, "UV count differs from vertex count");
-    if (mesh.indices.size() % 3 != 0) return invalidModel(mp, "index count is not a multiple of 3");
-    // Each per-element check is a pass without early exit (cheap on a valid model, which is every
-    // model a reader returns), then a search for the first offender only when there is one.
-    uint32_t largestIndex = 0;
-    for (uint32_t i : mesh.indices) largestIndex = std::max(largestIndex, i);
-    if (!mesh.indices.empty() && largestIndex >= nv) {
-      const size_t i = static_cast<size_t>(std::find_if(mesh.indices.begin(), mesh.indices.end(), [&](uint32_t x) { return x >= nv; }) -
-                                           mesh.indices.begin());
-      return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
-    }
-    // Parts tile the index list in order, so every triangle has exactly one material.
-    uint64_t covered = 0;
-    for (size_t k = 0; k < mesh.parts.size(); ++k) {
-      const MeshPart& part = mesh.parts[k];
-      const std::string pp = fmt::format("{}/parts[{}]", mp, k);
-      if (part.material >= rig.materials.size()) return invalidModel(pp, fmt::format("material {} of {}", part.material, rig.materials.size()));
-      if (part.firstIndex != covered || part.indexCount % 3 != 0) {
-        return invalidModel(pp, fmt::format("indices [{}, +{}) do not continue the previous part at {} in whole triangles",
-                                            part.firstIndex, part.indexCount, covered));
-      }
-      covered += part.indexCount;
-    }
-    if (!mesh.parts.empty() && covered != mesh.indices.size()) {
-      return invalidModel(mp, fmt::format("parts cover {} of {} indices", covered, mesh.indices.size()));
-    }
-    if (mesh.attachBone < -1 || (mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) >= nb)) {
-      return invalidModel(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));
-    }
-    if (!mesh.skinned()) continue;
-    if (mesh.influenceOffsets.size() != nv + 1 || mesh.influenceOffsets.front() != 0 ||
-        mesh.influenceOffsets.back() != mesh.influences.size()) {
-      return invalidModel(mp, "influence offsets do not cover the vertices and influences");
-    }
-    uint32_t decreasing = 0;
-    const uint32_t* offsets = mesh.influenceOffsets.data();
-    for (size_t v = 0; v < nv; ++v) decreasing |= static_cast<uint32_t>(offsets[v] > offsets[v + 1]);
-    if (decreasing != 0) {
-      for (size_t v = 0; v < nv; ++v) {
-        if (mesh.influenceOffsets[v] > mesh.influenceOffsets[v + 1]) return invalidModel(fmt::format("{}/vertex[{}]", mp, v), "influence offsets decrease");
-      }
-    }
-    bool anyBad = anyBadInfluence(mesh.influences, nb);
-    for (size_t i = 0; anyBad && i < mesh.influences.size(); ++i) {
-      const Influence& inf = mesh.influences[i];
-      if (inf.bone >= nb) return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("bone {} of {}", inf.bone, nb));
-      if (!std::isfinite(inf.weight) || inf.weight < 0.0f) {
-        return invalidModel(fmt::format("{}/influences[{}]", mp, i), fmt::format("weight {} is negative or not finite", inf.weight));
-      }
-    }
-  }
+  for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(validateMesh(rig, m, meshes));
   for (size_t a = 0; a < rig.animations.size(); ++a) {
     const Animation& anim = rig.animations[a];
     RP_CHECK(checkExtras(anim.extras, fmt::format("animations[{}]", a)));
