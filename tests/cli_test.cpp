@@ -325,6 +325,6 @@ TEST(Cli, JsonOutputSurvivesNamesThatAreNotUtf8) {
   for (const std::string& command : {"info --json ", "dump --json "}) {
     const CliRun r = test::runCli(command + quote(path), Capture::StdoutOnly);
     EXPECT_EQ(r.code, 0) << command << r.text;
-    EXPECT_NO_THROW((void)nlohmann::json::parse(r.text)) << command;
+    EXPECT_TRUE(nlohmann::json::accept(r.text)) << command << r.text;
   }
 }
