@@ -184,6 +184,9 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
                                         skin.numBones, nodeBones.size()));
   }
   const size_t nv = mesh.positions.size();
+  // readGeometry makes the two equal (generic skins are read for numVertices positions; the Xbox
+  // and WDGL readers check theirs); checked here too because the loop below reads the skin's
+  // bytes through raw pointers.
   if (skin.vertexCount() != nv) {
     Error e = makeError(ErrorCode::BadValue, fmt::format("Skin PLG has {} vertices, the geometry {}", skin.vertexCount(), nv));
     e.path = fmt::format("Clump/Atomic[{}]", atomicIndex);
