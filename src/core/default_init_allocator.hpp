@@ -1,7 +1,7 @@
 // DefaultInitAllocator: std::allocator, except that a vector element made without a value is
 // default-initialised instead of value-initialised. For a trivial type that means left as it is, so
 // `resize(n)` of an array a reader overwrites at once costs no zero-fill pass (for Mesh::influences,
-// 4 MB of 8-byte stores on issue 11's DFF, a fifth of building its meshes). Elements made with a
+// 4 MB of 8-byte stores on issue 11's DFF, a sixth of building its meshes). Elements made with a
 // value (`push_back`, `resize(n, value)`, `Influence{}`) are initialised as usual.
 #pragma once
 

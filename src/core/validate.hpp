@@ -15,7 +15,7 @@ namespace rigport {
 // `meshes` says how much of each mesh is looked at. Every: all of it. Structure: the counts, the
 // parts and the ends of the influence offsets, without the per-element passes (indices address
 // vertices, offsets never decrease, influences name bones with usable weights): for a reader whose
-// construction guarantees those, since they are a third of its read (the DFF reader, BENCHMARKS.md
+// construction guarantees those, since they are a fifth of its read (the DFF reader, BENCHMARKS.md
 // issue 11). Its fuzz target and corpus test check every rig it returns with Every, and export and
 // the writers always do.
 enum class MeshChecks : uint8_t { Every, Structure };
