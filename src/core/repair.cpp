@@ -17,7 +17,6 @@ bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y
 bool finite(const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
 bool usable(float weight) { return std::isfinite(weight) && weight >= 0.0f; }
 
-
 // "first: 3, 9, 12" (at most kListedIndices of them).
 std::string firstIndices(const std::vector<size_t>& indices) {
   std::string out = "first: ";

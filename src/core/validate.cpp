@@ -54,14 +54,14 @@ Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
   const bool everyElement = checks == MeshChecks::Every;
   // Each per-element check is a pass without early exit (cheap on a valid model, which is every
   // model a reader returns), then a search for the first offender only when there is one.
-  uint32_t largestIndex = 0;
-  if (everyElement) {
+  if (everyElement && !mesh.indices.empty()) {
+    uint32_t largestIndex = 0;
     for (uint32_t i : mesh.indices) largestIndex = std::max(largestIndex, i);
-  }
-  if (!mesh.indices.empty() && largestIndex >= nv) {
-    const size_t i = static_cast<size_t>(std::find_if(mesh.indices.begin(), mesh.indices.end(), [&](uint32_t x) { return x >= nv; }) -
-                                         mesh.indices.begin());
-    return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
+    if (largestIndex >= nv) {
+      const size_t i = static_cast<size_t>(std::find_if(mesh.indices.begin(), mesh.indices.end(), [&](uint32_t x) { return x >= nv; }) -
+                                           mesh.indices.begin());
+      return invalidModel(fmt::format("{}/indices[{}]", mp, i), fmt::format("index {} >= {} vertices", mesh.indices[i], nv));
+    }
   }
   // Parts tile the index list in order, so every triangle has exactly one material.
   uint64_t covered = 0;

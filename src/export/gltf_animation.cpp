@@ -39,8 +39,9 @@ struct KeysAt {
 template <class T>
 size_t firstNotFinite(const std::vector<T>& values) {
   if (!anyNonFinite(values)) return values.size();
-  for (size_t k = 0; k < values.size(); ++k)
+  for (size_t k = 0; k < values.size(); ++k) {
     if (!finite(values[k])) return k;
+  }
   return values.size();
 }
 
