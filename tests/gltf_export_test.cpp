@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -17,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/gltf.hpp"
+#include "export/gltf_influences.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -367,6 +370,61 @@ TEST(GltfExport, RandomInfluencesAlwaysPassTheValidatorsSumCheck) {
   const Exported e = exportAndCheck(rig, "random");
   checkInfluences(e.glb, 0, rig.meshes[0], rig.skeleton.jointList(), 2, 0);
   EXPECT_EQ(e.glb.meshes[0].primitives[0].mode, TINYGLTF_MODE_POINTS);  // no indices: points
+}
+
+// normaliseFour must write bit for bit what normalise() writes, for every vertex it takes, and
+// refuse every vertex it cannot take. The vertices mix what real files hold (4 weights, repeated
+// bones, zero and -0 weights, equal weights, weights too small to survive the division) with what
+// only damaged ones do (NaN, infinity, negative weights, bones outside the joint list).
+TEST(GltfExport, TheFourInfluenceFastPathWritesWhatNormaliseWrites) {
+  const std::vector<int32_t> jointOfBone = {0, 1, 2, 3, -1, 4, 5, 300};  // bone 4 is not a joint
+  uint32_t state = 2024;
+  auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
+  const float special[] = {0.0f, -0.0f, 1.0f, 0.5f, 0.25f, 1e-30f, 1e-45f, 3e38f, -0.5f,
+                           std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+  size_t taken = 0, refused = 0;
+  for (size_t sets = 1; sets <= 2; ++sets) {
+    gltf::InfluenceNormaliser normaliser(jointOfBone, 0, sets);
+    for (int v = 0; v < 200000; ++v) {
+      Influence in[6];
+      const size_t count = next() % 7;
+      for (size_t k = 0; k < count; ++k) {
+        // Mostly valid bones and plain weights; now and then a special one or a repeated weight.
+        in[k].bone = next() % 16 == 0 ? 4 : next() % 7;
+        if (next() % 8 == 0) in[k].bone = 7;
+        const uint32_t pick = next() % 16;
+        in[k].weight = pick < 2 ? special[next() % std::size(special)]
+                       : pick < 4 && k > 0 ? in[k - 1].weight
+                                           : static_cast<float>(next() % 100000) / 7919.0f;
+      }
+      uint32_t fastJoint[4] = {99, 99, 99, 99};
+      float fastWeight[4] = {-7.0f, -7.0f, -7.0f, -7.0f};
+      const bool fast = normaliser.normaliseFour(in, in + count, fastJoint, fastWeight);
+      gltf::VertexInfluences slow;
+      size_t bad = 0;
+      bool truncated = false;
+      const auto outcome = normaliser.normalise(in, in + count, slow, bad, truncated);
+      if (!fast) {
+        ++refused;
+        EXPECT_EQ(fastJoint[0], 99u);  // nothing written
+        continue;
+      }
+      ++taken;
+      ASSERT_EQ(sets, 1u);
+      ASSERT_EQ(outcome, gltf::InfluenceNormaliser::Outcome::Ok) << v;
+      ASSERT_FALSE(truncated);
+      for (size_t c = 0; c < 4; ++c) {
+        ASSERT_EQ(fastJoint[c], slow.joint[c]) << "vertex " << v << " slot " << c;
+        uint32_t a, b;
+        std::memcpy(&a, &fastWeight[c], 4);
+        std::memcpy(&b, &slow.weight[c], 4);
+        ASSERT_EQ(a, b) << "vertex " << v << " slot " << c << ": " << fastWeight[c] << " vs " << slow.weight[c];
+      }
+    }
+  }
+  // Both paths are exercised: most one-set vertices are the usual kind, and two sets never are.
+  EXPECT_GT(taken, 40000u);
+  EXPECT_GT(refused, 200000u);
 }
 
 TEST(GltfExport, TwoRootBonesGetACommonNonJointParent) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace rigport::gltf {
 
@@ -102,6 +104,76 @@ InfluenceNormaliser::Outcome InfluenceNormaliser::normalise(const Influence* beg
     out.weight[0] = static_cast<float>(static_cast<double>(out.weight[0]) + (1.0 - static_cast<double>(sum)));
   }
   return Outcome::Ok;
+}
+
+namespace {
+
+struct Slot {
+  uint32_t joint;
+  float weight;
+};
+
+// before() on slots: largest weight first, equal weights by joint. Written with selects so the
+// compiler can make the exchange branch-free: the order of four random weights is unpredictable.
+void order(Slot& a, Slot& b) {
+  const bool swap = b.weight != a.weight ? b.weight > a.weight : b.joint < a.joint;
+  const Slot first = swap ? b : a;
+  const Slot second = swap ? a : b;
+  a = first;
+  b = second;
+}
+
+}  // namespace
+
+bool InfluenceNormaliser::normaliseFour(const Influence* begin, const Influence* end, uint32_t* joint,
+                                        float* weight) const {
+  const size_t count = static_cast<size_t>(end - begin);
+  if (sets_ != 1 || count > 4) return false;
+  Slot s[4];
+  bool usual = true;
+  for (size_t i = 0; i < 4; ++i) {
+    if (i < count) {
+      const Influence in = begin[i];
+      const int32_t j = in.bone < jointOfBone_.size() ? jointOfBone_[in.bone] : -1;
+      // Also false for NaN; -0 passes and, like normalise(), counts as no weight.
+      usual &= (j >= 0) & (in.weight >= 0.0f) & (in.weight <= std::numeric_limits<float>::max());
+      s[i] = Slot{static_cast<uint32_t>(j), in.weight};
+    } else {
+      s[i] = Slot{0, 0.0f};
+    }
+  }
+  // normalise() would merge a joint named twice with weight; two zero weights are dropped instead.
+  for (size_t a = 0; a < 4; ++a) {
+    for (size_t b = a + 1; b < 4; ++b) usual &= !(s[a].joint == s[b].joint && s[a].weight != 0.0f && s[b].weight != 0.0f);
+  }
+  if (!usual || (s[0].weight == 0.0f && s[1].weight == 0.0f && s[2].weight == 0.0f && s[3].weight == 0.0f)) return false;
+  // A sorting network: zero weights end up last, after every non-zero one, as if dropped.
+  order(s[0], s[1]);
+  order(s[2], s[3]);
+  order(s[0], s[2]);
+  order(s[1], s[3]);
+  order(s[1], s[2]);
+  // normalise() sums only the non-zero weights, in this order, from 0.0; adding the trailing zeros
+  // (x + 0.0 == x for x > 0) and starting from the first weight give the same double.
+  const double total = ((static_cast<double>(s[0].weight) + s[1].weight) + s[2].weight) + s[3].weight;
+  const double inverse = 1.0 / total;
+  float w[4];
+  for (size_t i = 0; i < 4; ++i) {
+    const float f = static_cast<float>(s[i].weight * inverse);
+    // A weight that rounds to zero ends the used slots there (the rest, smaller, round to zero
+    // too): its slot keeps joint 0 and weight +0.
+    joint[i] = f != 0.0f ? s[i].joint : 0;
+    w[i] = f != 0.0f ? f : 0.0f;
+  }
+  // The validator's sum of one set (validatorWeightSum), zeros included since they add nothing,
+  // made exact on the largest weight as normalise() does.
+  for (int round = 0; round < 8; ++round) {
+    const float sum = ((w[0] + w[1]) + w[2]) + w[3];
+    if (sum == 1.0f) break;
+    w[0] = static_cast<float>(static_cast<double>(w[0]) + (1.0 - static_cast<double>(sum)));
+  }
+  std::memcpy(weight, w, sizeof w);
+  return true;
 }
 
 size_t distinctInfluences(const Influence* begin, const Influence* end, const std::vector<int32_t>& jointOfBone,

@@ -43,6 +43,15 @@ class InfluenceNormaliser {
   Outcome normalise(const Influence* begin, const Influence* end, VertexInfluences& out, size_t& badInfluence,
                     bool& truncated);
 
+  // The usual vertex in a fraction of normalise()'s instructions: one set, at most 4 influences,
+  // every bone a joint, finite non-negative weights, some weight non-zero, no joint twice among
+  // the non-zero weights. For such a vertex it writes slot for slot what normalise() would (same
+  // order, same roundings, same sum fix-up) and returns true; for any other it writes nothing and
+  // returns false, and normalise() takes the vertex. A 4-influence DFF vertex took about 20 ns in
+  // normalise(), most of it branches on counts that are known here.
+  // `joint` and `weight` have 4 slots each.
+  bool normaliseFour(const Influence* begin, const Influence* end, uint32_t* joint, float* weight) const;
+
  private:
   const std::vector<int32_t>& jointOfBone_;
   uint32_t rootJoint_;

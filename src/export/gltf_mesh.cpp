@@ -113,7 +113,18 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
   SkinAttributes out;
   InfluenceNormaliser normaliser(doc.jointOfBone, doc.rootJoint, sets);
   VertexInfluences vi;
+  // One set: the usual vertex goes straight to the buffer (normaliseFour), the rest through normalise().
+  float* weights0 = reinterpret_cast<float*>(doc.buffer.at(weightOffset[0]));
+  uint8_t* joints0 = doc.buffer.at(jointOffset[0]);
   for (size_t v = 0; v < nv; ++v) {
+    if (uint32_t j[4]; sets == 1 && normaliser.normaliseFour(inf + off[v], inf + off[v + 1], j, weights0 + v * 4)) {
+      if (wide) {
+        for (size_t c = 0; c < 4; ++c) reinterpret_cast<uint16_t*>(joints0)[v * 4 + c] = static_cast<uint16_t>(j[c]);
+      } else {
+        for (size_t c = 0; c < 4; ++c) joints0[v * 4 + c] = static_cast<uint8_t>(j[c]);
+      }
+      continue;
+    }
     size_t bad = 0;
     bool truncated = false;
     const auto outcome = normaliser.normalise(inf + off[v], inf + off[v + 1], vi, bad, truncated);
