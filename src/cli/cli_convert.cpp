@@ -149,7 +149,7 @@ std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out
   }
   auto glb = exportGlbParts(std::move(rig));
   if (!glb) return std::pair{Outcome::InputFailed, glb.error()};
-  if (auto written = writeFileAtomic(out.string(), {glb->head, glb->bin}); !written) {
+  if (auto written = writeFileAtomic(out.string(), glb->pieces()); !written) {
     return std::pair{Outcome::OutputFailed, written.error()};
   }
   return std::nullopt;

@@ -66,6 +66,10 @@ void removeTemporaryFilesInFlight() noexcept {
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes) { return writeFileAtomic(path, {bytes}); }
 
 Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts) {
+  return writeFileAtomic(path, std::span<const std::span<const uint8_t>>(parts.begin(), parts.size()));
+}
+
+Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   std::error_code ec;

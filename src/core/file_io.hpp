@@ -14,7 +14,8 @@
 namespace rigport {
 
 Status writeFileAtomic(const std::string& path, std::span<const uint8_t> bytes);
-// The file is the parts one after another (a .glb's head and its buffer, without joining them).
+// The file is the parts one after another (a .glb's head and its buffer's pieces, without joining them).
+Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts);
 Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts);
 
 // Unlinks the temporary files of the writes in flight. Async-signal-safe: a process killed by a

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/rig.hpp"
+#include "export/gltf_buffer.hpp"
 
 namespace rigport {
 
@@ -30,9 +32,13 @@ Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& option
 // and the BIN chunk's 8-byte header, then the BIN payload (padded). A writer that takes parts
 // (writeFileAtomic) saves copying the buffer into one array. The rig is taken by value and
 // converted to glTF axes in place, so a caller that moves it in saves copying the meshes too.
+// A .glb as the pieces to write one after another: the header and JSON chunk, then the BIN
+// chunk's pieces, some of which are the moved-in rig's own arrays (kept alive in `source`).
 struct GlbParts {
   std::vector<uint8_t> head;
-  std::vector<uint8_t> bin;
+  gltf::BinPieces bin;
+  Rig source;
+  std::vector<std::span<const uint8_t>> pieces() const;
 };
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options = {});
 

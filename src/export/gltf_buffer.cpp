@@ -1,16 +1,48 @@
 #include "export/gltf_buffer.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace rigport::gltf {
 
+void BufferBuilder::pad() {
+  const size_t padding = (4 - size_ % 4) % 4;
+  if (padding == 0) return;
+  const size_t owned = bin_.size();
+  bin_.resize(owned + padding);
+  std::memset(bin_.data() + owned, 0, padding);
+  if (!pieces_.empty() && pieces_.back().borrowed == nullptr) {
+    pieces_.back().length += padding;
+  } else {
+    pieces_.push_back(Piece{size_, padding, nullptr, owned});
+  }
+  size_ += padding;
+}
+
 size_t BufferBuilder::allocate(size_t bytes) {
-  const size_t offset = (bin_.size() + 3) & ~size_t{3};
-  bin_.resize(offset + bytes);  // value-initialises: padding and the region are zero
+  pad();
+  const size_t offset = size_;
+  const size_t owned = bin_.size();
+  bin_.resize(owned + bytes);  // default-initialised: left for the caller to write
+  if (!pieces_.empty() && pieces_.back().borrowed == nullptr) {
+    pieces_.back().length += bytes;
+  } else {
+    pieces_.push_back(Piece{offset, bytes, nullptr, owned});
+  }
+  size_ += bytes;
   return offset;
+}
+
+uint8_t* BufferBuilder::at(size_t offset) {
+  // Usually the last piece (the region just allocated); else the last piece starting at or before.
+  auto it = pieces_.end() - 1;
+  if (offset < it->offset) {
+    it = std::upper_bound(pieces_.begin(), pieces_.end(), offset, [](size_t o, const Piece& p) { return o < p.offset; }) - 1;
+  }
+  return bin_.data() + it->owned + (offset - it->offset);
 }
 
 uint32_t BufferBuilder::accessor(size_t offset, size_t byteLength, size_t count, ComponentType component,
@@ -30,6 +62,16 @@ uint32_t BufferBuilder::copyAccessor(const void* data, size_t byteLength, size_t
                                      const char* type, ViewTarget target, std::span<const float> min, std::span<const float> max) {
   const size_t offset = allocate(byteLength);
   if (byteLength > 0) std::memcpy(at(offset), data, byteLength);
+  return accessor(offset, byteLength, count, component, type, target, min, max);
+}
+
+uint32_t BufferBuilder::borrowAccessor(const void* data, size_t byteLength, size_t count, ComponentType component,
+                                       const char* type, ViewTarget target, std::span<const float> min,
+                                       std::span<const float> max) {
+  pad();
+  const size_t offset = size_;
+  if (byteLength > 0) pieces_.push_back(Piece{offset, byteLength, static_cast<const uint8_t*>(data), 0});
+  size_ += byteLength;
   return accessor(offset, byteLength, count, component, type, target, min, max);
 }
 
@@ -69,9 +111,23 @@ void BufferBuilder::appendJson(std::string& json) const {
   json += ']';
 }
 
-std::vector<uint8_t> BufferBuilder::takeBytes() {
-  bin_.resize((bin_.size() + 3) & ~size_t{3});
-  return std::move(bin_);
+BinPieces BufferBuilder::finish() {
+  pad();
+  BinPieces out;
+  out.size = size_;
+  out.owned = std::move(bin_);
+  out.pieces.reserve(pieces_.size());
+  for (const Piece& p : pieces_) out.pieces.emplace_back(p.borrowed != nullptr ? p.borrowed : out.owned.data() + p.owned, p.length);
+  pieces_.clear();
+  size_ = 0;
+  return out;
+}
+
+std::vector<uint8_t> BinPieces::joined() const {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(size);
+  for (std::span<const uint8_t> p : pieces) bytes.insert(bytes.end(), p.begin(), p.end());
+  return bytes;
 }
 
 }  // namespace rigport::gltf

@@ -3,6 +3,9 @@
 // Data is written straight into one growing byte vector (no per-element JSON or allocation), and
 // the accessor/bufferView records are plain structs written as JSON text at the end: a clip
 // package has about 100,000 of them, and as JSON objects they cost more than everything else.
+// An array the model already holds in glTF's layout (positions, UVs, u32 indices) is borrowed,
+// not copied: the finished buffer is a list of pieces, written one after another, so a DFF's
+// positions and UVs (a third of its GLB) are neither copied nor given fresh pages.
 #pragma once
 
 #include <array>
@@ -13,6 +16,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/default_init_allocator.hpp"
 
 namespace rigport::gltf {
 
@@ -34,14 +39,34 @@ enum class ViewTarget : uint32_t {
   ElementArrayBuffer = 34963,
 };
 
+// Bytes the builder writes itself; every region is written whole, so none is zero-filled first.
+using ByteVector = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+
+// The finished buffer: `pieces` in file order, each in `owned` or borrowed from the model the
+// buffer was built from, which must outlive it. Padded with zeros to a multiple of 4 (GLB BIN
+// chunk rule, §1.6). Move-only: the pieces point into `owned`.
+struct BinPieces {
+  ByteVector owned;
+  std::vector<std::span<const uint8_t>> pieces;
+  size_t size = 0;
+
+  BinPieces() = default;
+  BinPieces(BinPieces&&) = default;
+  BinPieces& operator=(BinPieces&&) = default;
+  BinPieces(const BinPieces&) = delete;
+  BinPieces& operator=(const BinPieces&) = delete;
+  std::vector<uint8_t> joined() const;
+};
+
 class BufferBuilder {
  public:
   void reserve(size_t bytes) { bin_.reserve(bytes); }
 
-  // Appends a zeroed region of `bytes`, starting at a multiple of 4; returns its offset.
-  // Pointers into the buffer are only valid until the next allocate().
+  // Appends a region of `bytes`, starting at a multiple of 4 (the padding before it is zero), and
+  // returns its offset in the buffer. The region is not initialised: the caller writes every
+  // byte of it. Pointers into it are only valid until the next allocate().
   size_t allocate(size_t bytes);
-  uint8_t* at(size_t offset) { return bin_.data() + offset; }
+  uint8_t* at(size_t offset);  // `offset` from allocate()
 
   // Declares a bufferView over [offset, offset + byteLength) and an accessor reading `count`
   // elements from it; returns the accessor index. `min`/`max` (up to 4 components, float
@@ -52,14 +77,26 @@ class BufferBuilder {
   // allocate() + memcpy + accessor() for data already laid out as the accessor wants it.
   uint32_t copyAccessor(const void* data, size_t byteLength, size_t count, ComponentType component, const char* type,
                         ViewTarget target, std::span<const float> min = {}, std::span<const float> max = {});
+  // The same bytes at the same offset as copyAccessor, but left where they are: `data` must stay
+  // unchanged and alive until the finished buffer has been written.
+  uint32_t borrowAccessor(const void* data, size_t byteLength, size_t count, ComponentType component, const char* type,
+                          ViewTarget target, std::span<const float> min = {}, std::span<const float> max = {});
 
   bool hasAccessors() const { return !accessors_.empty(); }
   // Appends `"accessors":[...],"bufferViews":[...]` (no braces around) to `json`.
   void appendJson(std::string& json) const;
-  // The buffer, padded with zeros to a multiple of 4 (GLB BIN chunk rule, §1.6).
-  std::vector<uint8_t> takeBytes();
+  // The buffer, padded to a multiple of 4; the builder keeps only its accessors, for appendJson().
+  BinPieces finish();
 
  private:
+  // A run of the buffer: in bin_ from `owned`, or at `borrowed`.
+  struct Piece {
+    size_t offset, length;
+    const uint8_t* borrowed;
+    size_t owned;
+  };
+  // Zero padding up to a multiple of 4, in bin_.
+  void pad();
   struct View {
     size_t offset, byteLength;
     ViewTarget target;
@@ -71,7 +108,9 @@ class BufferBuilder {
     uint8_t bounds;  // components in min/max; 0: none
     std::array<float, 4> min, max;
   };
-  std::vector<uint8_t> bin_;
+  ByteVector bin_;
+  std::vector<Piece> pieces_;  // in buffer order; neighbouring owned runs are one piece
+  size_t size_ = 0;            // the buffer's bytes, owned and borrowed
   std::vector<Accessor> accessors_;  // accessor i reads bufferView i
   std::vector<View> views_;
 };

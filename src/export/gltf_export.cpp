@@ -17,7 +17,8 @@ using gltf::Json;
 
 struct Exported {
   std::string json;
-  std::vector<uint8_t> bin;
+  gltf::BinPieces bin;  // borrows the exported rig's arrays (gltf_buffer.hpp)
+  Rig source;           // that rig, when the exporter made or was given it; else the caller's
 };
 
 // An upper bound on the binary size, so the buffer is allocated once for large meshes.
@@ -103,7 +104,7 @@ Result<Exported> build(const Rig& rig, std::vector<Animation>& animations, const
   RP_CHECK(gltf::addAnimations(doc, rig, animations));
 
   Exported out;
-  out.bin = doc.buffer.takeBytes();
+  out.bin = doc.buffer.finish();
   Json root = Json::object();
   root["asset"] = assetJson(rig, sourceAxes, options);
   if (!doc.sceneNodes.empty()) {
@@ -120,7 +121,7 @@ Result<Exported> build(const Rig& rig, std::vector<Animation>& animations, const
   if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
   if (doc.buffer.hasAccessors()) {
     Json buffer = Json::object();
-    buffer["byteLength"] = out.bin.size();
+    buffer["byteLength"] = out.bin.size;
     if (!binUri.empty()) buffer["uri"] = uriEncode(binUri);
     root["buffers"] = Json::array({std::move(buffer)});
   }
@@ -146,7 +147,8 @@ Result<Exported> build(const Rig& rig, std::vector<Animation>& animations, const
   return out;
 }
 
-// Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh).
+// Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh),
+// and the buffer then borrows from the caller's rig.
 Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri) {
   if (rig.provenance.axes.isGltf()) {
     std::vector<Animation> animations = rig.animations;
@@ -154,7 +156,9 @@ Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std
   }
   Rig converted = rig;
   toGltfAxes(converted);
-  return build(converted, converted.animations, rig.provenance.axes, options, binUri);
+  Exported e = RP_TRY(build(converted, converted.animations, rig.provenance.axes, options, binUri));
+  e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
+  return e;
 }
 
 void putU32(uint8_t* p, uint32_t v) {
@@ -166,10 +170,10 @@ void putU32(uint8_t* p, uint32_t v) {
 }
 
 // Header (12 bytes), JSON chunk padded with spaces, the BIN chunk's header; the BIN payload is
-// padded with zeros already (takeBytes did).
+// padded with zeros already (finish() did).
 Result<GlbParts> glbParts(Exported e) {
   const size_t jsonLength = (e.json.size() + 3) & ~size_t{3};
-  const size_t binChunk = e.bin.empty() ? 0 : 8 + e.bin.size();
+  const size_t binChunk = e.bin.size == 0 ? 0 : 8 + e.bin.size;
   const size_t total = 12 + 8 + jsonLength + binChunk;
   if (total > 0xFFFFFFFFu) return makeError(ErrorCode::TooLarge, "the GLB would exceed 4 GiB");
   GlbParts parts;
@@ -184,32 +188,44 @@ Result<GlbParts> glbParts(Exported e) {
   std::memset(p + 20 + e.json.size(), ' ', jsonLength - e.json.size());
   if (binChunk > 0) {
     uint8_t* b = p + 20 + jsonLength;
-    putU32(b, static_cast<uint32_t>(e.bin.size()));
+    putU32(b, static_cast<uint32_t>(e.bin.size));
     putU32(b + 4, 0x004E4942);  // "BIN\0"
   }
   parts.bin = std::move(e.bin);
+  parts.source = std::move(e.source);
   return parts;
 }
 
 }  // namespace
 
+std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
+  std::vector<std::span<const uint8_t>> all;
+  all.reserve(1 + bin.pieces.size());
+  all.emplace_back(head);
+  all.insert(all.end(), bin.pieces.begin(), bin.pieces.end());
+  return all;
+}
+
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
   const AxisSystem sourceAxes = rig.provenance.axes;
   if (!sourceAxes.isGltf()) toGltfAxes(rig);
-  return glbParts(RP_TRY(build(rig, rig.animations, sourceAxes, options, {})));
+  Exported e = RP_TRY(build(rig, rig.animations, sourceAxes, options, {}));
+  e.source = std::move(rig);
+  return glbParts(std::move(e));
 }
 
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
   GlbParts parts = RP_TRY(glbParts(RP_TRY(buildFrom(rig, options, {}))));
   std::vector<uint8_t> glb = std::move(parts.head);
-  glb.insert(glb.end(), parts.bin.begin(), parts.bin.end());
+  glb.reserve(glb.size() + parts.bin.size);
+  for (std::span<const uint8_t> p : parts.bin.pieces) glb.insert(glb.end(), p.begin(), p.end());
   return glb;
 }
 
 Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options) {
   if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
   Exported e = RP_TRY(buildFrom(rig, options, binFileName));
-  return GltfFiles{std::move(e.json), std::move(e.bin)};
+  return GltfFiles{std::move(e.json), e.bin.joined()};
 }
 
 }  // namespace rigport

@@ -27,8 +27,8 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::stri
     hi = glm::max(hi, p);
   }
   static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "glm vectors must be tightly packed floats");
-  return doc.buffer.copyAccessor(mesh.positions.data(), mesh.positions.size() * 12, mesh.positions.size(), ComponentType::Float,
-                                 "VEC3", ViewTarget::ArrayBuffer, std::array{lo.x, lo.y, lo.z}, std::array{hi.x, hi.y, hi.z});
+  return doc.buffer.borrowAccessor(mesh.positions.data(), mesh.positions.size() * 12, mesh.positions.size(), ComponentType::Float,
+                                   "VEC3", ViewTarget::ArrayBuffer, std::array{lo.x, lo.y, lo.z}, std::array{hi.x, hi.y, hi.z});
 }
 
 // The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite
@@ -63,7 +63,7 @@ uint32_t writeIndices(Document& doc, const Mesh& mesh, size_t first, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(in[i]);
     return doc.buffer.accessor(offset, n * 2, n, ComponentType::UnsignedShort, "SCALAR", ViewTarget::ElementArrayBuffer);
   }
-  return doc.buffer.copyAccessor(in, n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
+  return doc.buffer.borrowAccessor(in, n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
 }
 
 // One primitive per non-empty part, all sharing `attributes`; a mesh without parts is one
@@ -178,8 +178,8 @@ Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
       if (replaced > 0) extras["degenerateNormals"] = replaced;
     }
     if (!mesh.uvs.empty()) {
-      attributes["TEXCOORD_0"] = doc.buffer.copyAccessor(mesh.uvs.data(), mesh.uvs.size() * 8, mesh.uvs.size(),
-                                                         ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
+      attributes["TEXCOORD_0"] = doc.buffer.borrowAccessor(mesh.uvs.data(), mesh.uvs.size() * 8, mesh.uvs.size(),
+                                                           ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
     }
     if (mesh.skinned()) {
       const SkinAttributes skin = RP_TRY(writeSkin(doc, mesh, options, path));
