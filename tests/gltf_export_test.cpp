@@ -427,6 +427,30 @@ TEST(GltfExport, TheFourInfluenceFastPathWritesWhatNormaliseWrites) {
   EXPECT_GT(refused, 200000u);
 }
 
+// The buffer's pieces: owned regions and borrowed arrays keep the offsets a single copied buffer
+// would give them (each 4-byte aligned, zero padding between), and at() finds an owned region
+// also after a borrowed one has followed it.
+TEST(GltfExport, BufferPiecesAreTheBytesOfOneCopiedBuffer) {
+  gltf::BufferBuilder b;
+  const uint8_t borrowed[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+  const size_t first = b.allocate(3);
+  b.borrowAccessor(borrowed, sizeof borrowed, 2, gltf::ComponentType::Float, "SCALAR", gltf::ViewTarget::None);
+  const size_t second = b.allocate(2);
+  std::memcpy(b.at(first), "\x01\x02\x03", 3);  // written after the borrow: at() must look back
+  std::memcpy(b.at(second), "\x04\x05", 2);
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ(second, 12u);
+  const gltf::BinPieces bin = b.finish();
+  const std::vector<uint8_t> expected = {1, 2, 3, 0, 10, 11, 12, 13, 14, 15, 16, 17, 4, 5, 0, 0};
+  EXPECT_EQ(bin.size, expected.size());
+  EXPECT_EQ(bin.joined(), expected);
+  ASSERT_EQ(bin.pieces.size(), 3u);
+  EXPECT_EQ(bin.pieces[1].data(), borrowed) << "borrowed, not copied";
+  std::string json;
+  b.appendJson(json);
+  EXPECT_NE(json.find("\"byteOffset\":4,\"byteLength\":8"), std::string::npos) << json;
+}
+
 TEST(GltfExport, TwoRootBonesGetACommonNonJointParent) {
   Rig rig;
   rig.name = "Pair";
