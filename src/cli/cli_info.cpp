@@ -1,6 +1,7 @@
 // `rigport info FILE... [--json]`: what each file holds: its items, and per rig or clip set the
 // counts a user checks first (bones, joints, vertices, influences, clips, keys, warnings).
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,17 +44,19 @@ void printClips(const std::vector<Animation>& animations) {
   }
 }
 
-void printRig(const AssembledRig& assembled) {
+void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& meshes) {
   const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
+  size_t vertices = 0, maxInfluences = 0;
+  for (const MeshCounts& c : meshes) vertices += c.vertices, maxInfluences = std::max(maxInfluences, c.maxInfluences);
   fmt::print("  rig             {}\n", rig.name);
   const nlohmann::json rw = rig.extras.is_object() ? rig.extras.value("renderware", nlohmann::json()) : nlohmann::json();
   if (rw.is_object()) fmt::print("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
   fmt::print("  bones           {}\n", sk.bones.size());
   fmt::print("  joints          {}\n", sk.jointList().size());
-  fmt::print("  meshes          {}\n", rig.meshes.size());
-  fmt::print("  vertices        {}\n", rig.vertexCount());
-  fmt::print("  max influences  {}\n", rig.maxInfluences());
+  fmt::print("  meshes          {}\n", meshes.size());
+  fmt::print("  vertices        {}\n", vertices);
+  fmt::print("  max influences  {}\n", maxInfluences);
   fmt::print("  animations      {}\n", rig.animations.size());
   if (!rig.animations.empty()) printClips(rig.animations);
   if (assembled.coverage.clips > 0) fmt::print("  binding         {}\n", assembled.coverage.summary());
@@ -78,27 +81,72 @@ void printItems(const std::vector<ItemInfo>& items) {
 
 bool bindsAnything(const InputOptions& o) { return !o.animations.empty() || !o.skeleton.empty(); }
 
+// What `info` keeps of the meshes of a file read mesh by mesh (ReadOptions::meshBuilt): each
+// mesh's counts after its repairs, and those repairs' warnings, which are given after the
+// reader's as an ordinary read and repairRig() give them. The meshes themselves are let go, so
+// `info` never holds a whole model (issue 11: peak memory within 1.5 x the file). The one reader
+// that reads mesh by mesh, the DFF reader, returns one rig, which these belong to.
+struct StreamedMeshes {
+  std::vector<MeshCounts> counts;
+  std::vector<Warning> repairWarnings;
+};
+
+std::function<Status(Rig&, size_t)> summariseAndRelease(StreamedMeshes& streamed, bool strict) {
+  return [&streamed, strict](Rig& rig, size_t m) -> Status {
+    // Repairs warn into the rig's provenance: a scratch one here, so that theirs stay apart.
+    Provenance scratch;
+    scratch.format = rig.provenance.format;
+    scratch.axes = rig.provenance.axes;
+    std::swap(rig.provenance, scratch);
+    const Status repaired = repairMesh(rig, m, RepairOptions{strict});
+    std::swap(rig.provenance, scratch);
+    RP_CHECK(repaired);
+    streamed.repairWarnings.insert(streamed.repairWarnings.end(), scratch.warnings.begin(), scratch.warnings.end());
+    Mesh& mesh = rig.meshes[m];
+    streamed.counts.push_back(countMesh(mesh));
+    Mesh kept;
+    kept.name = std::move(mesh.name);
+    kept.attachBone = mesh.attachBone;
+    mesh = std::move(kept);
+    return Ok{};
+  };
+}
+
 // One file: its items and what reading it gives (assembled with --anim/--skeleton when given).
 Status infoOne(const std::string& path, const InfoSettings& s, const SharedInputs& shared, Json& json) {
   const std::vector<ItemInfo> items = RP_TRY(listItems(path, shared.read));
-  Asset asset = RP_TRY(loadAsset(path, shared.read));
+  const bool assembles = bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty();
+  StreamedMeshes streamed;
+  ReadOptions read = shared.read;
+  if (!assembles) read.meshBuilt = summariseAndRelease(streamed, shared.strict);
+  Asset asset = RP_TRY(loadAsset(path, read));
   const std::string format = asset.provenance.format;
   std::vector<AssembledRig> rigs;
   std::vector<ClipSet> clipSets;
-  if (bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty()) {
+  std::vector<std::vector<MeshCounts>> meshCounts;
+  if (assembles) {
     rigs = RP_TRY(assembleInput(std::move(asset), shared));
   } else {
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
     for (Rig& r : asset.rigs) {
-      RP_CHECK(repairRig(r, RepairOptions{shared.strict}));
+      for (const Warning& w : streamed.repairWarnings) r.provenance.warn(w.code, w.message, w.count);
+      RP_CHECK(repairRig(r, RepairOptions{shared.strict}));  // the rest: animations, and meshes not streamed
       rigs.push_back(AssembledRig{std::move(r), {}});
     }
     clipSets = std::move(asset.clips);
   }
+  for (const AssembledRig& r : rigs) {
+    std::vector<MeshCounts> counts = std::move(streamed.counts);
+    if (counts.empty()) {
+      for (const Mesh& m : r.rig.meshes) counts.push_back(countMesh(m));
+    }
+    meshCounts.push_back(std::move(counts));
+  }
   if (s.json) {
     Json rigsJson = Json::array();
-    for (const AssembledRig& r : rigs) {
-      Json summary = rigToJson(r.rig, JsonDetail::Summary);
+    for (size_t i = 0; i < rigs.size(); ++i) {
+      const AssembledRig& r = rigs[i];
+      Json summary = rigSummaryToJson(r.rig, meshCounts[i]);
       if (r.coverage.clips > 0) summary["coverage"] = coverageToJson(r.coverage);
       rigsJson.push_back(std::move(summary));
     }
@@ -110,7 +158,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   fmt::print("{}\n", path);
   fmt::print("  format          {}\n", format);
   if (items.size() > 1) printItems(items);
-  for (const AssembledRig& r : rigs) printRig(r);
+  for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);
   for (const ClipSet& c : clipSets) printClipSet(c);
   return Ok{};
 }

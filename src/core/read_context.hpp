@@ -26,6 +26,13 @@ struct ReadOptions {
   uint32_t maxItems = 1u << 20;                  // entries of one container
   // Bone parents for formats that store none (RW4 arenas): `--hierarchy FILE`. Null: none given.
   std::shared_ptr<const BoneParentMap> boneParents;
+  // For a caller that wants a file's meshes one at a time and never the whole model (`info`): a
+  // reader that builds its meshes one by one (the DFF reader) calls it as soon as mesh `mesh` of
+  // `rig` is complete and has passed the structure checks, and the callback may then empty it
+  // (arrays and parts; name and attachBone stay). Such a reader also keeps no more of the file
+  // and of its parsed geometry than the mesh in hand needs (ReadContext::releaseBytes). Its
+  // warnings and errors are the ordinary read's. Null: the whole model, as usual.
+  std::function<Status(Rig& rig, size_t mesh)> meshBuilt;
 };
 
 struct ReadContext {
@@ -35,6 +42,7 @@ struct ReadContext {
   ReadContext nested() const {
     ReadContext child = *this;
     ++child.depth;
+    child.releaseBytes = nullptr;  // the inner bytes are not the file's
     return child;
   }
 
@@ -48,6 +56,9 @@ struct ReadContext {
   // How a nested read is done: the registry's readAsset (formats/registry.cpp sets it); null forbids.
   using FormatReader = Result<Asset> (*)(const Source& inner, ReadContext& ctx, std::string_view format);
   FormatReader formatReader = nullptr;
+  // Hands back the memory under bytes of the source that the reader is done with (Source::release):
+  // set for a file's own bytes, null for anything else.
+  std::function<void(std::span<const uint8_t>)> releaseBytes;
 
   // Reads a container's inner resource with the named format's reader (detected from its bytes
   // when `format` is empty), one level deeper, charging the same budget. The error carries `frame`

@@ -178,21 +178,27 @@ Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
   return Ok{};
 }
 
+Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, bool strict) {
+  Mesh& mesh = rig.meshes[m];
+  const glm::vec3 up = rig.provenance.axes.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
+  // Weights first: the position repair picks the heaviest usable influence.
+  RP_CHECK(repairWeights(rig, mesh, m, strict));
+  RP_CHECK(repairPositions(rig, mesh, m, bindPos, strict));
+  RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
+  RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
+  return Ok{};
+}
+
 }  // namespace
 
+Status repairMesh(Rig& rig, size_t m, const RepairOptions& options) {
+  return repairMeshAt(rig, m, bindPositions(rig.skeleton), options.strict);
+}
+
 Status repairRig(Rig& rig, const RepairOptions& options) {
-  const bool strict = options.strict;
   const std::vector<glm::vec3> bindPos = bindPositions(rig.skeleton);
-  const glm::vec3 up = rig.provenance.axes.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
-  for (size_t m = 0; m < rig.meshes.size(); ++m) {
-    Mesh& mesh = rig.meshes[m];
-    // Weights first: the position repair picks the heaviest usable influence.
-    RP_CHECK(repairWeights(rig, mesh, m, strict));
-    RP_CHECK(repairPositions(rig, mesh, m, bindPos, strict));
-    RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
-    RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
-  }
-  for (size_t a = 0; a < rig.animations.size(); ++a) RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, strict));
+  for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict));
+  for (size_t a = 0; a < rig.animations.size(); ++a) RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, options.strict));
   return Ok{};
 }
 

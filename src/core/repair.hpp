@@ -21,5 +21,8 @@ struct RepairOptions {
 };
 
 [[nodiscard]] Status repairRig(Rig& rig, const RepairOptions& options = {});
+// Mesh m's repairs, those repairRig() makes to it (repairRig = every mesh's, then the animations'),
+// for a reader that hands its meshes over one at a time (ReadContext::meshBuilt).
+[[nodiscard]] Status repairMesh(Rig& rig, size_t m, const RepairOptions& options = {});
 
 }  // namespace rigport

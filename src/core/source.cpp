@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -88,6 +89,17 @@ Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint
   source->owned_ = std::move(bytes);
   source->bytes_ = source->owned_;
   return std::shared_ptr<const Source>(std::move(source));
+}
+
+void Source::release(std::span<const uint8_t> bytes) const {
+  if (mapping_ == nullptr || bytes.empty()) return;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto map = reinterpret_cast<uintptr_t>(mapping_);
+  const uintptr_t from = std::max(reinterpret_cast<uintptr_t>(bytes.data()), map);
+  const uintptr_t to = std::min(reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size(), map + mappedSize_);
+  const uintptr_t begin = (from + page - 1) / page * page;  // whole pages only: a neighbour may still be in use
+  const uintptr_t end = to == map + mappedSize_ ? (to + page - 1) / page * page : to / page * page;
+  if (end > begin) (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
 std::shared_ptr<const Source> Source::fromBytes(std::vector<uint8_t> bytes, std::string name) {

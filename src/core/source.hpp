@@ -27,6 +27,10 @@ class Source {
   ~Source();
 
   std::span<const uint8_t> bytes() const { return bytes_; }
+  // Gives back the memory under `bytes` (a range of bytes()) where the file is mapped: its whole
+  // pages are dropped from this process and read again from the page cache if touched. Bytes held
+  // in memory (small files, inner resources) stay as they are.
+  void release(std::span<const uint8_t> bytes) const;
   // The file's path, or "<container path>#<entry>" for an inner resource.
   const std::string& name() const { return name_; }
 

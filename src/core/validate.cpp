@@ -43,6 +43,8 @@ Status checkExtras(const nlohmann::json& extras, const std::string& path) {
   return invalidModel(path + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
 }
 
+}  // namespace
+
 Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
   const size_t nb = rig.skeleton.bones.size();
   const Mesh& mesh = rig.meshes[m];
@@ -105,8 +107,6 @@ Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
   }
   return Ok{};
 }
-
-}  // namespace
 
 Status validate(const Rig& rig, MeshChecks meshes) {
   const auto& bones = rig.skeleton.bones;

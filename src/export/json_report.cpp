@@ -1,5 +1,7 @@
 #include "export/json_report.hpp"
 
+#include <algorithm>
+
 #include "core/hash.hpp"
 
 namespace rigport {
@@ -64,17 +66,17 @@ Json list(const std::vector<T>& values) {
   return out;
 }
 
-Json meshCounts(const Mesh& m) {
-  return Json{{"name", m.name},
-              {"vertices", m.vertexCount()},
-              {"triangles", m.indices.size() / 3},
-              {"skinned", m.skinned()},
-              {"maxInfluences", m.maxInfluences()},
-              {"attachBone", m.attachBone}};
+Json meshCounts(const MeshCounts& c) {
+  return Json{{"name", c.name},
+              {"vertices", c.vertices},
+              {"triangles", c.triangles},
+              {"skinned", c.skinned},
+              {"maxInfluences", c.maxInfluences},
+              {"attachBone", c.attachBone}};
 }
 
 Json meshFull(const Mesh& m) {
-  Json out = meshCounts(m);
+  Json out = meshCounts(countMesh(m));
   out["positions"] = list(m.positions);
   out["normals"] = list(m.normals);
   out["uvs"] = list(m.uvs);
@@ -133,13 +135,18 @@ Json animationFull(const Animation& a, const Skeleton& sk) {
               {"tracks", std::move(tracks)}, {"scalars", std::move(scalars)}, {"events", std::move(events)}};
 }
 
-Json summary(const Rig& rig) {
+Json summary(const Rig& rig, const std::vector<MeshCounts>& counts) {
   Json anims = Json::array();
   for (const Animation& a : rig.animations) {
     anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", a.keyCount()}});
   }
   Json meshes = Json::array();
-  for (const Mesh& m : rig.meshes) meshes.push_back(meshCounts(m));
+  size_t vertices = 0, maxInfluences = 0;
+  for (const MeshCounts& c : counts) {
+    meshes.push_back(meshCounts(c));
+    vertices += c.vertices;
+    maxInfluences = std::max(maxInfluences, c.maxInfluences);
+  }
   return Json{{"file", rig.provenance.file},
               {"format", rig.provenance.format},
               {"name", rig.name},
@@ -147,8 +154,8 @@ Json summary(const Rig& rig) {
               {"bones", rig.skeleton.bones.size()},
               {"joints", rig.skeleton.jointList().size()},
               {"meshes", std::move(meshes)},
-              {"vertices", rig.vertexCount()},
-              {"maxInfluences", rig.maxInfluences()},
+              {"vertices", vertices},
+              {"maxInfluences", maxInfluences},
               {"animations", std::move(anims)},
               {"warnings", warnings(rig.provenance)}};
 }
@@ -172,9 +179,18 @@ Json full(const Rig& rig) {
 
 }  // namespace
 
-nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
-  return detail == JsonDetail::Full ? full(rig) : summary(rig);
+MeshCounts countMesh(const Mesh& m) {
+  return MeshCounts{m.name, m.vertexCount(), m.indices.size() / 3, m.skinned(), m.maxInfluences(), m.attachBone};
 }
+
+nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
+  if (detail == JsonDetail::Full) return full(rig);
+  std::vector<MeshCounts> counts;
+  for (const Mesh& m : rig.meshes) counts.push_back(countMesh(m));
+  return summary(rig, counts);
+}
+
+nlohmann::ordered_json rigSummaryToJson(const Rig& rig, const std::vector<MeshCounts>& meshes) { return summary(rig, meshes); }
 
 nlohmann::ordered_json clipSetToJson(const ClipSet& clips) {
   Json anims = Json::array();

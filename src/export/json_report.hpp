@@ -19,7 +19,21 @@ enum class JsonDetail {
   Full,     // everything: every bone, vertex, influence, key and event
 };
 
+// What a summary says of a mesh: counted from it, or kept by a read that let the mesh's arrays go
+// (`info` reads a DFF mesh by mesh, ReadOptions::meshBuilt).
+struct MeshCounts {
+  std::string name;
+  size_t vertices = 0;
+  size_t triangles = 0;
+  bool skinned = false;
+  size_t maxInfluences = 0;
+  int32_t attachBone = -1;
+};
+MeshCounts countMesh(const Mesh& mesh);
+
 nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail);
+// The Summary of a rig whose meshes are described by `meshes` (one per rig mesh, in order).
+nlohmann::ordered_json rigSummaryToJson(const Rig& rig, const std::vector<MeshCounts>& meshes);
 // A clip set's clips: names, durations, track, key and event counts.
 nlohmann::ordered_json clipSetToJson(const ClipSet& clips);
 nlohmann::ordered_json itemsToJson(const std::vector<ItemInfo>& items);

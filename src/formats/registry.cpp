@@ -240,6 +240,7 @@ Result<Asset> loadAsset(const std::string& path, const ReadOptions& options) {
   auto source = Source::open(path, options.memoryLimit);
   if (!source) return source.error();
   ReadContext ctx = fileReadContext(path, options);
+  ctx.releaseBytes = [file = source->get()](std::span<const uint8_t> bytes) { file->release(bytes); };
   return readAsset(**source, ctx);
 }
 

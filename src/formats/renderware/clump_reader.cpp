@@ -19,7 +19,46 @@ struct ClumpData {
   std::vector<RwGeometry> geometries;
   std::vector<RwAtomic> atomics;
   uint64_t frameListOffset = 0;
+  // A mesh-by-mesh read (ReadOptions::meshBuilt): each Geometry chunk, to read it again at its
+  // first use, and whether geometries[i] holds its arrays now.
+  bool byMesh = false;
+  std::vector<ByteReader> geometryChunks;
+  std::vector<bool> loaded;
+  std::function<void(std::span<const uint8_t>)> releaseBytes;
 };
+
+// What a mesh-by-mesh read keeps of a geometry between its uses: all but the arrays, and none of
+// the file's pages under it.
+void releaseGeometry(ClumpData& clump, size_t i) {
+  RwGeometry& geo = clump.geometries[i];
+  // Swapped with empty vectors: `= {}` would keep the capacity.
+  std::vector<glm::vec3>().swap(geo.positions);
+  std::vector<glm::vec3>().swap(geo.normals);
+  std::vector<glm::vec2>().swap(geo.uvs);
+  std::vector<uint32_t>().swap(geo.indices);
+  std::vector<uint16_t>().swap(geo.triangleMaterials);
+  if (geo.skin) {
+    std::vector<std::array<uint8_t, 4>>().swap(geo.skin->indices);
+    std::vector<std::array<float, 4>>().swap(geo.skin->weights);
+    geo.skin->fileIndices = {};
+    geo.skin->fileWeights = {};
+  }
+  clump.loaded[i] = false;
+  if (clump.releaseBytes) clump.releaseBytes(clump.geometryChunks[i].data());
+}
+
+// Reads a Geometry chunk. A mesh-by-mesh read checks it whole here, so that its warnings and
+// errors come where an ordinary read has them, then releases it until buildRig needs it.
+Status addGeometry(ByteReader g, const DffContext& ctx, ClumpData& clump) {
+  const ByteReader chunk = g;
+  clump.geometries.push_back(RP_TRY(readGeometry(g, ctx)));
+  if (clump.byMesh) {
+    clump.geometryChunks.push_back(chunk);
+    clump.loaded.push_back(true);
+    releaseGeometry(clump, clump.geometries.size() - 1);
+  }
+  return Ok{};
+}
 
 Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFrames, ClumpData& clump) {
   RwAtomic atomic;
@@ -34,8 +73,7 @@ Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFram
     }
   }
   if (ctx.version < kGeometryListSince) {
-    ByteReader g = RP_TRY(readChunk(r, kGeometry, "Geometry"));
-    clump.geometries.push_back(RP_TRY(readGeometry(g, ctx)));
+    RP_CHECK(addGeometry(RP_TRY(readChunk(r, kGeometry, "Geometry")), ctx, clump));
     atomic.geometryIndex = static_cast<uint32_t>(clump.geometries.size() - 1);
   } else if (atomic.geometryIndex >= clump.geometries.size()) {
     return r.errorAt(0, ErrorCode::BadValue,
@@ -58,8 +96,7 @@ Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFram
   return atomic;
 }
 
-Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
-  ClumpData clump;
+Status readClump(ByteReader& r, DffContext& ctx, ClumpData& clump) {
   uint32_t numAtomics = 0;
   {
     ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
@@ -83,8 +120,7 @@ Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
     const size_t ng = RP_TRY(gl.count(numGeometries, kChunkHeaderSize, "Geometry"));
     clump.geometries.reserve(ng);
     for (size_t i = 0; i < ng; ++i) {
-      ByteReader g = RP_TRY(readChunk(gl, kGeometry, Field("Geometry", static_cast<int64_t>(i))));
-      clump.geometries.push_back(RP_TRY(readGeometry(g, ctx)));
+      RP_CHECK(addGeometry(RP_TRY(readChunk(gl, kGeometry, Field("Geometry", static_cast<int64_t>(i)))), ctx, clump));
     }
   }
   const size_t na = RP_TRY(r.count(numAtomics, kChunkHeaderSize, "Atomic"));
@@ -103,7 +139,7 @@ Result<ClumpData> readClump(ByteReader& r, DffContext& ctx) {
     if (h.type != kStruct) noteSkippedChunk(ctx, h, c);
     return Ok{};
   }));
-  return clump;
+  return Ok{};
 }
 
 // "3.6.0.3" for 0x36003 (§1.1: the decoded stamp holds one hex digit per part, two for the last).
@@ -141,9 +177,28 @@ Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
                         "Clump/libraryId");
   }
   DffContext ctx{h.version, h.libraryId, &rig.provenance};
-  ClumpData clump = RP_TRY(readClump(clumpReader, ctx));
+  ClumpData clump;
+  clump.byMesh = readContext.options.meshBuilt != nullptr;
+  clump.releaseBytes = readContext.releaseBytes;
+  RP_CHECK(readClump(clumpReader, ctx, clump));
   rig.extras = renderwareExtras(h.version, clump.geometries);
-  RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig));
+  if (!clump.byMesh) {
+    RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig));
+  } else {
+    MeshByMesh byMesh;
+    byMesh.reload = [&](size_t i) -> Status {
+      if (clump.loaded[i]) return Ok{};
+      ByteReader again = clump.geometryChunks[i];
+      again.setBudget(nullptr);  // charged when first read
+      const DffContext quiet{ctx.version, ctx.libraryId, nullptr};  // its warnings were given then too
+      clump.geometries[i] = RP_TRY(readGeometry(again, quiet));
+      clump.loaded[i] = true;
+      return Ok{};
+    };
+    byMesh.release = [&](size_t i) { releaseGeometry(clump, i); };
+    byMesh.meshBuilt = readContext.options.meshBuilt;
+    RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig, &byMesh));
+  }
   // Per element, buildRig's meshes are valid as built: decodeTriangles bounds every index (and the
   // native readers theirs), influences come from the node table or the unweighted joint with
   // weights that passed the bit test. The fuzz target and corpus test check that with every check.

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/decompose.hpp"
+#include "core/validate.hpp"
 
 #include "formats/renderware/bind_pose.hpp"
 #include "formats/renderware/dff_stream.hpp"
@@ -284,7 +285,7 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
 }  // namespace
 
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
-                const std::vector<RwAtomic>& atomics, Rig& rig) {
+                const std::vector<RwAtomic>& atomics, Rig& rig, const MeshByMesh* byMesh) {
   const std::vector<uint32_t> order = parentFirstOrder(frames);
   if (order.size() != frames.size()) {
     Error e = makeError(ErrorCode::BadValue, "FrameList parents form a cycle");
@@ -335,8 +336,8 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
   // Atomics may share a geometry; each becomes a mesh copy, so bound the total (a tiny atomic
   // could otherwise instance a large geometry thousands of times).
   uint64_t stored = 0, instanced = 0;
-  for (const RwGeometry& g : geometries) stored += g.positions.size();
-  for (const RwAtomic& a : atomics) instanced += geometries[a.geometryIndex].positions.size();
+  for (const RwGeometry& g : geometries) stored += g.vertexCount;
+  for (const RwAtomic& a : atomics) instanced += geometries[a.geometryIndex].vertexCount;
   if (instanced > 4 * stored + 65536) {
     Error e = makeError(ErrorCode::TooLarge, fmt::format("{} atomics instance {} vertices of {} stored", atomics.size(), instanced, stored));
     e.path = fmt::format("Clump/Atomic[{}]", atomics.size() - 1);
@@ -357,10 +358,17 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
       for (size_t i = 0; i < std::min<size_t>(geo.skin->numBones, frames.size()); ++i) nodeBones.push_back(remap[i]);
       rig.skeleton.joints = nodeBones;
     }
-    RP_CHECK(buildMesh(geo, lastAtomic[atomics[a].geometryIndex] == a, remap[atomics[a].frameIndex], nodeBones, rig, a));
+    const bool lastUse = lastAtomic[atomics[a].geometryIndex] == a;
+    if (byMesh != nullptr) RP_CHECK(byMesh->reload(atomics[a].geometryIndex));
+    RP_CHECK(buildMesh(geo, lastUse, remap[atomics[a].frameIndex], nodeBones, rig, a));
     if (geo.skin) {
       restPoseChosen |= chooseRestPose(rig, remap[atomics[a].frameIndex], nodeBones, geo.skin->inverseMatrices, frameWorld,
                                        a, !restPoseChosen);
+    }
+    if (byMesh != nullptr) {
+      if (lastUse) byMesh->release(atomics[a].geometryIndex);
+      RP_CHECK(validateMesh(rig, rig.meshes.size() - 1, MeshChecks::Structure));
+      RP_CHECK(byMesh->meshBuilt(rig, rig.meshes.size() - 1));
     }
   }
   return Ok{};

@@ -2,6 +2,7 @@
 // nodes → skeleton joints, atomics → meshes with skin influences (format note §1.3–1.5, §1.9).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "core/error.hpp"
@@ -10,9 +11,19 @@
 
 namespace rigport::renderware {
 
+// A read that hands its meshes over one at a time (ReadOptions::meshBuilt). Its geometries were
+// checked as they were read and then released (arrays gone; counts, platform, materials and the
+// skin's header and matrices kept): `reload` reads geometry i again before each use, `release`
+// lets it go after its last, and `meshBuilt` gets each mesh once built and checked.
+struct MeshByMesh {
+  std::function<Status(size_t geometry)> reload;
+  std::function<void(size_t geometry)> release;
+  std::function<Status(Rig& rig, size_t mesh)> meshBuilt;
+};
+
 // `frameListOffset` locates errors about the hierarchy as a whole. The geometries' vertex arrays
 // are moved into the meshes (copied for atomics that share one, moved at the last).
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
-                const std::vector<RwAtomic>& atomics, Rig& rig);
+                const std::vector<RwAtomic>& atomics, Rig& rig, const MeshByMesh* byMesh = nullptr);
 
 }  // namespace rigport::renderware

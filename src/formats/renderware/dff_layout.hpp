@@ -122,6 +122,9 @@ struct RwGeometry {
   uint32_t flags = 0;
   uint32_t platform = 0;  // native geometry's platform id (§1.7); 0 for generic geometry
   uint32_t numVertices = 0;
+  // positions.size() as read (not always numVertices: native geometry counts its own), kept when
+  // a mesh-by-mesh read releases the arrays until the geometry's first use.
+  size_t vertexCount = 0;
   std::vector<glm::vec3> positions;
   std::vector<glm::vec3> normals;
   std::vector<glm::vec2> uvs;

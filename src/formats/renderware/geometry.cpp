@@ -238,6 +238,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
     geo.skin = (geo.flags & kGeoNative) ? RP_TRY(readNativeSkin(s, geo, wdglVertices))
                                         : RP_TRY(readSkinPlg(s, geo.numVertices, ctx));
   }
+  geo.vertexCount = geo.positions.size();
   return geo;
 }
 
