@@ -793,13 +793,17 @@ void expectMeshByMeshReadIsTheOrdinaryRead(std::span<const uint8_t> bytes, const
 
 TEST(RenderwareDff, MeshByMeshReadIsTheOrdinaryReadForEverySampleAndByteFlip) {
   for (const char* name : kSamples) {
-    std::vector<uint8_t> bytes = sampleBytes(name);
-    expectMeshByMeshReadIsTheOrdinaryRead(bytes, name);
-    for (size_t i = 0; i < bytes.size(); ++i) {
-      bytes[i] ^= 0xFF;
-      expectMeshByMeshReadIsTheOrdinaryRead(bytes, fmt::format("{} flipped at {}", name, i));
-      bytes[i] ^= 0xFF;
-      if (HasFailure()) return;  // one broken case says enough
+    // The sample, and the sample written as RW 3.2, whose geometries sit inside their atomics (§1.2).
+    const auto old = writeDff(readSample(name), DffWriteOptions{0x30200});
+    ASSERT_TRUE(old.ok()) << old.error().describe();
+    for (auto [file, bytes] : {std::pair{std::string(name), sampleBytes(name)}, std::pair{fmt::format("{} as 3.2", name), *old}}) {
+      expectMeshByMeshReadIsTheOrdinaryRead(bytes, file);
+      for (size_t i = 0; i < bytes.size(); ++i) {
+        bytes[i] ^= 0xFF;
+        expectMeshByMeshReadIsTheOrdinaryRead(bytes, fmt::format("{} flipped at {}", file, i));
+        bytes[i] ^= 0xFF;
+        if (HasFailure()) return;  // one broken case says enough
+      }
     }
   }
 }
