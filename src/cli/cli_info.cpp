@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -136,7 +137,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     clipSets = std::move(asset.clips);
   }
   for (const AssembledRig& r : rigs) {
-    std::vector<MeshCounts> counts = std::move(streamed.counts);
+    std::vector<MeshCounts> counts = std::exchange(streamed.counts, {});  // the streamed rig's, if any
     if (counts.empty()) {
       for (const Mesh& m : r.rig.meshes) counts.push_back(countMesh(m));
     }
