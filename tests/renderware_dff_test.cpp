@@ -725,9 +725,9 @@ TEST(RenderwareDff, WdglSkinIndicesIgnoreTheNormalizedFlag) {
 
 namespace {
 
-template <class T>
-bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+template <class V>
+bool sameBytes(const V& a, const V& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(typename V::value_type)) == 0);
 }
 
 // Mesh for mesh, bit for bit (NaN positions of a damaged file included).
@@ -740,9 +740,7 @@ void expectSameMesh(const Mesh& a, const Mesh& b, const std::string& where) {
   EXPECT_TRUE(sameBytes(a.indices, b.indices)) << where;
   EXPECT_TRUE(sameBytes(a.parts, b.parts)) << where;
   EXPECT_TRUE(sameBytes(a.influenceOffsets, b.influenceOffsets)) << where;
-  EXPECT_TRUE(a.influences.size() == b.influences.size() &&
-              (a.influences.empty() || std::memcmp(a.influences.data(), b.influences.data(), a.influences.size() * sizeof(Influence)) == 0))
-      << where;
+  EXPECT_TRUE(sameBytes(a.influences, b.influences)) << where;
 }
 
 // A read mesh by mesh (ReadOptions::meshBuilt, what `info` does) against an ordinary read of the

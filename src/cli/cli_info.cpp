@@ -48,16 +48,14 @@ void printClips(const std::vector<Animation>& animations) {
 void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& meshes) {
   const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
-  size_t vertices = 0, maxInfluences = 0;
-  for (const MeshCounts& c : meshes) vertices += c.vertices, maxInfluences = std::max(maxInfluences, c.maxInfluences);
   fmt::print("  rig             {}\n", rig.name);
   const nlohmann::json rw = rig.extras.is_object() ? rig.extras.value("renderware", nlohmann::json()) : nlohmann::json();
   if (rw.is_object()) fmt::print("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
   fmt::print("  bones           {}\n", sk.bones.size());
   fmt::print("  joints          {}\n", sk.jointList().size());
   fmt::print("  meshes          {}\n", meshes.size());
-  fmt::print("  vertices        {}\n", vertices);
-  fmt::print("  max influences  {}\n", maxInfluences);
+  fmt::print("  vertices        {}\n", totalVertices(meshes));
+  fmt::print("  max influences  {}\n", maxInfluences(meshes));
   fmt::print("  animations      {}\n", rig.animations.size());
   if (!rig.animations.empty()) printClips(rig.animations);
   if (assembled.coverage.clips > 0) fmt::print("  binding         {}\n", assembled.coverage.summary());
@@ -138,10 +136,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   }
   for (const AssembledRig& r : rigs) {
     std::vector<MeshCounts> counts = std::exchange(streamed.counts, {});  // the streamed rig's, if any
-    if (counts.empty()) {
-      for (const Mesh& m : r.rig.meshes) counts.push_back(countMesh(m));
-    }
-    meshCounts.push_back(std::move(counts));
+    meshCounts.push_back(counts.empty() ? countMeshes(r.rig) : std::move(counts));
   }
   if (s.json) {
     Json rigsJson = Json::array();

@@ -28,12 +28,11 @@ struct GltfOptions {
 // A .glb in memory.
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {});
 
-// The same .glb as two parts, the file being `head` then `bin`: the 12-byte header, the JSON chunk
-// and the BIN chunk's 8-byte header, then the BIN payload (padded). A writer that takes parts
-// (writeFileAtomic) saves copying the buffer into one array. The rig is taken by value and
-// converted to glTF axes in place, so a caller that moves it in saves copying the meshes too.
-// A .glb as the pieces to write one after another: the header and JSON chunk, then the BIN
-// chunk's pieces, some of which are the moved-in rig's own arrays (kept alive in `source`).
+// The same .glb as pieces to write one after another (pieces()): `head` (the 12-byte header, the
+// JSON chunk and the BIN chunk's 8-byte header), then the BIN payload's pieces (padded), some of
+// them the moved-in rig's own arrays, kept alive in `source`. A writer that takes pieces
+// (writeFileAtomic) saves joining them into one array. The rig is taken by value and converted to
+// glTF axes in place, so a caller that moves it in saves copying the meshes too.
 struct GlbParts {
   std::vector<uint8_t> head;
   gltf::BinPieces bin;

@@ -22,6 +22,18 @@ namespace {
 
 using Merged = InfluenceNormaliser::Merged;
 
+// Rounding each weight to float leaves the float32 sum (`sum()`, the validator's) a few ulps off;
+// moving the difference onto the largest weight makes it exact. Bounded: were it to oscillate by
+// an ulp, that is still far inside the validator's 2e-7 per weight.
+template <class Sum>
+void makeSumExact(float& largest, Sum sum) {
+  for (int round = 0; round < 8; ++round) {
+    const float s = sum();
+    if (s == 1.0f) break;
+    largest = static_cast<float>(static_cast<double>(largest) + (1.0 - static_cast<double>(s)));
+  }
+}
+
 // Largest first; equal weights by joint so the output does not depend on the source order.
 bool before(const Merged& a, const Merged& b) {
   return a.weight != b.weight ? a.weight > b.weight : a.joint < b.joint;
@@ -42,7 +54,7 @@ InfluenceNormaliser::Outcome InfluenceNormaliser::normalise(const Influence* beg
   Merged* merged = small ? local : nullptr;
   size_t count = 0;
   for (const Influence* it = begin; it != end; ++it) {
-    const int32_t joint = it->bone < jointOfBone_.size() ? jointOfBone_[it->bone] : -1;
+    const int32_t joint = jointOf(it->bone);
     if (joint < 0) {
       badInfluence = static_cast<size_t>(it - begin);
       return Outcome::BoneNotAJoint;
@@ -95,14 +107,7 @@ InfluenceNormaliser::Outcome InfluenceNormaliser::normalise(const Influence* beg
     out.weight[used] = w;
   }
   out.used = used;
-  // Rounding each weight to float leaves the float32 sum a few ulps off; moving the difference onto
-  // the largest weight makes it exact. Bounded: were it to oscillate by an ulp, that is still far
-  // inside the validator's 2e-7 per weight.
-  for (int round = 0; round < 8; ++round) {
-    const float sum = validatorWeightSum(out, sets_);
-    if (sum == 1.0f) break;
-    out.weight[0] = static_cast<float>(static_cast<double>(out.weight[0]) + (1.0 - static_cast<double>(sum)));
-  }
+  makeSumExact(out.weight[0], [&] { return validatorWeightSum(out, sets_); });
   return Outcome::Ok;
 }
 
@@ -134,7 +139,7 @@ bool InfluenceNormaliser::normaliseFour(const Influence* begin, const Influence*
   for (size_t i = 0; i < 4; ++i) {
     if (i < count) {
       const Influence in = begin[i];
-      const int32_t j = in.bone < jointOfBone_.size() ? jointOfBone_[in.bone] : -1;
+      const int32_t j = jointOf(in.bone);
       // Also false for NaN; -0 passes and, like normalise(), counts as no weight.
       usual &= (j >= 0) & (in.weight >= 0.0f) & (in.weight <= std::numeric_limits<float>::max());
       s[i] = Slot{static_cast<uint32_t>(j), in.weight};
@@ -165,13 +170,8 @@ bool InfluenceNormaliser::normaliseFour(const Influence* begin, const Influence*
     joint[i] = f != 0.0f ? s[i].joint : 0;
     w[i] = f != 0.0f ? f : 0.0f;
   }
-  // The validator's sum of one set (validatorWeightSum), zeros included since they add nothing,
-  // made exact on the largest weight as normalise() does.
-  for (int round = 0; round < 8; ++round) {
-    const float sum = ((w[0] + w[1]) + w[2]) + w[3];
-    if (sum == 1.0f) break;
-    w[0] = static_cast<float>(static_cast<double>(w[0]) + (1.0 - static_cast<double>(sum)));
-  }
+  // The validator's sum of one set (validatorWeightSum), zeros included since they add nothing.
+  makeSumExact(w[0], [&] { return ((w[0] + w[1]) + w[2]) + w[3]; });
   std::memcpy(weight, w, sizeof w);
   return true;
 }

@@ -53,6 +53,8 @@ class InfluenceNormaliser {
   bool normaliseFour(const Influence* begin, const Influence* end, uint32_t* joint, float* weight) const;
 
  private:
+  int32_t jointOf(uint32_t bone) const { return bone < jointOfBone_.size() ? jointOfBone_[bone] : -1; }
+
   const std::vector<int32_t>& jointOfBone_;
   uint32_t rootJoint_;
   size_t sets_;

@@ -113,16 +113,26 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
   SkinAttributes out;
   InfluenceNormaliser normaliser(doc.jointOfBone, doc.rootJoint, sets);
   VertexInfluences vi;
-  // One set: the usual vertex goes straight to the buffer (normaliseFour), the rest through normalise().
-  float* weights0 = reinterpret_cast<float*>(doc.buffer.at(weightOffset[0]));
-  uint8_t* joints0 = doc.buffer.at(jointOffset[0]);
-  for (size_t v = 0; v < nv; ++v) {
-    if (uint32_t j[4]; sets == 1 && normaliser.normaliseFour(inf + off[v], inf + off[v + 1], j, weights0 + v * 4)) {
+  // Each set's regions, found once (the buffer does not move while they are written).
+  std::vector<float*> weights(sets);
+  std::vector<uint8_t*> joints(sets);
+  for (size_t s = 0; s < sets; ++s) {
+    weights[s] = reinterpret_cast<float*>(doc.buffer.at(weightOffset[s]));
+    joints[s] = doc.buffer.at(jointOffset[s]);
+  }
+  auto putJoints = [&](size_t s, size_t v, const uint32_t* j) {
+    for (size_t c = 0; c < 4; ++c) {
       if (wide) {
-        for (size_t c = 0; c < 4; ++c) reinterpret_cast<uint16_t*>(joints0)[v * 4 + c] = static_cast<uint16_t>(j[c]);
+        reinterpret_cast<uint16_t*>(joints[s])[v * 4 + c] = static_cast<uint16_t>(j[c]);
       } else {
-        for (size_t c = 0; c < 4; ++c) joints0[v * 4 + c] = static_cast<uint8_t>(j[c]);
+        joints[s][v * 4 + c] = static_cast<uint8_t>(j[c]);
       }
+    }
+  };
+  for (size_t v = 0; v < nv; ++v) {
+    // One set: the usual vertex goes straight to the buffer (normaliseFour), the rest through normalise().
+    if (uint32_t j[4]; sets == 1 && normaliser.normaliseFour(inf + off[v], inf + off[v + 1], j, weights[0] + v * 4)) {
+      putJoints(0, v, j);
       continue;
     }
     size_t bad = 0;
@@ -136,15 +146,8 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
     out.withoutInfluences += outcome == InfluenceNormaliser::Outcome::NoInfluences;
     out.truncated += truncated;
     for (size_t s = 0; s < sets; ++s) {
-      float* w = reinterpret_cast<float*>(doc.buffer.at(weightOffset[s])) + v * 4;
-      std::memcpy(w, &vi.weight[s * 4], 4 * sizeof(float));
-      if (wide) {
-        uint16_t* j = reinterpret_cast<uint16_t*>(doc.buffer.at(jointOffset[s])) + v * 4;
-        for (size_t c = 0; c < 4; ++c) j[c] = static_cast<uint16_t>(vi.joint[s * 4 + c]);
-      } else {
-        uint8_t* j = doc.buffer.at(jointOffset[s]) + v * 4;
-        for (size_t c = 0; c < 4; ++c) j[c] = static_cast<uint8_t>(vi.joint[s * 4 + c]);
-      }
+      std::memcpy(weights[s] + v * 4, &vi.weight[s * 4], 4 * sizeof(float));
+      putJoints(s, v, &vi.joint[s * 4]);
     }
   }
   for (size_t s = 0; s < sets; ++s) {

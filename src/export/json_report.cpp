@@ -141,12 +141,7 @@ Json summary(const Rig& rig, const std::vector<MeshCounts>& counts) {
     anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", a.keyCount()}});
   }
   Json meshes = Json::array();
-  size_t vertices = 0, maxInfluences = 0;
-  for (const MeshCounts& c : counts) {
-    meshes.push_back(meshCounts(c));
-    vertices += c.vertices;
-    maxInfluences = std::max(maxInfluences, c.maxInfluences);
-  }
+  for (const MeshCounts& c : counts) meshes.push_back(meshCounts(c));
   return Json{{"file", rig.provenance.file},
               {"format", rig.provenance.format},
               {"name", rig.name},
@@ -154,8 +149,8 @@ Json summary(const Rig& rig, const std::vector<MeshCounts>& counts) {
               {"bones", rig.skeleton.bones.size()},
               {"joints", rig.skeleton.jointList().size()},
               {"meshes", std::move(meshes)},
-              {"vertices", vertices},
-              {"maxInfluences", maxInfluences},
+              {"vertices", totalVertices(counts)},
+              {"maxInfluences", maxInfluences(counts)},
               {"animations", std::move(anims)},
               {"warnings", warnings(rig.provenance)}};
 }
@@ -183,11 +178,26 @@ MeshCounts countMesh(const Mesh& m) {
   return MeshCounts{m.name, m.vertexCount(), m.indices.size() / 3, m.skinned(), m.maxInfluences(), m.attachBone};
 }
 
-nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
-  if (detail == JsonDetail::Full) return full(rig);
+std::vector<MeshCounts> countMeshes(const Rig& rig) {
   std::vector<MeshCounts> counts;
   for (const Mesh& m : rig.meshes) counts.push_back(countMesh(m));
-  return summary(rig, counts);
+  return counts;
+}
+
+size_t totalVertices(const std::vector<MeshCounts>& meshes) {
+  size_t n = 0;
+  for (const MeshCounts& c : meshes) n += c.vertices;
+  return n;
+}
+
+size_t maxInfluences(const std::vector<MeshCounts>& meshes) {
+  size_t n = 0;
+  for (const MeshCounts& c : meshes) n = std::max(n, c.maxInfluences);
+  return n;
+}
+
+nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
+  return detail == JsonDetail::Full ? full(rig) : summary(rig, countMeshes(rig));
 }
 
 nlohmann::ordered_json rigSummaryToJson(const Rig& rig, const std::vector<MeshCounts>& meshes) { return summary(rig, meshes); }

@@ -30,6 +30,10 @@ struct MeshCounts {
   int32_t attachBone = -1;
 };
 MeshCounts countMesh(const Mesh& mesh);
+std::vector<MeshCounts> countMeshes(const Rig& rig);
+// Over all meshes: vertices added up, the most influences of any vertex.
+size_t totalVertices(const std::vector<MeshCounts>& meshes);
+size_t maxInfluences(const std::vector<MeshCounts>& meshes);
 
 nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail);
 // The Summary of a rig whose meshes are described by `meshes` (one per rig mesh, in order).
