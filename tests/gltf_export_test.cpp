@@ -427,6 +427,70 @@ TEST(GltfExport, TheFourInfluenceFastPathWritesWhatNormaliseWrites) {
   EXPECT_GT(refused, 200000u);
 }
 
+// normaliseFourByFour must take, lane by lane, exactly the vertices normaliseFour takes, and write
+// for them what normaliseFour writes.
+// The vertices are packed as a mesh packs them (0 to 6 influences each, back to back), so lanes
+// also load the slots of the next vertex, which they must ignore.
+TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) {
+  const std::vector<int32_t> jointOfBone = {3, 0, 5, 1, 2, 4, -1, 6, 7, 300};  // bone 6 is not a joint
+  uint32_t state = 77;
+  auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
+  const float special[] = {0.0f, -0.0f, 1.0f, 0.5f, 0.25f, 1e-30f, 1e-45f, 3e38f, -0.5f,
+                           std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+  std::vector<Influence> inf;
+  std::vector<uint32_t> off = {0};
+  for (int v = 0; v < 400000; ++v) {
+    // Mostly the usual vertex (four plain weights on bones 0-5), now and then anything else.
+    const bool plain = next() % 4 != 0;
+    const size_t count = plain ? 4 : next() % 7;
+    const uint32_t first = next() % 6;
+    for (size_t k = 0; k < count; ++k) {
+      Influence in{plain ? (first + static_cast<uint32_t>(k)) % 6 : next() % 10, static_cast<float>(next() % 100000) / 7919.0f};
+      const uint32_t pick = next() % 16;
+      if (!plain && pick < 3) in.weight = special[next() % std::size(special)];
+      if (pick == 3 && k > 0) in.weight = inf.back().weight;  // ties
+      if (pick == 4 && k > 0) in.bone = inf.back().bone;      // a bone named twice
+      inf.push_back(in);
+    }
+    off.push_back(static_cast<uint32_t>(inf.size()));
+  }
+  gltf::InfluenceNormaliser normaliser(jointOfBone, 0, 1);
+  size_t taken = 0, left = 0;
+  for (size_t v = 0; v + 4 < off.size(); v += 4) {
+    if (std::max({off[v], off[v + 1], off[v + 2], off[v + 3]}) + size_t{4} > inf.size()) break;
+    uint32_t laneJoint[16];
+    float laneWeight[16];
+    const unsigned lanes = normaliser.normaliseFourByFour(inf.data(), &off[v], laneJoint, laneWeight);
+    for (size_t k = 0; k < 4; ++k) {
+      const Influence* begin = inf.data() + off[v + k];
+      const Influence* end = inf.data() + off[v + k + 1];
+      uint32_t joint[4];
+      float weight[4];
+      const bool one = normaliser.normaliseFour(begin, end, joint, weight);
+      ASSERT_EQ((lanes >> k & 1u) != 0, one) << "vertex " << v + k;
+      if (!(lanes >> k & 1u)) {
+        ++left;
+        continue;
+      }
+      ++taken;
+      for (size_t c = 0; c < 4; ++c) {
+        ASSERT_EQ(laneJoint[4 * k + c], joint[c]) << "vertex " << v + k << " slot " << c;
+        uint32_t a, b;
+        std::memcpy(&a, &laneWeight[4 * k + c], 4);
+        std::memcpy(&b, &weight[c], 4);
+        ASSERT_EQ(a, b) << "vertex " << v + k << " slot " << c;
+      }
+    }
+  }
+  EXPECT_GT(taken, 200000u);
+  EXPECT_GT(left, 40000u);
+  // Two sets are never taken.
+  gltf::InfluenceNormaliser twoSets(jointOfBone, 0, 2);
+  uint32_t j[16];
+  float w[16];
+  EXPECT_EQ(twoSets.normaliseFourByFour(inf.data(), off.data(), j, w), 0u);
+}
+
 // The buffer's pieces: owned regions and borrowed arrays keep the offsets a single copied buffer
 // would give them (each 4-byte aligned, zero padding between), and at() finds an owned region
 // also after a borrowed one has followed it.

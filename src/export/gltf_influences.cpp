@@ -5,6 +5,11 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 namespace rigport::gltf {
 
 float validatorWeightSum(const VertexInfluences& v, size_t sets) {
@@ -175,6 +180,126 @@ bool InfluenceNormaliser::normaliseFour(const Influence* begin, const Influence*
   std::memcpy(weight, w, sizeof w);
   return true;
 }
+
+#if defined(__SSE2__)
+
+namespace {
+
+// SSE2, the x86-64 baseline: every lane rounds as the scalar code does (IEEE single and double,
+// no fused operations). A comparison gives a lane mask, all ones or zero.
+__m128i load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+__m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
+__m128i select(__m128 mask, __m128i a, __m128i b) {
+  return _mm_castps_si128(select(mask, _mm_castsi128_ps(a), _mm_castsi128_ps(b)));
+}
+__m128 mask(__m128i m) { return _mm_castsi128_ps(m); }
+__m128d low(__m128 f) { return _mm_cvtps_pd(f); }
+__m128d high(__m128 f) { return _mm_cvtps_pd(_mm_movehl_ps(f, f)); }
+__m128 join(__m128d lo, __m128d hi) { return _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)); }
+
+// Rows (one vertex's four slots) to columns (one slot of four vertices), and back.
+void transpose(__m128 (&r)[4]) { _MM_TRANSPOSE4_PS(r[0], r[1], r[2], r[3]); }
+void transpose(__m128i (&r)[4]) {
+  __m128 f[4] = {_mm_castsi128_ps(r[0]), _mm_castsi128_ps(r[1]), _mm_castsi128_ps(r[2]), _mm_castsi128_ps(r[3])};
+  transpose(f);
+  for (int k = 0; k < 4; ++k) r[k] = _mm_castps_si128(f[k]);
+}
+
+}  // namespace
+
+unsigned InfluenceNormaliser::normaliseFourByFour(const Influence* inf, const uint32_t* off, uint32_t* joint,
+                                                  float* weight) const {
+  static_assert(sizeof(Influence) == 8, "an influence is a bone word and a weight word");
+  if (sets_ != 1) return 0;
+  // Joints are looked up one by one (a joint list in HAnim order is a permutation of the bones);
+  // a bone outside the map becomes a negative joint, as jointOf() gives.
+  alignas(16) int32_t mapped[16];
+  for (size_t k = 0; k < 4; ++k) {
+    for (size_t c = 0; c < 4; ++c) mapped[4 * k + c] = jointOf(inf[off[k] + c].bone);
+  }
+  __m128i J[4];  // rows, then, transposed, slot c of the four vertices
+  __m128 w[4];
+  for (int k = 0; k < 4; ++k) {
+    const __m128 a = _mm_castsi128_ps(load(inf + off[k]));  // bone, weight, bone, weight
+    const __m128 b = _mm_castsi128_ps(load(inf + off[k] + 2));
+    J[k] = load(mapped + 4 * k);
+    w[k] = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+  }
+  transpose(J);
+  transpose(w);
+  const __m128 zero = _mm_setzero_ps();
+  // 0 <= count <= 4 as signed words is count <= 4 as the unsigned difference of two offsets.
+  const __m128i count = _mm_sub_epi32(load(off + 1), load(off));
+  __m128 usual = mask(_mm_andnot_si128(_mm_cmplt_epi32(count, _mm_setzero_si128()), _mm_cmplt_epi32(count, _mm_set1_epi32(5))));
+  for (int c = 0; c < 4; ++c) {
+    // Slots past the vertex's count are {joint 0, weight 0}, as in normaliseFour().
+    const __m128 present = mask(_mm_cmpgt_epi32(count, _mm_set1_epi32(c)));
+    J[c] = select(present, J[c], _mm_setzero_si128());
+    w[c] = select(present, w[c], zero);
+    const __m128 fine = _mm_and_ps(mask(_mm_cmpgt_epi32(J[c], _mm_set1_epi32(-1))),
+                                   _mm_and_ps(_mm_cmpge_ps(w[c], zero), _mm_cmple_ps(w[c], _mm_set1_ps(std::numeric_limits<float>::max()))));
+    usual = _mm_and_ps(usual, _mm_or_ps(_mm_andnot_ps(present, _mm_castsi128_ps(_mm_set1_epi32(-1))), fine));
+  }
+  // normaliseFour()'s checks: no joint twice with weight, some weight non-zero.
+  __m128 any = zero;
+  for (int a = 0; a < 4; ++a) {
+    any = _mm_or_ps(any, _mm_cmpneq_ps(w[a], zero));
+    for (int b = a + 1; b < 4; ++b) {
+      usual = _mm_andnot_ps(_mm_and_ps(mask(_mm_cmpeq_epi32(J[a], J[b])), _mm_and_ps(_mm_cmpneq_ps(w[a], zero), _mm_cmpneq_ps(w[b], zero))), usual);
+    }
+  }
+  usual = _mm_and_ps(usual, any);
+  const unsigned taken = static_cast<unsigned>(_mm_movemask_ps(usual));
+  if (taken == 0) return 0;
+  // order() lane by lane: largest weight first, equal weights by joint (joints of the lanes taken
+  // are below 65536, so a signed comparison orders them).
+  auto order = [&](int a, int b) {
+    const __m128 swap = select(_mm_cmpneq_ps(w[b], w[a]), _mm_cmpgt_ps(w[b], w[a]), mask(_mm_cmplt_epi32(J[b], J[a])));
+    const __m128 wa = select(swap, w[b], w[a]);
+    const __m128i ja = select(swap, J[b], J[a]);
+    w[b] = select(swap, w[a], w[b]);
+    J[b] = select(swap, J[a], J[b]);
+    w[a] = wa;
+    J[a] = ja;
+  };
+  order(0, 1);
+  order(2, 3);
+  order(0, 2);
+  order(1, 3);
+  order(1, 2);
+  const __m128d one = _mm_set1_pd(1.0);
+  const __m128d inverseLow = _mm_div_pd(one, _mm_add_pd(_mm_add_pd(_mm_add_pd(low(w[0]), low(w[1])), low(w[2])), low(w[3])));
+  const __m128d inverseHigh = _mm_div_pd(one, _mm_add_pd(_mm_add_pd(_mm_add_pd(high(w[0]), high(w[1])), high(w[2])), high(w[3])));
+  for (int c = 0; c < 4; ++c) {
+    const __m128 f = join(_mm_mul_pd(low(w[c]), inverseLow), _mm_mul_pd(high(w[c]), inverseHigh));
+    const __m128 kept = _mm_cmpneq_ps(f, zero);
+    J[c] = select(kept, J[c], _mm_setzero_si128());
+    w[c] = select(kept, f, zero);
+  }
+  // makeSumExact on the lanes taken; a lane whose sum is exact is left alone from then on, as
+  // the scalar loop stops there.
+  for (int round = 0; round < 8; ++round) {
+    const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(w[0], w[1]), w[2]), w[3]);
+    const __m128 inexact = _mm_and_ps(_mm_cmpneq_ps(sum, _mm_set1_ps(1.0f)), usual);
+    if (_mm_movemask_ps(inexact) == 0) break;
+    const __m128 fixed = join(_mm_add_pd(low(w[0]), _mm_sub_pd(one, low(sum))), _mm_add_pd(high(w[0]), _mm_sub_pd(one, high(sum))));
+    w[0] = select(inexact, fixed, w[0]);
+  }
+  transpose(J);
+  transpose(w);
+  for (int k = 0; k < 4; ++k) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(joint + 4 * k), J[k]);
+    _mm_storeu_ps(weight + 4 * k, w[k]);
+  }
+  return taken;
+}
+
+#else
+
+// Without SSE2 every vertex takes the one-at-a-time path.
+unsigned InfluenceNormaliser::normaliseFourByFour(const Influence*, const uint32_t*, uint32_t*, float*) const { return 0; }
+
+#endif
 
 size_t distinctInfluences(const Influence* begin, const Influence* end, const std::vector<int32_t>& jointOfBone,
                           std::vector<uint32_t>& scratch) {

@@ -52,6 +52,13 @@ class InfluenceNormaliser {
   // `joint` and `weight` have 4 slots each.
   bool normaliseFour(const Influence* begin, const Influence* end, uint32_t* joint, float* weight) const;
 
+  // normaliseFour() on four vertices at once, one in each vector lane: vertex k = 0..3 owns
+  // inf[off[k] .. off[k + 1]), and inf must hold four influences from every off[k] (the slots past
+  // a vertex's own are loaded and ignored). Bit k of the result is set for each vertex that
+  // normaliseFour() would take, whose joints and weights are then at joint[4k..] and weight[4k..],
+  // bit for bit; the slots of the others hold scratch for the caller to overwrite.
+  unsigned normaliseFourByFour(const Influence* inf, const uint32_t* off, uint32_t* joint, float* weight) const;
+
  private:
   int32_t jointOf(uint32_t bone) const { return bone < jointOfBone_.size() ? jointOfBone_[bone] : -1; }
 

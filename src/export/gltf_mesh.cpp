@@ -4,6 +4,7 @@
 // validator) and WEIGHTS_n as FLOAT. A skinned mesh's node sits at the scene root with no
 // transform (NODE_SKINNED_MESH_NON_ROOT / _LOCAL_TRANSFORMS); an unskinned one hangs under the
 // bone it rides on, its vertices being in that bone's space.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -129,11 +130,11 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
       }
     }
   };
-  for (size_t v = 0; v < nv; ++v) {
+  auto vertex = [&](size_t v) -> Status {
     // One set: the usual vertex goes straight to the buffer (normaliseFour), the rest through normalise().
     if (uint32_t j[4]; sets == 1 && normaliser.normaliseFour(inf + off[v], inf + off[v + 1], j, weights[0] + v * 4)) {
       putJoints(0, v, j);
-      continue;
+      return Ok{};
     }
     size_t bad = 0;
     bool truncated = false;
@@ -149,7 +150,24 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
       std::memcpy(weights[s] + v * 4, &vi.weight[s * 4], 4 * sizeof(float));
       putJoints(s, v, &vi.joint[s * 4]);
     }
+    return Ok{};
+  };
+  size_t v = 0;
+  // Four vertices at a time while four influences can be loaded from each; the vertices the lanes
+  // leave, in order, and the tail, one at a time.
+  for (; sets == 1 && v + 4 <= nv; v += 4) {
+    if (std::max({off[v], off[v + 1], off[v + 2], off[v + 3]}) + size_t{4} > mesh.influences.size()) break;
+    uint32_t j[16];
+    const unsigned taken = normaliser.normaliseFourByFour(inf, &off[v], j, weights[0] + v * 4);
+    for (size_t k = 0; k < 4; ++k) {
+      if (taken >> k & 1u) {
+        putJoints(0, v + k, j + 4 * k);
+      } else {
+        RP_CHECK(vertex(v + k));
+      }
+    }
   }
+  for (; v < nv; ++v) RP_CHECK(vertex(v));
   for (size_t s = 0; s < sets; ++s) {
     out.joints.push_back(doc.buffer.accessor(jointOffset[s], nv * 4 * jointBytes, nv,
                                              wide ? ComponentType::UnsignedShort : ComponentType::UnsignedByte, "VEC4",
