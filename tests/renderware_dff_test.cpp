@@ -3,6 +3,8 @@
 // old vs new Skin PLG layout, Xbox/WDGL native skins, round trips, and a truncation/byte-flip sweep.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -23,6 +25,7 @@
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 #include "formats/renderware/rw_axes.hpp"
+#include "formats/registry.hpp"
 #include "support/librw_dump.hpp"
 #include "support/test_support.hpp"
 
@@ -806,10 +809,11 @@ TEST(RenderwareDff, MeshByMeshReadIsTheOrdinaryReadForEverySampleAndByteFlip) {
   }
 }
 
-// A file over Source::kReadBelowBytes is mapped, and the mesh-by-mesh read gives its pages back as
-// it goes (Source::release): each geometry's pages go once it is checked, and it is read again
-// from the page cache at its use, which must give the same model.
-TEST(RenderwareDff, MeshByMeshReadOfAMappedFileGivesItsPagesBackAndTheSameModel) {
+namespace {
+
+// A DFF of three skinned meshes of 30,000 vertices, over Source::kReadBelowBytes so that it is
+// mapped, written to scratch folder `dir`; returns its path.
+std::string writeMappedDff(const std::string& dir) {
   Rig rig;
   rig.provenance.axes = kRenderWareAxes;
   Bone root;
@@ -835,13 +839,40 @@ TEST(RenderwareDff, MeshByMeshReadOfAMappedFileGivesItsPagesBackAndTheSameModel)
     rig.meshes.push_back(mesh);
   }
   const auto written = writeDff(rig);
-  ASSERT_TRUE(written.ok()) << written.error().describe();
-  ASSERT_GT(written->size(), 2 * Source::kReadBelowBytes);
-  const std::string path = test::scratchDir("dff_mesh_by_mesh") + "/big.dff";
-  {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(written->data()), static_cast<std::streamsize>(written->size()));
-  }
+  EXPECT_TRUE(written.ok()) << written.error().describe();
+  EXPECT_GT(written->size(), 2 * Source::kReadBelowBytes);
+  const std::string path = test::scratchDir(dir) + "/big.dff";
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(written->data()), static_cast<std::streamsize>(written->size()));
+  return path;
+}
+
+}  // namespace
+
+// A mapped file that another program truncates while rigport reads it: the read is refused with
+// an Io error naming the file and the offset where its bytes ended, instead of dying of SIGBUS.
+TEST(RenderwareDff, AFileThatShrinksWhileReadIsRefusedWithTheOffsetWhereItEnded) {
+  const std::string path = writeMappedDff("dff_shrinks");
+  auto source = Source::open(path, Budget::kDefaultLimit);
+  ASSERT_TRUE(source.ok()) << source.error().describe();
+  const size_t size = (*source)->bytes().size();
+  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(size / 2)), 0);
+  ReadContext ctx{ReadOptions{}};
+  const auto asset = readAsset(**source, ctx);
+  ASSERT_FALSE(asset.ok());
+  EXPECT_EQ(asset.error().code, ErrorCode::Io);
+  EXPECT_EQ(asset.error().file, path);
+  ASSERT_TRUE(asset.error().offset.has_value());
+  EXPECT_GE(*asset.error().offset, size / 2);
+  EXPECT_LT(*asset.error().offset, size);
+  EXPECT_NE(asset.error().describe().find("became shorter while it was read"), std::string::npos) << asset.error().describe();
+}
+
+// A file over Source::kReadBelowBytes is mapped, and the mesh-by-mesh read gives its pages back as
+// it goes (Source::release): each geometry's pages go once it is checked, and it is read again
+// from the page cache at its use, which must give the same model.
+TEST(RenderwareDff, MeshByMeshReadOfAMappedFileGivesItsPagesBackAndTheSameModel) {
+  const std::string path = writeMappedDff("dff_mesh_by_mesh");
   auto source = Source::open(path, Budget::kDefaultLimit);
   ASSERT_TRUE(source.ok()) << source.error().describe();
   const std::span<const uint8_t> bytes = (*source)->bytes();

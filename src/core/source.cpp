@@ -1,18 +1,89 @@
 #include "core/source.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 
 #include <fmt/format.h>
 
 namespace rigport {
+namespace {
+
+// The SIGBUS guard: every live mapping has a slot, claimed by a compare-exchange on `begin` and
+// read by the signal handler, so it is lock-free and sits in .bss (as core/file_io.cpp's table).
+// A slot is enough for every file a batch has open at once (one per job, and a glTF's buffers).
+struct GuardSlot {
+  std::atomic<uintptr_t> begin{0};
+  std::atomic<uintptr_t> end{0};         // page-rounded
+  std::atomic<uintptr_t> firstFault{0};  // address of the first byte found unreadable
+};
+constexpr int kGuardSlots = 256;
+constinit GuardSlot guardSlots[kGuardSlots];
+struct sigaction previousBusAction;
+
+// A bus error inside a guarded mapping: the file ends before the faulting page. That page and the
+// rest of the mapping become private zero pages (mmap is a plain system call, safe here), the
+// slot records where, and the faulting read is retried and reads zero. Any other bus error goes
+// to the handler that was there before (by default, the crash it always was).
+extern "C" void onBusError(int signal, siginfo_t* info, void* context) {
+  const auto at = reinterpret_cast<uintptr_t>(info->si_addr);
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  for (GuardSlot& slot : guardSlots) {
+    const uintptr_t begin = slot.begin.load(std::memory_order_acquire);
+    const uintptr_t end = slot.end.load(std::memory_order_acquire);
+    if (info->si_code <= 0 || begin == 0 || at < begin || at >= end) continue;  // si_code <= 0: sent by a process
+    const uintptr_t from = at / page * page;
+    void* zeros = ::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (zeros == MAP_FAILED) break;
+    uintptr_t none = 0;
+    slot.firstFault.compare_exchange_strong(none, at);
+    return;
+  }
+  if (previousBusAction.sa_flags & SA_SIGINFO) {
+    if (previousBusAction.sa_sigaction != nullptr) previousBusAction.sa_sigaction(signal, info, context);
+    return;
+  }
+  if (previousBusAction.sa_handler == SIG_IGN) return;
+  if (previousBusAction.sa_handler != SIG_DFL) {
+    previousBusAction.sa_handler(signal);
+    return;
+  }
+  ::signal(SIGBUS, SIG_DFL);  // returning re-runs the faulting read, which now ends the process
+  if (info->si_code <= 0) ::raise(SIGBUS);
+}
+
+// The guard's slot for [begin, begin + size), or -1 when every slot is taken.
+int guardMapping(const void* mapping, size_t size) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    struct sigaction action {};
+    action.sa_sigaction = onBusError;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGBUS, &action, &previousBusAction);
+  });
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(mapping);
+  for (int i = 0; i < kGuardSlots; ++i) {
+    uintptr_t free = 0;
+    if (!guardSlots[i].begin.compare_exchange_strong(free, begin)) continue;
+    guardSlots[i].firstFault.store(0, std::memory_order_relaxed);
+    guardSlots[i].end.store((begin + size + page - 1) / page * page, std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+}  // namespace
 
 Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint64_t maxStreamBytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -30,9 +101,24 @@ Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint
   std::shared_ptr<Source> source(new Source());
   source->name_ = path;
   const size_t size = static_cast<size_t>(st.st_size);
+  if (S_ISREG(st.st_mode) && size > kReadBelowBytes) {
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
+      source->guard_ = guardMapping(map, size);
+      if (source->guard_ >= 0) {
+        ::close(fd);
+        source->mapping_ = map;
+        source->mappedSize_ = size;
+        source->bytes_ = {static_cast<const uint8_t*>(map), size};
+        return std::shared_ptr<const Source>(std::move(source));
+      }
+      ::munmap(map, size);  // every guard slot taken: read it below rather than map it unguarded
+    }
+  }
   // A small file is read with pread instead of mapped: a batch of small files then neither maps
-  // nor unmaps one per file (1,000 files of 347 KB, -j 2: 332.7 -> 311.0 ms; BENCHMARKS.md).
-  if (S_ISREG(st.st_mode) && size > 0 && size <= kReadBelowBytes) {
+  // nor unmaps one per file (1,000 files of 347 KB, -j 2: 332.7 -> 311.0 ms; BENCHMARKS.md). So
+  // is a large one that could not be mapped, within the limit of what may be read into memory.
+  if (S_ISREG(st.st_mode) && size > 0 && (size <= kReadBelowBytes || size <= maxStreamBytes)) {
     std::vector<uint8_t> bytes(size);
     size_t done = 0;
     while (done < size) {
@@ -51,16 +137,6 @@ Result<std::shared_ptr<const Source>> Source::open(const std::string& path, uint
     source->owned_ = std::move(bytes);
     source->bytes_ = source->owned_;
     return std::shared_ptr<const Source>(std::move(source));
-  }
-  if (S_ISREG(st.st_mode) && size > 0) {
-    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (map != MAP_FAILED) {
-      ::close(fd);
-      source->mapping_ = map;
-      source->mappedSize_ = size;
-      source->bytes_ = {static_cast<const uint8_t*>(map), size};
-      return std::shared_ptr<const Source>(std::move(source));
-    }
   }
   // Pipes, character devices and file systems without mmap: read the stream.
   std::vector<uint8_t> bytes;
@@ -110,8 +186,19 @@ std::shared_ptr<const Source> Source::fromBytes(std::vector<uint8_t> bytes, std:
   return source;
 }
 
+std::optional<uint64_t> Source::unreadableFrom() const {
+  if (guard_ < 0) return std::nullopt;
+  const uintptr_t fault = guardSlots[guard_].firstFault.load(std::memory_order_acquire);
+  if (fault == 0) return std::nullopt;
+  return static_cast<uint64_t>(fault - reinterpret_cast<uintptr_t>(mapping_));
+}
+
 Source::~Source() {
-  if (mapping_ != nullptr) ::munmap(mapping_, mappedSize_);
+  if (mapping_ == nullptr) return;
+  // The slot first: once unmapped, the range may be mapped again for another file.
+  guardSlots[guard_].end.store(0, std::memory_order_release);
+  guardSlots[guard_].begin.store(0, std::memory_order_release);
+  ::munmap(mapping_, mappedSize_);
 }
 
 }  // namespace rigport

@@ -1,10 +1,12 @@
 // Source: the bytes one reader looks at, with the name errors and warnings give them. A file is
-// memory-mapped (multi-GB archives cost address space, not a zero-filled copy); a container hands
-// an inner resource to another reader as an owned Source (a decompressed RefPack resource, say).
+// memory-mapped (multi-GB archives cost address space, not a zero-filled copy), and guarded
+// against shrinking while it is read; a container hands an inner resource to another reader as
+// an owned Source (a decompressed RefPack resource, say).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +35,12 @@ class Source {
   void release(std::span<const uint8_t> bytes) const;
   // The file's path, or "<container path>#<entry>" for an inner resource.
   const std::string& name() const { return name_; }
+  // A mapped file that turned shorter while it was read (another program truncated or rewrote
+  // it, or its storage failed) would kill the process with SIGBUS at the first byte past its new
+  // end. Instead, the rest of the mapping reads as zeros and this gives the offset of the first
+  // byte that could not be read: whatever was read from this Source must then be thrown away.
+  // nullopt while every byte read was the file's (always, for bytes held in memory).
+  std::optional<uint64_t> unreadableFrom() const;
 
  private:
   Source() = default;
@@ -40,6 +48,7 @@ class Source {
   std::vector<uint8_t> owned_;
   void* mapping_ = nullptr;
   size_t mappedSize_ = 0;
+  int guard_ = -1;  // the mapping's slot in the SIGBUS guard (source.cpp)
   std::string name_;
 };
 

@@ -152,6 +152,16 @@ Error unknownFormat(const Source& source) {
   return e;
 }
 
+// Source::unreadableFrom(): the file shrank (or its storage failed) while it was read, so what
+// was read past that offset is zeros, not the file. The read is refused whatever it made of them.
+Error changedWhileRead(const Source& source, uint64_t offset) {
+  Error e = makeError(ErrorCode::Io, "the file became shorter while it was read (another program truncated or rewrote it, or "
+                                     "its storage failed); nothing read from it is used");
+  e.file = source.name();
+  e.offset = offset;
+  return e;
+}
+
 Error withFile(Error e, const std::string& file) {
   if (e.file.empty()) e.file = file;
   return e;
@@ -209,6 +219,7 @@ Result<Asset> readAsset(const Source& source, ReadContext& ctx, const FormatInfo
   if (format == nullptr) format = detectFormat(source.bytes(), source.name());
   if (format == nullptr) return unknownFormat(source);
   auto read = format->read(source, ctx);
+  if (const auto lost = source.unreadableFrom()) return changedWhileRead(source, *lost);
   if (!read) return withFile(read.error(), source.name());
   Asset& asset = *read;
   const std::string stem = stemOf(source.name());
@@ -251,6 +262,7 @@ Result<std::vector<ItemInfo>> listItems(const std::string& path, const ReadOptio
   if (format == nullptr) return unknownFormat(**source);
   ReadContext ctx = fileReadContext(path, options);
   auto items = format->list(**source, ctx);
+  if (const auto lost = (*source)->unreadableFrom()) return changedWhileRead(**source, *lost);
   if (!items) return withFile(items.error(), path);
   return items;
 }

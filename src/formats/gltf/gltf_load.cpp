@@ -124,6 +124,11 @@ bool readSibling(std::vector<unsigned char>* out, std::string* err, const std::s
     return false;
   }
   out->assign(bytes.begin(), bytes.end());
+  if (const auto lost = (*source)->unreadableFrom()) {  // Source::unreadableFrom(): zeros, not the file
+    access->failure = fmt::format("'{}' became shorter while it was read (unreadable from byte {})", path, *lost);
+    *err = access->failure;
+    return false;
+  }
   access->failedPath.clear();
   return true;
 }
