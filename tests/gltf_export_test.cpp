@@ -20,6 +20,7 @@
 
 #include "export/gltf.hpp"
 #include "export/gltf_influences.hpp"
+#include "export/gltf_vertex_passes.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -489,6 +490,58 @@ TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) {
   uint32_t j[16];
   float w[16];
   EXPECT_EQ(twoSets.normaliseFourByFour(inf.data(), off.data(), j, w), 0u);
+}
+
+// The vertex passes in lanes must give bit for bit what the one-vertex loops give: the bounds as
+// glm::min/max in vertex order (the sign of a zero bound is the first zero's), the normals as
+// glm::length and a division, with +Y where that cannot be made unit.
+TEST(GltfExport, TheVertexPassesInLanesGiveWhatTheOneVertexLoopsGive) {
+  uint32_t state = 99;
+  auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
+  const float special[] = {0.0f, -0.0f, 1e-45f, -1e-45f, 1e-20f, 3e38f, -3e38f, 1e19f, 1.0f, -1.0f,
+                           std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+  auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  size_t replacedSeen = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const size_t n = trial < 2900 ? next() % 23 : 4000 + next() % 5;
+    std::vector<glm::vec3> positions(n), normals(n);
+    for (size_t v = 0; v < n; ++v) {
+      for (int c = 0; c < 3; ++c) {
+        const uint32_t pick = next() % 8;
+        // Positions: finite only (the exporter refuses the others first); zeros of both signs often.
+        positions[v][c] = pick == 0 ? 0.0f : pick == 1 ? -0.0f : pick == 2 ? special[next() % 10]
+                                                                  : (static_cast<float>(next() % 20001) - 10000.0f) / 37.0f;
+        normals[v][c] = pick < 2 ? special[next() % std::size(special)] : (static_cast<float>(next() % 2001) - 1000.0f) / 999.0f;
+      }
+    }
+    glm::vec3 lo(std::numeric_limits<float>::max()), hi(-std::numeric_limits<float>::max());
+    for (const glm::vec3& p : positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
+    const gltf::PositionBounds b = gltf::positionBounds(positions.data(), n);
+    for (int c = 0; c < 3; ++c) {
+      ASSERT_EQ(bits(b.lo[c]), bits(lo[c])) << "trial " << trial << " component " << c;
+      ASSERT_EQ(bits(b.hi[c]), bits(hi[c])) << "trial " << trial << " component " << c;
+    }
+    std::vector<float> lanes(3 * n), expected(3 * n);
+    uint64_t replaced = 0;
+    for (size_t v = 0; v < n; ++v) {
+      glm::vec3 nv = normals[v];
+      const float len = glm::length(nv);
+      if (std::isfinite(len) && len > 1e-12f) {
+        nv /= len;
+      } else {
+        nv = glm::vec3(0.0f, 1.0f, 0.0f);
+        ++replaced;
+      }
+      std::memcpy(&expected[3 * v], &nv, 12);
+    }
+    ASSERT_EQ(gltf::writeUnitNormals(normals.data(), n, lanes.data()), replaced) << "trial " << trial;
+    for (size_t i = 0; i < 3 * n; ++i) ASSERT_EQ(bits(lanes[i]), bits(expected[i])) << "trial " << trial << " float " << i;
+    replacedSeen += replaced;
+  }
+  EXPECT_GT(replacedSeen, 500u);  // the +Y path is taken, in lanes and in the tail
 }
 
 // The buffer's pieces: owned regions and borrowed arrays keep the offsets a single copied buffer

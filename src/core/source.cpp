@@ -29,6 +29,7 @@ struct GuardSlot {
 constexpr int kGuardSlots = 256;
 constinit GuardSlot guardSlots[kGuardSlots];
 struct sigaction previousBusAction;
+uintptr_t guardPageSize = 4096;  // sysconf's, set before the handler is installed (sysconf is not signal-safe)
 
 // A bus error inside a guarded mapping: the file ends before the faulting page. That page and the
 // rest of the mapping become private zero pages (mmap is a plain system call, safe here), the
@@ -36,11 +37,12 @@ struct sigaction previousBusAction;
 // to the handler that was there before (by default, the crash it always was).
 extern "C" void onBusError(int signal, siginfo_t* info, void* context) {
   const auto at = reinterpret_cast<uintptr_t>(info->si_addr);
-  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t page = guardPageSize;
+  const bool fault = info->si_code > 0;  // not sent by kill() or raise()
   for (GuardSlot& slot : guardSlots) {
     const uintptr_t begin = slot.begin.load(std::memory_order_acquire);
     const uintptr_t end = slot.end.load(std::memory_order_acquire);
-    if (info->si_code <= 0 || begin == 0 || at < begin || at >= end) continue;  // si_code <= 0: sent by a process
+    if (!fault || begin == 0 || at < begin || at >= end) continue;
     const uintptr_t from = at / page * page;
     void* zeros = ::mmap(reinterpret_cast<void*>(from), end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     if (zeros == MAP_FAILED) break;
@@ -52,26 +54,27 @@ extern "C" void onBusError(int signal, siginfo_t* info, void* context) {
     if (previousBusAction.sa_sigaction != nullptr) previousBusAction.sa_sigaction(signal, info, context);
     return;
   }
-  if (previousBusAction.sa_handler == SIG_IGN) return;
-  if (previousBusAction.sa_handler != SIG_DFL) {
+  if (previousBusAction.sa_handler == SIG_IGN && !fault) return;  // the kernel never lets a fault be ignored
+  if (previousBusAction.sa_handler != SIG_DFL && previousBusAction.sa_handler != SIG_IGN) {
     previousBusAction.sa_handler(signal);
     return;
   }
   ::signal(SIGBUS, SIG_DFL);  // returning re-runs the faulting read, which now ends the process
-  if (info->si_code <= 0) ::raise(SIGBUS);
+  if (!fault) ::raise(SIGBUS);
 }
 
 // The guard's slot for [begin, begin + size), or -1 when every slot is taken.
 int guardMapping(const void* mapping, size_t size) {
   static std::once_flag installed;
   std::call_once(installed, [] {
+    guardPageSize = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     struct sigaction action {};
     action.sa_sigaction = onBusError;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGBUS, &action, &previousBusAction);
   });
-  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t page = guardPageSize;
   const auto begin = reinterpret_cast<uintptr_t>(mapping);
   for (int i = 0; i < kGuardSlots; ++i) {
     uintptr_t free = 0;

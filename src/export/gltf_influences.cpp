@@ -213,16 +213,14 @@ unsigned InfluenceNormaliser::normaliseFourByFour(const Influence* inf, const ui
   if (sets_ != 1) return 0;
   // Joints are looked up one by one (a joint list in HAnim order is a permutation of the bones);
   // a bone outside the map becomes a negative joint, as jointOf() gives.
-  alignas(16) int32_t mapped[16];
-  for (size_t k = 0; k < 4; ++k) {
-    for (size_t c = 0; c < 4; ++c) mapped[4 * k + c] = jointOf(inf[off[k] + c].bone);
-  }
   __m128i J[4];  // rows, then, transposed, slot c of the four vertices
   __m128 w[4];
   for (int k = 0; k < 4; ++k) {
-    const __m128 a = _mm_castsi128_ps(load(inf + off[k]));  // bone, weight, bone, weight
-    const __m128 b = _mm_castsi128_ps(load(inf + off[k] + 2));
-    J[k] = load(mapped + 4 * k);
+    const Influence* row = inf + off[k];
+    // Built from registers: four scalar stores read back as one vector would stall on store forwarding.
+    J[k] = _mm_set_epi32(jointOf(row[3].bone), jointOf(row[2].bone), jointOf(row[1].bone), jointOf(row[0].bone));
+    const __m128 a = _mm_castsi128_ps(load(row));  // bone, weight, bone, weight
+    const __m128 b = _mm_castsi128_ps(load(row + 2));
     w[k] = _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
   }
   transpose(J);

@@ -6,30 +6,30 @@
 // bone it rides on, its vertices being in that bone's space.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
+#include "core/finite_scan.hpp"
 #include "export/gltf_document.hpp"
 #include "export/gltf_influences.hpp"
+#include "export/gltf_vertex_passes.hpp"
 
 namespace rigport::gltf {
 namespace {
 
 Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::string& path) {
-  glm::vec3 lo(std::numeric_limits<float>::max());
-  glm::vec3 hi(-std::numeric_limits<float>::max());
-  for (size_t v = 0; v < mesh.positions.size(); ++v) {
-    const glm::vec3& p = mesh.positions[v];
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-      return invalidModel(fmt::format("{}/positions[{}]", path, v), "position is not finite");
+  if (anyNonFinite(mesh.positions)) {
+    for (size_t v = 0; v < mesh.positions.size(); ++v) {
+      const glm::vec3& p = mesh.positions[v];
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+        return invalidModel(fmt::format("{}/positions[{}]", path, v), "position is not finite");
+      }
     }
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
   }
+  const PositionBounds b = positionBounds(mesh.positions.data(), mesh.positions.size());
   static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "glm vectors must be tightly packed floats");
   return doc.buffer.borrowAccessor(mesh.positions.data(), mesh.positions.size() * 12, mesh.positions.size(), ComponentType::Float,
-                                   "VEC3", ViewTarget::ArrayBuffer, std::array{lo.x, lo.y, lo.z}, std::array{hi.x, hi.y, hi.z});
+                                   "VEC3", ViewTarget::ArrayBuffer, std::array{b.lo.x, b.lo.y, b.lo.z}, std::array{b.hi.x, b.hi.y, b.hi.z});
 }
 
 // The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite
@@ -37,20 +37,7 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::stri
 uint32_t writeNormals(Document& doc, const Mesh& mesh, uint64_t& replaced) {
   const size_t n = mesh.normals.size();
   const size_t offset = doc.buffer.allocate(n * 12);
-  float* out = reinterpret_cast<float*>(doc.buffer.at(offset));
-  for (size_t v = 0; v < n; ++v) {
-    glm::vec3 nv = mesh.normals[v];
-    const float len = glm::length(nv);
-    if (std::isfinite(len) && len > 1e-12f) {
-      nv /= len;
-    } else {
-      nv = glm::vec3(0.0f, 1.0f, 0.0f);
-      ++replaced;
-    }
-    out[v * 3 + 0] = nv.x;
-    out[v * 3 + 1] = nv.y;
-    out[v * 3 + 2] = nv.z;
-  }
+  replaced += writeUnitNormals(mesh.normals.data(), n, reinterpret_cast<float*>(doc.buffer.at(offset)));
   return doc.buffer.accessor(offset, n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
 }
 

@@ -1,0 +1,28 @@
+// The exporter's two passes over every vertex that are arithmetic, not copies: POSITION's min/max
+// and unit NORMALs (format note gltf_ecosystem.md §1.2, §5.3). Both run four vertices at a time in
+// SSE2 lanes and give bit for bit what the one-vertex loops give (glm::min/max in vertex order,
+// glm::length and a division by it), so the JSON and the buffer do not depend on the machine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <glm/glm.hpp>
+
+namespace rigport::gltf {
+
+struct PositionBounds {
+  glm::vec3 lo;
+  glm::vec3 hi;
+};
+
+// min/max over `n` finite positions, starting from +-FLT_MAX, as glm::min/max taken vertex by
+// vertex: where +0 and -0 tie for a bound, the first in vertex order is the one kept.
+PositionBounds positionBounds(const glm::vec3* positions, size_t n);
+
+// Writes each normal divided by its length, or +Y where the length is not finite or at most
+// 1e-12 (it cannot be made unit: ACCESSOR_NON_UNIT), to `out` (3n floats); returns how many were
+// replaced by +Y.
+uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out);
+
+}  // namespace rigport::gltf
