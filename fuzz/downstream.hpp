@@ -1,12 +1,20 @@
 // What every fuzz target does with a rig its reader accepted: the same path `rigport convert` and
-// `rigport dump --json` take. A hostile file that reads must not crash the exporter or the JSON
-// report either; clips are first bound to a fixed skeleton (the 6 HAnim nodes of
+// `rigport dump --json` take. A rig read from any bytes, once repairRig() has mended what it
+// documents, must pass every check of validate(): a reader that returns a model export would refuse
+// (an index past the vertices, a bone out of range, a parent after its child) has missed an error it
+// should have reported with the file offset. A hostile file that reads must not crash the exporter
+// or the JSON report either; clips are first bound to a fixed skeleton (the 6 HAnim nodes of
 // tests/data/samples/renderware/synthetic_skin_rw36003.dff), as `convert --anim` does.
 #pragma once
 
+#include <cmath>
+#include <cstdlib>
+
 #include "core/asset.hpp"
 #include "core/bind.hpp"
+#include "core/repair.hpp"
 #include "core/rig.hpp"
+#include "core/validate.hpp"
 #include "export/gltf.hpp"
 #include "export/json_report.hpp"
 
@@ -28,8 +36,21 @@ inline Rig sampleSkeleton() {
   return rig;
 }
 
+// What the CLI exports: the rig after repairRig(), which must then pass validate() and have the
+// finite bone TRS the exporter also asks for. Returns it.
+inline Rig requireValidAfterRepair(const Rig& rig) {
+  Rig repaired = rig;
+  if (!repairRig(repaired) || !validate(repaired)) std::abort();
+  for (const Bone& b : repaired.skeleton.bones) {
+    for (int c = 0; c < 3; ++c)
+      if (!std::isfinite(b.translation[c]) || !std::isfinite(b.scale[c])) std::abort();
+  }
+  return repaired;
+}
+
 inline void exerciseDownstream(const Rig& rig) {
-  (void)exportGlb(rig);
+  (void)exportGlb(rig);  // unrepaired, as a library caller may: refused or exported, never a crash
+  (void)exportGlb(requireValidAfterRepair(rig));
   // The CLI dumps with the replace handler; any other exception here is a bug.
   (void)rigToJson(rig, JsonDetail::Full).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

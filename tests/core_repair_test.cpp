@@ -1,7 +1,8 @@
 // repairRig() (core/repair.hpp): damaged vertices move to the bind position of the bone weighing
 // them most, triangles standing only on them go, one folded warning per kind names the count and
 // the first indices, a clip starting before 0 is shifted whole, and `strict` turns each into an error
-// that leaves the rig untouched.
+// that leaves the rig untouched. Bone rest poses and animation keys glTF cannot carry are mended or
+// dropped the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -137,6 +138,83 @@ TEST(Repair, ClipStartingBeforeZeroIsShiftedWholeAndOtherClipsStay) {
   EXPECT_TRUE(exportGlb(r));
 }
 
+TEST(Repair, BonesWithNonFiniteOrNonUnitRestPosesAreMendedAndTheModelExports) {
+  Rig r = rig();
+  Bone& root = r.skeleton.bones[0];
+  Bone& arm = r.skeleton.bones[1];
+  arm.translation = {kNan, 0.25f, 0};
+  const auto before = exportGlb(r);
+  ASSERT_FALSE(before) << "a NaN translation has no JSON form: the exporter refuses it";
+  EXPECT_EQ(before.error().path, "skeleton/bones[1]");
+  root.rotation = glm::quat(0, 0, 0, 0);  // cannot be normalised
+  arm.scale = {1, kInf, 2};
+  arm.rotation = glm::quat(0, 0, 0, 3);  // a half turn about z, three times too long
+  (*arm.inverseBind)[3][0] = kNan;
+  ASSERT_TRUE(repairRig(r));
+  EXPECT_EQ(root.rotation, glm::quat(1, 0, 0, 0));
+  EXPECT_EQ(arm.translation, glm::vec3(0, 0.25f, 0));
+  EXPECT_EQ(arm.scale, glm::vec3(1, 1, 2));
+  EXPECT_EQ(arm.rotation, glm::quat(0, 0, 0, 1));
+  EXPECT_FALSE(arm.inverseBind.has_value());
+  EXPECT_TRUE(root.inverseBind.has_value()) << "a finite inverse bind matrix stays";
+  const Warning* w = warning(r, "repaired-bone");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w->message.find("2 bone(s)"), std::string::npos) << w->message;
+  EXPECT_NE(w->message.find("first: 0, 1"), std::string::npos) << w->message;
+  EXPECT_TRUE(validate(r));
+  EXPECT_TRUE(exportGlb(r));
+}
+
+TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
+  Rig r = rig();
+  Animation& a = r.animations[0];
+  a.duration = kNan;
+  BoneTrack& t = a.tracks[0];
+  const glm::quat turn = glm::angleAxis(0.3f, glm::vec3(0, 0, 1));
+  t.rotation.times = {-0.5f, kNan, 0.5f, 1.0f};
+  t.rotation.values = {glm::quat(1, 0, 0, 0), turn, glm::quat(0, 0, 0, 0), turn};
+  t.translation.times = {0.0f, 1.0f};
+  t.translation.values = {glm::vec3(0.5f, 0, 0), glm::vec3(kInf, 0, 0)};
+  ScalarChannel blink;
+  blink.name = "blink";
+  blink.keys.interpolation = Interpolation::CubicSpline;
+  blink.keys.times = {0.0f, 1.0f};
+  blink.keys.values = {0.0f, 1.0f};
+  blink.keys.inTangents = {0.0f, kNan};
+  blink.keys.outTangents = {0.0f, 0.0f};
+  a.scalars.push_back(blink);
+  a.events = {{kNan, "step", ""}, {0.25f, "step", ""}};
+  const Animation untouched = r.animations[0];
+  ASSERT_TRUE(repairRig(r));
+  // Left: rotation keys at -0.5 and 1.0, shifted by 0.5 (an infinite time would have shifted the
+  // clip to infinity); the finite translation key; the blink's first key; the finite event.
+  EXPECT_EQ(t.rotation.times, (std::vector<float>{0.0f, 1.5f}));
+  EXPECT_EQ(t.rotation.values, (std::vector<glm::quat>{glm::quat(1, 0, 0, 0), turn}));
+  EXPECT_EQ(t.translation.times, (std::vector<float>{0.5f}));
+  EXPECT_EQ(t.translation.values, (std::vector<glm::vec3>{glm::vec3(0.5f, 0, 0)}));
+  EXPECT_EQ(a.scalars[0].keys.times, (std::vector<float>{0.5f}));
+  EXPECT_EQ(a.scalars[0].keys.inTangents.size(), 1u);
+  EXPECT_EQ(a.scalars[0].keys.outTangents.size(), 1u);
+  ASSERT_EQ(a.events.size(), 1u);
+  EXPECT_FLOAT_EQ(a.events[0].time, 0.75f);
+  EXPECT_FLOAT_EQ(a.duration, 1.5f) << "the last time (1.0), shifted with the clip";
+  const Warning* w = warning(r, "repaired-key");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w->message.find("'walk': 4 key(s)"), std::string::npos) << w->message;
+  EXPECT_NE(w->message.find("1 event(s)"), std::string::npos) << w->message;
+  EXPECT_NE(w->message.find("duration"), std::string::npos) << w->message;
+  EXPECT_NE(warning(r, "negative-key-time"), nullptr);
+  EXPECT_TRUE(validate(r));
+  EXPECT_TRUE(exportGlb(r));
+
+  Rig strict = rig();
+  strict.animations[0] = untouched;
+  const auto status = repairRig(strict, RepairOptions{true});
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().path, "animations[0]/tracks[0]");
+  EXPECT_EQ(strict.animations[0].tracks[0].rotation.times.size(), 4u) << "strict changes nothing";
+}
+
 TEST(Repair, StrictTurnsEachRepairIntoAnErrorAndChangesNothing) {
   Rig damaged = rig();
   damaged.meshes[0].positions[5] = {kNan, 0, 0};
@@ -147,6 +225,13 @@ TEST(Repair, StrictTurnsEachRepairIntoAnErrorAndChangesNothing) {
   EXPECT_NE(status.error().message.find("strict"), std::string::npos);
   EXPECT_TRUE(std::isnan(r.meshes[0].positions[5].x));
   EXPECT_TRUE(r.provenance.warnings.empty());
+
+  Rig bone = rig();
+  bone.skeleton.bones[1].scale.x = kNan;
+  status = repairRig(bone, RepairOptions{true});
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().path, "skeleton/bones[1]");
+  EXPECT_TRUE(std::isnan(bone.skeleton.bones[1].scale.x));
 
   Rig early = rig();
   early.animations[0].tracks[0].rotation.times[0] = -1.0f;

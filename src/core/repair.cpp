@@ -143,6 +143,177 @@ Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   return Ok{};
 }
 
+// validate()'s rule for a rest rotation: unit within 1e-3.
+bool unitRotation(const glm::quat& q) {
+  const float length = glm::length(glm::vec4(q.x, q.y, q.z, q.w));
+  return std::isfinite(length) && std::fabs(length - 1.0f) <= 1e-3f;
+}
+
+bool finite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c)
+    if (!finite(glm::vec3(m[c])) || !std::isfinite(m[c][3])) return false;
+  return true;
+}
+
+// A rest pose glTF cannot carry (a NaN or infinite component, a rotation that is not a unit
+// quaternion, an inverse bind matrix that is not finite) would cost the whole model at export.
+Status repairBones(Rig& rig, bool strict) {
+  std::vector<size_t> damaged;
+  for (size_t i = 0; i < rig.skeleton.bones.size(); ++i) {
+    Bone& b = rig.skeleton.bones[i];
+    const bool inverseBindFinite = !b.inverseBind || finite(*b.inverseBind);
+    if (finite(b.translation) && finite(b.scale) && unitRotation(b.rotation) && inverseBindFinite) continue;
+    if (strict) {
+      return notRepaired(fmt::format("skeleton/bones[{}]", i),
+                         fmt::format("bone '{}' has a rest pose that is not finite or a rotation that is not unit", b.name));
+    }
+    damaged.push_back(i);
+    for (int c = 0; c < 3; ++c) {
+      if (!std::isfinite(b.translation[c])) b.translation[c] = 0.0f;
+      if (!std::isfinite(b.scale[c])) b.scale[c] = 1.0f;
+    }
+    if (!unitRotation(b.rotation)) {
+      // A finite non-zero quaternion keeps its direction; one that cannot be normalised is no turn.
+      const glm::vec4 q(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w);
+      const glm::vec4 unit = q / glm::length(q);
+      const glm::quat normalised(unit.w, unit.x, unit.y, unit.z);
+      b.rotation = unitRotation(normalised) ? normalised : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+    }
+    if (!inverseBindFinite) b.inverseBind.reset();  // the exporter derives it from the bind pose
+  }
+  if (!damaged.empty()) {
+    rig.provenance.warn("repaired-bone", fmt::format("{} bone(s) with a rest pose that is not finite or a rotation that is not "
+                                                     "unit ({}): non-finite translation components set to 0, scale components "
+                                                     "to 1, rotations normalised (identity when that is impossible), non-finite "
+                                                     "inverse bind matrices dropped",
+                                                     damaged.size(), firstIndices(damaged)));
+  }
+  return Ok{};
+}
+
+// A tangent may be zero, a rotation key may not: a zero quaternion is no rotation at all.
+bool finiteTangent(float v) { return std::isfinite(v); }
+bool finiteTangent(const glm::vec3& v) { return finite(v); }
+bool finiteTangent(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
+template <class T>
+bool finiteValue(const T& v) { return finiteTangent(v); }
+bool finiteValue(const glm::quat& q) { return finiteTangent(q) && !(q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f); }
+
+// A channel whose arrays disagree in length is left alone: validate() refuses it.
+template <class T>
+bool consistent(const Keys<T>& keys) {
+  const size_t n = keys.times.size();
+  const bool tangents = !keys.inTangents.empty() || !keys.outTangents.empty();
+  return keys.values.size() == n && (!tangents || (keys.inTangents.size() == n && keys.outTangents.size() == n));
+}
+
+// Key k's time, value or tangent is not finite, or its rotation is zero.
+template <class T>
+bool damagedKey(const Keys<T>& keys, size_t k) {
+  const bool tangents = !keys.inTangents.empty();
+  return !std::isfinite(keys.times[k]) || !finiteValue(keys.values[k]) ||
+         (tangents && (!finiteTangent(keys.inTangents[k]) || !finiteTangent(keys.outTangents[k])));
+}
+
+template <class T>
+size_t damagedKeys(const Keys<T>& keys) {
+  if (!consistent(keys)) return 0;
+  size_t n = 0;
+  for (size_t k = 0; k < keys.times.size(); ++k) n += damagedKey(keys, k);
+  return n;
+}
+
+// The damaged keys of one channel taken out, the rest kept in order; returns how many went.
+template <class T>
+size_t dropDamagedKeys(Keys<T>& keys) {
+  if (damagedKeys(keys) == 0) return 0;
+  const size_t n = keys.times.size();
+  const bool tangents = !keys.inTangents.empty();
+  size_t kept = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (damagedKey(keys, k)) continue;
+    keys.times[kept] = keys.times[k];
+    keys.values[kept] = keys.values[k];
+    if (tangents) {
+      keys.inTangents[kept] = keys.inTangents[k];
+      keys.outTangents[kept] = keys.outTangents[k];
+    }
+    ++kept;
+  }
+  keys.times.resize(kept);
+  keys.values.resize(kept);
+  if (tangents) {
+    keys.inTangents.resize(kept);
+    keys.outTangents.resize(kept);
+  }
+  return n - kept;
+}
+
+bool badEventTime(const Event& e) { return !std::isfinite(e.time); }
+
+// Damaged keys (damagedKey) and events whose time is not finite taken out of one clip, and a
+// duration that is not finite made the clip's last key or event time; one warning for the clip.
+// Strict: the first of them is the error, the clip left as it was.
+Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict) {
+  if (strict) {
+    for (size_t t = 0; t < anim.tracks.size(); ++t) {
+      const BoneTrack& track = anim.tracks[t];
+      if (damagedKeys(track.translation) + damagedKeys(track.rotation) + damagedKeys(track.scale) > 0) {
+        return notRepaired(fmt::format("animations[{}]/tracks[{}]", a, t), "a key time, value or tangent is not finite");
+      }
+    }
+    for (size_t c = 0; c < anim.scalars.size(); ++c) {
+      if (damagedKeys(anim.scalars[c].keys) > 0) {
+        return notRepaired(fmt::format("animations[{}]/scalars[{}]", a, c), "a key time, value or tangent is not finite");
+      }
+    }
+    if (const auto e = std::find_if(anim.events.begin(), anim.events.end(), badEventTime); e != anim.events.end()) {
+      return notRepaired(fmt::format("animations[{}]/events[{}]", a, e - anim.events.begin()), "event time is not finite");
+    }
+    if (!std::isfinite(anim.duration)) {
+      return notRepaired(fmt::format("animations[{}]", a), fmt::format("animation '{}' has a duration that is not finite", anim.name));
+    }
+    return Ok{};
+  }
+  size_t keys = 0;
+  std::vector<size_t> tracks, scalars;
+  for (size_t t = 0; t < anim.tracks.size(); ++t) {
+    BoneTrack& track = anim.tracks[t];
+    const size_t dropped = dropDamagedKeys(track.translation) + dropDamagedKeys(track.rotation) + dropDamagedKeys(track.scale);
+    keys += dropped;
+    if (dropped > 0) tracks.push_back(t);
+  }
+  for (size_t c = 0; c < anim.scalars.size(); ++c) {
+    const size_t dropped = dropDamagedKeys(anim.scalars[c].keys);
+    keys += dropped;
+    if (dropped > 0) scalars.push_back(c);
+  }
+  const size_t events = std::erase_if(anim.events, badEventTime);
+  const bool duration = !std::isfinite(anim.duration);
+  if (duration) {
+    float last = 0.0f;
+    auto see = [&](const std::vector<float>& times) {
+      for (float t : times) last = std::max(last, t);
+    };
+    for (const BoneTrack& t : anim.tracks) {
+      see(t.translation.times);
+      see(t.rotation.times);
+      see(t.scale.times);
+    }
+    for (const ScalarChannel& c : anim.scalars) see(c.keys.times);
+    for (const Event& e : anim.events) last = std::max(last, e.time);
+    anim.duration = last;
+  }
+  if (keys == 0 && events == 0 && !duration) return Ok{};
+  std::string what = fmt::format("{} key(s) with a time, value or tangent that is not finite (or a zero rotation) dropped", keys);
+  if (!tracks.empty()) what += fmt::format(" from tracks ({})", firstIndices(tracks));
+  if (!scalars.empty()) what += fmt::format(" and scalar channels ({})", firstIndices(scalars));
+  if (events > 0) what += fmt::format("; {} event(s) with a time that is not finite dropped", events);
+  if (duration) what += fmt::format("; the duration, not finite, set to the last time {} s", anim.duration);
+  rig.provenance.warn("repaired-key", fmt::format("animation '{}': {}", anim.name, what));
+  return Ok{};
+}
+
 template <class T>
 void shift(Keys<T>& keys, float by) {
   for (float& t : keys.times) t += by;
@@ -198,7 +369,14 @@ Status repairMesh(Rig& rig, size_t m, const RepairOptions& options) {
 Status repairRig(Rig& rig, const RepairOptions& options) {
   const std::vector<glm::vec3> bindPos = bindPositions(rig.skeleton);
   for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict));
-  for (size_t a = 0; a < rig.animations.size(); ++a) RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, options.strict));
+  // After the meshes, as for a reader that hands its meshes over (repairMesh) before the rig is
+  // whole; a damaged bone's bind position reads as the origin there (bindPositions()).
+  RP_CHECK(repairBones(rig, options.strict));
+  for (size_t a = 0; a < rig.animations.size(); ++a) {
+    // Damaged times out first: an infinite one would shift the whole clip to infinity.
+    RP_CHECK(dropDamagedKeysAndEvents(rig, rig.animations[a], a, options.strict));
+    RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, options.strict));
+  }
   return Ok{};
 }
 

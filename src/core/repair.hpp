@@ -7,6 +7,12 @@
 //     vertices were all moved is dropped;
 //   - a normal that is not finite: the rig's up axis; a UV that is not finite: (0, 0);
 //   - an influence whose weight is negative or not finite: dropped;
+//   - a bone rest pose component that is not finite: translation 0, scale 1; a rotation that is
+//     not a unit quaternion: normalised, or identity when it cannot be; an inverse bind matrix that
+//     is not finite: dropped (the exporter derives one from the bind pose);
+//   - a key whose time, value or tangent is not finite, or a zero rotation key: dropped, the
+//     channel keeping its other keys; an event time that is not finite: the event dropped; a clip
+//     duration that is not finite: the clip's last time;
 //   - an animation with key or event times before 0: every time shifted so it starts at 0.
 #pragma once
 

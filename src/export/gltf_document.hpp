@@ -46,8 +46,9 @@ std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::
 // own keys win on a clash, so a reader cannot hide what the exporter reports.
 Json withModelExtras(const nlohmann::json& model, Json ours);
 
-// One TRS node per bone, parent links, and a non-joint common root when there are several roots.
-void addSkeletonNodes(Document& doc, const Rig& rig);
+// One TRS node per bone, parent links, and a non-joint common root when there are several roots;
+// refuses a bone whose translation or scale is not finite.
+Status addSkeletonNodes(Document& doc, const Rig& rig);
 // The skin (only when a mesh is skinned): joints and float MAT4 inverse bind matrices.
 Status addSkin(Document& doc, const Rig& rig);
 // One glTF material per rig material (gltf_material.cpp).

@@ -97,7 +97,7 @@ Result<Exported> build(const Rig& rig, std::vector<Animation>& animations, const
 
   gltf::Document doc;
   doc.buffer.reserve(estimateBytes(rig));
-  gltf::addSkeletonNodes(doc, rig);
+  RP_CHECK(gltf::addSkeletonNodes(doc, rig));
   RP_CHECK(gltf::addSkin(doc, rig));
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, options));

@@ -99,8 +99,16 @@ std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::
   return name;
 }
 
-void addSkeletonNodes(Document& doc, const Rig& rig) {
+Status addSkeletonNodes(Document& doc, const Rig& rig) {
   const auto& bones = rig.skeleton.bones;
+  // Node TRS are JSON numbers, which have no NaN or infinity (repairRig() mends such a bone).
+  for (size_t i = 0; i < bones.size(); ++i) {
+    const glm::vec3& t = bones[i].translation;
+    const glm::vec3& s = bones[i].scale;
+    if (!(std::isfinite(t.x) && std::isfinite(t.y) && std::isfinite(t.z) && std::isfinite(s.x) && std::isfinite(s.y) && std::isfinite(s.z))) {
+      return invalidModel(fmt::format("skeleton/bones[{}]", i), fmt::format("bone '{}' has a translation or scale that is not finite", bones[i].name));
+    }
+  }
   doc.boneNode.resize(bones.size());
   std::vector<std::vector<uint32_t>> children(bones.size());
   std::vector<uint32_t> roots;
@@ -153,6 +161,7 @@ void addSkeletonNodes(Document& doc, const Rig& rig) {
     doc.sceneNodes.push_back(static_cast<uint32_t>(doc.nodes.size()));
     doc.nodes.push_back(std::move(node));
   }
+  return Ok{};
 }
 
 }  // namespace rigport::gltf
