@@ -16,14 +16,10 @@ struct Member {
   size_t offset = 0, size = 0;
 };
 
-uint32_t be32(std::span<const uint8_t> b, size_t at) {
-  return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
-}
-
 bool isAnm(std::span<const uint8_t> b) {
-  if (b.size() < 4) return false;
-  const uint32_t v = be32(b, 0);
-  return v == kAnmVersions[0] || v == kAnmVersions[1];
+  ByteReader r(b, Endian::Big);
+  const auto version = r.u32("version");
+  return version && (*version == kAnmVersions[0] || *version == kAnmVersions[1]);
 }
 
 // The populated members, each checked: inside the file, after the table, 32-aligned, ascending.

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_reader.hpp"
 #include "core/validate.hpp"
 #include "formats/sluggers/act.hpp"
 #include "formats/sluggers/gpl.hpp"
@@ -15,10 +16,6 @@
 
 namespace rigport::sluggers {
 namespace {
-
-uint32_t u32At(std::span<const uint8_t> b, size_t at) {
-  return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
-}
 
 constexpr size_t kSectionFields[] = {kHeaderGpl / 4, kHeaderAct / 4, kHeaderTex / 4, kHeaderSkn / 4, kHeaderFacial / 4};
 
@@ -253,9 +250,17 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
 }  // namespace
 
 bool probeModel(std::span<const uint8_t> bytes) {
-  if (bytes.size() < 0x44 || u32At(bytes, 0) != 0) return false;
-  const uint32_t gpl = u32At(bytes, kHeaderGpl);
-  return (gpl == 0x20 || gpl == 0x40) && bytes.size() >= gpl + 4 && u32At(bytes, gpl) == kGplMagic;
+  if (bytes.size() < 0x44) return false;
+  ByteReader r(bytes, Endian::Big);
+  auto wordAt = [&r](size_t at) -> Result<uint32_t> {
+    RP_CHECK(r.seek(at, "probe"));
+    return r.u32("probe");
+  };
+  const auto first = wordAt(0);
+  const auto gpl = wordAt(kHeaderGpl);
+  if (!first || *first != 0 || !gpl || (*gpl != 0x20 && *gpl != 0x40)) return false;
+  const auto magic = wordAt(*gpl);
+  return magic && *magic == kGplMagic;
 }
 
 Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
