@@ -1,8 +1,9 @@
 // What every fuzz target does with a rig its reader accepted: the same path `rigport convert` and
 // `rigport dump --json` take. A rig read from any bytes, once repairRig() has mended what it
-// documents, must pass every check of validate(): a reader that returns a model export would refuse
-// (an index past the vertices, a bone out of range, a parent after its child) has missed an error it
-// should have reported with the file offset. A hostile file that reads must not crash the exporter
+// documents, must pass every check of validate() and export: a reader that returns a model the
+// exporter would refuse (an index past the vertices, a bone out of range, a parent after its child)
+// has missed an error it should have reported with the file offset, or damage it should have
+// repaired, and the user would lose the whole model to it. A hostile file that reads must not crash the exporter
 // or the JSON report either; clips are first bound to a fixed skeleton (the 6 HAnim nodes of
 // tests/data/samples/renderware/synthetic_skin_rw36003.dff), as `convert --anim` does.
 #pragma once
@@ -50,7 +51,11 @@ inline Rig requireValidAfterRepair(const Rig& rig) {
 
 inline void exerciseDownstream(const Rig& rig) {
   (void)exportGlb(rig);  // unrepaired, as a library caller may: refused or exported, never a crash
-  (void)exportGlb(requireValidAfterRepair(rig));
+  // Repaired, it exports: every other refusal of the exporter is damage a reader should have
+  // reported or repairRig() mended. glTF's own limits excepted (4 GiB, 65536 joints).
+  const Rig repaired = requireValidAfterRepair(rig);
+  const auto glb = exportGlb(repaired);
+  if (!glb && glb.error().code != ErrorCode::TooLarge && repaired.skeleton.jointList().size() <= 65536) std::abort();
   // The CLI dumps with the replace handler; any other exception here is a bug.
   (void)rigToJson(rig, JsonDetail::Full).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

@@ -169,6 +169,11 @@ TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   Rig r = rig();
   Animation& a = r.animations[0];
   a.duration = kNan;
+  BoneTrack far;  // keys float cannot square: the axis change and normalisation would zero them
+  far.bone = 0;
+  far.rotation.times = {0.0f, 1.0f};
+  far.rotation.values = {glm::quat(std::numeric_limits<float>::max(), 0, 0, 5e-8f), glm::quat(0, 1e-40f, 0, 0)};
+  a.tracks.push_back(far);
   BoneTrack& t = a.tracks[0];
   const glm::quat turn = glm::angleAxis(0.3f, glm::vec3(0, 0, 1));
   t.rotation.times = {-0.5f, kNan, 0.5f, 1.0f};
@@ -198,9 +203,11 @@ TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   ASSERT_EQ(a.events.size(), 1u);
   EXPECT_FLOAT_EQ(a.events[0].time, 0.75f);
   EXPECT_FLOAT_EQ(a.duration, 1.5f) << "the last time (1.0), shifted with the clip";
+  EXPECT_EQ(a.tracks[1].rotation.values, (std::vector<glm::quat>{glm::quat(1, 0, 0, 0), glm::quat(0, 1, 0, 0)}));
   const Warning* w = warning(r, "repaired-key");
   ASSERT_NE(w, nullptr);
   EXPECT_NE(w->message.find("'walk': 4 key(s)"), std::string::npos) << w->message;
+  EXPECT_NE(w->message.find("2 rotation key(s) too long or too short"), std::string::npos) << w->message;
   EXPECT_NE(w->message.find("1 event(s)"), std::string::npos) << w->message;
   EXPECT_NE(w->message.find("duration"), std::string::npos) << w->message;
   EXPECT_NE(warning(r, "negative-key-time"), nullptr);

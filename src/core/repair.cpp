@@ -251,8 +251,32 @@ size_t dropDamagedKeys(Keys<T>& keys) {
 
 bool badEventTime(const Event& e) { return !std::isfinite(e.time); }
 
-// Damaged keys (damagedKey) and events whose time is not finite taken out of one clip, and a
-// duration that is not finite made the clip's last key or event time; one warning for the clip.
+// A finite rotation key whose float squared length overflows or underflows (components near
+// FLT_MAX, or denormal): the exporter's float arithmetic (axis change, normalisation) would turn it
+// into a zero or NaN quaternion. Its direction, all a rotation key means, fits in double.
+bool outOfFloatRange(const glm::quat& q) { return !std::isnormal(glm::dot(q, q)); }
+
+size_t outOfFloatRange(const Keys<glm::quat>& keys) {
+  return static_cast<size_t>(std::count_if(keys.values.begin(), keys.values.end(), [](const glm::quat& q) { return outOfFloatRange(q); }));
+}
+
+// Such keys rescaled to unit length (in double); returns how many. Run after dropDamagedKeys, so
+// every key left is finite and non-zero.
+size_t rescaleOutOfRange(Keys<glm::quat>& keys) {
+  size_t rescaled = 0;
+  for (glm::quat& q : keys.values) {
+    if (!outOfFloatRange(q)) continue;
+    const glm::dvec4 v(q.x, q.y, q.z, q.w);
+    const glm::dvec4 unit = v / glm::length(v);
+    q = glm::quat(static_cast<float>(unit.w), static_cast<float>(unit.x), static_cast<float>(unit.y), static_cast<float>(unit.z));
+    ++rescaled;
+  }
+  return rescaled;
+}
+
+// Damaged keys (damagedKey) and events whose time is not finite taken out of one clip, rotation
+// keys out of float range rescaled, and a duration that is not finite made the clip's last key or
+// event time; one warning for the clip.
 // Strict: the first of them is the error, the clip left as it was.
 Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict) {
   if (strict) {
@@ -260,6 +284,9 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
       const BoneTrack& track = anim.tracks[t];
       if (damagedKeys(track.translation) + damagedKeys(track.rotation) + damagedKeys(track.scale) > 0) {
         return notRepaired(fmt::format("animations[{}]/tracks[{}]", a, t), "a key time, value or tangent is not finite");
+      }
+      if (outOfFloatRange(track.rotation) > 0) {
+        return notRepaired(fmt::format("animations[{}]/tracks[{}]/rotation", a, t), "a rotation key is too long or too short to normalise in float");
       }
     }
     for (size_t c = 0; c < anim.scalars.size(); ++c) {
@@ -275,13 +302,15 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
     }
     return Ok{};
   }
-  size_t keys = 0;
+  size_t keys = 0, rescaled = 0;
   std::vector<size_t> tracks, scalars;
   for (size_t t = 0; t < anim.tracks.size(); ++t) {
     BoneTrack& track = anim.tracks[t];
     const size_t dropped = dropDamagedKeys(track.translation) + dropDamagedKeys(track.rotation) + dropDamagedKeys(track.scale);
+    const size_t scaled = rescaleOutOfRange(track.rotation);
     keys += dropped;
-    if (dropped > 0) tracks.push_back(t);
+    rescaled += scaled;
+    if (dropped + scaled > 0) tracks.push_back(t);
   }
   for (size_t c = 0; c < anim.scalars.size(); ++c) {
     const size_t dropped = dropDamagedKeys(anim.scalars[c].keys);
@@ -304,10 +333,11 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
     for (const Event& e : anim.events) last = std::max(last, e.time);
     anim.duration = last;
   }
-  if (keys == 0 && events == 0 && !duration) return Ok{};
+  if (keys == 0 && rescaled == 0 && events == 0 && !duration) return Ok{};
   std::string what = fmt::format("{} key(s) with a time, value or tangent that is not finite (or a zero rotation) dropped", keys);
-  if (!tracks.empty()) what += fmt::format(" from tracks ({})", firstIndices(tracks));
-  if (!scalars.empty()) what += fmt::format(" and scalar channels ({})", firstIndices(scalars));
+  if (rescaled > 0) what += fmt::format(", {} rotation key(s) too long or too short for float arithmetic rescaled to unit length", rescaled);
+  if (!tracks.empty()) what += fmt::format(" (tracks {})", firstIndices(tracks));
+  if (!scalars.empty()) what += fmt::format(" (scalar channels {})", firstIndices(scalars));
   if (events > 0) what += fmt::format("; {} event(s) with a time that is not finite dropped", events);
   if (duration) what += fmt::format("; the duration, not finite, set to the last time {} s", anim.duration);
   rig.provenance.warn("repaired-key", fmt::format("animation '{}': {}", anim.name, what));

@@ -11,8 +11,9 @@
 //     not a unit quaternion: normalised, or identity when it cannot be; an inverse bind matrix that
 //     is not finite: dropped (the exporter derives one from the bind pose);
 //   - a key whose time, value or tangent is not finite, or a zero rotation key: dropped, the
-//     channel keeping its other keys; an event time that is not finite: the event dropped; a clip
-//     duration that is not finite: the clip's last time;
+//     channel keeping its other keys; a rotation key whose float squared length overflows or
+//     underflows: rescaled to unit length; an event time that is not finite: the event dropped; a
+//     clip duration that is not finite: the clip's last time;
 //   - an animation with key or event times before 0: every time shifted so it starts at 0.
 #pragma once
 
