@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rig = rigport::renderware::readDff(std::span(data, size));
   std::vector<size_t> handed;  // vertices + indices of each mesh handed over
   rigport::ReadOptions byMesh;
-  byMesh.meshBuilt = [&](rigport::Rig& r, size_t m) -> rigport::Status {
+  byMesh.meshBuilt = [&](rigport::Rig& r, size_t, size_t m) -> rigport::Status {
     handed.push_back(r.meshes[m].positions.size() + r.meshes[m].indices.size());
     r.meshes[m] = rigport::Mesh{};
     return rigport::Ok{};

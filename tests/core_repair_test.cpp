@@ -165,6 +165,28 @@ TEST(Repair, BonesWithNonFiniteOrNonUnitRestPosesAreMendedAndTheModelExports) {
   EXPECT_TRUE(exportGlb(r));
 }
 
+TEST(Repair, AJointWhoseBindPoseCannotBeInvertedGetsTheIdentityAsItsInverseBindMatrix) {
+  Rig r = rig();
+  Bone& arm = r.skeleton.bones[1];
+  arm.inverseBind.reset();
+  arm.scale = {0, 1, 1};  // flat: no inverse
+  ASSERT_FALSE(exportGlb(r)) << "the exporter cannot derive an inverse bind matrix from it";
+  Rig strict = r;
+  const auto refused = repairRig(strict, RepairOptions{true});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().path, "skeleton/bones[1]");
+  EXPECT_FALSE(strict.skeleton.bones[1].inverseBind.has_value());
+  ASSERT_TRUE(repairRig(r));
+  ASSERT_TRUE(arm.inverseBind.has_value());
+  EXPECT_EQ(*arm.inverseBind, glm::mat4(1.0f));
+  EXPECT_EQ(arm.scale, glm::vec3(0, 1, 1)) << "the pose itself is what the file says";
+  const Warning* w = warning(r, "repaired-bone");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w->message.find("1 joint(s) without an inverse bind matrix whose bind pose cannot be inverted (first: 1)"), std::string::npos)
+      << w->message;
+  EXPECT_TRUE(exportGlb(r));
+}
+
 TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   Rig r = rig();
   Animation& a = r.animations[0];

@@ -27,6 +27,7 @@
 #include "formats/renderware/rw_axes.hpp"
 #include "formats/registry.hpp"
 #include "support/librw_dump.hpp"
+#include "support/mesh_compare.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -728,23 +729,7 @@ TEST(RenderwareDff, WdglSkinIndicesIgnoreTheNormalizedFlag) {
 
 namespace {
 
-template <class V>
-bool sameBytes(const V& a, const V& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(typename V::value_type)) == 0);
-}
-
-// Mesh for mesh, bit for bit (NaN positions of a damaged file included).
-void expectSameMesh(const Mesh& a, const Mesh& b, const std::string& where) {
-  EXPECT_EQ(a.name, b.name) << where;
-  EXPECT_EQ(a.attachBone, b.attachBone) << where;
-  EXPECT_TRUE(sameBytes(a.positions, b.positions)) << where;
-  EXPECT_TRUE(sameBytes(a.normals, b.normals)) << where;
-  EXPECT_TRUE(sameBytes(a.uvs, b.uvs)) << where;
-  EXPECT_TRUE(sameBytes(a.indices, b.indices)) << where;
-  EXPECT_TRUE(sameBytes(a.parts, b.parts)) << where;
-  EXPECT_TRUE(sameBytes(a.influenceOffsets, b.influenceOffsets)) << where;
-  EXPECT_TRUE(sameBytes(a.influences, b.influences)) << where;
-}
+using test::expectSameMesh;
 
 // A read mesh by mesh (ReadOptions::meshBuilt, what `info` does) against an ordinary read of the
 // same bytes: the same outcome and error, the same warnings in the same order, the same skeleton,
@@ -754,7 +739,8 @@ void expectMeshByMeshReadIsTheOrdinaryRead(std::span<const uint8_t> bytes, const
   const auto ordinary = readDff(bytes, ordinaryContext);
   std::vector<Mesh> handed;
   ReadOptions options;
-  options.meshBuilt = [&](Rig& rig, size_t m) -> Status {
+  options.meshBuilt = [&](Rig& rig, size_t r, size_t m) -> Status {
+    EXPECT_EQ(r, 0u) << where;
     EXPECT_EQ(m, handed.size()) << where;
     handed.push_back(rig.meshes[m]);
     Mesh kept;
@@ -881,7 +867,7 @@ TEST(RenderwareDff, MeshByMeshReadOfAMappedFileGivesItsPagesBackAndTheSameModel)
   ReadOptions options;
   size_t released = 0;
   std::vector<Mesh> handed;
-  options.meshBuilt = [&](Rig& r, size_t m) -> Status {
+  options.meshBuilt = [&](Rig& r, size_t, size_t m) -> Status {
     handed.push_back(std::exchange(r.meshes[m], Mesh{}));
     return Ok{};
   };

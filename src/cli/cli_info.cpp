@@ -2,6 +2,7 @@
 // counts a user checks first (bones, joints, vertices, influences, clips, keys, warnings).
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -80,18 +81,18 @@ void printItems(const std::vector<ItemInfo>& items) {
 
 bool bindsAnything(const InputOptions& o) { return !o.animations.empty() || !o.skeleton.empty(); }
 
-// What `info` keeps of the meshes of a file read mesh by mesh (ReadOptions::meshBuilt): each
-// mesh's counts after its repairs, and those repairs' warnings, which are given after the
-// reader's as an ordinary read and repairRig() give them. The meshes themselves are let go, so
-// `info` never holds a whole model (issue 11: peak memory within 1.5 x the file). The one reader
-// that reads mesh by mesh, the DFF reader, returns one rig, which these belong to.
+// What `info` keeps of the meshes of a file read mesh by mesh (ReadOptions::meshBuilt), per rig
+// (by its place in the Asset): each mesh's counts after its repairs, and those repairs' warnings,
+// which are given after the reader's as an ordinary read and repairRig() give them. The meshes
+// themselves are let go, so `info` never holds a whole model (issue 11: peak memory within 1.5 x
+// the file).
 struct StreamedMeshes {
-  std::vector<MeshCounts> counts;
-  std::vector<Warning> repairWarnings;
+  std::map<size_t, std::vector<MeshCounts>> counts;
+  std::map<size_t, std::vector<Warning>> repairWarnings;
 };
 
-std::function<Status(Rig&, size_t)> summariseAndRelease(StreamedMeshes& streamed, bool strict) {
-  return [&streamed, strict](Rig& rig, size_t m) -> Status {
+std::function<Status(Rig&, size_t, size_t)> summariseAndRelease(StreamedMeshes& streamed, bool strict) {
+  return [&streamed, strict](Rig& rig, size_t r, size_t m) -> Status {
     // Repairs warn into the rig's provenance: a scratch one here, so that theirs stay apart.
     Provenance scratch;
     scratch.format = rig.provenance.format;
@@ -100,9 +101,10 @@ std::function<Status(Rig&, size_t)> summariseAndRelease(StreamedMeshes& streamed
     const Status repaired = repairMesh(rig, m, RepairOptions{strict});
     std::swap(rig.provenance, scratch);
     RP_CHECK(repaired);
-    streamed.repairWarnings.insert(streamed.repairWarnings.end(), scratch.warnings.begin(), scratch.warnings.end());
+    std::vector<Warning>& warnings = streamed.repairWarnings[r];
+    warnings.insert(warnings.end(), scratch.warnings.begin(), scratch.warnings.end());
     Mesh& mesh = rig.meshes[m];
-    streamed.counts.push_back(countMesh(mesh));
+    streamed.counts[r].push_back(countMesh(mesh));
     Mesh kept;
     kept.name = std::move(mesh.name);
     kept.attachBone = mesh.attachBone;
@@ -127,16 +129,17 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     rigs = RP_TRY(assembleInput(std::move(asset), shared));
   } else {
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
-    for (Rig& r : asset.rigs) {
-      for (const Warning& w : streamed.repairWarnings) r.provenance.warn(w.code, w.message, w.count);
-      RP_CHECK(repairRig(r, RepairOptions{shared.strict}));  // the rest: animations, and meshes not streamed
+    for (size_t i = 0; i < asset.rigs.size(); ++i) {
+      Rig& r = asset.rigs[i];
+      for (const Warning& w : streamed.repairWarnings[i]) r.provenance.warn(w.code, w.message, w.count);
+      RP_CHECK(repairRig(r, RepairOptions{shared.strict}));  // the rest: bones, animations, meshes not streamed
       rigs.push_back(AssembledRig{std::move(r), {}});
     }
     clipSets = std::move(asset.clips);
   }
-  for (const AssembledRig& r : rigs) {
-    std::vector<MeshCounts> counts = std::exchange(streamed.counts, {});  // the streamed rig's, if any
-    meshCounts.push_back(counts.empty() ? countMeshes(r.rig) : std::move(counts));
+  for (size_t i = 0; i < rigs.size(); ++i) {
+    const auto streamedCounts = streamed.counts.find(i);  // a rig with no mesh streamed is counted as it is
+    meshCounts.push_back(streamedCounts != streamed.counts.end() ? std::move(streamedCounts->second) : countMeshes(rigs[i].rig));
   }
   if (s.json) {
     Json rigsJson = Json::array();

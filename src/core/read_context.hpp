@@ -27,12 +27,13 @@ struct ReadOptions {
   // Bone parents for formats that store none (RW4 arenas): `--hierarchy FILE`. Null: none given.
   std::shared_ptr<const BoneParentMap> boneParents;
   // For a caller that wants a file's meshes one at a time and never the whole model (`info`): a
-  // reader that builds its meshes one by one (the DFF reader) calls it as soon as mesh `mesh` of
-  // `rig` is complete and has passed the structure checks, and the callback may then empty it
-  // (arrays and parts; name and attachBone stay). Such a reader also keeps no more of the file
-  // and of its parsed geometry than the mesh in hand needs (ReadContext::releaseBytes). Its
-  // warnings and errors are the ordinary read's. Null: the whole model, as usual.
-  std::function<Status(Rig& rig, size_t mesh)> meshBuilt;
+  // reader that builds its meshes one by one (the DFF and RW4 arena readers) calls it as soon as
+  // mesh `mesh` of `rig` is complete and has passed the structure checks, and the callback may
+  // then empty it (arrays and parts; name and attachBone stay). `rigIndex` is the rig's place in
+  // the Asset the read returns (0 for a reader of one rig). Such a reader also keeps no more of
+  // the file and of its parsed geometry than the mesh in hand needs (ReadContext::releaseBytes).
+  // Its warnings and errors are the ordinary read's. Null: the whole model, as usual.
+  std::function<Status(Rig& rig, size_t rigIndex, size_t mesh)> meshBuilt;
 };
 
 struct ReadContext {

@@ -181,13 +181,31 @@ Status repairBones(Rig& rig, bool strict) {
     }
     if (!inverseBindFinite) b.inverseBind.reset();  // the exporter derives it from the bind pose
   }
-  if (!damaged.empty()) {
-    rig.provenance.warn("repaired-bone", fmt::format("{} bone(s) with a rest pose that is not finite or a rotation that is not "
-                                                     "unit ({}): non-finite translation components set to 0, scale components "
-                                                     "to 1, rotations normalised (identity when that is impossible), non-finite "
-                                                     "inverse bind matrices dropped",
-                                                     damaged.size(), firstIndices(damaged)));
+  // A joint without an inverse bind matrix gets the inverse of its bind pose at export; a pose that
+  // cannot be inverted in float (a scale of 0, or scales whose product overflows) gets identity.
+  std::vector<size_t> singular;
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  for (uint32_t j : rig.skeleton.jointList()) {
+    if (j >= world.size() || rig.skeleton.bones[j].inverseBind || finite(glm::inverse(world[j]))) continue;
+    if (strict) {
+      return notRepaired(fmt::format("skeleton/bones[{}]", j),
+                         fmt::format("joint '{}' has no inverse bind matrix and its bind pose cannot be inverted", rig.skeleton.bones[j].name));
+    }
+    singular.push_back(j);
+    rig.skeleton.bones[j].inverseBind = glm::mat4(1.0f);
   }
+  std::string what;
+  if (!damaged.empty()) {
+    what = fmt::format("{} bone(s) with a rest pose that is not finite or a rotation that is not unit ({}): non-finite "
+                       "translation components set to 0, scale components to 1, rotations normalised (identity when that "
+                       "is impossible), non-finite inverse bind matrices dropped",
+                       damaged.size(), firstIndices(damaged));
+  }
+  if (!singular.empty()) {
+    what += fmt::format("{}{} joint(s) without an inverse bind matrix whose bind pose cannot be inverted ({}) given the identity",
+                        what.empty() ? "" : "; ", singular.size(), firstIndices(singular));
+  }
+  if (!what.empty()) rig.provenance.warn("repaired-bone", what);
   return Ok{};
 }
 

@@ -368,7 +368,7 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
     if (byMesh != nullptr) {
       if (lastUse) byMesh->release(atomics[a].geometryIndex);
       RP_CHECK(validateMesh(rig, rig.meshes.size() - 1, MeshChecks::Structure));
-      RP_CHECK(byMesh->meshBuilt(rig, rig.meshes.size() - 1));
+      RP_CHECK(byMesh->meshBuilt(rig, 0, rig.meshes.size() - 1));
     }
   }
   return Ok{};

@@ -18,7 +18,7 @@ namespace rigport::renderware {
 struct MeshByMesh {
   std::function<Status(size_t geometry)> reload;
   std::function<void(size_t geometry)> release;
-  std::function<Status(Rig& rig, size_t mesh)> meshBuilt;
+  std::function<Status(Rig& rig, size_t rigIndex, size_t mesh)> meshBuilt;
 };
 
 // `frameListOffset` locates errors about the hierarchy as a whole. The geometries' vertex arrays

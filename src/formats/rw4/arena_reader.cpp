@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/validate.hpp"
 #include "formats/rw4/arena.hpp"
 #include "formats/rw4/arena_io.hpp"
 #include "formats/rw4/bind_skeleton.hpp"
@@ -40,8 +41,10 @@ std::vector<RwSkeleton> readSkeletonObjects(const Arena& arena, const ByteReader
   return out;
 }
 
-// Meshes of one model: every failure skips that mesh with a warning naming the error.
-void readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md, const std::vector<uint32_t>& fileToRig, Rig& rig) {
+// Meshes of one model: every failure skips that mesh with a warning naming the error. Each mesh
+// kept is handed to ReadOptions::meshBuilt when set (the rig being rigs[rigIndex] of the asset).
+Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md, const std::vector<uint32_t>& fileToRig,
+                  const ReadContext& ctx, size_t rigIndex, Rig& rig) {
   for (uint32_t row : md.meshes) {
     const uint32_t type = arena.dictionary[row].typeId;
     if (type != kRenderOptiMeshData) {
@@ -57,11 +60,27 @@ void readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md,
     Mesh& m = **mesh;
     m.name = fmt::format("mesh_{}", row);
     rig.meshes.push_back(std::move(m));
+    // What meshBuilt is promised; a read without it makes the same check, so both keep the same meshes.
+    if (const Status structure = validateMesh(rig, rig.meshes.size() - 1, MeshChecks::Structure); !structure) {
+      rig.meshes.pop_back();
+      rig.provenance.warn("rw4-mesh-skipped", fmt::format("RenderOptiMeshData (row {}) is skipped: {}", row, structure.error().describe()));
+      continue;
+    }
+    if (!ctx.options.meshBuilt) continue;
+    RP_CHECK(ctx.options.meshBuilt(rig, rigIndex, rig.meshes.size() - 1));
+    // The mesh's vertex and index data (base resources) go back with it; a later mesh that shares a
+    // buffer reads it again from the page cache.
+    if (ctx.releaseBytes) {
+      for (const DictEntry& e : arena.dictionary) {
+        if (e.resource != 0 && e.inFile) ctx.releaseBytes(root.data().subspan(e.fileOffset, e.size));
+      }
+    }
   }
+  return Ok{};
 }
 
 Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<RwSkeleton>& skeletons,
-                      const ReadContext& ctx, std::vector<bool>& skeletonUsed) {
+                      const ReadContext& ctx, size_t rigIndex, std::vector<bool>& skeletonUsed) {
   Rig rig;
   ByteReader obj = RP_TRY(objectReader(arena, root, row, "RenderModelData"));
   const ModelData md = RP_TRY(readModelData(arena, obj, row, rig.provenance));
@@ -78,7 +97,7 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
   if (skeleton != nullptr) {  // the ids KeyframeAnim channels name bones by (§5)
     for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
   }
-  readMeshes(arena, root, md, fileToRig, rig);
+  RP_CHECK(readMeshes(arena, root, md, fileToRig, ctx, rigIndex, rig));
   rig.extras = arenaExtras(arena, row);
   return rig;
 }
@@ -147,7 +166,7 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   }
   const std::string stem = std::filesystem::path(source.name()).stem().string();
   for (uint32_t row : models) {
-    Rig rig = RP_TRY(readModel(arena, root, row, skeletons, ctx, skeletonUsed));
+    Rig rig = RP_TRY(readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed));
     if (models.size() > 1) rig.name = fmt::format("{}_{}", stem, row);
     asset.rigs.push_back(std::move(rig));
   }
