@@ -225,9 +225,9 @@ TEST(CliBatch, InterruptLeavesNoPartialOrTemporaryFile) {
   auto bytes = dff->write(makeDemoCharacter());
   ASSERT_TRUE(bytes.ok());
   writeBytes(dir + "/character.dff", *bytes);
-  constexpr int kFiles = 3000;
+  constexpr int kFiles = 20000;  // seconds of work even at full speed: the interrupt must come first, on a loaded machine too
   fs::create_directories(dir + "/in");
-  for (int i = 0; i < kFiles; ++i) fs::create_hard_link(dir + "/character.dff", fmt::format("{}/in/c{:04}.dff", dir, i));
+  for (int i = 0; i < kFiles; ++i) fs::create_hard_link(dir + "/character.dff", fmt::format("{}/in/c{:05}.dff", dir, i));
 
   for (int signals : {1, 2}) {
     const std::string out = fmt::format("{}/out{}", dir, signals);
