@@ -269,6 +269,21 @@ size_t dropDamagedKeys(Keys<T>& keys) {
 
 bool badEventTime(const Event& e) { return !std::isfinite(e.time); }
 
+// Every key time of every channel and every event time of one clip.
+template <class F>
+void forEachTime(const Animation& anim, F see) {
+  auto keys = [&](const std::vector<float>& times) {
+    for (float t : times) see(t);
+  };
+  for (const BoneTrack& t : anim.tracks) {
+    keys(t.translation.times);
+    keys(t.rotation.times);
+    keys(t.scale.times);
+  }
+  for (const ScalarChannel& c : anim.scalars) keys(c.keys.times);
+  for (const Event& e : anim.events) see(e.time);
+}
+
 // A finite rotation key whose float squared length overflows or underflows (components near
 // FLT_MAX, or denormal): the exporter's float arithmetic (axis change, normalisation) would turn it
 // into a zero or NaN quaternion. Its direction, all a rotation key means, fits in double.
@@ -339,16 +354,7 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
   const bool duration = !std::isfinite(anim.duration);
   if (duration) {
     float last = 0.0f;
-    auto see = [&](const std::vector<float>& times) {
-      for (float t : times) last = std::max(last, t);
-    };
-    for (const BoneTrack& t : anim.tracks) {
-      see(t.translation.times);
-      see(t.rotation.times);
-      see(t.scale.times);
-    }
-    for (const ScalarChannel& c : anim.scalars) see(c.keys.times);
-    for (const Event& e : anim.events) last = std::max(last, e.time);
+    forEachTime(anim, [&](float t) { last = std::max(last, t); });
     anim.duration = last;
   }
   if (keys == 0 && rescaled == 0 && events == 0 && !duration) return Ok{};
@@ -371,16 +377,7 @@ void shift(Keys<T>& keys, float by) {
 // whole, so its keys keep their spacing and the other clips are untouched.
 Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
   float first = std::numeric_limits<float>::infinity();
-  auto see = [&](const std::vector<float>& times) {
-    for (float t : times) first = std::min(first, t);
-  };
-  for (const BoneTrack& t : anim.tracks) {
-    see(t.translation.times);
-    see(t.rotation.times);
-    see(t.scale.times);
-  }
-  for (const ScalarChannel& s : anim.scalars) see(s.keys.times);
-  for (const Event& e : anim.events) first = std::min(first, e.time);
+  forEachTime(anim, [&](float t) { first = std::min(first, t); });
   if (!(first < 0.0f)) return Ok{};
   if (strict) return notRepaired(fmt::format("animations[{}]", a), fmt::format("animation '{}' starts at {} s, before 0", anim.name, first));
   const float by = -first;
