@@ -187,6 +187,26 @@ TEST(Repair, AJointWhoseBindPoseCannotBeInvertedGetsTheIdentityAsItsInverseBindM
   EXPECT_TRUE(exportGlb(r));
 }
 
+// Scales of 1e13: float glm::inverse multiplies three entries (1e39) and overflows, though the
+// inverse (scales of 1e-13) fits float. It is derived in double then, so nothing is repaired.
+TEST(Repair, AJointWithAHugeButInvertibleBindPoseKeepsItsDerivedInverse) {
+  Rig r = rig();
+  Bone& arm = r.skeleton.bones[1];
+  arm.inverseBind.reset();
+  arm.scale = glm::vec3(1e13f);
+  const glm::mat4 world = r.skeleton.worldBindMatrices()[1];
+  EXPECT_EQ(glm::inverse(world)[0][0], 0.0f) << "float alone cannot invert it: its determinant overflows";
+  const std::optional<glm::mat4> inverse = inverseOfBindPose(world);
+  ASSERT_TRUE(inverse.has_value());
+  const glm::mat4 product = *inverse * world;
+  for (int c = 0; c < 4; ++c)
+    for (int row = 0; row < 4; ++row) EXPECT_NEAR(product[c][row], c == row ? 1.0f : 0.0f, 1e-5f) << c << "," << row;
+  ASSERT_TRUE(repairRig(r));
+  EXPECT_EQ(warning(r, "repaired-bone"), nullptr);
+  EXPECT_FALSE(arm.inverseBind.has_value());
+  EXPECT_TRUE(exportGlb(r));
+}
+
 TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   Rig r = rig();
   Animation& a = r.animations[0];

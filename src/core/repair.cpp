@@ -186,7 +186,7 @@ Status repairBones(Rig& rig, bool strict) {
   std::vector<size_t> singular;
   const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
   for (uint32_t j : rig.skeleton.jointList()) {
-    if (j >= world.size() || rig.skeleton.bones[j].inverseBind || finite(glm::inverse(world[j]))) continue;
+    if (j >= world.size() || rig.skeleton.bones[j].inverseBind || inverseOfBindPose(world[j])) continue;
     if (strict) {
       return notRepaired(fmt::format("skeleton/bones[{}]", j),
                          fmt::format("joint '{}' has no inverse bind matrix and its bind pose cannot be inverted", rig.skeleton.bones[j].name));

@@ -61,6 +61,13 @@ struct Skeleton {
   std::vector<uint32_t> jointList() const;  // `joints`, or 0..bones-1 when it is empty
 };
 
+// The inverse of a world bind matrix: what the exporter gives a joint that has no inverse bind
+// matrix. In float; in double when float's products overflow (glm::inverse multiplies three
+// entries, and the determinant of scales of 1e13 is 1e39: float then gives zeros and a NaN), so
+// that any pose whose inverse float can hold has one. Nullopt when there is none (a zero scale,
+// or an inverse beyond float's range).
+std::optional<glm::mat4> inverseOfBindPose(const glm::mat4& world);
+
 // Trivial (no member initialisers), so sizing an InfluenceList leaves the elements for the reader
 // to write (core/default_init_allocator.hpp); Influence{} and Influence{bone} still give zeros.
 struct Influence {
