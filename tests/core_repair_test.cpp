@@ -207,6 +207,34 @@ TEST(Repair, AJointWithAHugeButInvertibleBindPoseKeepsItsDerivedInverse) {
   EXPECT_TRUE(exportGlb(r));
 }
 
+TEST(Repair, AnEmptySkinInARigWithoutBonesIsDropped) {
+  Rig r;
+  Mesh m;
+  m.name = "prop";
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.indices = {0, 1, 2};
+  m.influenceOffsets = {0, 0, 0, 0};  // skinned, every vertex without influences
+  r.meshes.push_back(m);
+  ASSERT_TRUE(validate(r));
+  ASSERT_FALSE(exportGlb(r)) << "a skin needs a joint";
+  Rig strict = r;
+  const auto refused = repairRig(strict, RepairOptions{true});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().path, "meshes[0]");
+  EXPECT_TRUE(strict.meshes[0].skinned());
+  ASSERT_TRUE(repairRig(r));
+  EXPECT_FALSE(r.meshes[0].skinned());
+  const Warning* w = warning(r, "repaired-skin");
+  ASSERT_NE(w, nullptr);
+  EXPECT_NE(w->message.find("mesh 0 'prop'"), std::string::npos) << w->message;
+  EXPECT_TRUE(exportGlb(r));
+  Rig boned = rig();  // with bones, vertices without influences ride the root joint: left alone
+  boned.meshes[0].influences.clear();
+  boned.meshes[0].influenceOffsets.assign(boned.meshes[0].positions.size() + 1, 0);
+  ASSERT_TRUE(repairRig(boned));
+  EXPECT_TRUE(boned.meshes[0].skinned());
+}
+
 TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   Rig r = rig();
   Animation& a = r.animations[0];

@@ -1,8 +1,9 @@
 // Replays every saved fuzzer finding (tests/data/fuzz/<target>/) through the same path as the
 // DFF fuzz target: read, export, JSON report, then the writer round trip, which must read back with
 // the same bones. Each file once crashed or broke an invariant; this keeps them fixed without a
-// fuzzer. The clip and RIG findings read, but held keys or rest poses glTF cannot carry: they must
-// convert once repairRig() has mended them (fuzz/downstream.hpp asks that of every rig read).
+// fuzzer. The findings listed in FindingsThatReadConvertOnceRepaired read, but held keys, rest
+// poses or skins glTF cannot carry: they must convert once repairRig() has mended them
+// (fuzz/downstream.hpp asks that of every rig read).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "formats/battleforge/drs_io.hpp"
 #include "formats/renderware/anim_io.hpp"
 #include "formats/renderware/dff_io.hpp"
+#include "formats/sluggers/model_io.hpp"
 #include "formats/sims3/sims3_io.hpp"
 #include "support/test_support.hpp"
 
@@ -69,36 +71,38 @@ bool warned(const Rig& rig, const std::string& code) {
 
 }  // namespace
 
-TEST(FuzzCorpus, ClipAndRigFindingsConvertOnceRepaired) {
+TEST(FuzzCorpus, FindingsThatReadConvertOnceRepaired) {
   struct Finding {
-    std::string target, repair;
+    std::string file, repair;
     std::function<Result<Rig>(const std::vector<uint8_t>&)> read;
   };
+  auto sims3Rig = [](const std::vector<uint8_t>& b) -> Result<Rig> {
+    ReadContext ctx;
+    return sims3::readRig(b, ctx);
+  };
+  auto dff = [](const std::vector<uint8_t>& b) { return renderware::readDff(b); };
   const std::vector<Finding> findings = {
-      {"battleforge_ska", "repaired-key", [](const auto& b) { return rigOf(battleforge::readSka(b)); }},
-      {"gta_ifp", "repaired-key", [](const auto& b) { return rigOf(renderware::readIfp(b)); }},
-      {"renderware_anm", "repaired-key", [](const auto& b) { return rigOf(renderware::readAnm(b)); }},
-      {"sims3", "repaired-bone", [](const auto& b) -> Result<Rig> {
-         ReadContext ctx;
-         return sims3::readRig(b, ctx);
-       }},
+      {"battleforge_ska/key-time-not-finite.ska", "repaired-key", [](const auto& b) { return rigOf(battleforge::readSka(b)); }},
+      {"gta_ifp/key-not-finite.ifp", "repaired-key", [](const auto& b) { return rigOf(renderware::readIfp(b)); }},
+      {"renderware_anm/key-not-finite.anm", "repaired-key", [](const auto& b) { return rigOf(renderware::readAnm(b)); }},
+      {"renderware_anm/rotation-beyond-float-range.anm", "repaired-key", [](const auto& b) { return rigOf(renderware::readAnm(b)); }},
+      {"sims3/rig-rotation-nan.rig", "repaired-bone", sims3Rig},
+      {"renderware_dff/joint-bind-pose-not-invertible.dff", "repaired-bone", dff},
+      {"renderware_dff/bind-pose-inverse-overflows-float.dff", "", dff},  // derived in double: nothing to repair
+      {"battleforge_drs/empty-skin-without-bones.drs", "repaired-skin", [](const auto& b) { return battleforge::readDrs(b); }},
+      {"sluggers_model/empty-skin-without-bones.sluggers", "repaired-skin", [](const auto& b) { return sluggers::readModel(b); }},
   };
   for (const Finding& f : findings) {
-    size_t read = 0;
-    for (const std::string& path : corpus(f.target)) {
-      SCOPED_TRACE(path);
-      auto rig = f.read(test::readBytes(path));
-      if (!rig) continue;  // the other findings of the target (a package, for sims3)
-      ++read;
-      Rig repaired = *rig;
-      ASSERT_TRUE(repairRig(repaired));
-      EXPECT_TRUE(warned(repaired, f.repair)) << "the finding holds the damage " << f.repair << " mends";
-      const Status valid = validate(repaired);
-      EXPECT_TRUE(valid) << valid.error().describe();
-      const auto glb = exportGlb(repaired);
-      EXPECT_TRUE(glb) << glb.error().describe();
-      fuzz::exerciseDownstream(*rig);
-    }
-    EXPECT_GE(read, 1u) << f.target << ": the finding no longer reads";
+    SCOPED_TRACE(f.file);
+    const auto rig = f.read(test::readBytes((fs::path(RIGPORT_SOURCE_DIR) / "tests/data/fuzz" / f.file).string()));
+    ASSERT_TRUE(rig) << rig.error().describe();
+    Rig repaired = *rig;
+    ASSERT_TRUE(repairRig(repaired));
+    if (!f.repair.empty()) EXPECT_TRUE(warned(repaired, f.repair)) << "the finding holds the damage " << f.repair << " mends";
+    const Status valid = validate(repaired);
+    EXPECT_TRUE(valid) << valid.error().describe();
+    const auto glb = exportGlb(repaired);
+    EXPECT_TRUE(glb) << glb.error().describe();
+    fuzz::exerciseDownstream(*rig);
   }
 }

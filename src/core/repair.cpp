@@ -394,8 +394,18 @@ Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
   return Ok{};
 }
 
+// A skin with no influence at all, in a rig without bones, names no joint: glTF's skin needs one.
+Status dropEmptySkin(Rig& rig, Mesh& mesh, size_t m, bool strict) {
+  if (!mesh.skinned() || !mesh.influences.empty() || !rig.skeleton.bones.empty()) return Ok{};
+  if (strict) return notRepaired(fmt::format("meshes[{}]", m), "the mesh is skinned, but it has no influences and the rig no bones");
+  mesh.influenceOffsets.clear();
+  rig.provenance.warn("repaired-skin", fmt::format("mesh {} '{}': skinned with no influences in a rig without bones; exported unskinned", m, mesh.name));
+  return Ok{};
+}
+
 Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, bool strict) {
   Mesh& mesh = rig.meshes[m];
+  RP_CHECK(dropEmptySkin(rig, mesh, m, strict));
   const glm::vec3 up = rig.provenance.axes.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
   // Weights first: the position repair picks the heaviest usable influence.
   RP_CHECK(repairWeights(rig, mesh, m, strict));

@@ -6,7 +6,8 @@
 //     vertex most (the origin of the mesh's space when nothing weighs it); a triangle whose three
 //     vertices were all moved is dropped;
 //   - a normal that is not finite: the rig's up axis; a UV that is not finite: (0, 0);
-//   - an influence whose weight is negative or not finite: dropped;
+//   - an influence whose weight is negative or not finite: dropped; a skin without influences in a
+//     rig without bones: dropped (a glTF skin needs a joint);
 //   - a bone rest pose component that is not finite: translation 0, scale 1; a rotation that is
 //     not a unit quaternion: normalised, or identity when it cannot be; an inverse bind matrix that
 //     is not finite: dropped (the exporter derives one from the bind pose);
