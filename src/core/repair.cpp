@@ -149,19 +149,13 @@ bool unitRotation(const glm::quat& q) {
   return std::isfinite(length) && std::fabs(length - 1.0f) <= 1e-3f;
 }
 
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    if (!finite(glm::vec3(m[c])) || !std::isfinite(m[c][3])) return false;
-  return true;
-}
-
 // A rest pose glTF cannot carry (a NaN or infinite component, a rotation that is not a unit
 // quaternion, an inverse bind matrix that is not finite) would cost the whole model at export.
 Status repairBones(Rig& rig, bool strict) {
   std::vector<size_t> damaged;
   for (size_t i = 0; i < rig.skeleton.bones.size(); ++i) {
     Bone& b = rig.skeleton.bones[i];
-    const bool inverseBindFinite = !b.inverseBind || finite(*b.inverseBind);
+    const bool inverseBindFinite = !b.inverseBind || allFinite(*b.inverseBind);
     if (finite(b.translation) && finite(b.scale) && unitRotation(b.rotation) && inverseBindFinite) continue;
     if (strict) {
       return notRepaired(fmt::format("skeleton/bones[{}]", i),

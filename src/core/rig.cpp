@@ -22,22 +22,18 @@ std::vector<glm::mat4> Skeleton::worldBindMatrices() const {
   return world;
 }
 
-namespace {
-
-bool finite(const glm::mat4& m) {
+bool allFinite(const glm::mat4& m) {
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 4; ++r)
       if (!std::isfinite(m[c][r])) return false;
   return true;
 }
 
-}  // namespace
-
 std::optional<glm::mat4> inverseOfBindPose(const glm::mat4& world) {
   // A determinant out of float's range leaves a NaN (its own cofactor times 1/det) and zeros or infinities.
-  if (const glm::mat4 inverse = glm::inverse(world); finite(inverse)) return inverse;
+  if (const glm::mat4 inverse = glm::inverse(world); allFinite(inverse)) return inverse;
   const glm::mat4 inverse(glm::inverse(glm::dmat4(world)));
-  if (finite(inverse)) return inverse;
+  if (allFinite(inverse)) return inverse;
   return std::nullopt;
 }
 

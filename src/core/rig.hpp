@@ -61,6 +61,9 @@ struct Skeleton {
   std::vector<uint32_t> jointList() const;  // `joints`, or 0..bones-1 when it is empty
 };
 
+// No NaN or infinite entry.
+bool allFinite(const glm::mat4& m);
+
 // The inverse of a world bind matrix: what the exporter gives a joint that has no inverse bind
 // matrix. In float; in double when float's products overflow (glm::inverse multiplies three
 // entries, and the determinant of scales of 1e13 is 1e39: float then gives zeros and a NaN), so

@@ -8,17 +8,6 @@
 #include "export/gltf_document.hpp"
 
 namespace rigport::gltf {
-namespace {
-
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
-}
-
-}  // namespace
-
 Status addSkin(Document& doc, const Rig& rig) {
   bool skinned = false;
   for (const Mesh& m : rig.meshes) skinned = skinned || m.skinned();
@@ -53,7 +42,7 @@ Status addSkin(Document& doc, const Rig& rig) {
     const uint32_t b = doc.joints[j];
     const std::optional<glm::mat4> derived = bones[b].inverseBind ? bones[b].inverseBind : inverseOfBindPose(world[b]);
     glm::mat4 ibm = derived.value_or(glm::mat4(0.0f));
-    if (!derived || !finite(ibm)) {
+    if (!derived || !allFinite(ibm)) {
       return invalidModel(fmt::format("skeleton/bones[{}]", b), fmt::format("bone '{}' has a non-finite or singular inverse bind matrix", bones[b].name));
     }
     ibm[0][3] = ibm[1][3] = ibm[2][3] = 0.0f;  // glm is column-major: [column][row]

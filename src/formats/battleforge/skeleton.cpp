@@ -156,13 +156,6 @@ glm::mat4 rigidInverse(const glm::mat4& m) {
   return out;
 }
 
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c)
-    for (int r = 0; r < 4; ++r)
-      if (!std::isfinite(m[c][r])) return false;
-  return true;
-}
-
 glm::mat4 inverseBindMatrix(const BoneMatrix& m) {
   // §4 derived: the four positions are the columns of the inverse bind matrix.
   glm::mat4 ibm(1.0f);
@@ -317,7 +310,7 @@ Status buildSkeleton(const CSkSkeleton& s, Skeleton& out, std::vector<uint32_t>&
     bone.parent = parentOf[id] < 0 ? -1 : static_cast<int32_t>(rigIndex[parentOf[id]]);
     // §4: the parent-relative rest transform is M_parent⁻¹·M_model.
     const glm::mat4 local = parentOf[id] < 0 ? model[id] : rigidInverse(model[parentOf[id]]) * model[id];
-    if (!finite(local)) {
+    if (!allFinite(local)) {
       Error e = makeError(ErrorCode::BadValue, fmt::format("bone '{}' (identifier {}): its BoneMatrix and its parent's give no finite local pose",
                                                            b.name, id));
       e.path = fmt::format("CSkSkeleton/bone_matrices[{}]", id);

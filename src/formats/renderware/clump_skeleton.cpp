@@ -59,15 +59,6 @@ bool nearlyEqual(const glm::mat4& a, const glm::mat4& b) {
   return true;
 }
 
-bool allFinite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c) {
-    for (int k = 0; k < 4; ++k) {
-      if (!std::isfinite(m[c][k])) return false;
-    }
-  }
-  return true;
-}
-
 struct Hierarchy {
   std::vector<uint32_t> nodeBones;  // bone index of each HAnim node
   std::vector<size_t> frameless;    // nodes whose id matched no frame; each got a bone of its own
