@@ -292,6 +292,19 @@ TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   EXPECT_EQ(strict.animations[0].tracks[0].rotation.times.size(), 4u) << "strict changes nothing";
 }
 
+TEST(Repair, KeysAShiftPushesBeyondFloatsRangeAreDropped) {
+  Rig r = rig();
+  BoneTrack& t = r.animations[0].tracks[0];
+  t.rotation.times = {-2e38f, 0.0f, 2e38f};
+  t.rotation.values = {glm::quat(1, 0, 0, 0), glm::quat(1, 0, 0, 0), glm::quat(1, 0, 0, 0)};
+  ASSERT_TRUE(repairRig(r));
+  EXPECT_EQ(t.rotation.times, (std::vector<float>{0.0f, 2e38f})) << "+2e38 + 2e38 is infinite in float";
+  EXPECT_TRUE(std::isfinite(r.animations[0].duration));
+  EXPECT_NE(warning(r, "negative-key-time"), nullptr);
+  EXPECT_NE(warning(r, "repaired-key"), nullptr);
+  EXPECT_TRUE(exportGlb(r));
+}
+
 TEST(Repair, StrictTurnsEachRepairIntoAnErrorAndChangesNothing) {
   Rig damaged = rig();
   damaged.meshes[0].positions[5] = {kNan, 0, 0};

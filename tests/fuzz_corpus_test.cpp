@@ -86,6 +86,7 @@ TEST(FuzzCorpus, FindingsThatReadConvertOnceRepaired) {
       {"gta_ifp/key-not-finite.ifp", "repaired-key", [](const auto& b) { return rigOf(renderware::readIfp(b)); }},
       {"renderware_anm/key-not-finite.anm", "repaired-key", [](const auto& b) { return rigOf(renderware::readAnm(b)); }},
       {"renderware_anm/rotation-beyond-float-range.anm", "repaired-key", [](const auto& b) { return rigOf(renderware::readAnm(b)); }},
+      {"renderware_anm/shift-beyond-float-range.anm", "repaired-key", [](const auto& b) { return rigOf(renderware::readAnm(b)); }},
       {"sims3/rig-rotation-nan.rig", "repaired-bone", sims3Rig},
       {"renderware_dff/joint-bind-pose-not-invertible.dff", "repaired-bone", dff},
       {"renderware_dff/bind-pose-inverse-overflows-float.dff", "", dff},  // derived in double: nothing to repair

@@ -425,6 +425,8 @@ Status repairRig(Rig& rig, const RepairOptions& options) {
     // Damaged times out first: an infinite one would shift the whole clip to infinity.
     RP_CHECK(dropDamagedKeysAndEvents(rig, rig.animations[a], a, options.strict));
     RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, options.strict));
+    // A shift across float's range (keys at -2e38 and +2e38) makes the last times infinite: those go too.
+    RP_CHECK(dropDamagedKeysAndEvents(rig, rig.animations[a], a, options.strict));
   }
   return Ok{};
 }
