@@ -2,6 +2,8 @@
 # Builds every libFuzzer target (fuzz/*_fuzz.cpp) with clang + ASan/UBSan and runs each one,
 # seeded with the samples, for SECONDS seconds (default 20). Any crash, leak, timeout or
 # out-of-memory fails the script and leaves the reproducer in build-fuzz/artifacts/.
+# FUZZ_SEED=N fixes libFuzzer's random seed (0, the default, draws one): the test suite's smoke run
+# uses a fixed one, so that a CI result can be reproduced; exploring is what unseeded runs are for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
@@ -23,7 +25,7 @@ for target in build-fuzz/fuzz/*_fuzz; do
   # Saved findings of this target (tests/data/fuzz/<target>/, replayed by tests/fuzz_corpus_test.cpp).
   [ -d "tests/data/fuzz/${name%_fuzz}" ] && cp -n "tests/data/fuzz/${name%_fuzz}"/* "$corpus/"
   echo "fuzz: $name for ${SECONDS_PER_TARGET}s"
-  if ! "$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -malloc_limit_mb=512 \
+  if ! "$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -seed="${FUZZ_SEED:-0}" -rss_limit_mb=2048 -malloc_limit_mb=512 \
       -timeout=10 -artifact_prefix="build-fuzz/artifacts/$name-" -print_final_stats=0 2>"build-fuzz/$name.log"; then
     echo "fuzz: $name FAILED (see build-fuzz/$name.log)"; tail -40 "build-fuzz/$name.log"; status=1
   fi
