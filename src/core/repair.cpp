@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/finite_scan.hpp"
+#include "core/validate.hpp"
 
 namespace rigport {
 namespace {
@@ -15,6 +16,8 @@ constexpr size_t kListedIndices = 5;
 
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
+bool finite(float v) { return std::isfinite(v); }
+bool finite(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
 bool usable(float weight) { return std::isfinite(weight) && weight >= 0.0f; }
 
 // "first: 3, 9, 12" (at most kListedIndices of them).
@@ -143,12 +146,6 @@ Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   return Ok{};
 }
 
-// validate()'s rule for a rest rotation: unit within 1e-3.
-bool unitRotation(const glm::quat& q) {
-  const float length = glm::length(glm::vec4(q.x, q.y, q.z, q.w));
-  return std::isfinite(length) && std::fabs(length - 1.0f) <= 1e-3f;
-}
-
 // A rest pose glTF cannot carry (a NaN or infinite component, a rotation that is not a unit
 // quaternion, an inverse bind matrix that is not finite) would cost the whole model at export.
 Status repairBones(Rig& rig, bool strict) {
@@ -203,13 +200,11 @@ Status repairBones(Rig& rig, bool strict) {
   return Ok{};
 }
 
-// A tangent may be zero, a rotation key may not: a zero quaternion is no rotation at all.
-bool finiteTangent(float v) { return std::isfinite(v); }
-bool finiteTangent(const glm::vec3& v) { return finite(v); }
-bool finiteTangent(const glm::quat& q) { return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w); }
+// A key value must be finite, and a rotation key non-zero too (a zero quaternion is no rotation at
+// all); a tangent may be zero.
 template <class T>
-bool finiteValue(const T& v) { return finiteTangent(v); }
-bool finiteValue(const glm::quat& q) { return finiteTangent(q) && !(q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f); }
+bool usableValue(const T& v) { return finite(v); }
+bool usableValue(const glm::quat& q) { return finite(q) && !(q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f); }
 
 // A channel whose arrays disagree in length is left alone: validate() refuses it.
 template <class T>
@@ -223,8 +218,8 @@ bool consistent(const Keys<T>& keys) {
 template <class T>
 bool damagedKey(const Keys<T>& keys, size_t k) {
   const bool tangents = !keys.inTangents.empty();
-  return !std::isfinite(keys.times[k]) || !finiteValue(keys.values[k]) ||
-         (tangents && (!finiteTangent(keys.inTangents[k]) || !finiteTangent(keys.outTangents[k])));
+  return !std::isfinite(keys.times[k]) || !usableValue(keys.values[k]) ||
+         (tangents && (!finite(keys.inTangents[k]) || !finite(keys.outTangents[k])));
 }
 
 template <class T>
@@ -371,7 +366,11 @@ void shift(Keys<T>& keys, float by) {
 // whole, so its keys keep their spacing and the other clips are untouched.
 Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
   float first = std::numeric_limits<float>::infinity();
-  forEachTime(anim, [&](float t) { first = std::min(first, t); });
+  float last = -std::numeric_limits<float>::infinity();
+  forEachTime(anim, [&](float t) {
+    first = std::min(first, t);
+    last = std::max(last, t);
+  });
   if (!(first < 0.0f)) return Ok{};
   if (strict) return notRepaired(fmt::format("animations[{}]", a), fmt::format("animation '{}' starts at {} s, before 0", anim.name, first));
   const float by = -first;
@@ -385,6 +384,8 @@ Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
   anim.duration += by;
   rig.provenance.warn("negative-key-time", fmt::format("animation '{}' starts at {} s; its keys were shifted by {} s to start at 0",
                                                        anim.name, first, by));
+  // A shift across float's range (keys at -2e38 and +2e38) makes the last times infinite: those go too.
+  if (!std::isfinite(last + by) || !std::isfinite(anim.duration)) return dropDamagedKeysAndEvents(rig, anim, a, strict);
   return Ok{};
 }
 
@@ -425,8 +426,6 @@ Status repairRig(Rig& rig, const RepairOptions& options) {
     // Damaged times out first: an infinite one would shift the whole clip to infinity.
     RP_CHECK(dropDamagedKeysAndEvents(rig, rig.animations[a], a, options.strict));
     RP_CHECK(shiftNegativeTimes(rig, rig.animations[a], a, options.strict));
-    // A shift across float's range (keys at -2e38 and +2e38) makes the last times infinite: those go too.
-    RP_CHECK(dropDamagedKeysAndEvents(rig, rig.animations[a], a, options.strict));
   }
   return Ok{};
 }

@@ -108,6 +108,11 @@ Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
   return Ok{};
 }
 
+bool unitRotation(const glm::quat& q) {
+  const float length = glm::length(glm::vec4(q.x, q.y, q.z, q.w));
+  return std::isfinite(length) && std::fabs(length - 1.0f) <= 1e-3f;
+}
+
 Status validate(const Rig& rig, MeshChecks meshes) {
   const auto& bones = rig.skeleton.bones;
   RP_CHECK(checkExtras(rig.extras, "rig"));
@@ -121,8 +126,8 @@ Status validate(const Rig& rig, MeshChecks meshes) {
       return invalidModel(fmt::format("skeleton/bones[{}]", i),
                      fmt::format("bone '{}' has parent {}; parents must precede their children", b.name, b.parent));
     }
-    const float q = glm::length(glm::vec4(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w));
-    if (!std::isfinite(q) || std::fabs(q - 1.0f) > 1e-3f) {
+    if (!unitRotation(b.rotation)) {
+      const float q = glm::length(glm::vec4(b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w));
       return invalidModel(fmt::format("skeleton/bones[{}]", i), fmt::format("bone '{}' rotation has length {}", b.name, q));
     }
   }

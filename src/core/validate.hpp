@@ -20,6 +20,8 @@ namespace rigport {
 // the writers always do.
 enum class MeshChecks : uint8_t { Every, Structure };
 Status validate(const Rig& rig, MeshChecks meshes = MeshChecks::Every);
+// validate()'s rule for a bone's rest rotation: a unit quaternion within 1e-3.
+bool unitRotation(const glm::quat& q);
 // validate()'s checks of mesh m alone, for a reader that hands its meshes over one at a time
 // (ReadOptions::meshBuilt) before the whole rig exists.
 Status validateMesh(const Rig& rig, size_t m, MeshChecks checks);

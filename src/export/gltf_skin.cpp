@@ -40,11 +40,11 @@ Status addSkin(Document& doc, const Rig& rig) {
   const size_t offset = doc.buffer.allocate(doc.joints.size() * sizeof(glm::mat4));
   for (size_t j = 0; j < doc.joints.size(); ++j) {
     const uint32_t b = doc.joints[j];
-    const std::optional<glm::mat4> derived = bones[b].inverseBind ? bones[b].inverseBind : inverseOfBindPose(world[b]);
-    glm::mat4 ibm = derived.value_or(glm::mat4(0.0f));
-    if (!derived || !allFinite(ibm)) {
+    const std::optional<glm::mat4> inverse = bones[b].inverseBind ? bones[b].inverseBind : inverseOfBindPose(world[b]);
+    if (!inverse || !allFinite(*inverse)) {
       return invalidModel(fmt::format("skeleton/bones[{}]", b), fmt::format("bone '{}' has a non-finite or singular inverse bind matrix", bones[b].name));
     }
+    glm::mat4 ibm = *inverse;
     ibm[0][3] = ibm[1][3] = ibm[2][3] = 0.0f;  // glm is column-major: [column][row]
     ibm[3][3] = 1.0f;
     std::memcpy(doc.buffer.at(offset + j * sizeof(glm::mat4)), &ibm[0][0], sizeof(glm::mat4));
