@@ -428,11 +428,11 @@ TEST(GltfExport, TheFourInfluenceFastPathWritesWhatNormaliseWrites) {
   EXPECT_GT(refused, 200000u);
 }
 
-// normaliseFourByFour must take, lane by lane, exactly the vertices normaliseFour takes, and write
-// for them what normaliseFour writes.
+// The lanes (four in SSE2, eight in AVX2) must take, lane by lane, exactly the vertices
+// normaliseFour takes, and write for them what normaliseFour writes.
 // The vertices are packed as a mesh packs them (0 to 6 influences each, back to back), so lanes
 // also load the slots of the next vertex, which they must ignore.
-TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) {
+void checkLanes(size_t width) {
   const std::vector<int32_t> jointOfBone = {3, 0, 5, 1, 2, 4, -1, 6, 7, 300};  // bone 6 is not a joint
   uint32_t state = 77;
   auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
@@ -441,7 +441,8 @@ TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) {
   std::vector<Influence> inf;
   std::vector<uint32_t> off = {0};
   for (int v = 0; v < 400000; ++v) {
-    // Mostly the usual vertex (four plain weights on bones 0-5), now and then anything else.
+    // Mostly the usual vertex (four plain weights on bones 0-5), now and then anything else,
+    // including bones past the joint map and bones of 2^31 and more (negative as 32-bit lanes).
     const bool plain = next() % 4 != 0;
     const size_t count = plain ? 4 : next() % 7;
     const uint32_t first = next() % 6;
@@ -451,25 +452,29 @@ TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) {
       if (!plain && pick < 3) in.weight = special[next() % std::size(special)];
       if (pick == 3 && k > 0) in.weight = inf.back().weight;  // ties
       if (pick == 4 && k > 0) in.bone = inf.back().bone;      // a bone named twice
+      if (!plain && pick == 5) in.bone = next() % 2 == 0 ? 0x80000000u + next() % 4 : 10 + next() % 1000;
       inf.push_back(in);
     }
     off.push_back(static_cast<uint32_t>(inf.size()));
   }
   gltf::InfluenceNormaliser normaliser(jointOfBone, 0, 1);
+  auto lanes = [&](const uint32_t* o, uint32_t* j, float* w) {
+    return width == 8 ? normaliser.normaliseEightByEight(inf.data(), o, j, w) : normaliser.normaliseFourByFour(inf.data(), o, j, w);
+  };
   size_t taken = 0, left = 0;
-  for (size_t v = 0; v + 4 < off.size(); v += 4) {
-    if (std::max({off[v], off[v + 1], off[v + 2], off[v + 3]}) + size_t{4} > inf.size()) break;
-    uint32_t laneJoint[16];
-    float laneWeight[16];
-    const unsigned lanes = normaliser.normaliseFourByFour(inf.data(), &off[v], laneJoint, laneWeight);
-    for (size_t k = 0; k < 4; ++k) {
+  for (size_t v = 0; v + width < off.size(); v += width) {
+    if (size_t{*std::max_element(&off[v], &off[v] + width)} + 4 > inf.size()) break;
+    uint32_t laneJoint[32];
+    float laneWeight[32];
+    const unsigned taking = lanes(&off[v], laneJoint, laneWeight);
+    for (size_t k = 0; k < width; ++k) {
       const Influence* begin = inf.data() + off[v + k];
       const Influence* end = inf.data() + off[v + k + 1];
       uint32_t joint[4];
       float weight[4];
       const bool one = normaliser.normaliseFour(begin, end, joint, weight);
-      ASSERT_EQ((lanes >> k & 1u) != 0, one) << "vertex " << v + k;
-      if (!(lanes >> k & 1u)) {
+      ASSERT_EQ((taking >> k & 1u) != 0, one) << "vertex " << v + k;
+      if (!(taking >> k & 1u)) {
         ++left;
         continue;
       }
@@ -487,9 +492,16 @@ TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) {
   EXPECT_GT(left, 40000u);
   // Two sets are never taken.
   gltf::InfluenceNormaliser twoSets(jointOfBone, 0, 2);
-  uint32_t j[16];
-  float w[16];
-  EXPECT_EQ(twoSets.normaliseFourByFour(inf.data(), off.data(), j, w), 0u);
+  uint32_t j[32];
+  float w[32];
+  EXPECT_EQ(width == 8 ? twoSets.normaliseEightByEight(inf.data(), off.data(), j, w) : twoSets.normaliseFourByFour(inf.data(), off.data(), j, w), 0u);
+}
+
+TEST(GltfExport, TheFourVertexLanesWriteWhatTheOneVertexPathWrites) { checkLanes(4); }
+
+TEST(GltfExport, TheEightVertexLanesWriteWhatTheOneVertexPathWrites) {
+  if (!gltf::InfluenceNormaliser::eightLanes()) GTEST_SKIP() << "this CPU has no AVX2";
+  checkLanes(8);
 }
 
 // The vertex passes in lanes must give bit for bit what the one-vertex loops give: the bounds as
@@ -539,6 +551,10 @@ TEST(GltfExport, TheVertexPassesInLanesGiveWhatTheOneVertexLoopsGive) {
     }
     ASSERT_EQ(gltf::writeUnitNormals(normals.data(), n, lanes.data()), replaced) << "trial " << trial;
     for (size_t i = 0; i < 3 * n; ++i) ASSERT_EQ(bits(lanes[i]), bits(expected[i])) << "trial " << trial << " float " << i;
+    // In place, as the exporter does with a rig of its own.
+    std::vector<glm::vec3> own = normals;
+    ASSERT_EQ(gltf::writeUnitNormals(own.data(), n, &own[0].x), replaced) << "trial " << trial;
+    ASSERT_EQ(std::memcmp(own.data(), expected.data(), 12 * n), 0) << "trial " << trial;
     replacedSeen += replaced;
   }
   EXPECT_GT(replacedSeen, 500u);  // the +Y path is taken, in lanes and in the tail
@@ -782,6 +798,81 @@ TEST(GltfExport, GlbPartsOfAMovedRigAreTheGlbBytes) {
   EXPECT_GT(parts->bin.pieces.size(), 1u) << "positions are written from the rig, not copied";
   EXPECT_EQ(parts->head.size() % 4, 0u);
   EXPECT_NE(std::string(glb->begin(), glb->end()).find("\"up\":\"Z\""), std::string::npos) << "the source axes, not glTF's";
+}
+
+// A mesh of `nv` vertices with `perVertex` influences each (now and then fewer, none, a bone
+// named twice or a zero weight), zero normals now and then, and two parts.
+Mesh laneMesh(uint32_t nv, uint32_t perVertex, uint32_t bones, uint32_t seed) {
+  uint32_t state = seed;
+  auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
+  Mesh mesh;
+  mesh.name = "lanes" + std::to_string(seed);
+  mesh.influenceOffsets.push_back(0);
+  for (uint32_t v = 0; v < nv; ++v) {
+    mesh.positions.push_back({static_cast<float>(next() % 1000) * 0.01f, static_cast<float>(next() % 1000) * 0.01f, 0.5f});
+    mesh.normals.push_back(next() % 50 == 0 ? glm::vec3(0.0f) : glm::vec3(0.1f * static_cast<float>(next() % 9), 1.0f, 0.0f));
+    const uint32_t pick = next() % 32;
+    const uint32_t count = pick == 0 ? 0 : pick == 1 ? 1 : perVertex;
+    for (uint32_t k = 0; k < count; ++k) {
+      Influence in{(v + k * 7) % bones, static_cast<float>(1 + next() % 1000) / 997.0f};
+      if (pick == 2 && k == 1) in.bone = mesh.influences.back().bone;
+      if (pick == 3) in.weight = 0.0f;
+      mesh.influences.push_back(in);
+    }
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  for (uint32_t v = 0; v + 2 < nv; v += 3) mesh.indices.insert(mesh.indices.end(), {v, (v + 2) % nv, v + 1});
+  const uint32_t half = static_cast<uint32_t>(mesh.indices.size() / 6 * 3);
+  mesh.parts = {MeshPart{0, 0, half}, MeshPart{0, half, static_cast<uint32_t>(mesh.indices.size()) - half}};
+  return mesh;
+}
+
+// exportGlbParts may write the glTF bytes over the arrays of the rig moved into it (unit normals,
+// u16 indices, byte joints and their weights); its .glb must still be exportGlb's, which reads a
+// caller's rig and copies. Meshes whose weights fit over their influences, one that does not
+// (mostly single influences), one of two JOINTS sets, and a rig of more than 256 joints.
+TEST(GltfExport, AMovedInRigsArraysBecomeTheGlbBytesExportGlbWrites) {
+  for (const uint32_t bones : {64u, 300u}) {
+    Rig rig;
+    for (uint32_t i = 0; i < bones; ++i) {
+      Bone b;
+      b.name = "b" + std::to_string(i);
+      b.parent = static_cast<int32_t>(i) - 1;
+      b.translation = {0, 0.01f, 0};
+      rig.skeleton.bones.push_back(b);
+    }
+    rig.materials.resize(1);
+    rig.meshes.push_back(laneMesh(1003, 4, bones, 1));  // fits; 1003: the lanes leave a tail
+    rig.meshes.push_back(laneMesh(517, 1, bones, 2));   // one influence a vertex: does not fit
+    rig.meshes.push_back(laneMesh(260, 6, bones, 3));   // six distinct joints: two sets
+    auto glb = exportGlb(rig);
+    ASSERT_TRUE(glb.ok()) << glb.error().describe();
+    auto parts = exportGlbParts(Rig(rig));
+    ASSERT_TRUE(parts.ok()) << parts.error().describe();
+    std::vector<uint8_t> joined;
+    for (std::span<const uint8_t> piece : parts->pieces()) joined.insert(joined.end(), piece.begin(), piece.end());
+    ASSERT_EQ(joined.size(), glb->size()) << bones << " bones";
+    EXPECT_TRUE(joined == *glb) << bones << " bones";
+    // Borrowed from the rig, not the buffer's own bytes: every mesh's positions, its normals and
+    // u16 indices written in place, and (with byte joints) the joints and weights of the first
+    // mesh; those of the other two are the buffer's own.
+    const gltf::ByteVector& owned = parts->bin.owned;
+    size_t borrowed = 0;
+    for (std::span<const uint8_t> piece : parts->bin.pieces) {
+      if (piece.data() < owned.data() || piece.data() >= owned.data() + owned.size()) borrowed += piece.size();
+    }
+    size_t expected = bones <= 256 ? 1003 * 20 : 0;
+    for (const Mesh& m : rig.meshes) expected += m.positions.size() * 24 + m.indices.size() * 2;
+    EXPECT_EQ(borrowed, expected) << bones << " bones";
+    // exportGlb leaves a caller's rig as it was.
+    Rig keep = rig;
+    ASSERT_TRUE(exportGlb(keep).ok());
+    EXPECT_EQ(keep.meshes[0].normals, rig.meshes[0].normals);
+    EXPECT_EQ(keep.meshes[0].indices, rig.meshes[0].indices);
+    EXPECT_TRUE(std::equal(keep.meshes[0].influences.begin(), keep.meshes[0].influences.end(), rig.meshes[0].influences.begin(),
+                           [](const Influence& a, const Influence& b) { return a.bone == b.bone && a.weight == b.weight; }));
+    EXPECT_EQ(keep.meshes[0].influenceOffsets, rig.meshes[0].influenceOffsets);
+  }
 }
 
 TEST(GltfExport, MoreThan256JointsUseUnsignedShortJointsAndLargeMeshesU32Indices) {

@@ -56,7 +56,10 @@ void addMaterials(Document& doc, const Rig& rig);
 // The material of a mesh without parts, added on first use.
 uint32_t defaultMaterial(Document& doc);
 // Every mesh: a node, a mesh with one triangle primitive per part (sharing the vertex accessors).
-Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options);
+// `own`: rig.meshes itself when the rig is the exporter's (moved in, or its axis-converted copy),
+// else null. The exporter then writes unit normals, u16 indices and byte joints with their
+// weights over the meshes' own arrays, which the buffer borrows instead of fresh pages.
+Status addMeshes(Document& doc, const Rig& rig, std::vector<Mesh>* own, const GltfOptions& options);
 // One glTF animation per animation of `animations` (the rig's, owned by the exporter: each is made
 // absolute and its keys normalised in place); what glTF cannot express goes to extras.
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations);

@@ -9,6 +9,9 @@
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 namespace rigport::gltf {
 
@@ -296,6 +299,140 @@ unsigned InfluenceNormaliser::normaliseFourByFour(const Influence* inf, const ui
 
 // Without SSE2 every vertex takes the one-at-a-time path.
 unsigned InfluenceNormaliser::normaliseFourByFour(const Influence*, const uint32_t*, uint32_t*, float*) const { return 0; }
+
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+bool InfluenceNormaliser::eightLanes() {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+
+namespace {
+
+// AVX2 without FMA: the compiler can fuse nothing, so every lane rounds as the SSE2 code does.
+#define RIGPORT_AVX2 __attribute__((target("avx2")))
+
+RIGPORT_AVX2 __m256 select8(__m256 mask, __m256 a, __m256 b) { return _mm256_blendv_ps(b, a, mask); }
+RIGPORT_AVX2 __m256i select8(__m256 mask, __m256i a, __m256i b) {
+  return _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(b), _mm256_castsi256_ps(a), mask));
+}
+RIGPORT_AVX2 __m256 mask8(__m256i m) { return _mm256_castsi256_ps(m); }
+RIGPORT_AVX2 __m256d low8(__m256 f) { return _mm256_cvtps_pd(_mm256_castps256_ps128(f)); }
+RIGPORT_AVX2 __m256d high8(__m256 f) { return _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)); }
+RIGPORT_AVX2 __m256 join8(__m256d lo, __m256d hi) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(lo)), _mm256_cvtpd_ps(hi), 1);
+}
+
+// Columns (slot c of eight vertices) to rows (vertex k's four slots), stored at out[4k..4k+3].
+RIGPORT_AVX2 void storeRows(__m256 c0, __m256 c1, __m256 c2, __m256 c3, float* out) {
+  const __m256 t0 = _mm256_unpacklo_ps(c0, c1), t1 = _mm256_unpackhi_ps(c0, c1);
+  const __m256 t2 = _mm256_unpacklo_ps(c2, c3), t3 = _mm256_unpackhi_ps(c2, c3);
+  const __m256 r0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));  // vertices 0 | 4
+  const __m256 r1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));  // 1 | 5
+  const __m256 r2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));  // 2 | 6
+  const __m256 r3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));  // 3 | 7
+  _mm256_storeu_ps(out, _mm256_permute2f128_ps(r0, r1, 0x20));
+  _mm256_storeu_ps(out + 8, _mm256_permute2f128_ps(r2, r3, 0x20));
+  _mm256_storeu_ps(out + 16, _mm256_permute2f128_ps(r0, r1, 0x31));
+  _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
+}
+
+// order() lane by lane (normaliseFourByFour's, in eight lanes). A function, not a lambda: a
+// lambda would not inherit the target attribute.
+RIGPORT_AVX2 void order8(__m256 (&w)[4], __m256i (&J)[4], int a, int b) {
+  const __m256 swap = select8(_mm256_cmp_ps(w[b], w[a], _CMP_NEQ_UQ), _mm256_cmp_ps(w[b], w[a], _CMP_GT_OQ),
+                              mask8(_mm256_cmpgt_epi32(J[a], J[b])));
+  const __m256 wa = select8(swap, w[b], w[a]);
+  const __m256i ja = select8(swap, J[b], J[a]);
+  w[b] = select8(swap, w[a], w[b]);
+  J[b] = select8(swap, J[a], J[b]);
+  w[a] = wa;
+  J[a] = ja;
+}
+
+}  // namespace
+
+RIGPORT_AVX2 unsigned InfluenceNormaliser::normaliseEightByEight(const Influence* inf, const uint32_t* off, uint32_t* joint,
+                                                                 float* weight) const {
+  if (sets_ != 1 || jointOfBone_.size() > static_cast<size_t>(INT32_MAX)) return 0;
+  // Slot c of each vertex is gathered straight into column c: the influence words are bone,
+  // weight, bone, weight..., so vertex k's slot c is word 2 * (off[k] + c) (+1 for the weight).
+  const __m256i first = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(off));
+  const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(off + 1));
+  const int* words = reinterpret_cast<const int*>(inf);
+  const float* floats = reinterpret_cast<const float*>(inf);
+  const __m256i jointCount = _mm256_set1_epi32(static_cast<int32_t>(jointOfBone_.size()));
+  const __m256i minusOne = _mm256_set1_epi32(-1);
+  __m256i J[4];
+  __m256 w[4];
+  for (int c = 0; c < 4; ++c) {
+    const __m256i word = _mm256_slli_epi32(_mm256_add_epi32(first, _mm256_set1_epi32(c)), 1);
+    const __m256i bone = _mm256_i32gather_epi32(words, word, 4);
+    w[c] = _mm256_i32gather_ps(floats + 1, word, 4);
+    // jointOf(): a bone past the map is -1. Bones of 2^31 and more are negative here, so they
+    // are out of range too.
+    const __m256i known = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), bone), _mm256_cmpgt_epi32(jointCount, bone));
+    J[c] = _mm256_mask_i32gather_epi32(minusOne, jointOfBone_.data(), bone, known, 4);
+  }
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256i count = _mm256_sub_epi32(next, first);
+  __m256 usual = mask8(_mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), count), _mm256_cmpgt_epi32(_mm256_set1_epi32(5), count)));
+  for (int c = 0; c < 4; ++c) {
+    const __m256 present = mask8(_mm256_cmpgt_epi32(count, _mm256_set1_epi32(c)));
+    J[c] = select8(present, J[c], _mm256_setzero_si256());
+    w[c] = select8(present, w[c], zero);
+    const __m256 fine = _mm256_and_ps(mask8(_mm256_cmpgt_epi32(J[c], minusOne)),
+                                      _mm256_and_ps(_mm256_cmp_ps(w[c], zero, _CMP_GE_OQ),
+                                                    _mm256_cmp_ps(w[c], _mm256_set1_ps(std::numeric_limits<float>::max()), _CMP_LE_OQ)));
+    usual = _mm256_and_ps(usual, _mm256_or_ps(_mm256_xor_ps(present, mask8(minusOne)), fine));
+  }
+  __m256 any = zero;
+  for (int a = 0; a < 4; ++a) {
+    any = _mm256_or_ps(any, _mm256_cmp_ps(w[a], zero, _CMP_NEQ_UQ));
+    for (int b = a + 1; b < 4; ++b) {
+      const __m256 bothWeighted = _mm256_and_ps(_mm256_cmp_ps(w[a], zero, _CMP_NEQ_UQ), _mm256_cmp_ps(w[b], zero, _CMP_NEQ_UQ));
+      usual = _mm256_andnot_ps(_mm256_and_ps(mask8(_mm256_cmpeq_epi32(J[a], J[b])), bothWeighted), usual);
+    }
+  }
+  usual = _mm256_and_ps(usual, any);
+  const unsigned taken = static_cast<unsigned>(_mm256_movemask_ps(usual));
+  if (taken == 0) return 0;
+  order8(w, J, 0, 1);
+  order8(w, J, 2, 3);
+  order8(w, J, 0, 2);
+  order8(w, J, 1, 3);
+  order8(w, J, 1, 2);
+  const __m256d one = _mm256_set1_pd(1.0);
+  const __m256d inverseLow = _mm256_div_pd(one, _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(low8(w[0]), low8(w[1])), low8(w[2])), low8(w[3])));
+  const __m256d inverseHigh =
+      _mm256_div_pd(one, _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(high8(w[0]), high8(w[1])), high8(w[2])), high8(w[3])));
+  for (int c = 0; c < 4; ++c) {
+    const __m256 f = join8(_mm256_mul_pd(low8(w[c]), inverseLow), _mm256_mul_pd(high8(w[c]), inverseHigh));
+    const __m256 kept = _mm256_cmp_ps(f, zero, _CMP_NEQ_UQ);
+    J[c] = select8(kept, J[c], _mm256_setzero_si256());
+    w[c] = select8(kept, f, zero);
+  }
+  for (int round = 0; round < 8; ++round) {
+    const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]), w[3]);
+    const __m256 inexact = _mm256_and_ps(_mm256_cmp_ps(sum, _mm256_set1_ps(1.0f), _CMP_NEQ_UQ), usual);
+    if (_mm256_movemask_ps(inexact) == 0) break;
+    const __m256 fixed = join8(_mm256_add_pd(low8(w[0]), _mm256_sub_pd(one, low8(sum))), _mm256_add_pd(high8(w[0]), _mm256_sub_pd(one, high8(sum))));
+    w[0] = select8(inexact, fixed, w[0]);
+  }
+  storeRows(_mm256_castsi256_ps(J[0]), _mm256_castsi256_ps(J[1]), _mm256_castsi256_ps(J[2]), _mm256_castsi256_ps(J[3]),
+            reinterpret_cast<float*>(joint));
+  storeRows(w[0], w[1], w[2], w[3], weight);
+  return taken;
+}
+
+#undef RIGPORT_AVX2
+
+#else
+
+bool InfluenceNormaliser::eightLanes() { return false; }
+unsigned InfluenceNormaliser::normaliseEightByEight(const Influence*, const uint32_t*, uint32_t*, float*) const { return 0; }
 
 #endif
 

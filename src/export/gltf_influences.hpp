@@ -59,6 +59,13 @@ class InfluenceNormaliser {
   // bit for bit; the slots of the others hold scratch for the caller to overwrite.
   unsigned normaliseFourByFour(const Influence* inf, const uint32_t* off, uint32_t* joint, float* weight) const;
 
+  // normaliseFourByFour() on eight vertices (off[0..8]) in AVX2 lanes, with the same contract and
+  // bit for bit the same results; call it only where eightLanes() is true (x86-64 CPUs with AVX2,
+  // checked at run time: the baseline build is SSE2) and where `inf` holds fewer than 2^30
+  // influences (they are gathered by 32-bit word index).
+  static bool eightLanes();
+  unsigned normaliseEightByEight(const Influence* inf, const uint32_t* off, uint32_t* joint, float* weight) const;
+
  private:
   int32_t jointOf(uint32_t bone) const { return bone < jointOfBone_.size() ? jointOfBone_[bone] : -1; }
 

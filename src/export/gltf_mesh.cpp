@@ -6,6 +6,7 @@
 // bone it rides on, its vertices being in that bone's space.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -33,22 +34,46 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::stri
 }
 
 // The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite
-// normal cannot be made unit, so it becomes +Y and is counted in the mesh's extras.
-uint32_t writeNormals(Document& doc, const Mesh& mesh, uint64_t& replaced) {
+// normal cannot be made unit, so it becomes +Y and is counted in the mesh's extras. `own`: the
+// exporter's copy of `mesh`, whose normals are made unit where they are and then borrowed.
+uint32_t writeNormals(Document& doc, const Mesh& mesh, Mesh* own, uint64_t& replaced) {
   const size_t n = mesh.normals.size();
+  if (own != nullptr) {
+    replaced += writeUnitNormals(own->normals.data(), n, &own->normals[0].x);
+    return doc.buffer.borrowAccessor(own->normals.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
+  }
   const size_t offset = doc.buffer.allocate(n * 12);
   replaced += writeUnitNormals(mesh.normals.data(), n, reinterpret_cast<float*>(doc.buffer.at(offset)));
   return doc.buffer.accessor(offset, n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
 }
 
-// Indices [first, first + n) of the mesh.
-uint32_t writeIndices(Document& doc, const Mesh& mesh, size_t first, size_t n) {
+// in[0, n) as u16 to out, which may be the bytes of `in` itself: each block of indices is read
+// before its narrower copy is written, and the copy ends before the next block begins.
+void narrowIndices(const uint32_t* in, size_t n, uint8_t* out) {
+  constexpr size_t kBlock = 1024;
+  uint32_t wide[kBlock];
+  uint16_t narrow[kBlock];
+  for (size_t i = 0; i < n; i += kBlock) {
+    const size_t k = std::min(kBlock, n - i);
+    std::memcpy(wide, in + i, k * 4);
+    for (size_t j = 0; j < k; ++j) narrow[j] = static_cast<uint16_t>(wide[j]);
+    std::memcpy(out + 2 * i, narrow, k * 2);
+  }
+}
+
+// Indices [first, first + n) of the mesh; `own` as for writeNormals(): u16 indices are narrowed
+// where they are (parts do not overlap, validate()), so the buffer borrows them.
+uint32_t writeIndices(Document& doc, const Mesh& mesh, Mesh* own, size_t first, size_t n) {
   const uint32_t* in = mesh.indices.data() + first;
   // 65535 is the primitive-restart value of an UNSIGNED_SHORT index; below 65536 vertices it never occurs.
   if (mesh.positions.size() < 65536) {
+    if (own != nullptr) {
+      uint8_t* out = reinterpret_cast<uint8_t*>(own->indices.data() + first);
+      narrowIndices(in, n, out);
+      return doc.buffer.borrowAccessor(out, n * 2, n, ComponentType::UnsignedShort, "SCALAR", ViewTarget::ElementArrayBuffer);
+    }
     const size_t offset = doc.buffer.allocate(n * 2);
-    uint16_t* out = reinterpret_cast<uint16_t*>(doc.buffer.at(offset));
-    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint16_t>(in[i]);
+    narrowIndices(in, n, doc.buffer.at(offset));
     return doc.buffer.accessor(offset, n * 2, n, ComponentType::UnsignedShort, "SCALAR", ViewTarget::ElementArrayBuffer);
   }
   return doc.buffer.borrowAccessor(in, n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
@@ -56,12 +81,12 @@ uint32_t writeIndices(Document& doc, const Mesh& mesh, size_t first, size_t n) {
 
 // One primitive per non-empty part, all sharing `attributes`; a mesh without parts is one
 // primitive with the default material, and without indices (not known to form triangles) POINTS.
-Json primitives(Document& doc, const Mesh& mesh, const Json& attributes) {
+Json primitives(Document& doc, const Mesh& mesh, Mesh* own, const Json& attributes) {
   Json out = Json::array();
   auto add = [&](size_t first, size_t count, uint32_t material) {
     Json primitive = Json::object();
     primitive["attributes"] = attributes;
-    if (count > 0) primitive["indices"] = writeIndices(doc, mesh, first, count);
+    if (count > 0) primitive["indices"] = writeIndices(doc, mesh, own, first, count);
     primitive["mode"] = count > 0 ? 4 : 0;
     primitive["material"] = material;
     out.push_back(std::move(primitive));
@@ -80,7 +105,20 @@ struct SkinAttributes {
   uint64_t truncated = 0;
 };
 
-Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOptions& options, const std::string& path) {
+// Whether every vertex's 16 bytes of weights fit over the mesh's own influences: vertex v's end
+// at byte 16(v + 1) and the influences not yet read begin at byte 8 * off[v + 1], so vertex v must
+// start at influence 2v or later. A mesh of four influences a vertex leaves room; one of mostly
+// single influences does not, and gets fresh bytes.
+bool weightsFitOverInfluences(const std::vector<uint32_t>& off) {
+  uint32_t tooFew = 0;
+  for (size_t v = 1; v < off.size(); ++v) tooFew |= static_cast<uint32_t>(off[v] < 2 * v);
+  return tooFew == 0;
+}
+
+// `own` as for writeNormals(): one set of byte joints is written over the mesh's own arrays when
+// they leave room (weights over the influences, joints over the offsets, each vertex's after its
+// own were read), and the buffer borrows them; otherwise into the buffer.
+Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, Mesh* own, const GltfOptions& options, const std::string& path) {
   const size_t nv = mesh.positions.size();
   const Influence* inf = mesh.influences.data();
   const auto& off = mesh.influenceOffsets;
@@ -93,21 +131,27 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
   }
   const bool wide = doc.joints.size() > 256;
   const size_t jointBytes = wide ? 2 : 1;
+  const bool inPlace = own != nullptr && sets == 1 && !wide && weightsFitOverInfluences(off);
   std::vector<size_t> jointOffset(sets), weightOffset(sets);
-  for (size_t s = 0; s < sets; ++s) {
-    jointOffset[s] = doc.buffer.allocate(nv * 4 * jointBytes);
-    weightOffset[s] = doc.buffer.allocate(nv * 4 * sizeof(float));
+  // Each set's regions, found once (the buffer does not move while they are written).
+  std::vector<float*> weights(sets);
+  std::vector<uint8_t*> joints(sets);
+  if (inPlace) {
+    weights[0] = reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(own->influences.data()));
+    joints[0] = reinterpret_cast<uint8_t*>(own->influenceOffsets.data());
+  } else {
+    for (size_t s = 0; s < sets; ++s) {
+      jointOffset[s] = doc.buffer.allocate(nv * 4 * jointBytes);
+      weightOffset[s] = doc.buffer.allocate(nv * 4 * sizeof(float));
+    }
+    for (size_t s = 0; s < sets; ++s) {
+      weights[s] = reinterpret_cast<float*>(doc.buffer.at(weightOffset[s]));
+      joints[s] = doc.buffer.at(jointOffset[s]);
+    }
   }
   SkinAttributes out;
   InfluenceNormaliser normaliser(doc.jointOfBone, doc.rootJoint, sets);
   VertexInfluences vi;
-  // Each set's regions, found once (the buffer does not move while they are written).
-  std::vector<float*> weights(sets);
-  std::vector<uint8_t*> joints(sets);
-  for (size_t s = 0; s < sets; ++s) {
-    weights[s] = reinterpret_cast<float*>(doc.buffer.at(weightOffset[s]));
-    joints[s] = doc.buffer.at(jointOffset[s]);
-  }
   auto putJoints = [&](size_t s, size_t v, const uint32_t* j) {
     for (size_t c = 0; c < 4; ++c) {
       if (wide) {
@@ -118,18 +162,20 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
     }
   };
   auto vertex = [&](size_t v) -> Status {
+    const Influence* begin = inf + off[v];
+    const Influence* end = inf + off[v + 1];
     // One set: the usual vertex goes straight to the buffer (normaliseFour), the rest through normalise().
-    if (uint32_t j[4]; sets == 1 && normaliser.normaliseFour(inf + off[v], inf + off[v + 1], j, weights[0] + v * 4)) {
+    if (uint32_t j[4]; sets == 1 && normaliser.normaliseFour(begin, end, j, weights[0] + v * 4)) {
       putJoints(0, v, j);
       return Ok{};
     }
     size_t bad = 0;
     bool truncated = false;
-    const auto outcome = normaliser.normalise(inf + off[v], inf + off[v + 1], vi, bad, truncated);
+    const auto outcome = normaliser.normalise(begin, end, vi, bad, truncated);
     if (outcome == InfluenceNormaliser::Outcome::BoneNotAJoint) {
-      const size_t i = off[v] + bad;
+      const size_t i = static_cast<size_t>(begin - inf) + bad;
       return invalidModel(fmt::format("{}/influences[{}]", path, i),
-                     fmt::format("vertex {} is influenced by bone {}, which is not in the skin's joint list", v, inf[i].bone));
+                     fmt::format("vertex {} is influenced by bone {}, which is not in the skin's joint list", v, begin[bad].bone));
     }
     out.withoutInfluences += outcome == InfluenceNormaliser::Outcome::NoInfluences;
     out.truncated += truncated;
@@ -139,26 +185,47 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
     }
     return Ok{};
   };
-  size_t v = 0;
-  // Four vertices at a time while four influences can be loaded from each; the vertices the lanes
-  // leave, in order, and the tail, one at a time.
-  for (; sets == 1 && v + 4 <= nv; v += 4) {
-    if (std::max({off[v], off[v + 1], off[v + 2], off[v + 3]}) + size_t{4} > mesh.influences.size()) break;
-    uint32_t j[16];
-    const unsigned taken = normaliser.normaliseFourByFour(inf, &off[v], j, weights[0] + v * 4);
-    for (size_t k = 0; k < 4; ++k) {
+  // The lanes' vertices, `lanes` from v: those taken get their joints (and, in place, their
+  // staged weights); the others go through vertex(), in order.
+  auto finishLanes = [&](size_t v, size_t lanes, unsigned taken, const uint32_t* j, const float* staged) -> Status {
+    for (size_t k = 0; k < lanes; ++k) {
       if (taken >> k & 1u) {
+        if (inPlace) std::memcpy(weights[0] + (v + k) * 4, staged + 4 * k, 4 * sizeof(float));
         putJoints(0, v + k, j + 4 * k);
       } else {
         RP_CHECK(vertex(v + k));
       }
     }
+    return Ok{};
+  };
+  // Eight or four vertices at a time while four influences can be loaded from each; the vertices
+  // the lanes leave, in order, and the tail, one at a time. In place, the lanes' weights are
+  // staged: the slots of a lane left to vertex() hold scratch that must not land on influences
+  // still unread. The eight lanes index influences in 32-bit words, hence their limit.
+  size_t v = 0;
+  uint32_t j[32];
+  float staged[32];
+  const bool eight = sets == 1 && InfluenceNormaliser::eightLanes() && mesh.influences.size() < (size_t{1} << 30);
+  for (; eight && v + 8 <= nv; v += 8) {
+    if (size_t{*std::max_element(&off[v], &off[v] + 8)} + 4 > mesh.influences.size()) break;
+    const unsigned taken = normaliser.normaliseEightByEight(inf, &off[v], j, inPlace ? staged : weights[0] + v * 4);
+    RP_CHECK(finishLanes(v, 8, taken, j, staged));
+  }
+  for (; sets == 1 && v + 4 <= nv; v += 4) {
+    if (std::max({off[v], off[v + 1], off[v + 2], off[v + 3]}) + size_t{4} > mesh.influences.size()) break;
+    const unsigned taken = normaliser.normaliseFourByFour(inf, &off[v], j, inPlace ? staged : weights[0] + v * 4);
+    RP_CHECK(finishLanes(v, 4, taken, j, staged));
   }
   for (; v < nv; ++v) RP_CHECK(vertex(v));
+  const ComponentType jointType = wide ? ComponentType::UnsignedShort : ComponentType::UnsignedByte;
   for (size_t s = 0; s < sets; ++s) {
-    out.joints.push_back(doc.buffer.accessor(jointOffset[s], nv * 4 * jointBytes, nv,
-                                             wide ? ComponentType::UnsignedShort : ComponentType::UnsignedByte, "VEC4",
-                                             ViewTarget::ArrayBuffer));
+    if (inPlace) {
+      out.joints.push_back(doc.buffer.borrowAccessor(joints[s], nv * 4, nv, jointType, "VEC4", ViewTarget::ArrayBuffer));
+      out.weights.push_back(doc.buffer.borrowAccessor(weights[s], nv * 4 * sizeof(float), nv, ComponentType::Float, "VEC4",
+                                                      ViewTarget::ArrayBuffer));
+      continue;
+    }
+    out.joints.push_back(doc.buffer.accessor(jointOffset[s], nv * 4 * jointBytes, nv, jointType, "VEC4", ViewTarget::ArrayBuffer));
     out.weights.push_back(doc.buffer.accessor(weightOffset[s], nv * 4 * sizeof(float), nv, ComponentType::Float, "VEC4",
                                               ViewTarget::ArrayBuffer));
   }
@@ -167,10 +234,11 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, const GltfOpti
 
 }  // namespace
 
-Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
+Status addMeshes(Document& doc, const Rig& rig, std::vector<Mesh>* own, const GltfOptions& options) {
   Json emptyMeshes = Json::array();
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];
+    Mesh* ownMesh = own != nullptr ? &(*own)[m] : nullptr;
     const std::string path = fmt::format("meshes[{}]", m);
     if (mesh.positions.empty()) {
       // An accessor needs count >= 1, so a mesh without vertices has no glTF form; say so.
@@ -182,7 +250,7 @@ Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
     attributes["POSITION"] = RP_TRY(writePositions(doc, mesh, path));
     if (!mesh.normals.empty()) {
       uint64_t replaced = 0;
-      attributes["NORMAL"] = writeNormals(doc, mesh, replaced);
+      attributes["NORMAL"] = writeNormals(doc, mesh, ownMesh, replaced);
       if (replaced > 0) extras["degenerateNormals"] = replaced;
     }
     if (!mesh.uvs.empty()) {
@@ -190,7 +258,7 @@ Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
                                                            ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
     }
     if (mesh.skinned()) {
-      const SkinAttributes skin = RP_TRY(writeSkin(doc, mesh, options, path));
+      const SkinAttributes skin = RP_TRY(writeSkin(doc, mesh, ownMesh, options, path));
       for (size_t s = 0; s < skin.joints.size(); ++s) {
         attributes[fmt::format("JOINTS_{}", s)] = skin.joints[s];
         attributes[fmt::format("WEIGHTS_{}", s)] = skin.weights[s];
@@ -204,7 +272,7 @@ Status addMeshes(Document& doc, const Rig& rig, const GltfOptions& options) {
     const std::string name = uniqueNodeName(doc, mesh.name, fmt::format("mesh_{}", m));
     Json gm = Json::object();
     gm["name"] = name;
-    gm["primitives"] = primitives(doc, mesh, attributes);
+    gm["primitives"] = primitives(doc, mesh, ownMesh, attributes);
     if (!extras.empty()) gm["extras"] = std::move(extras);
     doc.meshes.push_back(std::move(gm));
 

@@ -115,6 +115,9 @@ uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out) {
 #if defined(__SSE2__)
   // glm::length is sqrt((x*x + y*y) + z*z), and each lane computes the same IEEE operations.
   const float* f = &normals[0].x;
+  // Lanes not kept, by the 4-bit mask of those kept: a table, as a popcount without -mpopcnt is a
+  // library call per block.
+  static constexpr uint8_t kNotKept[16] = {4, 3, 3, 2, 3, 2, 2, 1, 3, 2, 2, 1, 2, 1, 1, 0};
   const __m128 tiny = _mm_set1_ps(1e-12f);
   const __m128 infinity = _mm_set1_ps(std::numeric_limits<float>::infinity());
   for (; v + 4 <= n; v += 4) {
@@ -123,7 +126,7 @@ uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out) {
     const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)));
     const __m128 unit = _mm_and_ps(_mm_cmplt_ps(len, infinity), _mm_cmpgt_ps(len, tiny));  // false for NaN
     const int kept = _mm_movemask_ps(unit);
-    replaced += static_cast<uint64_t>(4 - __builtin_popcount(static_cast<unsigned>(kept)));
+    replaced += kNotKept[kept];
     x = _mm_and_ps(unit, _mm_div_ps(x, len));
     y = _mm_or_ps(_mm_and_ps(unit, _mm_div_ps(y, len)), _mm_andnot_ps(unit, _mm_set1_ps(1.0f)));
     z = _mm_and_ps(unit, _mm_div_ps(z, len));

@@ -21,8 +21,8 @@ struct PositionBounds {
 PositionBounds positionBounds(const glm::vec3* positions, size_t n);
 
 // Writes each normal divided by its length, or +Y where the length is not finite or at most
-// 1e-12 (it cannot be made unit: ACCESSOR_NON_UNIT), to `out` (3n floats); returns how many were
-// replaced by +Y.
+// 1e-12 (it cannot be made unit: ACCESSOR_NON_UNIT), to `out` (3n floats), which may be the
+// normals themselves (each is read before it is written); returns how many were replaced by +Y.
 uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out);
 
 }  // namespace rigport::gltf
