@@ -10,6 +10,7 @@
 #include <xmmintrin.h>
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -304,8 +305,18 @@ unsigned InfluenceNormaliser::normaliseFourByFour(const Influence*, const uint32
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
+// AVX2 in the CPU (CPUID leaf 7) and its registers saved by the OS (OSXSAVE, XCR0's SSE and AVX
+// state), asked once, on first use. Not __builtin_cpu_supports: it links libgcc's feature probe,
+// which runs at every start and asks CPUID for a dozen leaves, each a trip to the hypervisor here.
 bool InfluenceNormaliser::eightLanes() {
-  static const bool avx2 = __builtin_cpu_supports("avx2");
+  static const bool avx2 = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & bit_OSXSAVE) == 0 || (c & bit_AVX) == 0) return false;
+    unsigned xcr0 = 0, xcr0High = 0;
+    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
+    if ((xcr0 & 6) != 6) return false;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 && (b & bit_AVX2) != 0;
+  }();
   return avx2;
 }
 
