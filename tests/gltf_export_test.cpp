@@ -770,6 +770,13 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["forward"], "+Y");
 }
 
+// The .glb that exportGlbParts hands over in pieces, joined.
+std::vector<uint8_t> joined(const GlbParts& parts) {
+  std::vector<uint8_t> bytes;
+  for (std::span<const uint8_t> piece : parts.pieces()) bytes.insert(bytes.end(), piece.begin(), piece.end());
+  return bytes;
+}
+
 // The CLI moves its rig into exportGlbParts, which converts the axes in place and hands the .glb
 // over as head + buffer: the same bytes as exportGlb's copy-and-join, source axes included.
 TEST(GltfExport, GlbPartsOfAMovedRigAreTheGlbBytes) {
@@ -792,9 +799,7 @@ TEST(GltfExport, GlbPartsOfAMovedRigAreTheGlbBytes) {
   ASSERT_TRUE(glb.ok()) << glb.error().describe();
   auto parts = exportGlbParts(Rig(rig));
   ASSERT_TRUE(parts.ok()) << parts.error().describe();
-  std::vector<uint8_t> joined;
-  for (std::span<const uint8_t> piece : parts->pieces()) joined.insert(joined.end(), piece.begin(), piece.end());
-  EXPECT_EQ(joined, *glb);
+  EXPECT_EQ(joined(*parts), *glb);
   EXPECT_GT(parts->bin.pieces.size(), 1u) << "positions are written from the rig, not copied";
   EXPECT_EQ(parts->head.size() % 4, 0u);
   EXPECT_NE(std::string(glb->begin(), glb->end()).find("\"up\":\"Z\""), std::string::npos) << "the source axes, not glTF's";
@@ -849,10 +854,7 @@ TEST(GltfExport, AMovedInRigsArraysBecomeTheGlbBytesExportGlbWrites) {
     ASSERT_TRUE(glb.ok()) << glb.error().describe();
     auto parts = exportGlbParts(Rig(rig));
     ASSERT_TRUE(parts.ok()) << parts.error().describe();
-    std::vector<uint8_t> joined;
-    for (std::span<const uint8_t> piece : parts->pieces()) joined.insert(joined.end(), piece.begin(), piece.end());
-    ASSERT_EQ(joined.size(), glb->size()) << bones << " bones";
-    EXPECT_TRUE(joined == *glb) << bones << " bones";
+    EXPECT_TRUE(joined(*parts) == *glb) << bones << " bones";
     // Borrowed from the rig, not the buffer's own bytes: every mesh's positions, its normals and
     // u16 indices written in place, and (with byte joints) the joints and weights of the first
     // mesh; those of the other two are the buffer's own.
