@@ -16,6 +16,7 @@
 #include <utility>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "export/gltf.hpp"
@@ -536,6 +537,13 @@ TEST(GltfExport, TheVertexPassesInLanesGiveWhatTheOneVertexLoopsGive) {
       ASSERT_EQ(bits(b.lo[c]), bits(lo[c])) << "trial " << trial << " component " << c;
       ASSERT_EQ(bits(b.hi[c]), bits(hi[c])) << "trial " << trial << " component " << c;
     }
+    ASSERT_TRUE(b.finite) << "trial " << trial;
+    if (n > 0) {  // one infinite or NaN coordinate, in the lanes or the tail, is seen
+      std::vector<glm::vec3> damaged = positions;
+      damaged[next() % n][static_cast<int>(next() % 3)] =
+          next() % 2 == 0 ? std::numeric_limits<float>::quiet_NaN() : -std::numeric_limits<float>::infinity();
+      ASSERT_FALSE(gltf::positionBounds(damaged.data(), n).finite) << "trial " << trial;
+    }
     std::vector<float> lanes(3 * n), expected(3 * n);
     uint64_t replaced = 0;
     for (size_t v = 0; v < n; ++v) {
@@ -768,6 +776,21 @@ TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {
   EXPECT_NEAR(ibm[16 + 14], -0.5, 1e-6);
   EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["up"], "Z");
   EXPECT_EQ(e.json["asset"]["extras"]["sourceAxes"]["forward"], "+Y");
+}
+
+// The exporter refuses an unrepaired rig with a position glTF cannot hold, naming the first one,
+// whether it falls in the bounds pass's lanes or in its tail.
+TEST(GltfExport, ANonFinitePositionIsRefusedByName) {
+  for (const size_t bad : {size_t{1}, size_t{0}}) {
+    Rig rig = branchingRig();
+    std::vector<glm::vec3>& positions = rig.meshes.at(0).positions;
+    ASSERT_GE(positions.size(), 5u);
+    const size_t v = bad == 1 ? 1 : positions.size() - 1;  // in the first group of four, or the last vertex
+    positions[v].y = bad == 1 ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+    auto glb = exportGlb(rig);
+    ASSERT_FALSE(glb.ok());
+    EXPECT_NE(glb.error().describe().find(fmt::format("meshes[0]/positions[{}]", v)), std::string::npos) << glb.error().describe();
+  }
 }
 
 // The .glb that exportGlbParts hands over in pieces, joined.

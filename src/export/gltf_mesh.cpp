@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "core/finite_scan.hpp"
 #include "export/gltf_document.hpp"
 #include "export/gltf_influences.hpp"
 #include "export/gltf_vertex_passes.hpp"
@@ -19,7 +18,8 @@ namespace rigport::gltf {
 namespace {
 
 Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::string& path) {
-  if (anyNonFinite(mesh.positions)) {
+  const PositionBounds b = positionBounds(mesh.positions.data(), mesh.positions.size());
+  if (!b.finite) {
     for (size_t v = 0; v < mesh.positions.size(); ++v) {
       const glm::vec3& p = mesh.positions[v];
       if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
@@ -27,7 +27,6 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::stri
       }
     }
   }
-  const PositionBounds b = positionBounds(mesh.positions.data(), mesh.positions.size());
   static_assert(sizeof(glm::vec3) == 12 && sizeof(glm::vec2) == 8, "glm vectors must be tightly packed floats");
   return doc.buffer.borrowAccessor(mesh.positions.data(), mesh.positions.size() * 12, mesh.positions.size(), ComponentType::Float,
                                    "VEC3", ViewTarget::ArrayBuffer, std::array{b.lo.x, b.lo.y, b.lo.z}, std::array{b.hi.x, b.hi.y, b.hi.z});

@@ -11,10 +11,11 @@
 namespace rigport::gltf {
 namespace {
 
-void boundsOneByOne(const glm::vec3* p, size_t from, size_t to, glm::vec3& lo, glm::vec3& hi) {
+void boundsOneByOne(const glm::vec3* p, size_t from, size_t to, PositionBounds& b) {
   for (size_t v = from; v < to; ++v) {
-    lo = glm::min(lo, p[v]);
-    hi = glm::max(hi, p[v]);
+    b.lo = glm::min(b.lo, p[v]);
+    b.hi = glm::max(b.hi, p[v]);
+    b.finite &= std::isfinite(p[v].x) && std::isfinite(p[v].y) && std::isfinite(p[v].z);
   }
 }
 
@@ -64,7 +65,7 @@ void joinXyz(__m128 x, __m128 y, __m128 z, float* out) {
 }  // namespace
 
 PositionBounds positionBounds(const glm::vec3* p, size_t n) {
-  PositionBounds b{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max())};
+  PositionBounds b{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max()), true};
   size_t v = 0;
 #if defined(__SSE2__)
   if (n >= 4) {
@@ -77,13 +78,17 @@ PositionBounds positionBounds(const glm::vec3* p, size_t n) {
       lo[k] = _mm_set1_ps(std::numeric_limits<float>::max());
       hi[k] = _mm_set1_ps(-std::numeric_limits<float>::max());
     }
+    const __m128i exponent = _mm_set1_epi32(0x7F800000);
+    __m128i nonFinite = _mm_setzero_si128();  // lanes whose exponent bits are all ones
     for (; v + 4 <= n; v += 4) {
       for (int k = 0; k < 3; ++k) {
         const __m128 q = _mm_loadu_ps(f + 3 * v + 4 * k);
         lo[k] = _mm_min_ps(q, lo[k]);
         hi[k] = _mm_max_ps(q, hi[k]);
+        nonFinite = _mm_or_si128(nonFinite, _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(q), exponent), exponent));
       }
     }
+    b.finite = _mm_movemask_epi8(nonFinite) == 0;
     float low[12], high[12];
     for (int k = 0; k < 3; ++k) {
       _mm_storeu_ps(low + 4 * k, lo[k]);
@@ -105,7 +110,7 @@ PositionBounds positionBounds(const glm::vec3* p, size_t n) {
     }
   }
 #endif
-  boundsOneByOne(p, v, n, b.lo, b.hi);
+  boundsOneByOne(p, v, n, b);
   return b;
 }
 

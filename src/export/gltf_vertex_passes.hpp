@@ -14,10 +14,12 @@ namespace rigport::gltf {
 struct PositionBounds {
   glm::vec3 lo;
   glm::vec3 hi;
+  bool finite;  // every coordinate is finite; lo and hi mean nothing when not
 };
 
-// min/max over `n` finite positions, starting from +-FLT_MAX, as glm::min/max taken vertex by
-// vertex: where +0 and -0 tie for a bound, the first in vertex order is the one kept.
+// min/max over `n` positions, starting from +-FLT_MAX, as glm::min/max taken vertex by vertex:
+// where +0 and -0 tie for a bound, the first in vertex order is the one kept. The same pass looks
+// for infinite and NaN coordinates, which the exporter refuses (a second pass cost as much).
 PositionBounds positionBounds(const glm::vec3* positions, size_t n);
 
 // Writes each normal divided by its length, or +Y where the length is not finite or at most
