@@ -282,34 +282,24 @@ unsigned InfluenceNormaliser::normaliseFourByFour(const Influence* inf, const ui
   // the scalar loop stops there. The fix is a function of the largest weight alone (the others
   // stay), so once a lane's weight comes back to an earlier value it repeats itself until the
   // eighth fix, where the scalar loop stops: a lane whose third fix gives back its first, second
-  // or third value (a cycle of 3, 2 or 1) is known to end on the third, x[2]. About one vertex
-  // in nine cycles so; their eight rounds, the exit mispredicted in most groups, were half of
-  // this function's time. The loop after the third fix is for the rare lane that neither settles
-  // nor cycles by then.
+  // or third value (a cycle of 3, 2 or 1) is known to end on the third, x[2], and leaves the loop
+  // there. With random weights about one vertex in nine cycles so, and went round eight times.
   __m128 x[3];
-  __m128 sum, inexact;
-  auto fix = [&](__m128 lanes) {
+  __m128 open = usual;
+  for (int round = 0; round < 8; ++round) {
+    const __m128 sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(w[0], w[1]), w[2]), w[3]);
+    __m128 inexact = _mm_and_ps(_mm_cmpneq_ps(sum, _mm_set1_ps(1.0f)), open);
+    if (round == 3) {
+      auto same = [&](__m128 a) { return mask(_mm_cmpeq_epi32(_mm_castps_si128(w[0]), _mm_castps_si128(a))); };
+      const __m128 cycling = _mm_and_ps(inexact, _mm_or_ps(_mm_or_ps(same(x[0]), same(x[1])), same(x[2])));
+      w[0] = select(cycling, x[2], w[0]);
+      open = _mm_andnot_ps(cycling, open);
+      inexact = _mm_andnot_ps(cycling, inexact);
+    }
+    if (_mm_movemask_ps(inexact) == 0) break;
+    if (round < 3) x[round] = w[0];
     const __m128 fixed = join(_mm_add_pd(low(w[0]), _mm_sub_pd(one, low(sum))), _mm_add_pd(high(w[0]), _mm_sub_pd(one, high(sum))));
-    w[0] = select(lanes, fixed, w[0]);
-  };
-  auto check = [&](__m128 lanes) {
-    sum = _mm_add_ps(_mm_add_ps(_mm_add_ps(w[0], w[1]), w[2]), w[3]);
-    inexact = _mm_and_ps(_mm_cmpneq_ps(sum, _mm_set1_ps(1.0f)), lanes);
-  };
-  for (int round = 0; round < 3; ++round) {
-    x[round] = w[0];
-    check(usual);
-    fix(inexact);
-  }
-  check(usual);
-  auto same = [&](__m128 a) { return mask(_mm_cmpeq_epi32(_mm_castps_si128(w[0]), _mm_castps_si128(a))); };
-  const __m128 cycling = _mm_and_ps(inexact, _mm_or_ps(_mm_or_ps(same(x[0]), same(x[1])), same(x[2])));
-  w[0] = select(cycling, x[2], w[0]);
-  const __m128 open = _mm_andnot_ps(cycling, usual);
-  inexact = _mm_andnot_ps(cycling, inexact);
-  for (int round = 3; round < 8 && _mm_movemask_ps(inexact) != 0; ++round) {
-    fix(inexact);
-    check(open);
+    w[0] = select(inexact, fixed, w[0]);
   }
   transpose(J);
   transpose(w);
@@ -463,20 +453,19 @@ RIGPORT_AVX2 unsigned InfluenceNormaliser::normaliseEightByEight(const Influence
   }
   // makeSumExact as in normaliseFourByFour, cycling lanes included.
   __m256 x[3];
-  __m256 sum, inexact;
-  for (int round = 0; round < 3; ++round) {
-    x[round] = w[0];
-    sum8(w, usual, sum, inexact);
-    fix8(w, sum, inexact, one);
-  }
-  sum8(w, usual, sum, inexact);
-  const __m256 cycling = _mm256_and_ps(inexact, _mm256_or_ps(_mm256_or_ps(same8(w[0], x[0]), same8(w[0], x[1])), same8(w[0], x[2])));
-  w[0] = select8(cycling, x[2], w[0]);
-  const __m256 open = _mm256_andnot_ps(cycling, usual);
-  inexact = _mm256_andnot_ps(cycling, inexact);
-  for (int round = 3; round < 8 && _mm256_movemask_ps(inexact) != 0; ++round) {
-    fix8(w, sum, inexact, one);
+  __m256 open = usual;
+  for (int round = 0; round < 8; ++round) {
+    __m256 sum, inexact;
     sum8(w, open, sum, inexact);
+    if (round == 3) {
+      const __m256 cycling = _mm256_and_ps(inexact, _mm256_or_ps(_mm256_or_ps(same8(w[0], x[0]), same8(w[0], x[1])), same8(w[0], x[2])));
+      w[0] = select8(cycling, x[2], w[0]);
+      open = _mm256_andnot_ps(cycling, open);
+      inexact = _mm256_andnot_ps(cycling, inexact);
+    }
+    if (_mm256_movemask_ps(inexact) == 0) break;
+    if (round < 3) x[round] = w[0];
+    fix8(w, sum, inexact, one);
   }
   storeRows(_mm256_castsi256_ps(J[0]), _mm256_castsi256_ps(J[1]), _mm256_castsi256_ps(J[2]), _mm256_castsi256_ps(J[3]),
             reinterpret_cast<float*>(joint));
