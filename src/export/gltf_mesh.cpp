@@ -187,6 +187,12 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, Mesh* own, con
   // The lanes' vertices, `lanes` from v: those taken get their joints (and, in place, their
   // staged weights); the others go through vertex(), in order.
   auto finishLanes = [&](size_t v, size_t lanes, unsigned taken, const uint32_t* j, const float* staged) -> Status {
+    if (taken == (1u << lanes) - 1 && !wide) {  // the usual group: every lane taken, in bulk
+      if (inPlace) std::memcpy(weights[0] + v * 4, staged, lanes * 4 * sizeof(float));
+      uint8_t* out = joints[0] + v * 4;
+      for (size_t i = 0; i < lanes * 4; ++i) out[i] = static_cast<uint8_t>(j[i]);
+      return Ok{};
+    }
     for (size_t k = 0; k < lanes; ++k) {
       if (taken >> k & 1u) {
         if (inPlace) std::memcpy(weights[0] + (v + k) * 4, staged + 4 * k, 4 * sizeof(float));
