@@ -32,7 +32,9 @@ Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& option
 // JSON chunk and the BIN chunk's 8-byte header), then the BIN payload's pieces (padded), some of
 // them the moved-in rig's own arrays, kept alive in `source`. A writer that takes pieces
 // (writeFileAtomic) saves joining them into one array. The rig is taken by value and converted to
-// glTF axes in place, so a caller that moves it in saves copying the meshes too.
+// glTF axes in place, so a caller that moves it in saves copying the meshes too; its meshes'
+// normals, indices and influences are then overwritten with the bytes the GLB borrows
+// (gltf_document.hpp, addMeshes), so `source` is storage, no longer a model to read.
 struct GlbParts {
   std::vector<uint8_t> head;
   gltf::BinPieces bin;
