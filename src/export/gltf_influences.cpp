@@ -364,16 +364,7 @@ RIGPORT_AVX2 void storeRows(__m256 c0, __m256 c1, __m256 c2, __m256 c3, float* o
   _mm256_storeu_ps(out + 24, _mm256_permute2f128_ps(r2, r3, 0x31));
 }
 
-// normaliseFourByFour's sum fix-up steps, in eight lanes: the float32 sum of the four slots and
-// the lanes of `lanes` where it is not 1; the fix of those lanes; bitwise equality.
-RIGPORT_AVX2 void sum8(const __m256 (&w)[4], __m256 lanes, __m256& sum, __m256& inexact) {
-  sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]), w[3]);
-  inexact = _mm256_and_ps(_mm256_cmp_ps(sum, _mm256_set1_ps(1.0f), _CMP_NEQ_UQ), lanes);
-}
-RIGPORT_AVX2 void fix8(__m256 (&w)[4], __m256 sum, __m256 lanes, __m256d one) {
-  const __m256 fixed = join8(_mm256_add_pd(low8(w[0]), _mm256_sub_pd(one, low8(sum))), _mm256_add_pd(high8(w[0]), _mm256_sub_pd(one, high8(sum))));
-  w[0] = select8(lanes, fixed, w[0]);
-}
+// Bitwise equality of two lanes' words.
 RIGPORT_AVX2 __m256 same8(__m256 a, __m256 b) { return mask8(_mm256_cmpeq_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b))); }
 
 // order() lane by lane (normaliseFourByFour's, in eight lanes). A function, not a lambda: a
@@ -455,8 +446,8 @@ RIGPORT_AVX2 unsigned InfluenceNormaliser::normaliseEightByEight(const Influence
   __m256 x[3];
   __m256 open = usual;
   for (int round = 0; round < 8; ++round) {
-    __m256 sum, inexact;
-    sum8(w, open, sum, inexact);
+    const __m256 sum = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(w[0], w[1]), w[2]), w[3]);
+    __m256 inexact = _mm256_and_ps(_mm256_cmp_ps(sum, _mm256_set1_ps(1.0f), _CMP_NEQ_UQ), open);
     if (round == 3) {
       const __m256 cycling = _mm256_and_ps(inexact, _mm256_or_ps(_mm256_or_ps(same8(w[0], x[0]), same8(w[0], x[1])), same8(w[0], x[2])));
       w[0] = select8(cycling, x[2], w[0]);
@@ -465,7 +456,8 @@ RIGPORT_AVX2 unsigned InfluenceNormaliser::normaliseEightByEight(const Influence
     }
     if (_mm256_movemask_ps(inexact) == 0) break;
     if (round < 3) x[round] = w[0];
-    fix8(w, sum, inexact, one);
+    const __m256 fixed = join8(_mm256_add_pd(low8(w[0]), _mm256_sub_pd(one, low8(sum))), _mm256_add_pd(high8(w[0]), _mm256_sub_pd(one, high8(sum))));
+    w[0] = select8(inexact, fixed, w[0]);
   }
   storeRows(_mm256_castsi256_ps(J[0]), _mm256_castsi256_ps(J[1]), _mm256_castsi256_ps(J[2]), _mm256_castsi256_ps(J[3]),
             reinterpret_cast<float*>(joint));

@@ -136,7 +136,7 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, Mesh* own, con
   std::vector<float*> weights(sets);
   std::vector<uint8_t*> joints(sets);
   if (inPlace) {
-    weights[0] = reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(own->influences.data()));
+    weights[0] = reinterpret_cast<float*>(own->influences.data());
     joints[0] = reinterpret_cast<uint8_t*>(own->influenceOffsets.data());
   } else {
     for (size_t s = 0; s < sets; ++s) {
