@@ -45,8 +45,8 @@ struct Basis {
   glm::quat pq;
   float s;
 
-  glm::vec3 point(const glm::vec3& v) const { return s * (p * v); }
-  glm::vec3 direction(const glm::vec3& v) const { return p * v; }
+  VertexMap vertices() const { return {p, s}; }
+  glm::vec3 point(const glm::vec3& v) const { return vertices().point(v); }
   glm::vec3 scale(const glm::vec3& v) const { return absP * v; }
   glm::quat rotationTangent(const glm::quat& q) const { return pq * q * glm::conjugate(pq); }
   glm::quat rotation(const glm::quat& q) const { return glm::normalize(rotationTangent(q)); }
@@ -74,9 +74,9 @@ void convertFramePose(const Basis& b, nlohmann::json& extras) {
 
 }  // namespace
 
-void convertAxes(Rig& rig, const AxisSystem& to) {
+std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& to) {
   const AxisSystem& from = rig.provenance.axes;
-  if (from == to) return;
+  if (from == to) return std::nullopt;
   Basis b;
   // from -> glTF -> to; each basis is a signed permutation, so its inverse is its transpose.
   b.p = glm::transpose(basisToGltf(to)) * basisToGltf(from);
@@ -100,11 +100,8 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
   }
   // A mirror (a left-handed source, e.g. BattleForge) turns every triangle inside out: reversing
   // each triangle's winding keeps its front face facing out.
-  const bool mirror = glm::determinant(b.p) < 0.0f;
-  for (Mesh& mesh : rig.meshes) {
-    for (glm::vec3& v : mesh.positions) v = b.point(v);
-    for (glm::vec3& n : mesh.normals) n = b.direction(n);
-    if (mirror) {
+  if (glm::determinant(b.p) < 0.0f) {
+    for (Mesh& mesh : rig.meshes) {
       for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) std::swap(mesh.indices[i + 1], mesh.indices[i + 2]);
     }
   }
@@ -125,6 +122,16 @@ void convertAxes(Rig& rig, const AxisSystem& to) {
     }
   }
   rig.provenance.axes = to;
+  return b.vertices();
+}
+
+void convertAxes(Rig& rig, const AxisSystem& to) {
+  const std::optional<VertexMap> map = convertAxesLeavingVertices(rig, to);
+  if (!map) return;
+  for (Mesh& mesh : rig.meshes) {
+    for (glm::vec3& v : mesh.positions) v = map->point(v);
+    for (glm::vec3& n : mesh.normals) n = map->direction(n);
+  }
 }
 
 void toGltfAxes(Rig& rig) { convertAxes(rig, AxisSystem{}); }

@@ -5,6 +5,8 @@
 // side left-handed), each triangle's winding is reversed too, so front faces stay in front.
 #pragma once
 
+#include <optional>
+
 #include <glm/glm.hpp>
 
 #include "core/rig.hpp"
@@ -21,5 +23,20 @@ void convertAxes(Rig& rig, const AxisSystem& to);
 
 // convertAxes(rig, glTF's Y-up, right-handed metres).
 void toGltfAxes(Rig& rig);
+
+// What convertAxes() does to one vertex: a position becomes s·(P·v), a normal P·v, each computed
+// as glm computes them, so that a caller mapping vertices itself gets convertAxes()'s bits.
+struct VertexMap {
+  glm::mat3 p;  // a signed axis permutation
+  float s;      // metres per unit, source over target
+  glm::vec3 point(const glm::vec3& v) const { return s * (p * v); }
+  glm::vec3 direction(const glm::vec3& v) const { return p * v; }
+};
+
+// convertAxes(), except that the meshes' positions and normals are left in the source's axes for
+// the caller to map with the VertexMap returned, in a pass over them it makes anyway (the glTF
+// exporter's bounds and unit-normal passes): until then the rig is half converted. nullopt, and
+// nothing done, when the axes are equal.
+std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& to);
 
 }  // namespace rigport

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/axes.hpp"
 #include "core/error.hpp"
 #include "core/rig.hpp"
 #include "export/gltf.hpp"
@@ -55,11 +56,18 @@ Status addSkin(Document& doc, const Rig& rig);
 void addMaterials(Document& doc, const Rig& rig);
 // The material of a mesh without parts, added on first use.
 uint32_t defaultMaterial(Document& doc);
+// The meshes of a rig that is the exporter's own (moved in, or its axis-converted copy): unit
+// normals, u16 indices and byte joints with their weights are written over their arrays, which the
+// buffer borrows instead of fresh pages.
+struct OwnMeshes {
+  std::vector<Mesh>* meshes;  // rig.meshes itself
+  // Set when the positions and normals are still in the source's axes
+  // (convertAxesLeavingVertices()): the bounds and unit-normal passes map them on the way.
+  std::optional<VertexMap> pending;
+};
 // Every mesh: a node, a mesh with one triangle primitive per part (sharing the vertex accessors).
-// `own`: rig.meshes itself when the rig is the exporter's (moved in, or its axis-converted copy),
-// else null. The exporter then writes unit normals, u16 indices and byte joints with their
-// weights over the meshes' own arrays, which the buffer borrows instead of fresh pages.
-Status addMeshes(Document& doc, const Rig& rig, std::vector<Mesh>* own, const GltfOptions& options);
+// `own`: the rig's meshes when they are the exporter's, else null.
+Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const GltfOptions& options);
 // One glTF animation per animation of `animations` (the rig's, owned by the exporter: each is made
 // absolute and its keys normalised in place); what glTF cannot express goes to extras.
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations);

@@ -90,9 +90,10 @@ std::string sceneName(const gltf::Document& doc, const Rig& rig) {
 // `binUri` empty: the GLB-embedded buffer, which has no uri (§1.6). `rig` is in glTF axes; the
 // source's were `sourceAxes`. `animations` are the rig's, or a copy of them, for the exporter to
 // make absolute and normalise in place (it may be rig.animations itself: they are changed only
-// after everything else has read them). `ownMeshes`: rig.meshes when the rig is the exporter's
-// own, to be overwritten with what the buffer stores (addMeshes), else null.
-Result<Exported> build(const Rig& rig, std::vector<Mesh>* ownMeshes, std::vector<Animation>& animations, const AxisSystem& sourceAxes,
+// after everything else has read them). `own`: rig.meshes when the rig is the exporter's own, to
+// be overwritten with what the buffer stores (addMeshes), else null; the rig is then in glTF axes
+// but for the vertices own->pending maps.
+Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<Animation>& animations, const AxisSystem& sourceAxes,
                        const GltfOptions& options, const std::string& binUri) {
   RP_CHECK(validate(rig));
 
@@ -101,7 +102,7 @@ Result<Exported> build(const Rig& rig, std::vector<Mesh>* ownMeshes, std::vector
   RP_CHECK(gltf::addSkeletonNodes(doc, rig));
   RP_CHECK(gltf::addSkin(doc, rig));
   gltf::addMaterials(doc, rig);
-  RP_CHECK(gltf::addMeshes(doc, rig, ownMeshes, options));
+  RP_CHECK(gltf::addMeshes(doc, rig, own, options));
   RP_CHECK(gltf::addAnimations(doc, rig, animations));
 
   Exported out;
@@ -156,8 +157,8 @@ Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std
     return build(rig, nullptr, animations, rig.provenance.axes, options, binUri);
   }
   Rig converted = rig;
-  toGltfAxes(converted);
-  Exported e = RP_TRY(build(converted, &converted.meshes, converted.animations, rig.provenance.axes, options, binUri));
+  const gltf::OwnMeshes own{&converted.meshes, convertAxesLeavingVertices(converted, AxisSystem{})};
+  Exported e = RP_TRY(build(converted, &own, converted.animations, rig.provenance.axes, options, binUri));
   e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
   return e;
 }
@@ -209,8 +210,8 @@ std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
 
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
   const AxisSystem sourceAxes = rig.provenance.axes;
-  if (!sourceAxes.isGltf()) toGltfAxes(rig);
-  Exported e = RP_TRY(build(rig, &rig.meshes, rig.animations, sourceAxes, options, {}));
+  const gltf::OwnMeshes own{&rig.meshes, convertAxesLeavingVertices(rig, AxisSystem{})};
+  Exported e = RP_TRY(build(rig, &own, rig.animations, sourceAxes, options, {}));
   e.source = std::move(rig);
   return glbParts(std::move(e));
 }

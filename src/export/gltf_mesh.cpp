@@ -17,8 +17,10 @@
 namespace rigport::gltf {
 namespace {
 
-Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::string& path) {
-  const PositionBounds b = positionBounds(mesh.positions.data(), mesh.positions.size());
+// `own` and `map` as for writeNormals().
+Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, Mesh* own, const VertexMap* map, const std::string& path) {
+  const PositionBounds b = map != nullptr ? mapPositionBounds(own->positions.data(), own->positions.size(), *map)
+                                          : positionBounds(mesh.positions.data(), mesh.positions.size());
   if (!b.finite) {
     for (size_t v = 0; v < mesh.positions.size(); ++v) {
       const glm::vec3& p = mesh.positions[v];
@@ -34,11 +36,13 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const std::stri
 
 // The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite
 // normal cannot be made unit, so it becomes +Y and is counted in the mesh's extras. `own`: the
-// exporter's copy of `mesh`, whose normals are made unit where they are and then borrowed.
-uint32_t writeNormals(Document& doc, const Mesh& mesh, Mesh* own, uint64_t& replaced) {
+// exporter's copy of `mesh`, whose normals are made unit where they are and then borrowed; `map`:
+// its vertices' axis change still to be made (OwnMeshes::pending), or null.
+uint32_t writeNormals(Document& doc, const Mesh& mesh, Mesh* own, const VertexMap* map, uint64_t& replaced) {
   const size_t n = mesh.normals.size();
   if (own != nullptr) {
-    replaced += writeUnitNormals(own->normals.data(), n, &own->normals[0].x);
+    float* out = &own->normals[0].x;
+    replaced += map != nullptr ? writeUnitNormals(own->normals.data(), n, out, *map) : writeUnitNormals(own->normals.data(), n, out);
     return doc.buffer.borrowAccessor(own->normals.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
   }
   const size_t offset = doc.buffer.allocate(n * 12);
@@ -239,11 +243,12 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, Mesh* own, con
 
 }  // namespace
 
-Status addMeshes(Document& doc, const Rig& rig, std::vector<Mesh>* own, const GltfOptions& options) {
+Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const GltfOptions& options) {
   Json emptyMeshes = Json::array();
+  const VertexMap* map = own != nullptr && own->pending ? &*own->pending : nullptr;
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];
-    Mesh* ownMesh = own != nullptr ? &(*own)[m] : nullptr;
+    Mesh* ownMesh = own != nullptr ? &(*own->meshes)[m] : nullptr;
     const std::string path = fmt::format("meshes[{}]", m);
     if (mesh.positions.empty()) {
       // An accessor needs count >= 1, so a mesh without vertices has no glTF form; say so.
@@ -252,10 +257,10 @@ Status addMeshes(Document& doc, const Rig& rig, std::vector<Mesh>* own, const Gl
     }
     Json attributes = Json::object();
     Json extras = Json::object();
-    attributes["POSITION"] = RP_TRY(writePositions(doc, mesh, path));
+    attributes["POSITION"] = RP_TRY(writePositions(doc, mesh, ownMesh, map, path));
     if (!mesh.normals.empty()) {
       uint64_t replaced = 0;
-      attributes["NORMAL"] = writeNormals(doc, mesh, ownMesh, replaced);
+      attributes["NORMAL"] = writeNormals(doc, mesh, ownMesh, map, replaced);
       if (replaced > 0) extras["degenerateNormals"] = replaced;
     }
     if (!mesh.uvs.empty()) {

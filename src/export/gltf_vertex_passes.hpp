@@ -1,13 +1,16 @@
 // The exporter's two passes over every vertex that are arithmetic, not copies: POSITION's min/max
-// and unit NORMALs (format note gltf_ecosystem.md §1.2, §5.3). Both run four vertices at a time in
-// SSE2 lanes and give bit for bit what the one-vertex loops give (glm::min/max in vertex order,
-// glm::length and a division by it), so the JSON and the buffer do not depend on the machine.
+// and unit NORMALs (format note gltf_ecosystem.md §1.2, §5.3), each able to change the vertex's
+// axes on the way. Both run four vertices at a time in SSE2 lanes and give bit for bit what the
+// one-vertex loops give (VertexMap's glm arithmetic, glm::min/max in vertex order, glm::length and a
+// division by it), so the JSON and the buffer do not depend on the machine.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include <glm/glm.hpp>
+
+#include "core/axes.hpp"
 
 namespace rigport::gltf {
 
@@ -21,10 +24,15 @@ struct PositionBounds {
 // where +0 and -0 tie for a bound, the first in vertex order is the one kept. The same pass looks
 // for infinite and NaN coordinates, which the exporter refuses (a second pass cost as much).
 PositionBounds positionBounds(const glm::vec3* positions, size_t n);
+// The same over the positions as `map` makes them (map.point()), written back first: the axis
+// change and the bounds in one pass (convertAxesLeavingVertices()).
+PositionBounds mapPositionBounds(glm::vec3* positions, size_t n, const VertexMap& map);
 
 // Writes each normal divided by its length, or +Y where the length is not finite or at most
 // 1e-12 (it cannot be made unit: ACCESSOR_NON_UNIT), to `out` (3n floats), which may be the
 // normals themselves (each is read before it is written); returns how many were replaced by +Y.
 uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out);
+// The same, each normal taken as `map` makes it (map.direction()) first.
+uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap& map);
 
 }  // namespace rigport::gltf
