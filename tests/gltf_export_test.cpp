@@ -631,7 +631,7 @@ TEST(GltfExport, TheVertexPassesThatChangeAxesGiveWhatConvertAxesThenThePassesGi
       }
       std::vector<float> wantNormals(3 * n);
       const uint64_t replaced = gltf::writeUnitNormals(expected.normals.data(), n, wantNormals.data());
-      ASSERT_EQ(gltf::writeUnitNormals(own.normals.data(), n, &own.normals[0].x, *map), replaced) << "trial " << trial;
+      ASSERT_EQ(gltf::writeUnitNormals(own.normals.data(), n, &own.normals[0].x, &*map), replaced) << "trial " << trial;
       ASSERT_EQ(std::memcmp(own.normals.data(), wantNormals.data(), 12 * n), 0) << "trial " << trial;
       mapped += n;
     }

@@ -41,8 +41,7 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, Mesh* own, cons
 uint32_t writeNormals(Document& doc, const Mesh& mesh, Mesh* own, const VertexMap* map, uint64_t& replaced) {
   const size_t n = mesh.normals.size();
   if (own != nullptr) {
-    float* out = &own->normals[0].x;
-    replaced += map != nullptr ? writeUnitNormals(own->normals.data(), n, out, *map) : writeUnitNormals(own->normals.data(), n, out);
+    replaced += writeUnitNormals(own->normals.data(), n, &own->normals[0].x, map);
     return doc.buffer.borrowAccessor(own->normals.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
   }
   const size_t offset = doc.buffer.allocate(n * 12);

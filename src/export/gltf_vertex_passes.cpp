@@ -111,7 +111,7 @@ PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
     const __m128i exponent = _mm_set1_epi32(0x7F800000);
     __m128i nonFinite = _mm_setzero_si128();  // lanes whose exponent bits are all ones
     std::optional<MapLanes> lanes;
-    if (map != nullptr) lanes.emplace(*map);
+    if constexpr (!std::is_const_v<Vec>) lanes.emplace(*map);
     for (; v + 4 <= n; v += 4) {
       __m128 q[3] = {_mm_loadu_ps(f + 3 * v), _mm_loadu_ps(f + 3 * v + 4), _mm_loadu_ps(f + 3 * v + 8)};
       if constexpr (!std::is_const_v<Vec>) {
@@ -153,7 +153,13 @@ PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
   return b;
 }
 
-uint64_t unitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap* map) {
+}  // namespace
+
+PositionBounds positionBounds(const glm::vec3* p, size_t n) { return bounds(p, n, nullptr); }
+
+PositionBounds mapPositionBounds(glm::vec3* p, size_t n, const VertexMap& map) { return bounds(p, n, &map); }
+
+uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap* map) {
   uint64_t replaced = 0;
   size_t v = 0;
 #if defined(__SSE2__)
@@ -183,18 +189,6 @@ uint64_t unitNormals(const glm::vec3* normals, size_t n, float* out, const Verte
   }
 #endif
   return replaced + normalsOneByOne(normals, v, n, out, map);
-}
-
-}  // namespace
-
-PositionBounds positionBounds(const glm::vec3* p, size_t n) { return bounds(p, n, nullptr); }
-
-PositionBounds mapPositionBounds(glm::vec3* p, size_t n, const VertexMap& map) { return bounds(p, n, &map); }
-
-uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out) { return unitNormals(normals, n, out, nullptr); }
-
-uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap& map) {
-  return unitNormals(normals, n, out, &map);
 }
 
 }  // namespace rigport::gltf

@@ -31,8 +31,7 @@ PositionBounds mapPositionBounds(glm::vec3* positions, size_t n, const VertexMap
 // Writes each normal divided by its length, or +Y where the length is not finite or at most
 // 1e-12 (it cannot be made unit: ACCESSOR_NON_UNIT), to `out` (3n floats), which may be the
 // normals themselves (each is read before it is written); returns how many were replaced by +Y.
-uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out);
-// The same, each normal taken as `map` makes it (map.direction()) first.
-uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap& map);
+// With a `map`, each normal is first taken as it makes it (map.direction()).
+uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap* map = nullptr);
 
 }  // namespace rigport::gltf
