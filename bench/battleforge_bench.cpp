@@ -9,8 +9,8 @@
 #include <string>
 
 #include "export/gltf.hpp"
-#include "formats/battleforge/bf_axes.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/axes.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 

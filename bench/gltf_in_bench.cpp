@@ -7,7 +7,7 @@
 #include "core/source.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
-#include "formats/gltf/gltf_io.hpp"
+#include "formats/gltf/gltf.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 

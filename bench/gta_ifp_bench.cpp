@@ -4,7 +4,7 @@
 
 #include "core/bind.hpp"
 #include "export/gltf.hpp"
-#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "inputs.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"

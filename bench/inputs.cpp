@@ -4,10 +4,10 @@
 #include <string>
 
 #include "core/byte_writer.hpp"
-#include "formats/renderware/dff_io.hpp"
-#include "formats/renderware/rw_axes.hpp"
-#include "formats/rw4/arena_io.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/renderware/axes.hpp"
+#include "formats/rw4/rw4.hpp"
+#include "formats/sluggers/sluggers.hpp"
 
 namespace rigport::bench {
 namespace {

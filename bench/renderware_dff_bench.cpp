@@ -8,7 +8,7 @@
 #include "export/gltf.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "inputs.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "export/gltf.hpp"
-#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/rw4.hpp"
 #include "inputs.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"

@@ -10,7 +10,7 @@
 
 #include "core/source.hpp"
 #include "formats/sims3/refpack.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
 

@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "export/gltf.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/sluggers.hpp"
 #include "inputs.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"

@@ -7,7 +7,7 @@
 #include <span>
 
 #include "downstream.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/battleforge.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rig = rigport::battleforge::readDrs(std::span(data, size));

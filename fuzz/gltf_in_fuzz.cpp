@@ -10,8 +10,8 @@
 #include "core/fit.hpp"
 #include "core/source.hpp"
 #include "downstream.hpp"
-#include "formats/gltf/gltf_io.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/gltf/gltf.hpp"
+#include "formats/renderware/renderware.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto source = rigport::Source::fromBytes(std::vector<uint8_t>(data, data + size), "fuzz.glb");

@@ -5,7 +5,7 @@
 #include <span>
 
 #include "downstream.hpp"
-#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/renderware.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto clips = rigport::renderware::readAnm(std::span<const uint8_t>(data, size));

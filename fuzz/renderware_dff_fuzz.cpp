@@ -11,7 +11,7 @@
 
 #include "core/validate.hpp"
 #include "downstream.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rig = rigport::renderware::readDff(std::span(data, size));

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "downstream.hpp"
-#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/rw4.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto source = rigport::Source::fromBytes(std::vector<uint8_t>(data, data + size), "fuzz.psg");

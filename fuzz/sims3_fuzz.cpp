@@ -8,7 +8,7 @@
 #include "core/source.hpp"
 #include "downstream.hpp"
 #include "formats/sims3/refpack.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rigport;

@@ -11,8 +11,7 @@
 #include "core/read_context.hpp"
 #include "core/source.hpp"
 #include "downstream.hpp"
-#include "formats/sluggers/archive_io.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/sluggers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   {

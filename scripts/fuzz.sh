@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
 SAMPLES="tests/data/samples"
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGPORT_FUZZ=ON \
+# The same clang build is the ISO C++ check: the library is compiled with -pedantic-errors -Werror.
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGPORT_FUZZ=ON -DRIGPORT_PEDANTIC=ON \
   -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build build-fuzz -j"$(nproc)"
 mkdir -p build-fuzz/artifacts

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <map>
 
-#include "formats/battleforge/bf_axes.hpp"
+#include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;

@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "core/bind.hpp"
-#include "formats/battleforge/bf_axes.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/axes.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;

@@ -10,7 +10,7 @@
 
 #include "core/file_io.hpp"
 #include "demo/character.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/ifp_builder.hpp"
 #include "support/test_support.hpp"

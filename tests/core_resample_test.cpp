@@ -11,8 +11,7 @@
 #include "core/file_io.hpp"
 #include "core/resample.hpp"
 #include "demo/character.hpp"
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "support/test_support.hpp"
 
 namespace rigport {

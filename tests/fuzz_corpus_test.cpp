@@ -14,11 +14,10 @@
 #include "../fuzz/downstream.hpp"
 #include "core/bind.hpp"
 #include "core/repair.hpp"
-#include "formats/battleforge/drs_io.hpp"
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/dff_io.hpp"
-#include "formats/sluggers/model_io.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/battleforge/battleforge.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/sluggers/sluggers.hpp"
+#include "formats/sims3/sims3.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;

@@ -27,7 +27,7 @@
 #include "core/read_context.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
-#include "formats/gltf/gltf_io.hpp"
+#include "formats/gltf/gltf.hpp"
 #include "core/source.hpp"
 #include "formats/registry.hpp"
 #include "support/blender_reexport.hpp"

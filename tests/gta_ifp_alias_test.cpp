@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "core/bind.hpp"
-#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "support/ifp_builder.hpp"
 
 using namespace rigport;

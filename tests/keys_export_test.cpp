@@ -16,8 +16,8 @@
 #include "core/key_sample.hpp"
 #include "core/track_space.hpp"
 #include "export/gltf.hpp"
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/rw_axes.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/renderware/axes.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 

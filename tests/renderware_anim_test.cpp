@@ -13,8 +13,8 @@
 
 #include "core/bind.hpp"
 #include "core/byte_writer.hpp"
-#include "formats/renderware/rw_axes.hpp"
-#include "formats/renderware/anim_io.hpp"
+#include "formats/renderware/axes.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "formats/renderware/rw_half.hpp"
 #include "support/test_support.hpp"
 

@@ -17,7 +17,7 @@
 #include <tiny_gltf.h>
 
 #include "core/axes.hpp"
-#include "formats/renderware/rw_axes.hpp"
+#include "formats/renderware/axes.hpp"
 #include "support/blender.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/librw_dump.hpp"

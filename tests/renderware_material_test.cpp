@@ -12,7 +12,7 @@
 
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "formats/renderware/rw_materials.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"

@@ -14,7 +14,7 @@
 #include <tiny_gltf.h>
 
 #include "export/gltf.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 

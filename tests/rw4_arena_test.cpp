@@ -17,6 +17,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "core/assemble.hpp"
+#include "core/byte_swap.hpp"
 #include "core/file_io.hpp"
 #include "core/hash.hpp"
 #include "core/hierarchy_manifest.hpp"
@@ -24,7 +25,7 @@
 #include "core/validate.hpp"
 #include "formats/registry.hpp"
 #include "formats/rw4/arena.hpp"
-#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/rw4.hpp"
 #include "support/blender.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/mesh_compare.hpp"
@@ -182,14 +183,14 @@ void expectSameRig(const Rig& a, const Rig& b, const Tolerances& tol, bool paren
 uint32_t get32(const std::vector<uint8_t>& b, size_t at, Endian e) {
   uint32_t v;
   std::memcpy(&v, b.data() + at, 4);
-  return e == Endian::Big ? __builtin_bswap32(v) : v;
+  return e == Endian::Big ? byteSwap(v) : v;
 }
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v, Endian e) {
-  if (e == Endian::Big) v = __builtin_bswap32(v);
+  if (e == Endian::Big) v = byteSwap(v);
   std::memcpy(b.data() + at, &v, 4);
 }
 void put16(std::vector<uint8_t>& b, size_t at, uint16_t v, Endian e) {
-  if (e == Endian::Big) v = __builtin_bswap16(v);
+  if (e == Endian::Big) v = byteSwap(v);
   std::memcpy(b.data() + at, &v, 2);
 }
 

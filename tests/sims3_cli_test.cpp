@@ -13,7 +13,7 @@
 #include <tiny_gltf.h>
 
 #include "formats/registry.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 #include "support/blender.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"

@@ -15,12 +15,12 @@
 #include "core/bind.hpp"
 #include "core/hash.hpp"
 #include "formats/sims3/clip_file.hpp"
-#include "formats/sims3/clip_key.hpp"
+#include "formats/sims3/clip_resource_key.hpp"
 #include "formats/sims3/clip_layout.hpp"
 #include "formats/sims3/clip_model.hpp"
 #include "formats/sims3/package.hpp"
 #include "formats/sims3/refpack.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 #include "support/test_support.hpp"
 
 namespace rigport {

@@ -20,6 +20,7 @@
 #include "cli/commands.hpp"
 #include "cli/convert_to.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/file_names.hpp"
 #include "cli/inputs.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
@@ -79,16 +80,6 @@ std::string outputExtension(const ConvertSettings& s) {
   return s.separateFiles ? ".gltf" : ".glb";
 }
 
-// A rig name as a file name: path separators and control characters become '_'.
-std::string fileSafe(const std::string& name) {
-  std::string out = name.empty() ? std::string("rig") : name;
-  for (char& c : out) {
-    if (c == '/' || c == '\\' || c == ':' || static_cast<unsigned char>(c) < 0x20) c = '_';
-  }
-  if (out == "." || out == "..") out = "_";
-  return out;
-}
-
 // Writes both files of a .gltf export, the .bin first; if the .gltf then fails, the .bin goes too.
 Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files) {
   fs::path binPath = gltfPath;
@@ -127,8 +118,8 @@ std::vector<fs::path> outputPaths(const Plan& p, const std::vector<AssembledRig>
   std::vector<fs::path> paths;
   std::set<std::string> taken;
   for (const AssembledRig& r : rigs) {
-    std::string name = fileSafe(r.rig.name);
-    for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(r.rig.name), n);
+    std::string name = fileSafe(r.rig.name, "rig");
+    for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(r.rig.name, "rig"), n);
     paths.push_back(p.base / (name + ext));
   }
   return paths;

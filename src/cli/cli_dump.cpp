@@ -21,7 +21,7 @@ struct DumpSettings {
 };
 
 Result<Rig> dumpable(const std::string& path, const DumpSettings& s, const SharedInputs& shared) {
-  Asset asset = RP_TRY(loadAsset(path, shared.read));
+  RP_ASSIGN(Asset asset, loadAsset(path, shared.read));
   const bool clipsAlone = asset.rigs.empty() && !shared.skeleton && s.inputs.items.empty();
   if (clipsAlone && asset.clips.size() == 1) {
     ClipSet& clips = asset.clips.front();
@@ -31,7 +31,7 @@ Result<Rig> dumpable(const std::string& path, const DumpSettings& s, const Share
     rig.provenance = std::move(clips.provenance);
     return rig;
   }
-  std::vector<AssembledRig> rigs = RP_TRY(assembleInput(std::move(asset), shared));
+  RP_ASSIGN(std::vector<AssembledRig> rigs, assembleInput(std::move(asset), shared));
   if (rigs.size() > 1) {
     Error e = makeError(ErrorCode::Usage, fmt::format("holds {} rigs; pick one with --item (`rigport info` lists them)", rigs.size()));
     e.file = path;

@@ -11,7 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "core/hash.hpp"
-#include "formats/sims3/clip_key.hpp"
+#include "formats/sims3/clip_resource_key.hpp"
 
 namespace rigport::cli {
 namespace {

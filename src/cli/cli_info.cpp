@@ -115,18 +115,18 @@ std::function<Status(Rig&, size_t, size_t)> summariseAndRelease(StreamedMeshes& 
 
 // One file: its items and what reading it gives (assembled with --anim/--skeleton when given).
 Status infoOne(const std::string& path, const InfoSettings& s, const SharedInputs& shared, Json& json) {
-  const std::vector<ItemInfo> items = RP_TRY(listItems(path, shared.read));
+  RP_ASSIGN(const std::vector<ItemInfo> items, listItems(path, shared.read));
   const bool assembles = bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty();
   StreamedMeshes streamed;
   ReadOptions read = shared.read;
   if (!assembles) read.meshBuilt = summariseAndRelease(streamed, shared.strict);
-  Asset asset = RP_TRY(loadAsset(path, read));
+  RP_ASSIGN(Asset asset, loadAsset(path, read));
   const std::string format = asset.provenance.format;
   std::vector<AssembledRig> rigs;
   std::vector<ClipSet> clipSets;
   std::vector<std::vector<MeshCounts>> meshCounts;
   if (assembles) {
-    rigs = RP_TRY(assembleInput(std::move(asset), shared));
+    RP_ASSIGN(rigs, assembleInput(std::move(asset), shared));
   } else {
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
     for (size_t i = 0; i < asset.rigs.size(); ++i) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/file_names.hpp"
 #include "core/fit.hpp"
 
 namespace rigport::cli {
@@ -22,33 +23,12 @@ std::string writers(uint32_t carriesAll) {
   return out.empty() ? std::string("none") : out;
 }
 
-bool hasExtension(const FormatInfo& f, std::string ext) {
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  std::string_view list = f.extensions;
-  while (!ext.empty() && !list.empty()) {
-    const size_t comma = list.find(',');
-    if (list.substr(0, comma) == ext) return true;
-    if (comma == std::string_view::npos) break;
-    list.remove_prefix(comma + 1);
-  }
-  return false;
-}
-
 // A copy of `rig`'s provenance without its reading warnings, so only this conversion's losses are new.
 Provenance freshProvenance(const Provenance& p) {
   Provenance out;
   out.format = p.format;
   out.file = p.file;
   out.axes = p.axes;
-  return out;
-}
-
-// A clip name as a file name part.
-std::string fileSafe(const std::string& name) {
-  std::string out = name.empty() ? std::string("clip") : name;
-  for (char& c : out) {
-    if (c == '/' || c == '\\' || c == ':' || static_cast<unsigned char>(c) < 0x20) c = '_';
-  }
   return out;
 }
 
@@ -68,7 +48,6 @@ Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenan
 
 }  // namespace
 
-bool namesFileOf(const FormatInfo& format, const std::string& path) { return hasExtension(format, fs::path(path).extension().string()); }
 
 std::string firstExtension(const FormatInfo& format) {
   const std::string_view list = format.extensions;
@@ -87,7 +66,7 @@ Result<const FormatInfo*> targetFormat(const std::string& name) {
 Result<const FormatInfo*> animationFormat(const std::string& path) {
   const std::string ext = fs::path(path).extension().string();
   for (const FormatInfo& f : formats()) {
-    if (f.write != nullptr && (f.carries & kCarriesAnimations) != 0 && hasExtension(f, ext)) return &f;
+    if (f.write != nullptr && (f.carries & kCarriesAnimations) != 0 && namesFileOf(f, path)) return &f;
   }
   return makeError(ErrorCode::Usage, fmt::format("--anim-out {}: no animation writer for '{}' files; animation writers: {}", path, ext,
                                                  writers(kCarriesAnimations)));
@@ -100,7 +79,8 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
   // A target that stores no animations writes the model alone, its clips go to --anim-out.
   std::vector<Animation> animations;
   if (!storesAnimations) animations = std::exchange(rig.animations, {});
-  result.files.emplace_back(out, RP_TRY(encode(rig, format, result.losses)));
+  RP_ASSIGN(std::vector<uint8_t> modelBytes, encode(rig, format, result.losses));
+  result.files.emplace_back(out, std::move(modelBytes));
   if (animations.empty()) return result;
   if (animFormat == nullptr || animOut.empty()) {
     std::string names;
@@ -116,18 +96,20 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
   const size_t placeholder = animOut.find("{clip}");
   if (placeholder == std::string::npos) {
     rig.animations = std::move(animations);
-    result.files.emplace_back(animOut, RP_TRY(encode(rig, *animFormat, result.losses)));
+    RP_ASSIGN(std::vector<uint8_t> animBytes, encode(rig, *animFormat, result.losses));
+    result.files.emplace_back(animOut, std::move(animBytes));
     return result;
   }
   for (Animation& anim : animations) {
     std::string path = animOut;
-    path.replace(placeholder, 6, fileSafe(anim.name));
+    path.replace(placeholder, 6, fileSafe(anim.name, "clip"));
     for (const auto& [existing, bytes] : result.files) {
       if (existing == path) return makeError(ErrorCode::Usage, fmt::format("--anim-out: two clips are named '{}'", anim.name));
     }
     rig.animations.clear();
     rig.animations.push_back(std::move(anim));
-    result.files.emplace_back(path, RP_TRY(encode(rig, *animFormat, result.losses)));
+    RP_ASSIGN(std::vector<uint8_t> clipBytes, encode(rig, *animFormat, result.losses));
+    result.files.emplace_back(path, std::move(clipBytes));
   }
   return result;
 }

@@ -16,8 +16,7 @@
 
 namespace rigport::cli {
 
-// Whether `path`'s extension is one of the format's; its first extension (".dff").
-bool namesFileOf(const FormatInfo& format, const std::string& path);
+// The format's first extension (".dff").
 std::string firstExtension(const FormatInfo& format);
 
 // The format named by --to; it must have a writer.

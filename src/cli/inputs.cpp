@@ -68,7 +68,7 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
   shared.assemble.clips = o.clips;
   shared.assemble.bind.positionAcrossCounts = o.bindByPosition;
   shared.strict = o.strict;
-  if (!o.hierarchy.empty()) shared.read.boneParents = RP_TRY(loadHierarchyManifest(o.hierarchy));
+  if (!o.hierarchy.empty()) { RP_ASSIGN(shared.read.boneParents, loadHierarchyManifest(o.hierarchy)); }
   for (const std::string& path : o.animations) {
     auto asset = loadAsset(path, shared.read);
     if (!asset) return withRole(asset.error(), path, "--anim");
@@ -77,19 +77,20 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
     }
     for (ClipSet& c : asset->clips) shared.animations.push_back(std::move(c));
   }
-  if (!o.skeleton.empty()) shared.skeleton = RP_TRY(loadSkeleton(o.skeleton, shared.read));
+  if (!o.skeleton.empty()) { RP_ASSIGN(shared.skeleton, loadSkeleton(o.skeleton, shared.read)); }
   return shared;
 }
 
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared) {
-  std::vector<AssembledRig> rigs =
-      RP_TRY(assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
+  RP_ASSIGN(std::vector<AssembledRig> rigs,
+            assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
   for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));
   return rigs;
 }
 
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
-  return assembleInput(RP_TRY(loadAsset(path, shared.read)), shared);
+  RP_ASSIGN(Asset asset, loadAsset(path, shared.read));
+  return assembleInput(std::move(asset), shared);
 }
 
 void printError(const Error& error) { fmt::print(stderr, "rigport: error: {}\n", error.describe()); }

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <numeric>
-#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -68,68 +66,6 @@ std::string describe(const BoneRef& ref) {
   if (ref.position) s += fmt::format(" position {}", *ref.position);
   return s;
 }
-
-template <class T>
-void sortAndMerge(Keys<T>& keys) {
-  // Keys already in strictly increasing time (nearly every file's) are left as they are, which is
-  // what the sort below would give them.
-  bool increasing = keys.times.size() == keys.values.size();
-  for (size_t k = 1; increasing && k < keys.times.size(); ++k) increasing = keys.times[k - 1] < keys.times[k];
-  if (increasing) return;
-  const size_t n = std::min(keys.times.size(), keys.values.size());
-  // Tangents travel with their keys; a cubic key set without one tangent per key is left for
-  // validate() to reject rather than silently realigned.
-  const bool tangents = keys.inTangents.size() == n && keys.outTangents.size() == n && n > 0;
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return keys.times[a] < keys.times[b]; });
-  std::vector<size_t> kept;  // the source index of each output key: the last of equal times wins
-  kept.reserve(n);
-  for (size_t i : order) {
-    if (!kept.empty() && keys.times[kept.back()] == keys.times[i]) {
-      kept.back() = i;
-      continue;
-    }
-    kept.push_back(i);
-  }
-  auto pick = [&](const auto& from) {
-    std::decay_t<decltype(from)> out;
-    out.reserve(kept.size());
-    for (size_t i : kept) out.push_back(from[i]);
-    return out;
-  };
-  if (tangents) {
-    keys.inTangents = pick(keys.inTangents);
-    keys.outTangents = pick(keys.outTangents);
-  }
-  keys.values = pick(keys.values);
-  keys.times = pick(keys.times);
-}
-
-}  // namespace
-
-void normalizeKeys(Animation& anim) {
-  for (BoneTrack& t : anim.tracks) {
-    sortAndMerge(t.translation);
-    sortAndMerge(t.rotation);
-    sortAndMerge(t.scale);
-    // Flipping a key's sign is harmless for STEP and LINEAR (q and -q are one rotation; glTF slerps
-    // along the short arc anyway) but changes a CUBICSPLINE segment, which blends the 4 components of
-    // both ends and their tangents: such keys keep the signs they were authored with (the BattleForge
-    // exporter makes them continuous itself, battleforge_drs.md §9; glTF Appendix C only asks that
-    // v_k ≠ −v_k+1). Their values are still normalised (the validator wants unit keys); tangents are
-    // left as they are.
-    const bool flip = t.rotation.interpolation != Interpolation::CubicSpline;
-    for (size_t k = 0; k < t.rotation.values.size(); ++k) {
-      glm::quat& q = t.rotation.values[k];
-      q = glm::normalize(q);
-      if (flip && k > 0 && glm::dot(q, t.rotation.values[k - 1]) < 0.0f) q = -q;
-    }
-  }
-  for (ScalarChannel& s : anim.scalars) sortAndMerge(s.keys);
-}
-
-namespace {
 
 constexpr size_t kExamplesPerReason = 5;
 

@@ -46,9 +46,4 @@ Result<BindReport> bindAnimations(Rig& target, std::vector<Animation> animations
 // How many of `animations`' tracks would find a bone of `skeleton` (for choosing a skeleton).
 size_t countResolvable(const Skeleton& skeleton, const std::vector<Animation>& animations);
 
-// Sorts keys by time, merges equal times (keeping the last key, with its tangents), normalises
-// quaternions and, except in CUBICSPLINE key sets, makes consecutive ones lie in one hemisphere:
-// what glTF's samplers need.
-void normalizeKeys(Animation& anim);
-
 }  // namespace rigport

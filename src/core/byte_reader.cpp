@@ -116,7 +116,7 @@ Result<size_t> ByteReader::count(uint64_t n, size_t minRecordBytes, Field f) con
   if (n > fit) {
     return error(ErrorCode::TooLarge,
                  fmt::format("count {} of {}-byte records needs {} bytes, {} remain", n, minRecordBytes,
-                             static_cast<unsigned __int128>(n) * minRecordBytes > UINT64_MAX ? UINT64_MAX : n * minRecordBytes,
+                             n > UINT64_MAX / minRecordBytes ? UINT64_MAX : n * minRecordBytes,
                              remaining()),
                  f);
   }

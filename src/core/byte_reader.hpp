@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/budget.hpp"
+#include "core/byte_swap.hpp"
 #include "core/error.hpp"
 
 namespace rigport {
@@ -170,18 +171,6 @@ class ByteReader {
     size_t oldLength_;
   };
   [[nodiscard]] Scope scope(Field f) { return Scope(*this, f); }
-
-  template <class T>
-  static T byteSwap(T v) {
-    using U = std::conditional_t<sizeof(T) == 1, uint8_t,
-              std::conditional_t<sizeof(T) == 2, uint16_t,
-              std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
-    U u = std::bit_cast<U>(v);
-    if constexpr (sizeof(T) == 2) u = __builtin_bswap16(u);
-    if constexpr (sizeof(T) == 4) u = __builtin_bswap32(u);
-    if constexpr (sizeof(T) == 8) u = __builtin_bswap64(u);
-    return std::bit_cast<T>(u);
-  }
 
  private:
   bool needsSwap() const {

@@ -21,7 +21,7 @@ void ByteWriter::align(size_t alignment) {
 
 void ByteWriter::patchU32(size_t pos, uint32_t v) {
   assert(pos + 4 <= buf_.size());
-  if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) v = ByteReader::byteSwap(v);
+  if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) v = byteSwap(v);
   std::memcpy(buf_.data() + pos, &v, 4);
 }
 

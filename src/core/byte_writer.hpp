@@ -48,7 +48,7 @@ class ByteWriter {
   void put(T v) {
     static_assert(std::is_arithmetic_v<T>);
     if constexpr (sizeof(T) > 1) {
-      if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) v = ByteReader::byteSwap(v);
+      if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) v = byteSwap(v);
     }
     const size_t at = buf_.size();
     buf_.resize(at + sizeof(T));

@@ -100,18 +100,21 @@ inline Error invalidModel(std::string path, std::string message) {
 
 }  // namespace rigport
 
-// RP_TRY(expr): evaluates a Result; on error returns the error from the enclosing function,
-// otherwise yields the value. Uses a GNU statement expression (g++ and clang both support it).
-#define RP_TRY(expr)                                   \
-  ({                                                   \
-    auto rp_try_result_ = (expr);                      \
-    if (!rp_try_result_) return rp_try_result_.error(); \
-    std::move(rp_try_result_).value();                 \
-  })
+// RP_ASSIGN(lhs, expr): evaluates a Result; on error returns the error from the enclosing function,
+// otherwise moves the value into `lhs`, a declaration (`auto x`, `const Rig rig`) or an lvalue
+// (`v.emplace_back()`). A statement, not an expression, so that it is ISO C++: the value is named
+// by a hidden variable unique to the line (one RP_ASSIGN per line).
+#define RP_CONCAT_INNER_(a, b) a##b
+#define RP_CONCAT_(a, b) RP_CONCAT_INNER_(a, b)
+#define RP_ASSIGN(lhs, ...) RP_ASSIGN_WITH_(RP_CONCAT_(rp_result_, __LINE__), lhs, __VA_ARGS__)
+#define RP_ASSIGN_WITH_(result, lhs, ...)         \
+  auto result = (__VA_ARGS__);                   \
+  if (!result) return std::move(result.error()); \
+  lhs = std::move(result).value()
 
-// RP_CHECK(expr): for Status-returning calls whose value is not needed.
-#define RP_CHECK(expr)                                 \
-  do {                                                 \
-    auto rp_check_result_ = (expr);                    \
-    if (!rp_check_result_) return rp_check_result_.error(); \
+// RP_CHECK(expr): for calls whose value (a Status, or any Result) is not needed.
+#define RP_CHECK(...)                                          \
+  do {                                                         \
+    auto rp_check_result_ = (__VA_ARGS__);                     \
+    if (!rp_check_result_) return std::move(rp_check_result_.error()); \
   } while (0)

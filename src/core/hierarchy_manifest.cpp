@@ -38,7 +38,7 @@ Result<std::shared_ptr<const BoneParentMap>> loadHierarchyManifest(const std::st
   if (!in) return ioError(path, "cannot open the hierarchy manifest");
   std::ostringstream text;
   text << in.rdbuf();
-  BoneParentMap parents = RP_TRY(parseHierarchyManifest(text.str(), path));
+  RP_ASSIGN(BoneParentMap parents, parseHierarchyManifest(text.str(), path));
   return std::make_shared<const BoneParentMap>(std::move(parents));
 }
 

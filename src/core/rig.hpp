@@ -255,4 +255,9 @@ struct Rig {
   size_t maxInfluences() const;
 };
 
+// Sorts keys by time, merges equal times (keeping the last key, with its tangents), normalises
+// quaternions and, except in CUBICSPLINE key sets, makes consecutive ones lie in one hemisphere:
+// what glTF's samplers need.
+void normalizeKeys(Animation& anim);
+
 }  // namespace rigport

@@ -31,12 +31,12 @@ Error withFile(Error e, const std::string& file) {
 Result<Rig> readBack(const FormatInfo& format, std::vector<uint8_t> bytes, const std::string& file, const Rig& character) {
   const auto source = Source::fromBytes(std::move(bytes), file);
   ReadContext ctx;
-  Asset asset = RP_TRY(readAsset(*source, ctx, &format));
+  RP_ASSIGN(Asset asset, readAsset(*source, ctx, &format));
   Rig skeleton = character;
   skeleton.animations.clear();
   const bool clipsOnly = format.animationOnly();
   if (clipsOnly && !asset.clips.empty()) convertAxes(skeleton, asset.clips.front().provenance.axes);
-  std::vector<AssembledRig> rigs = RP_TRY(assemble(std::move(asset), {}, clipsOnly ? &skeleton : nullptr, {}));
+  RP_ASSIGN(std::vector<AssembledRig> rigs, assemble(std::move(asset), {}, clipsOnly ? &skeleton : nullptr, {}));
   if (rigs.size() != 1) return invalidModel("", fmt::format("read back {} rigs, wrote one", rigs.size()));
   // A format that carries a skeleton but no meshes (a Sims 3 package: RIG + CLIPs) is compared on
   // what it carries: the rig read back wears the character's meshes, matched to its bones by name.

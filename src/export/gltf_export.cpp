@@ -158,7 +158,7 @@ Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std
   }
   Rig converted = rig;
   const gltf::OwnMeshes own{&converted.meshes, convertAxesLeavingVertices(converted, AxisSystem{})};
-  Exported e = RP_TRY(build(converted, &own, converted.animations, rig.provenance.axes, options, binUri));
+  RP_ASSIGN(Exported e, build(converted, &own, converted.animations, rig.provenance.axes, options, binUri));
   e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
   return e;
 }
@@ -211,13 +211,14 @@ std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
   const AxisSystem sourceAxes = rig.provenance.axes;
   const gltf::OwnMeshes own{&rig.meshes, convertAxesLeavingVertices(rig, AxisSystem{})};
-  Exported e = RP_TRY(build(rig, &own, rig.animations, sourceAxes, options, {}));
+  RP_ASSIGN(Exported e, build(rig, &own, rig.animations, sourceAxes, options, {}));
   e.source = std::move(rig);
   return glbParts(std::move(e));
 }
 
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
-  GlbParts parts = RP_TRY(glbParts(RP_TRY(buildFrom(rig, options, {}))));
+  RP_ASSIGN(auto built, buildFrom(rig, options, {}));
+  RP_ASSIGN(GlbParts parts, glbParts(std::move(built)));
   std::vector<uint8_t> glb = std::move(parts.head);
   glb.reserve(glb.size() + parts.bin.size);
   for (std::span<const uint8_t> p : parts.bin.pieces) glb.insert(glb.end(), p.begin(), p.end());
@@ -226,7 +227,7 @@ Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& option
 
 Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options) {
   if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
-  Exported e = RP_TRY(buildFrom(rig, options, binFileName));
+  RP_ASSIGN(Exported e, buildFrom(rig, options, binFileName));
   return GltfFiles{std::move(e.json), e.bin.joined()};
 }
 

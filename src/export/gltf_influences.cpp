@@ -5,12 +5,13 @@
 #include <cstring>
 #include <limits>
 
-#if defined(__SSE2__)
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <cpuid.h>
+#if RIGPORT_AVX2_LANES
 #include <immintrin.h>
 #endif
 
@@ -185,7 +186,7 @@ bool InfluenceNormaliser::normaliseFour(const Influence* begin, const Influence*
   return true;
 }
 
-#if defined(__SSE2__)
+#if RIGPORT_SSE2_LANES
 
 namespace {
 
@@ -317,27 +318,14 @@ unsigned InfluenceNormaliser::normaliseFourByFour(const Influence*, const uint32
 
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if RIGPORT_AVX2_LANES
 
-// AVX2 in the CPU (CPUID leaf 7) and its registers saved by the OS (OSXSAVE, XCR0's SSE and AVX
-// state), asked once, on first use. Not __builtin_cpu_supports: it links libgcc's feature probe,
-// which runs at every start and asks CPUID for a dozen leaves, each a trip to the hypervisor here.
-bool InfluenceNormaliser::eightLanes() {
-  static const bool avx2 = [] {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & bit_OSXSAVE) == 0 || (c & bit_AVX) == 0) return false;
-    unsigned xcr0 = 0, xcr0High = 0;
-    __asm__("xgetbv" : "=a"(xcr0), "=d"(xcr0High) : "c"(0));
-    if ((xcr0 & 6) != 6) return false;
-    return __get_cpuid_count(7, 0, &a, &b, &c, &d) != 0 && (b & bit_AVX2) != 0;
-  }();
-  return avx2;
-}
+bool InfluenceNormaliser::eightLanes() { return platform::cpuHasAvx2(); }
 
 namespace {
 
 // AVX2 without FMA: the compiler can fuse nothing, so every lane rounds as the SSE2 code does.
-#define RIGPORT_AVX2 __attribute__((target("avx2")))
+#define RIGPORT_AVX2 RIGPORT_TARGET_AVX2
 
 RIGPORT_AVX2 __m256 select8(__m256 mask, __m256 a, __m256 b) { return _mm256_blendv_ps(b, a, mask); }
 RIGPORT_AVX2 __m256i select8(__m256 mask, __m256i a, __m256i b) {

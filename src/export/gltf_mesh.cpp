@@ -256,7 +256,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
     }
     Json attributes = Json::object();
     Json extras = Json::object();
-    attributes["POSITION"] = RP_TRY(writePositions(doc, mesh, ownMesh, map, path));
+    RP_ASSIGN(attributes["POSITION"], writePositions(doc, mesh, ownMesh, map, path));
     if (!mesh.normals.empty()) {
       uint64_t replaced = 0;
       attributes["NORMAL"] = writeNormals(doc, mesh, ownMesh, map, replaced);
@@ -267,7 +267,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
                                                            ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
     }
     if (mesh.skinned()) {
-      const SkinAttributes skin = RP_TRY(writeSkin(doc, mesh, ownMesh, options, path));
+      RP_ASSIGN(const SkinAttributes skin, writeSkin(doc, mesh, ownMesh, options, path));
       for (size_t s = 0; s < skin.joints.size(); ++s) {
         attributes[fmt::format("JOINTS_{}", s)] = skin.joints[s];
         attributes[fmt::format("WEIGHTS_{}", s)] = skin.weights[s];

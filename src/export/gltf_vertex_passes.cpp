@@ -5,7 +5,9 @@
 #include <optional>
 #include <type_traits>
 
-#if defined(__SSE2__)
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
 #include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
@@ -42,7 +44,7 @@ uint64_t normalsOneByOne(const glm::vec3* in, size_t from, size_t to, float* out
   return replaced;
 }
 
-#if defined(__SSE2__)
+#if RIGPORT_SSE2_LANES
 // Four vertices are three vectors: a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3.
 void splitXyz(__m128 a, __m128 b, __m128 c, __m128& x, __m128& y, __m128& z) {
   const __m128 bc = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));  // b2 b3 c0 c1
@@ -96,7 +98,7 @@ template <class Vec>
 PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
   PositionBounds b{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max()), true};
   size_t v = 0;
-#if defined(__SSE2__)
+#if RIGPORT_SSE2_LANES
   if (n >= 4) {
     // Each lane of the three running vectors holds one component: min(p, lo) is glm::min(lo, p)
     // (p < lo ? p : lo), lane by lane. Only the value of a bound is order-free; its sign is not
@@ -162,7 +164,7 @@ PositionBounds mapPositionBounds(glm::vec3* p, size_t n, const VertexMap& map) {
 uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap* map) {
   uint64_t replaced = 0;
   size_t v = 0;
-#if defined(__SSE2__)
+#if RIGPORT_SSE2_LANES
   // glm::length is sqrt((x*x + y*y) + z*z), and each lane computes the same IEEE operations.
   const float* f = &normals[0].x;
   // Lanes not kept, by the 4-bit mask of those kept: a table, as a popcount without -mpopcnt is a

@@ -7,14 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "formats/battleforge/drs_io.hpp"
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/dff_io.hpp"
-#include "formats/rw4/arena_io.hpp"
-#include "formats/sims3/sims3_io.hpp"
-#include "formats/sluggers/archive_io.hpp"
-#include "formats/sluggers/model_io.hpp"
-#include "formats/gltf/gltf_io.hpp"
+#include "formats/battleforge/battleforge.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/rw4/rw4.hpp"
+#include "formats/sims3/sims3.hpp"
+#include "formats/sluggers/sluggers.hpp"
+#include "formats/gltf/gltf.hpp"
 
 namespace rigport {
 namespace {
@@ -26,7 +24,7 @@ std::string stemOf(const std::string& path) { return fs::path(path).stem().strin
 // Formats whose files hold one rig: the whole file is item "0".
 template <Result<Rig> (*Read)(std::span<const uint8_t>, ReadContext&)>
 Result<Asset> readOneRig(const Source& source, ReadContext& ctx) {
-  Rig rig = RP_TRY(Read(source.bytes(), ctx));
+  RP_ASSIGN(Rig rig, Read(source.bytes(), ctx));
   Asset asset;
   asset.provenance.format = rig.provenance.format;
   asset.provenance.axes = rig.provenance.axes;
@@ -41,7 +39,7 @@ Result<std::vector<ItemInfo>> listOneRig(const Source& source, ReadContext&) {
 // Formats whose files hold one set of standalone clips.
 template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
 Result<Asset> readOneClipSet(const Source& source, ReadContext& ctx) {
-  ClipSet clips = RP_TRY(Read(source.bytes(), ctx));
+  RP_ASSIGN(ClipSet clips, Read(source.bytes(), ctx));
   Asset asset;
   asset.provenance.format = clips.provenance.format;
   asset.provenance.axes = clips.provenance.axes;
@@ -54,7 +52,7 @@ Result<Asset> readOneClipSet(const Source& source, ReadContext& ctx) {
 // interleaved with the keys, and reading is as fast as walking (BENCHMARKS.md, IFP read).
 template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
 Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) {
-  const ClipSet clips = RP_TRY(Read(source.bytes(), ctx));
+  RP_ASSIGN(const ClipSet clips, Read(source.bytes(), ctx));
   std::vector<ItemInfo> items;
   items.reserve(clips.animations.size());
   for (size_t i = 0; i < clips.animations.size(); ++i) {
@@ -116,7 +114,10 @@ std::string lowerExtension(std::string_view path) {
   return ext;
 }
 
-bool hasExtension(const FormatInfo& f, const std::string& ext) {
+}  // namespace
+
+bool namesFileOf(const FormatInfo& f, std::string_view path) {
+  const std::string ext = lowerExtension(path);
   if (ext.empty()) return false;
   std::string_view list = f.extensions;
   while (!list.empty()) {
@@ -127,6 +128,8 @@ bool hasExtension(const FormatInfo& f, const std::string& ext) {
   }
   return false;
 }
+
+namespace {
 
 // Formats that store no clip names (.anm) leave them empty; the file's stem is what a user
 // recognises in Blender or three.js: "walk" for walk.anm, "walk_0", "walk_1" for several clips.
@@ -204,14 +207,14 @@ const FormatInfo* detectFormat(std::span<const uint8_t> bytes, std::string_view 
   const FormatInfo* byMagic = nullptr;
   for (const FormatInfo& f : kFormats) {
     if (!f.probe(bytes)) continue;
-    if (hasExtension(f, ext)) return &f;  // magic and extension agree
+    if (namesFileOf(f, path)) return &f;  // magic and extension agree
     if (byMagic == nullptr) byMagic = &f;
   }
   if (byMagic != nullptr) return byMagic;
   // No magic matched: a file named like one of ours goes to that reader, whose error will say
   // which field is wrong, rather than a bare "unknown format".
   for (const FormatInfo& f : kFormats)
-    if (hasExtension(f, ext)) return &f;
+    if (namesFileOf(f, path)) return &f;
   return nullptr;
 }
 

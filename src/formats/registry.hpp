@@ -50,6 +50,8 @@ struct FormatInfo {
 
 std::span<const FormatInfo> formats();
 const FormatInfo* findFormat(std::string_view name);
+// Whether `path`'s extension (any case) is one of the format's.
+bool namesFileOf(const FormatInfo& f, std::string_view path);
 // Magic first (the extension breaks ties); with no magic match, the extension alone.
 const FormatInfo* detectFormat(std::span<const uint8_t> bytes, std::string_view path);
 

@@ -13,14 +13,14 @@ constexpr const char* kRootName = "root node";  // the add-on's writer (commit 7
 Status readHierarchy(ByteReader& h, std::vector<DrsBlock>& blocks, uint32_t nodeCount) {
   RP_CHECK(h.s32("root/identifier"));
   RP_CHECK(h.s32("root/unknown"));
-  const uint32_t rootLen = RP_TRY(h.u32("root/len"));
+  RP_ASSIGN(const uint32_t rootLen, h.u32("root/len"));
   RP_CHECK(h.skip(rootLen, "root/name"));
-  const size_t n = RP_TRY(h.count(nodeCount - 1, kMinNodeRecord, "node_count"));
+  RP_ASSIGN(const size_t n, h.count(nodeCount - 1, kMinNodeRecord, "node_count"));
   for (size_t i = 0; i < n; ++i) {
     auto scope = h.scope(Field("Node", static_cast<int64_t>(i)));
-    const int32_t info = RP_TRY(h.s32("info_index"));
-    const uint32_t len = RP_TRY(h.u32("len"));
-    const auto name = RP_TRY(h.bytes(len, "class_name"));
+    RP_ASSIGN(const int32_t info, h.s32("info_index"));
+    RP_ASSIGN(const uint32_t len, h.u32("len"));
+    RP_ASSIGN(const auto name, h.bytes(len, "class_name"));
     RP_CHECK(h.s32("zero"));
     if (info < 1 || static_cast<size_t>(info) > blocks.size()) {
       return h.error(ErrorCode::BadValue, fmt::format("info_index {} names no NodeInformation record (1..{})", info, blocks.size()), "info_index");
@@ -44,33 +44,33 @@ const char* className(int32_t magic) {
 }
 
 Result<std::vector<DrsBlock>> readBlocks(ByteReader& root, Provenance* provenance) {
-  ByteReader h = RP_TRY(root.window(0, std::min(root.size(), kHeaderSize), "header"));
-  const int32_t magic = RP_TRY(h.s32("magic"));
+  RP_ASSIGN(ByteReader h, root.window(0, std::min(root.size(), kHeaderSize), "header"));
+  RP_ASSIGN(const int32_t magic, h.s32("magic"));
   if (magic != kDrsMagic) {
     return h.errorAt(0, ErrorCode::BadValue, fmt::format("magic 0x{:08X} is not a DRS (0xC57CF11E)", static_cast<uint32_t>(magic)), "magic");
   }
-  const int32_t models = RP_TRY(h.s32("number_of_models"));
-  const uint32_t infoOffset = RP_TRY(h.u32("node_information_offset"));
-  const uint32_t hierarchyOffset = RP_TRY(h.u32("node_hierarchy_offset"));
-  const uint32_t nodeCount = RP_TRY(h.u32("node_count"));
+  RP_ASSIGN(const int32_t models, h.s32("number_of_models"));
+  RP_ASSIGN(const uint32_t infoOffset, h.u32("node_information_offset"));
+  RP_ASSIGN(const uint32_t hierarchyOffset, h.u32("node_hierarchy_offset"));
+  RP_ASSIGN(const uint32_t nodeCount, h.u32("node_count"));
   if (models != 1 && provenance != nullptr) provenance->warn("model-count", fmt::format("number_of_models is {} (1 expected)", models));
   if (nodeCount == 0) return h.errorAt(16, ErrorCode::BadValue, "node_count 0: not even the root node", "node_count");
   if (infoOffset > root.size()) {
     return h.errorAt(8, ErrorCode::Truncated, fmt::format("node_information_offset 0x{:X} is past the end 0x{:X}", infoOffset, root.size()),
                      "node_information_offset");
   }
-  ByteReader table = RP_TRY(root.window(infoOffset, root.size() - infoOffset, "NodeInformation"));
-  const size_t n = RP_TRY(table.count(nodeCount, kNodeInformationSize, "node_count"));
+  RP_ASSIGN(ByteReader table, root.window(infoOffset, root.size() - infoOffset, "NodeInformation"));
+  RP_ASSIGN(const size_t n, table.count(nodeCount, kNodeInformationSize, "node_count"));
   RP_CHECK(table.skip(kNodeInformationSize, "root"));  // §2 RootNodeInformation: zeroes, -1, 1, count, 0
   std::vector<DrsBlock> blocks;
   blocks.reserve(n - 1);
   for (size_t i = 1; i < n; ++i) {
     auto scope = table.scope(Field("record", static_cast<int64_t>(i)));
     DrsBlock b;
-    b.magic = RP_TRY(table.s32("magic"));
-    b.identifier = RP_TRY(table.s32("identifier"));
-    b.offset = RP_TRY(table.u32("offset"));
-    b.size = RP_TRY(table.u32("size"));
+    RP_ASSIGN(b.magic, table.s32("magic"));
+    RP_ASSIGN(b.identifier, table.s32("identifier"));
+    RP_ASSIGN(b.offset, table.u32("offset"));
+    RP_ASSIGN(b.size, table.u32("size"));
     RP_CHECK(table.skip(16, "spacer"));
     if (b.offset > root.size() || b.size > root.size() - b.offset) {
       return table.error(ErrorCode::Truncated,

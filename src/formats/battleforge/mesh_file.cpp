@@ -19,11 +19,11 @@ float readF32(const uint8_t* p) {
 }
 
 Status readStream(ByteReader& r, BattleforgeMesh& mesh, size_t vertexCount, Provenance* provenance) {
-  const int32_t revision = RP_TRY(r.s32("revision"));
-  const uint32_t vertexSize = RP_TRY(r.u32("vertex_size"));
+  RP_ASSIGN(const int32_t revision, r.s32("revision"));
+  RP_ASSIGN(const uint32_t vertexSize, r.u32("vertex_size"));
   RP_CHECK(r.count(vertexCount, vertexSize, "vertex_size"));
   const size_t dataAt = r.position();
-  const auto data = RP_TRY(r.bytes(vertexCount * vertexSize, "vertices"));
+  RP_ASSIGN(const auto data, r.bytes(vertexCount * vertexSize, "vertices"));
   auto needs = [&](size_t minSize) -> Status {
     if (vertexSize >= minSize) return Ok{};
     return r.errorAt(dataAt - 4, ErrorCode::BadValue, fmt::format("revision {} vertices need {} bytes, vertex_size is {}", revision, minSize, vertexSize),
@@ -71,13 +71,13 @@ Status readStream(ByteReader& r, BattleforgeMesh& mesh, size_t vertexCount, Prov
 
 Status readTextures(ByteReader& r, BattleforgeMesh& mesh) {
   auto scope = r.scope("Textures");
-  const uint32_t count = RP_TRY(r.u32("count"));
-  const size_t n = RP_TRY(r.count(count, 12, "count"));
+  RP_ASSIGN(const uint32_t count, r.u32("count"));
+  RP_ASSIGN(const size_t n, r.count(count, 12, "count"));
   for (size_t i = 0; i < n; ++i) {
     auto item = r.scope(Field("texture", static_cast<int64_t>(i)));
-    const int32_t id = RP_TRY(r.s32("id"));
-    const uint32_t len = RP_TRY(r.u32("len"));
-    const auto name = RP_TRY(r.bytes(len, "name"));
+    RP_ASSIGN(const int32_t id, r.s32("id"));
+    RP_ASSIGN(const uint32_t len, r.u32("len"));
+    RP_ASSIGN(const auto name, r.bytes(len, "name"));
     RP_CHECK(r.s32("spacer"));
     mesh.textures.emplace_back(id, std::string(reinterpret_cast<const char*>(name.data()), name.size()));
   }
@@ -87,25 +87,25 @@ Status readTextures(ByteReader& r, BattleforgeMesh& mesh) {
 // A counted list of fixed-size records the rig does not use (Refraction, Materials).
 Status skipList(ByteReader& r, size_t recordSize, const char* name) {
   auto scope = r.scope(name);
-  const uint32_t count = RP_TRY(r.u32("count"));
+  RP_ASSIGN(const uint32_t count, r.u32("count"));
   RP_CHECK(r.count(count, recordSize, "count"));
   return r.skip(size_t{count} * recordSize, "records");
 }
 
 Status skipLevelOfDetail(ByteReader& r) {
-  const uint32_t n = RP_TRY(r.u32("LevelOfDetail/count"));
+  RP_ASSIGN(const uint32_t n, r.u32("LevelOfDetail/count"));
   if (n == 1) RP_CHECK(r.s32("LevelOfDetail/lod"));
   return Ok{};
 }
 
 Status skipEmptyString(ByteReader& r) {
-  const uint32_t n = RP_TRY(r.u32("EmptyString/count"));
+  RP_ASSIGN(const uint32_t n, r.u32("EmptyString/count"));
   RP_CHECK(r.count(n, 2, "EmptyString/count"));
   return r.skip(2 * size_t{n}, "EmptyString/bytes");
 }
 
 Status skipFlow(ByteReader& r) {
-  const uint32_t n = RP_TRY(r.u32("Flow/count"));
+  RP_ASSIGN(const uint32_t n, r.u32("Flow/count"));
   if (n == 4) RP_CHECK(r.skip(4 * 20, "Flow/entries"));
   return Ok{};
 }
@@ -134,14 +134,14 @@ Status readMaterialBlocks(ByteReader& r, BattleforgeMesh& mesh) {
 
 Result<BattleforgeMesh> readMesh(ByteReader& r, Provenance* provenance) {
   BattleforgeMesh mesh;
-  const uint32_t vertexCount = RP_TRY(r.u32("vertex_count"));
-  const uint32_t faceCount = RP_TRY(r.u32("face_count"));
-  const size_t nf = RP_TRY(r.count(faceCount, 6, "face_count"));
+  RP_ASSIGN(const uint32_t vertexCount, r.u32("vertex_count"));
+  RP_ASSIGN(const uint32_t faceCount, r.u32("face_count"));
+  RP_ASSIGN(const size_t nf, r.count(faceCount, 6, "face_count"));
   const size_t facesAt = r.position();
-  const std::vector<uint16_t> faces = RP_TRY(r.array<uint16_t>(3 * nf, "faces"));
+  RP_ASSIGN(const std::vector<uint16_t> faces, r.array<uint16_t>(3 * nf, "faces"));
   mesh.faces.resize(nf);
   if (nf > 0) std::memcpy(mesh.faces.data(), faces.data(), faces.size() * sizeof(uint16_t));
-  const uint8_t streams = RP_TRY(r.u8("stream_count"));
+  RP_ASSIGN(const uint8_t streams, r.u8("stream_count"));
   for (uint8_t s = 0; s < streams; ++s) {
     auto scope = r.scope(Field("streams", s));
     RP_CHECK(readStream(r, mesh, vertexCount, provenance));
@@ -158,8 +158,8 @@ Result<BattleforgeMesh> readMesh(ByteReader& r, Provenance* provenance) {
     }
   }
   RP_CHECK(r.skip(24, "bbox"));
-  mesh.materialId = RP_TRY(r.s16("material_id"));
-  mesh.materialParameters = RP_TRY(r.s32("material_parameters"));
+  RP_ASSIGN(mesh.materialId, r.s16("material_id"));
+  RP_ASSIGN(mesh.materialParameters, r.s32("material_parameters"));
   RP_CHECK(readMaterialBlocks(r, mesh));
   return mesh;
 }
@@ -168,20 +168,20 @@ Result<BattleforgeMesh> readMesh(ByteReader& r, Provenance* provenance) {
 
 Result<CDspMeshFile> readMeshFile(ByteReader& r, Provenance* provenance) {
   CDspMeshFile file;
-  const int32_t first = RP_TRY(r.s32("magic"));
+  RP_ASSIGN(const int32_t first, r.s32("magic"));
   // §7: drs.bt also accepts an old form whose first int32 is the mesh count (no magic, zero or points).
   const bool current = first == kMeshFileMagic;
   uint32_t meshCount = static_cast<uint32_t>(first);
   if (current) {
     RP_CHECK(r.s32("zero"));
-    meshCount = RP_TRY(r.u32("mesh_count"));
+    RP_ASSIGN(meshCount, r.u32("mesh_count"));
   }
   RP_CHECK(r.skip(24, "bbox"));
-  const size_t n = RP_TRY(r.count(meshCount, kMinMeshBytes, current ? "mesh_count" : "magic (old form: mesh_count)"));
+  RP_ASSIGN(const size_t n, r.count(meshCount, kMinMeshBytes, current ? "mesh_count" : "magic (old form: mesh_count)"));
   file.meshes.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("BattleforgeMesh", static_cast<int64_t>(i)));
-    file.meshes.push_back(RP_TRY(readMesh(r, provenance)));
+    RP_ASSIGN(file.meshes.emplace_back(), readMesh(r, provenance));
   }
   if (current) RP_CHECK(r.skip(48, "points"));
   return file;

@@ -29,8 +29,8 @@ Result<BoneMatrix> readBoneMatrix(ByteReader& r) {
   BoneMatrix m;
   for (int k = 0; k < 4; ++k) {
     auto scope = r.scope(Field("bone_vertices", k));
-    for (int c = 0; c < 3; ++c) m[k].position[c] = RP_TRY(r.f32(Field("position", c)));
-    m[k].parent = RP_TRY(r.s32("parent"));
+    for (int c = 0; c < 3; ++c) { RP_ASSIGN(m[k].position[c], r.f32(Field("position", c))); }
+    RP_ASSIGN(m[k].parent, r.s32("parent"));
   }
   return m;
 }
@@ -38,20 +38,20 @@ Result<BoneMatrix> readBoneMatrix(ByteReader& r) {
 Result<DrsBone> readBone(ByteReader& r, BoneRecordOffsets& at) {
   DrsBone b;
   at.start = r.position();
-  b.version = RP_TRY(r.u32("version"));
+  RP_ASSIGN(b.version, r.u32("version"));
   at.identifier = r.position();
-  b.identifier = RP_TRY(r.s32("identifier"));
-  const uint32_t nameLen = RP_TRY(r.u32("name_len"));
+  RP_ASSIGN(b.identifier, r.s32("identifier"));
+  RP_ASSIGN(const uint32_t nameLen, r.u32("name_len"));
   if (nameLen > kMaxBoneName) {
     return r.errorAt(r.position() - 4, ErrorCode::BadValue,
                      fmt::format("bone with identifier {}: name of {} characters (at most {})", b.identifier, nameLen, kMaxBoneName),
                      "name_len");
   }
-  const auto name = RP_TRY(r.bytes(nameLen, "name"));
+  RP_ASSIGN(const auto name, r.bytes(nameLen, "name"));
   b.name.assign(reinterpret_cast<const char*>(name.data()), name.size());
-  const uint32_t childCount = RP_TRY(r.u32("child_count"));
+  RP_ASSIGN(const uint32_t childCount, r.u32("child_count"));
   at.children = r.position();
-  b.children = RP_TRY(r.array<int32_t>(childCount, "children"));
+  RP_ASSIGN(b.children, r.array<int32_t>(childCount, "children"));
   return b;
 }
 
@@ -183,35 +183,35 @@ uint32_t characterSum(const std::string& name) {
 Result<CSkSkeleton> readSkeleton(ByteReader& r) {
   CSkSkeleton s;
   s.fileOffset = r.fileOffsetOfStart();
-  const int32_t magic = RP_TRY(r.s32("magic"));
+  RP_ASSIGN(const int32_t magic, r.s32("magic"));
   if (magic != kSkeletonMagic) {
     return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("CSkSkeleton magic {}, expected {}", magic, kSkeletonMagic), "magic");
   }
-  const int32_t version = RP_TRY(r.s32("version"));
+  RP_ASSIGN(const int32_t version, r.s32("version"));
   if (version != kSkeletonVersion) {
     return r.errorAt(r.position() - 4, ErrorCode::Unsupported, fmt::format("CSkSkeleton version {} (only 3 is known)", version), "version");
   }
-  const uint32_t matrixCount = RP_TRY(r.u32("bone_matrix_count"));
-  const size_t nm = RP_TRY(r.count(matrixCount, kBoneMatrixSize, "bone_matrix_count"));
+  RP_ASSIGN(const uint32_t matrixCount, r.u32("bone_matrix_count"));
+  RP_ASSIGN(const size_t nm, r.count(matrixCount, kBoneMatrixSize, "bone_matrix_count"));
   const size_t matricesStart = r.position();
   s.matrices.reserve(nm);
   for (size_t i = 0; i < nm; ++i) {
     auto scope = r.scope(Field("bone_matrices", static_cast<int64_t>(i)));
-    s.matrices.push_back(RP_TRY(readBoneMatrix(r)));
+    RP_ASSIGN(s.matrices.emplace_back(), readBoneMatrix(r));
   }
-  const uint32_t boneCount = RP_TRY(r.u32("bone_count"));
+  RP_ASSIGN(const uint32_t boneCount, r.u32("bone_count"));
   if (boneCount != matrixCount) {
     return r.errorAt(r.position() - 4, ErrorCode::BadValue,
                      fmt::format("bone_count {} but bone_matrix_count {} (each bone needs its matrix)", boneCount, matrixCount), "bone_count");
   }
-  const size_t nb = RP_TRY(r.count(boneCount, kMinBoneRecord, "bone_count"));
+  RP_ASSIGN(const size_t nb, r.count(boneCount, kMinBoneRecord, "bone_count"));
   s.bones.reserve(nb);
   std::vector<BoneRecordOffsets> at(nb);
   for (size_t i = 0; i < nb; ++i) {
     auto scope = r.scope(Field("bones", static_cast<int64_t>(i)));
-    s.bones.push_back(RP_TRY(readBone(r, at[i])));
+    RP_ASSIGN(s.bones.emplace_back(), readBone(r, at[i]));
   }
-  for (size_t i = 0; i < 16; ++i) s.superParent[i] = RP_TRY(r.f32(Field("super_parent", static_cast<int64_t>(i))));
+  for (size_t i = 0; i < 16; ++i) { RP_ASSIGN(s.superParent[i], r.f32(Field("super_parent", static_cast<int64_t>(i)))); }
   RP_CHECK(validateSkeleton(r, s, at, matricesStart));
   return s;
 }

@@ -9,12 +9,12 @@ namespace rigport::battleforge {
 
 Result<CSkSkinInfo> readSkinInfo(ByteReader& r) {
   CSkSkinInfo s;
-  s.version = RP_TRY(r.s32("version"));
-  const uint32_t count = RP_TRY(r.u32("vertex_count"));
-  const size_t n = RP_TRY(r.count(count, 32, "vertex_count"));
+  RP_ASSIGN(s.version, r.s32("version"));
+  RP_ASSIGN(const uint32_t count, r.u32("vertex_count"));
+  RP_ASSIGN(const size_t n, r.count(count, 32, "vertex_count"));
   // §5: weights first, then bone ids (the docs page has them the other way round). Read as one
   // block (checked above), 8 words per row.
-  const std::vector<uint32_t> words = RP_TRY(r.array<uint32_t>(8 * n, "vertices"));
+  RP_ASSIGN(const std::vector<uint32_t> words, r.array<uint32_t>(8 * n, "vertices"));
   s.vertices.resize(n);
   for (size_t v = 0; v < n; ++v) {
     for (int k = 0; k < 4; ++k) {
@@ -36,16 +36,16 @@ void writeSkinInfo(ByteWriter& w, const CSkSkinInfo& s) {
 
 Result<CGeoMesh> readGeoMesh(ByteReader& r) {
   CGeoMesh m;
-  const int32_t magic = RP_TRY(r.s32("magic"));
+  RP_ASSIGN(const int32_t magic, r.s32("magic"));
   if (magic != kGeoMeshMagic) {
     return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("CGeoMesh magic {}, expected 1", magic), "magic");
   }
-  const uint32_t indexCount = RP_TRY(r.u32("index_count"));
+  RP_ASSIGN(const uint32_t indexCount, r.u32("index_count"));
   const size_t indicesAt = r.position();
-  m.indices = RP_TRY(r.array<uint16_t>(indexCount, "indices"));
-  const uint32_t vertexCount = RP_TRY(r.u32("vertex_count"));
-  const size_t n = RP_TRY(r.count(vertexCount, 16, "vertex_count"));
-  const std::vector<float> xyzw = RP_TRY(r.array<float>(4 * n, "vertices"));
+  RP_ASSIGN(m.indices, r.array<uint16_t>(indexCount, "indices"));
+  RP_ASSIGN(const uint32_t vertexCount, r.u32("vertex_count"));
+  RP_ASSIGN(const size_t n, r.count(vertexCount, 16, "vertex_count"));
+  RP_ASSIGN(const std::vector<float> xyzw, r.array<float>(4 * n, "vertices"));
   m.positions.resize(n);
   for (size_t v = 0; v < n; ++v) m.positions[v] = {xyzw[4 * v], xyzw[4 * v + 1], xyzw[4 * v + 2]};
   for (size_t i = 0; i < m.indices.size(); ++i) {
@@ -72,17 +72,17 @@ void writeGeoMesh(ByteWriter& w, const CGeoMesh& m) {
 
 Result<CDspJointMap> readJointMap(ByteReader& r) {
   CDspJointMap m;
-  const int32_t version = RP_TRY(r.s32("version"));
+  RP_ASSIGN(const int32_t version, r.s32("version"));
   if (version != kJointMapVersion) {
     return r.errorAt(r.position() - 4, ErrorCode::Unsupported, fmt::format("CDspJointMap version {} (only 1 is known)", version), "version");
   }
-  const uint32_t groups = RP_TRY(r.u32("group_count"));
-  const size_t n = RP_TRY(r.count(groups, 4, "group_count"));
+  RP_ASSIGN(const uint32_t groups, r.u32("group_count"));
+  RP_ASSIGN(const size_t n, r.count(groups, 4, "group_count"));
   m.groups.resize(n);
   for (size_t g = 0; g < n; ++g) {
     auto scope = r.scope(Field("groups", static_cast<int64_t>(g)));
-    const uint32_t joints = RP_TRY(r.u32("joint_count"));
-    m.groups[g] = RP_TRY(r.array<int16_t>(joints, "joints"));
+    RP_ASSIGN(const uint32_t joints, r.u32("joint_count"));
+    RP_ASSIGN(m.groups[g], r.array<int16_t>(joints, "joints"));
   }
   return m;
 }

@@ -162,7 +162,7 @@ Result<size_t> accessorCount(const Document& doc, int index, const std::string& 
 
 Result<std::vector<float>> readFloats(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules,
                                       const std::string& usedAs, int& components) {
-  const Span s = RP_TRY(locate(doc, ctx, accessor, rules, usedAs, sizeof(float)));
+  RP_ASSIGN(const Span s, locate(doc, ctx, accessor, rules, usedAs, sizeof(float)));
   components = s.components;
   std::vector<float> out(s.count * static_cast<size_t>(s.components));
   float* o = out.data();
@@ -175,7 +175,7 @@ Result<std::vector<float>> readFloats(const Document& doc, ReadContext& ctx, int
 
 Result<std::vector<uint32_t>> readUints(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules,
                                         const std::string& usedAs, int& components) {
-  const Span s = RP_TRY(locate(doc, ctx, accessor, rules, usedAs, sizeof(uint32_t)));
+  RP_ASSIGN(const Span s, locate(doc, ctx, accessor, rules, usedAs, sizeof(uint32_t)));
   components = s.components;
   std::vector<uint32_t> out(s.count * static_cast<size_t>(s.components));
   uint32_t* o = out.data();

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "formats/gltf/gltf_accessor.hpp"
-#include "formats/gltf/gltf_read.hpp"
+#include "formats/gltf/gltf_reader.hpp"
 
 namespace rigport::gltf_in {
 namespace {
@@ -47,7 +47,7 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
   keys.interpolation = interpolationNamed(sampler.interpolation, known);
   if (!known) warnings.warn("unknown-interpolation", fmt::format("{}.interpolation '{}' is not a glTF mode; read as LINEAR", at, sampler.interpolation));
   int comps = 0;
-  keys.times = RP_TRY(readFloats(doc, ctx, sampler.input, kTimeRules, at + ".input", comps));
+  RP_ASSIGN(keys.times, readFloats(doc, ctx, sampler.input, kTimeRules, at + ".input", comps));
   for (size_t k = 0; k < keys.times.size(); ++k) {
     if (!std::isfinite(keys.times[k]) || (k > 0 && keys.times[k] < keys.times[k - 1])) {
       return fieldError(doc, fmt::format("accessors[{}]", sampler.input), ErrorCode::BadValue,
@@ -55,7 +55,7 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
     }
   }
   constexpr bool isQuat = std::is_same_v<T, glm::quat>;
-  const std::vector<float> out = RP_TRY(readFloats(doc, ctx, sampler.output, isQuat ? kRotationRules : kVec3Rules, at + ".output", comps));
+  RP_ASSIGN(const std::vector<float> out, readFloats(doc, ctx, sampler.output, isQuat ? kRotationRules : kVec3Rules, at + ".output", comps));
   const size_t n = keys.times.size();
   const size_t perKey = keys.interpolation == Interpolation::CubicSpline ? 3 : 1;
   const size_t width = isQuat ? 4 : 3;

@@ -30,28 +30,28 @@ Result<Container> splitGlb(std::span<const uint8_t> bytes, ReadContext& ctx) {
   auto scope = r.scope("glb");
   Container c;
   c.glb = true;
-  const uint32_t magic = RP_TRY(r.u32("magic"));
+  RP_ASSIGN(const uint32_t magic, r.u32("magic"));
   if (magic != kGlbMagic) return r.errorAt(0, ErrorCode::BadValue, "not a GLB (magic is not \"glTF\")", "magic");
-  const uint32_t version = RP_TRY(r.u32("version"));
+  RP_ASSIGN(const uint32_t version, r.u32("version"));
   if (version != 2) return r.errorAt(4, ErrorCode::Unsupported, fmt::format("GLB version {}; only glTF 2.0 is read", version), "version");
-  const uint32_t length = RP_TRY(r.u32("length"));
+  RP_ASSIGN(const uint32_t length, r.u32("length"));
   if (length > bytes.size()) {
     return r.errorAt(8, ErrorCode::Truncated, fmt::format("header says {} bytes, the file has {}", length, bytes.size()), "length");
   }
-  ByteReader body = RP_TRY(r.sub(length - 12, "chunks"));
-  const uint32_t jsonLength = RP_TRY(body.u32(Field("chunks", 0)));
-  const uint32_t jsonType = RP_TRY(body.u32(Field("chunks", 0)));
+  RP_ASSIGN(ByteReader body, r.sub(length - 12, "chunks"));
+  RP_ASSIGN(const uint32_t jsonLength, body.u32(Field("chunks", 0)));
+  RP_ASSIGN(const uint32_t jsonType, body.u32(Field("chunks", 0)));
   if (jsonType != kChunkJson) return body.errorAt(4, ErrorCode::BadValue, "the first chunk is not JSON", Field("chunks", 0));
-  c.json = RP_TRY(body.bytes(jsonLength, Field("chunks", 0)));
+  RP_ASSIGN(c.json, body.bytes(jsonLength, Field("chunks", 0)));
   if (body.atEnd()) return c;
-  const uint32_t binLength = RP_TRY(body.u32(Field("chunks", 1)));
-  const uint32_t binType = RP_TRY(body.u32(Field("chunks", 1)));
+  RP_ASSIGN(const uint32_t binLength, body.u32(Field("chunks", 1)));
+  RP_ASSIGN(const uint32_t binType, body.u32(Field("chunks", 1)));
   if (binType != kChunkBin) {
     // Spec: a client ignores chunks of unknown types; only the second may be BIN.
     return c;
   }
   c.binOffset = body.fileOffset();
-  c.bin = RP_TRY(body.bytes(binLength, Field("chunks", 1)));
+  RP_ASSIGN(c.bin, body.bytes(binLength, Field("chunks", 1)));
   return c;
 }
 
@@ -175,7 +175,7 @@ Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
   const auto bytes = source.bytes();
   Container c;
   if (bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0) {
-    c = RP_TRY(splitGlb(bytes, ctx));
+    RP_ASSIGN(c, splitGlb(bytes, ctx));
   } else {
     c.json = bytes;
   }

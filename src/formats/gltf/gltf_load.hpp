@@ -1,4 +1,4 @@
-// Loading a glTF document with tinygltf inside rigport's bounds (why tinygltf: gltf_io.hpp).
+// Loading a glTF document with tinygltf inside rigport's bounds (why tinygltf: gltf.hpp).
 #pragma once
 
 #include <optional>

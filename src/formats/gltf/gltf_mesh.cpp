@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "formats/gltf/gltf_accessor.hpp"
-#include "formats/gltf/gltf_read.hpp"
+#include "formats/gltf/gltf_reader.hpp"
 
 namespace rigport::gltf_in {
 namespace {
@@ -82,7 +82,7 @@ class MeshBuilder {
       std::vector<uint32_t> order;
       if (prim.indices >= 0) {
         int comps = 0;
-        order = RP_TRY(readUints(doc_, ctx_, prim.indices, kIndexRules, at + ".indices", comps));
+        RP_ASSIGN(order, readUints(doc_, ctx_, prim.indices, kIndexRules, at + ".indices", comps));
         for (size_t i = 0; i < order.size(); ++i) {
           if (order[i] >= count) {
             return fieldError(doc_, fmt::format("accessors[{}]", prim.indices), ErrorCode::BadValue,
@@ -146,7 +146,7 @@ class MeshBuilder {
     const int positionAccessor = attribute(prim, "POSITION");
     if (positionAccessor < 0) return fieldError(doc_, at + ".attributes", ErrorCode::BadValue, "has no POSITION");
     int comps = 0;
-    const std::vector<float> pos = RP_TRY(readFloats(doc_, ctx_, positionAccessor, kPositionRules, at + ".attributes.POSITION", comps));
+    RP_ASSIGN(const std::vector<float> pos, readFloats(doc_, ctx_, positionAccessor, kPositionRules, at + ".attributes.POSITION", comps));
     const size_t n = pos.size() / 3;
     const size_t first = mesh.positions.size();
     if (n > 0xFFFFFFFFu - first) return fieldError(doc_, at, ErrorCode::TooLarge, "more than 2^32 vertices in one mesh");
@@ -157,7 +157,7 @@ class MeshBuilder {
       mesh.positions.push_back(p);
     }
     const auto sameCount = [&](int accessor, const std::string& name) -> Status {
-      const size_t count = RP_TRY(accessorCount(doc_, accessor, at + ".attributes." + name));
+      RP_ASSIGN(const size_t count, accessorCount(doc_, accessor, at + ".attributes." + name));
       if (count != n) {
         return fieldError(doc_, fmt::format("accessors[{}].count", accessor), ErrorCode::BadValue,
                           fmt::format("{} has {} elements, POSITION {} ({})", name, count, n, at));
@@ -167,14 +167,14 @@ class MeshBuilder {
     // A mesh keeps normals and UVs only when every primitive has them (one per vertex, rig.hpp).
     if (const int a = attribute(prim, "NORMAL"); a >= 0 && mesh.normals.size() == first) {
       RP_CHECK(sameCount(a, "NORMAL"));
-      const std::vector<float> nrm = RP_TRY(readFloats(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL", comps));
+      RP_ASSIGN(const std::vector<float> nrm, readFloats(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL", comps));
       for (size_t v = 0; v < n; ++v) mesh.normals.push_back(normalMatrix * glm::vec3(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]));
     } else {
       mesh.normals.clear();
     }
     if (const int a = attribute(prim, "TEXCOORD_0"); a >= 0 && mesh.uvs.size() == first) {
       RP_CHECK(sameCount(a, "TEXCOORD_0"));
-      const std::vector<float> uv = RP_TRY(readFloats(doc_, ctx_, a, kUvRules, at + ".attributes.TEXCOORD_0", comps));
+      RP_ASSIGN(const std::vector<float> uv, readFloats(doc_, ctx_, a, kUvRules, at + ".attributes.TEXCOORD_0", comps));
       for (size_t v = 0; v < n; ++v) mesh.uvs.emplace_back(uv[v * 2], uv[v * 2 + 1]);
     } else {
       mesh.uvs.clear();
@@ -193,8 +193,8 @@ class MeshBuilder {
       }
       RP_CHECK(sameCount(j, fmt::format("JOINTS_{}", set)));
       RP_CHECK(sameCount(w, fmt::format("WEIGHTS_{}", set)));
-      joints.push_back(RP_TRY(readUints(doc_, ctx_, j, kJointRules, fmt::format("{}.attributes.JOINTS_{}", at, set), comps)));
-      weights.push_back(RP_TRY(readFloats(doc_, ctx_, w, kWeightRules, fmt::format("{}.attributes.WEIGHTS_{}", at, set), comps)));
+      RP_ASSIGN(joints.emplace_back(), readUints(doc_, ctx_, j, kJointRules, fmt::format("{}.attributes.JOINTS_{}", at, set), comps));
+      RP_ASSIGN(weights.emplace_back(), readFloats(doc_, ctx_, w, kWeightRules, fmt::format("{}.attributes.WEIGHTS_{}", at, set), comps));
     }
     if (!ctx_.budget().charge(n * joints.size() * 4 * sizeof(Influence))) {
       return fieldError(doc_, at, ErrorCode::TooLarge, ctx_.budget().refusal(n * joints.size() * 4 * sizeof(Influence)));

@@ -13,7 +13,7 @@
 
 #include "core/hash.hpp"
 #include "formats/gltf/gltf_accessor.hpp"
-#include "formats/gltf/gltf_read.hpp"
+#include "formats/gltf/gltf_reader.hpp"
 
 namespace rigport::gltf_in {
 namespace {
@@ -125,7 +125,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
     return e;
   }
   Layout layout;
-  layout.parent = RP_TRY(nodeParents(doc));
+  RP_ASSIGN(layout.parent, nodeParents(doc));
   layout.rigOfNode.assign(m.nodes.size(), -1);
   layout.boneOfNode.assign(m.nodes.size(), -1);
   layout.rigOfSkin.assign(m.skins.size(), -1);
@@ -242,7 +242,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
     if (skin.inverseBindMatrices >= 0) {
       int components = 0;
       const std::string field = fmt::format("skins[{}].inverseBindMatrices", s);
-      ibm = RP_TRY(readFloats(doc, ctx, skin.inverseBindMatrices, {{TINYGLTF_TYPE_MAT4}, {TINYGLTF_COMPONENT_TYPE_FLOAT}}, field, components));
+      RP_ASSIGN(ibm, readFloats(doc, ctx, skin.inverseBindMatrices, {{TINYGLTF_TYPE_MAT4}, {TINYGLTF_COMPONENT_TYPE_FLOAT}}, field, components));
       if (ibm.size() / 16 < skin.joints.size()) {
         return fieldError(doc, field, ErrorCode::BadValue, fmt::format("holds {} matrices for {} joints", ibm.size() / 16, skin.joints.size()));
       }

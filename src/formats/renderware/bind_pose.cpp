@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/decompose.hpp"
-#include "formats/renderware/clump_skeleton.hpp"
+#include "formats/renderware/clump_rig.hpp"
 
 namespace rigport::renderware {
 namespace {

@@ -19,9 +19,9 @@ uint32_t packLibraryId(uint32_t version, uint32_t build) {
 Result<ChunkHeader> readChunkHeader(ByteReader& r, Field f) {
   auto scope = r.scope(f);
   ChunkHeader h;
-  h.type = RP_TRY(r.u32("type"));
-  h.size = RP_TRY(r.u32("size"));
-  h.libraryId = RP_TRY(r.u32("libraryId"));
+  RP_ASSIGN(h.type, r.u32("type"));
+  RP_ASSIGN(h.size, r.u32("size"));
+  RP_ASSIGN(h.libraryId, r.u32("libraryId"));
   h.version = unpackVersion(h.libraryId);
   h.build = unpackBuild(h.libraryId);
   return h;
@@ -29,7 +29,7 @@ Result<ChunkHeader> readChunkHeader(ByteReader& r, Field f) {
 
 Result<ByteReader> readChunk(ByteReader& r, uint32_t expectedType, Field name, ChunkHeader* header) {
   const size_t start = r.position();
-  ChunkHeader h = RP_TRY(readChunkHeader(r, name));
+  RP_ASSIGN(ChunkHeader h, readChunkHeader(r, name));
   if (h.type != expectedType) {
     return r.errorAt(start, ErrorCode::BadValue, fmt::format("expected chunk type 0x{:X}, found 0x{:X}", expectedType, h.type), name);
   }

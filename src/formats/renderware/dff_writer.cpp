@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include "core/validate.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/geometry.hpp"
 #include "formats/renderware/hanim_plg.hpp"
-#include "formats/renderware/rw_axes.hpp"
+#include "formats/renderware/axes.hpp"
 #include "formats/renderware/rw_materials.hpp"
 
 namespace rigport::renderware {

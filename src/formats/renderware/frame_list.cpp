@@ -23,18 +23,18 @@ std::string nodeName(std::span<const uint8_t> bytes) {
 // userdata.cpp): i32 numSets; per set i32 nameLen, char name[nameLen], i32 type (1 int, 2 float,
 // 3 string), i32 numElements, elements (strings as i32 len + chars).
 Result<std::optional<std::string>> userDataName(ByteReader& r) {
-  const int32_t numSets = RP_TRY(r.s32("numSets"));
-  const size_t sets = RP_TRY(r.count(numSets < 0 ? 0 : static_cast<uint64_t>(numSets), 12, "sets"));
+  RP_ASSIGN(const int32_t numSets, r.s32("numSets"));
+  RP_ASSIGN(const size_t sets, r.count(numSets < 0 ? 0 : static_cast<uint64_t>(numSets), 12, "sets"));
   for (size_t s = 0; s < sets; ++s) {
     auto scope = r.scope(Field("sets", static_cast<int64_t>(s)));
-    const uint32_t nameLen = RP_TRY(r.u32("nameLen"));
-    const std::string setName = RP_TRY(r.fixedString(nameLen, "name"));
-    const int32_t type = RP_TRY(r.s32("type"));
-    const uint32_t numElements = RP_TRY(r.u32("numElements"));
+    RP_ASSIGN(const uint32_t nameLen, r.u32("nameLen"));
+    RP_ASSIGN(const std::string setName, r.fixedString(nameLen, "name"));
+    RP_ASSIGN(const int32_t type, r.s32("type"));
+    RP_ASSIGN(const uint32_t numElements, r.u32("numElements"));
     for (uint32_t e = 0; e < numElements; ++e) {
       if (type == 3) {
-        const uint32_t len = RP_TRY(r.u32(Field("length", e)));
-        const std::string value = RP_TRY(r.fixedString(len, Field("value", e)));
+        RP_ASSIGN(const uint32_t len, r.u32(Field("length", e)));
+        RP_ASSIGN(const std::string value, r.fixedString(len, Field("value", e)));
         if (setName == "name") return std::optional<std::string>(value);
       } else {
         RP_CHECK(r.skip(4, Field("value", e)));
@@ -47,26 +47,26 @@ Result<std::optional<std::string>> userDataName(ByteReader& r) {
 }  // namespace
 
 Result<std::vector<RwFrame>> readFrameList(ByteReader& r, const DffContext& ctx) {
-  ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
-  const uint32_t numFrames = RP_TRY(st.u32("numFrames"));
-  const size_t n = RP_TRY(st.count(numFrames, kFrameRecordSize, "frames"));
+  RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
+  RP_ASSIGN(const uint32_t numFrames, st.u32("numFrames"));
+  RP_ASSIGN(const size_t n, st.count(numFrames, kFrameRecordSize, "frames"));
   std::vector<RwFrame> frames(n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = st.scope(Field("frames", static_cast<int64_t>(i)));
     RwFrame& f = frames[i];
     for (int c = 0; c < 4; ++c) {
-      for (int k = 0; k < 3; ++k) f.matrix[c][k] = RP_TRY(st.f32(Field("matrix", c * 3 + k)));
+      for (int k = 0; k < 3; ++k) { RP_ASSIGN(f.matrix[c][k], st.f32(Field("matrix", c * 3 + k))); }
     }
     const size_t parentPos = st.position();
-    f.parent = RP_TRY(st.s32("parent"));
-    f.flags = RP_TRY(st.u32("flags"));
+    RP_ASSIGN(f.parent, st.s32("parent"));
+    RP_ASSIGN(f.flags, st.u32("flags"));
     if (f.parent < -1 || f.parent >= static_cast<int64_t>(n) || f.parent == static_cast<int64_t>(i)) {
       return st.errorAt(parentPos, ErrorCode::BadValue,
                         fmt::format("frame {} has parent {} of {} frames", i, f.parent, n), "parent");
     }
   }
   for (size_t i = 0; i < n; ++i) {
-    ByteReader ext = RP_TRY(readChunk(r, kExtension, Field("Extension", static_cast<int64_t>(i))));
+    RP_ASSIGN(ByteReader ext, readChunk(r, kExtension, Field("Extension", static_cast<int64_t>(i))));
     RwFrame& f = frames[i];
     std::optional<std::string> userName;
     RP_CHECK(forEachChunk(ext, "chunk", [&](const ChunkHeader& h, ByteReader& c) -> Status {
@@ -74,10 +74,10 @@ Result<std::vector<RwFrame>> readFrameList(ByteReader& r, const DffContext& ctx)
         f.name = nodeName(c.data());
       } else if (h.type == kHAnimPlg) {
         auto scope = c.scope("HAnimPlg");
-        f.hanim = RP_TRY(readHAnimPlg(c, ctx));
+        RP_ASSIGN(f.hanim, readHAnimPlg(c, ctx));
       } else if (h.type == kUserDataPlg) {
         auto scope = c.scope("UserDataPlg");
-        userName = RP_TRY(userDataName(c));
+        RP_ASSIGN(userName, userDataName(c));
       } else {
         noteSkippedChunk(ctx, h, c);
       }

@@ -9,7 +9,7 @@
 
 #include "formats/renderware/geometry_binmesh.hpp"
 #include "formats/renderware/material_list.hpp"
-#include "formats/renderware/native/native_io.hpp"
+#include "formats/renderware/native/native_reader.hpp"
 #include "formats/renderware/skin_plg.hpp"
 
 namespace rigport::renderware {
@@ -56,12 +56,12 @@ Status decodeTriangles(std::span<const uint8_t> bytes, size_t nv, RwGeometry& ge
 
 // Native skin = Struct{u32 platform, ...} inside the Skin PLG (§1.7).
 Result<SkinPlg> readNativeSkin(ByteReader& r, RwGeometry& geo, const NativeSkinVertices& wdglVertices) {
-  ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+  RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
   const size_t at = st.position();
-  const uint32_t platform = RP_TRY(st.u32("platform"));
+  RP_ASSIGN(const uint32_t platform, st.u32("platform"));
   if (platform == kPlatformXbox) return readXboxSkin(st, geo.numVertices);
   if (platform == kPlatformWdgl) {
-    SkinPlg skin = RP_TRY(readWdglSkin(st));
+    RP_ASSIGN(SkinPlg skin, readWdglSkin(st));
     if (wdglVertices.weights.size() != geo.numVertices || wdglVertices.indices.size() != geo.numVertices) {
       return st.errorAt(at, ErrorCode::BadValue, "WDGL native data has no skin weight/index attributes", "platform");
     }
@@ -90,10 +90,10 @@ Status readNativeGeometry(GeometryExtension& ext, RwGeometry& geo, const DffCont
   // Xbox (and D3D) wrap the data in a Struct that starts with the platform; WDGL does not.
   uint32_t first = 0, platform = kPlatformWdgl;
   if (auto head = nd.window(0, 16, "head")) {
-    first = RP_TRY(head->u32("type"));
+    RP_ASSIGN(first, head->u32("type"));
     if (first == kStruct) {
       RP_CHECK(head->skip(8, "sizeAndVersion"));
-      platform = RP_TRY(head->u32("platform"));
+      RP_ASSIGN(platform, head->u32("platform"));
     }
   }
   geo.platform = platform;
@@ -132,11 +132,11 @@ const char* platformName(uint32_t platform) {
 Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
   RwGeometry geo;
   {
-    ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
-    geo.flags = RP_TRY(st.u32("flags"));
-    const int32_t numTriangles = RP_TRY(st.s32("numTriangles"));
-    const int32_t numVertices = RP_TRY(st.s32("numVertices"));
-    const int32_t numMorphTargets = RP_TRY(st.s32("numMorphTargets"));
+    RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
+    RP_ASSIGN(geo.flags, st.u32("flags"));
+    RP_ASSIGN(const int32_t numTriangles, st.s32("numTriangles"));
+    RP_ASSIGN(const int32_t numVertices, st.s32("numVertices"));
+    RP_ASSIGN(const int32_t numMorphTargets, st.s32("numMorphTargets"));
     if (numTriangles < 0 || numVertices < 0 || numMorphTargets < 0) {
       return st.error(ErrorCode::BadValue,
                       fmt::format("negative count (triangles {}, vertices {}, morph targets {})", numTriangles,
@@ -150,7 +150,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
     uint32_t numUvSets = (geo.flags >> 16) & 0xFF;
     if (numUvSets == 0) numUvSets = (geo.flags & kGeoTextured2) ? 2 : (geo.flags & kGeoTextured) ? 1 : 0;
     if (!native) {
-      const size_t nv = RP_TRY(st.count(geo.numVertices, 0, "vertices"));
+      RP_ASSIGN(const size_t nv, st.count(geo.numVertices, 0, "vertices"));
       if (geo.flags & kGeoPrelit) {
         RP_CHECK(st.count(nv, 4, "prelitColours"));
         RP_CHECK(st.skip(4 * nv, "prelitColours"));
@@ -159,33 +159,33 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
         auto scope = st.scope(Field("uvSets", s));
         RP_CHECK(st.count(nv, 8, "uvs"));
         if (s == 0) {
-          geo.uvs = RP_TRY((st.records<glm::vec2, float>(nv, "uvs")));
+          RP_ASSIGN(geo.uvs, (st.records<glm::vec2, float>(nv, "uvs")));
         } else {
           RP_CHECK(st.skip(8 * nv, "uvs"));
         }
       }
-      const size_t nt = RP_TRY(st.count(static_cast<uint32_t>(numTriangles), 8, "triangles"));
+      RP_ASSIGN(const size_t nt, st.count(static_cast<uint32_t>(numTriangles), 8, "triangles"));
       const size_t trianglesAt = st.position();
-      const std::span<const uint8_t> triangles = RP_TRY(st.bytes(8 * nt, "triangles"));
+      RP_ASSIGN(const std::span<const uint8_t> triangles, st.bytes(8 * nt, "triangles"));
       RP_CHECK(decodeTriangles(triangles, nv, geo, [&](size_t t, std::string message) {
         return st.errorAt(trianglesAt + 8 * t, ErrorCode::BadValue, std::move(message), Field("triangles", static_cast<int64_t>(t)));
       }));
     }
-    const size_t nm = RP_TRY(st.count(static_cast<uint32_t>(numMorphTargets), 24, "morphTargets"));
+    RP_ASSIGN(const size_t nm, st.count(static_cast<uint32_t>(numMorphTargets), 24, "morphTargets"));
     for (size_t m = 0; m < nm; ++m) {
       auto scope = st.scope(Field("morphTargets", static_cast<int64_t>(m)));
       RP_CHECK(st.skip(16, "boundingSphere"));
-      const uint32_t hasVertices = RP_TRY(st.u32("hasVertices"));
-      const uint32_t hasNormals = RP_TRY(st.u32("hasNormals"));
+      RP_ASSIGN(const uint32_t hasVertices, st.u32("hasVertices"));
+      RP_ASSIGN(const uint32_t hasNormals, st.u32("hasNormals"));
       for (int arr = 0; arr < 2; ++arr) {
         if ((arr == 0 ? hasVertices : hasNormals) == 0) continue;
         const char* name = arr == 0 ? "vertices" : "normals";
-        const size_t nv = RP_TRY(st.count(geo.numVertices, 12, name));
+        RP_ASSIGN(const size_t nv, st.count(geo.numVertices, 12, name));
         if (m != 0) {
           RP_CHECK(st.skip(12 * nv, name));
           continue;
         }
-        (arr == 0 ? geo.positions : geo.normals) = RP_TRY((st.records<glm::vec3, float>(nv, name)));
+        RP_ASSIGN((arr == 0 ? geo.positions : geo.normals), st.records<glm::vec3, float>(nv, name));
       }
     }
     if (!native && geo.positions.size() != geo.numVertices) {
@@ -193,7 +193,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
     }
   }
   {
-    ByteReader ml = RP_TRY(readChunk(r, kMaterialList, "MaterialList"));
+    RP_ASSIGN(ByteReader ml, readChunk(r, kMaterialList, "MaterialList"));
     // Materials only colour the model: a list rigport cannot read costs them, not the model.
     auto materials = readMaterialList(ml);
     if (materials) {
@@ -205,7 +205,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
   }
   GeometryExtension ext;
   if (!r.atEnd()) {
-    ByteReader e = RP_TRY(readChunk(r, kExtension, "Extension"));
+    RP_ASSIGN(ByteReader e, readChunk(r, kExtension, "Extension"));
     RP_CHECK(forEachChunk(e, "chunk", [&](const ChunkHeader& h, ByteReader& c) -> Status {
       if (h.type == kSkinPlg) {
         ext.skin = c;
@@ -214,7 +214,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
       } else if (h.type == kBinMeshPlg) {
         ext.binMesh = c;
       } else if (h.type == kVertexFormatPlg) {
-        ext.vertexFormat = RP_TRY(c.u32("vertexFormat"));
+        RP_ASSIGN(ext.vertexFormat, c.u32("vertexFormat"));
       } else {
         noteSkippedChunk(ctx, h, c);
       }
@@ -235,8 +235,11 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
   if (ext.skin) {
     ByteReader& s = *ext.skin;
     auto scope = s.scope("SkinPlg");
-    geo.skin = (geo.flags & kGeoNative) ? RP_TRY(readNativeSkin(s, geo, wdglVertices))
-                                        : RP_TRY(readSkinPlg(s, geo.numVertices, ctx));
+    if (geo.flags & kGeoNative) {
+      RP_ASSIGN(geo.skin, readNativeSkin(s, geo, wdglVertices));
+    } else {
+      RP_ASSIGN(geo.skin, readSkinPlg(s, geo.numVertices, ctx));
+    }
   }
   geo.vertexCount = geo.positions.size();
   return geo;

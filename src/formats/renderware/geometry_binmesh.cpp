@@ -10,10 +10,10 @@
 namespace rigport::renderware {
 
 Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out, std::vector<uint16_t>* materials) {
-  const uint32_t flags = RP_TRY(r.u32("flags"));
-  const uint32_t numMeshes = RP_TRY(r.u32("numMeshes"));
-  const uint32_t totalIndices = RP_TRY(r.u32("totalIndices"));
-  const size_t meshes = RP_TRY(r.count(numMeshes, 8, "meshes"));
+  RP_ASSIGN(const uint32_t flags, r.u32("flags"));
+  RP_ASSIGN(const uint32_t numMeshes, r.u32("numMeshes"));
+  RP_ASSIGN(const uint32_t totalIndices, r.u32("totalIndices"));
+  RP_ASSIGN(const size_t meshes, r.count(numMeshes, 8, "meshes"));
   const uint64_t dataBytes = r.remaining() - 8ull * meshes;
   const uint64_t indexSize = totalIndices == 0 ? 0 : dataBytes / totalIndices;
   if (indexSize != 0 && indexSize != 2 && indexSize != 4) {
@@ -22,13 +22,13 @@ Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out, std::vector<uint16
   }
   for (size_t m = 0; m < meshes; ++m) {
     auto scope = r.scope(Field("meshes", static_cast<int64_t>(m)));
-    const uint32_t numIndices = RP_TRY(r.u32("numIndices"));
-    const uint32_t material = RP_TRY(r.u32("materialIndex"));
+    RP_ASSIGN(const uint32_t numIndices, r.u32("numIndices"));
+    RP_ASSIGN(const uint32_t material, r.u32("materialIndex"));
     if (indexSize == 4) {
-      std::vector<uint32_t> idx = RP_TRY(r.array<uint32_t>(numIndices, "indices"));
+      RP_ASSIGN(std::vector<uint32_t> idx, r.array<uint32_t>(numIndices, "indices"));
       appendPrimitives(std::span<const uint32_t>(idx), flags & 1, out);
     } else if (indexSize == 2) {
-      std::vector<uint16_t> idx = RP_TRY(r.array<uint16_t>(numIndices, "indices"));
+      RP_ASSIGN(std::vector<uint16_t> idx, r.array<uint16_t>(numIndices, "indices"));
       appendPrimitives(std::span<const uint16_t>(idx), flags & 1, out);
     }
     if (materials != nullptr) materials->resize(out.size() / 3, static_cast<uint16_t>(std::min<uint32_t>(material, 0xFFFF)));

@@ -7,24 +7,24 @@ namespace rigport::renderware {
 Result<HAnimPlg> readHAnimPlg(ByteReader& r, const DffContext& ctx) {
   HAnimPlg plg;
   plg.offset = r.fileOffsetOfStart() - kChunkHeaderSize;
-  plg.version = RP_TRY(r.s32("version"));
+  RP_ASSIGN(plg.version, r.s32("version"));
   if (plg.version != kHAnimVersion && ctx.provenance != nullptr) {
     ctx.provenance->warn("hanim-version", fmt::format("HAnim PLG version 0x{:X} (expected 0x100) at 0x{:X} in {}",
                                                       plg.version, plg.offset, r.path()));
   }
-  plg.nodeId = RP_TRY(r.s32("nodeId"));
-  const int32_t numNodes = RP_TRY(r.s32("numNodes"));
+  RP_ASSIGN(plg.nodeId, r.s32("nodeId"));
+  RP_ASSIGN(const int32_t numNodes, r.s32("numNodes"));
   if (numNodes < 0) return r.error(ErrorCode::BadValue, fmt::format("negative node count {}", numNodes), "numNodes");
   if (numNodes == 0) return plg;
-  plg.hierarchyFlags = RP_TRY(r.s32("flags"));
-  plg.keyFrameSize = RP_TRY(r.s32("keyFrameSize"));
-  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numNodes), 12, "nodes"));
+  RP_ASSIGN(plg.hierarchyFlags, r.s32("flags"));
+  RP_ASSIGN(plg.keyFrameSize, r.s32("keyFrameSize"));
+  RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numNodes), 12, "nodes"));
   plg.nodes.resize(n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("nodes", static_cast<int64_t>(i)));
-    plg.nodes[i].id = RP_TRY(r.s32("id"));
-    plg.nodes[i].index = RP_TRY(r.s32("index"));
-    plg.nodes[i].flags = RP_TRY(r.s32("flags"));
+    RP_ASSIGN(plg.nodes[i].id, r.s32("id"));
+    RP_ASSIGN(plg.nodes[i].index, r.s32("index"));
+    RP_ASSIGN(plg.nodes[i].flags, r.s32("flags"));
   }
   return plg;
 }

@@ -4,7 +4,7 @@
 //   per sequence: char name[24], i32 type, i32 numKeys, i32 boneId, numKeys keys of `type`.
 #include <fmt/format.h>
 
-#include "formats/renderware/ifp_packages.hpp"
+#include "formats/renderware/ifp_reader.hpp"
 
 namespace rigport::renderware::ifp {
 namespace {
@@ -70,20 +70,23 @@ void decodeKeys(const std::vector<T>& v, size_t n, const SequenceType& type, Bon
 // Returns the track and adds its key bytes to *keyBytes.
 Result<BoneTrack> readSequence(ByteReader& r, uint64_t* keyBytes) {
   BoneTrack track;
-  track.target.name = RP_TRY(r.fixedString(kNameSize, "name"));  // up to the first NUL; the rest may be junk
+  RP_ASSIGN(track.target.name, r.fixedString(kNameSize, "name"));  // up to the first NUL; the rest may be junk
   const size_t typePos = r.position();
-  const SequenceType type = RP_TRY(sequenceType(RP_TRY(r.s32("type")), r, typePos));
-  const int32_t numKeys = RP_TRY(r.s32("numKeys"));
-  const int32_t boneId = RP_TRY(r.s32("boneId"));
+  RP_ASSIGN(const int32_t typeCode, r.s32("type"));
+  RP_ASSIGN(const SequenceType type, sequenceType(typeCode, r, typePos));
+  RP_ASSIGN(const int32_t numKeys, r.s32("numKeys"));
+  RP_ASSIGN(const int32_t boneId, r.s32("boneId"));
   if (boneId >= 0) track.target.id = static_cast<uint32_t>(boneId);  // -1: no bone
   if (numKeys < 0) return r.errorAt(typePos + 4, ErrorCode::BadValue, fmt::format("negative key count {}", numKeys), "numKeys");
-  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numKeys), type.keySize, "numKeys"));
+  RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numKeys), type.keySize, "numKeys"));
   // One checked bulk read per sequence instead of a checked read per value.
   const size_t values = n * (type.translation ? 8 : 5);
   if (type.compressed) {
-    decodeKeys(RP_TRY(r.array<int16_t>(values, "keys")), n, type, track);
+    RP_ASSIGN(const auto keys, r.array<int16_t>(values, "keys"));
+    decodeKeys(keys, n, type, track);
   } else {
-    decodeKeys(RP_TRY(r.array<float>(values, "keys")), n, type, track);
+    RP_ASSIGN(const auto keys, r.array<float>(values, "keys"));
+    decodeKeys(keys, n, type, track);
   }
   *keyBytes += n * type.keySize;
   return track;
@@ -91,22 +94,22 @@ Result<BoneTrack> readSequence(ByteReader& r, uint64_t* keyBytes) {
 
 Result<Animation> readAnimation(ByteReader& r, bool isAnp3, ClipSet& clips) {
   Animation anim;
-  anim.name = RP_TRY(r.fixedString(kNameSize, "name"));
+  RP_ASSIGN(anim.name, r.fixedString(kNameSize, "name"));
   const size_t countPos = r.position();
-  const int32_t numSequences = RP_TRY(r.s32("numSequences"));
+  RP_ASSIGN(const int32_t numSequences, r.s32("numSequences"));
   int32_t keyDataSize = -1;
   if (isAnp3) {
-    keyDataSize = RP_TRY(r.s32("keyDataSize"));
-    RP_TRY(r.s32("flag"));  // 1 = compressed; the game follows the first sequence's type instead
+    RP_ASSIGN(keyDataSize, r.s32("keyDataSize"));
+    RP_CHECK(r.s32("flag"));  // 1 = compressed; the game follows the first sequence's type instead
   }
   if (numSequences < 0) return r.errorAt(countPos, ErrorCode::BadValue, fmt::format("negative sequence count {}", numSequences), "numSequences");
   // A sequence is at least its 36-byte header.
-  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numSequences), kNameSize + 12, "numSequences"));
+  RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numSequences), kNameSize + 12, "numSequences"));
   anim.tracks.reserve(n);
   uint64_t keyBytes = 0;
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("sequence", static_cast<int64_t>(i)));
-    anim.tracks.push_back(RP_TRY(readSequence(r, &keyBytes)));
+    RP_ASSIGN(anim.tracks.emplace_back(), readSequence(r, &keyBytes));
   }
   // The game reads all key data into one keyDataSize-byte allocation: a smaller value is a broken file
   // for the game, though the keys themselves are intact.
@@ -120,17 +123,17 @@ Result<Animation> readAnimation(ByteReader& r, bool isAnp3, ClipSet& clips) {
 }  // namespace
 
 Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3) {
-  RP_TRY(r.u32("size"));
-  const std::string packageName = RP_TRY(r.fixedString(kNameSize, "name"));
+  RP_CHECK(r.u32("size"));
+  RP_ASSIGN(const std::string packageName, r.fixedString(kNameSize, "name"));
   if (clips.name.empty()) clips.name = packageName;
   const size_t countPos = r.position();
-  const int32_t numAnims = RP_TRY(r.s32("numAnims"));
+  RP_ASSIGN(const int32_t numAnims, r.s32("numAnims"));
   if (numAnims < 0) return r.errorAt(countPos, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
-  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numAnims), kNameSize + (isAnp3 ? 12 : 4), "numAnims"));
+  RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numAnims), kNameSize + (isAnp3 ? 12 : 4), "numAnims"));
   clips.animations.reserve(clips.animations.size() + n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("animation", static_cast<int64_t>(i)));
-    clips.animations.push_back(RP_TRY(readAnimation(r, isAnp3, clips)));
+    RP_ASSIGN(clips.animations.emplace_back(), readAnimation(r, isAnp3, clips));
   }
   return Ok{};
 }

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "formats/renderware/ifp_packages.hpp"
+#include "formats/renderware/ifp_reader.hpp"
 
 namespace rigport::renderware::ifp {
 namespace {
@@ -32,16 +32,16 @@ std::string tagText(const char* tag) {
 Result<Block> readBlock(ByteReader& r, Field f) {
   Block b;
   b.start = r.position();
-  const auto tag = RP_TRY(r.bytes(4, f));
+  RP_ASSIGN(const auto tag, r.bytes(4, f));
   std::memcpy(b.tag, tag.data(), 4);
-  const uint32_t size = RP_TRY(r.u32(f));
-  b.body = RP_TRY(r.sub(size, f));
+  RP_ASSIGN(const uint32_t size, r.u32(f));
+  RP_ASSIGN(b.body, r.sub(size, f));
   RP_CHECK(r.skip(std::min<size_t>((4 - size % 4) % 4, r.remaining()), f));
   return b;
 }
 
 Result<ByteReader> expectBlock(ByteReader& r, const char* tag, Field f) {
-  Block b = RP_TRY(readBlock(r, f));
+  RP_ASSIGN(Block b, readBlock(r, f));
   if (!b.is(tag)) {
     return r.errorAt(b.start, ErrorCode::BadValue, fmt::format("expected block '{}', found '{}'", tag, tagText(b.tag)), f);
   }
@@ -69,7 +69,7 @@ Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
 
 Result<BoneTrack> readTrack(ByteReader& cpan) {
   BoneTrack track;
-  Block anim = RP_TRY(readBlock(cpan, "ANIM"));
+  RP_ASSIGN(Block anim, readBlock(cpan, "ANIM"));
   if (!anim.is("ANIM")) {
     return cpan.errorAt(anim.start, ErrorCode::BadValue, fmt::format("expected block 'ANIM', found '{}'", tagText(anim.tag)), "ANIM");
   }
@@ -78,23 +78,23 @@ Result<BoneTrack> readTrack(ByteReader& cpan) {
     return cpan.errorAt(anim.start + 4, ErrorCode::Unsupported,
                         fmt::format("ANIM record of {} bytes (44 in Vice City, 48 in GTA III)", rec.size()), "ANIM");
   }
-  track.target.name = RP_TRY(rec.fixedString(28, "name"));
-  const int32_t numKeys = RP_TRY(rec.s32("numKeys"));
+  RP_ASSIGN(track.target.name, rec.fixedString(28, "name"));
+  RP_ASSIGN(const int32_t numKeys, rec.s32("numKeys"));
   RP_CHECK(rec.skip(8, "numKeys"));  // 0 and numKeys-1; readers ignore both
   if (rec.size() == kViceCityRecord) {
-    const int32_t boneId = RP_TRY(rec.s32("boneId"));
+    RP_ASSIGN(const int32_t boneId, rec.s32("boneId"));
     if (boneId >= 0) track.target.id = static_cast<uint32_t>(boneId);  // -1: no bone
   }
   if (numKeys < 0) return rec.errorAt(28, ErrorCode::BadValue, fmt::format("negative key count {}", numKeys), "numKeys");
   if (numKeys == 0) return track;  // no key block follows (librwgta, Psycrow, the game)
 
-  Block keys = RP_TRY(readBlock(cpan, "keys"));
-  const KeyLayout layout = RP_TRY(keyLayout(keys, cpan));
+  RP_ASSIGN(Block keys, readBlock(cpan, "keys"));
+  RP_ASSIGN(const KeyLayout layout, keyLayout(keys, cpan));
   ByteReader& k = keys.body;
-  const size_t n = RP_TRY(k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
+  RP_ASSIGN(const size_t n, k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
   // All keys are f32; one checked bulk read instead of a checked read per value.
   const size_t floatsPerKey = layout.size / 4;
-  const std::vector<float> f = RP_TRY(k.array<float>(n * floatsPerKey, "keys"));
+  RP_ASSIGN(const std::vector<float> f, k.array<float>(n * floatsPerKey, "keys"));
   track.rotation.times.resize(n);
   track.rotation.values.resize(n);
   if (layout.translation) {
@@ -126,18 +126,18 @@ Result<BoneTrack> readTrack(ByteReader& cpan) {
 
 Result<Animation> readAnimation(ByteReader& r) {
   Animation anim;
-  ByteReader name = RP_TRY(expectBlock(r, "NAME", "NAME"));
-  anim.name = RP_TRY(name.fixedString(name.size(), "name"));
-  ByteReader dgan = RP_TRY(expectBlock(r, "DGAN", "DGAN"));
-  ByteReader info = RP_TRY(expectBlock(dgan, "INFO", "INFO"));
-  const int32_t numTracks = RP_TRY(info.s32("numTracks"));
+  RP_ASSIGN(ByteReader name, expectBlock(r, "NAME", "NAME"));
+  RP_ASSIGN(anim.name, name.fixedString(name.size(), "name"));
+  RP_ASSIGN(ByteReader dgan, expectBlock(r, "DGAN", "DGAN"));
+  RP_ASSIGN(ByteReader info, expectBlock(dgan, "INFO", "INFO"));
+  RP_ASSIGN(const int32_t numTracks, info.s32("numTracks"));
   if (numTracks < 0) return info.errorAt(0, ErrorCode::BadValue, fmt::format("negative track count {}", numTracks), "numTracks");
   // A track is at least a CPAN header plus an ANIM block of 8 + 44 bytes.
-  const size_t n = RP_TRY(dgan.count(static_cast<uint64_t>(numTracks), 8 + 8 + kViceCityRecord, "numTracks"));
+  RP_ASSIGN(const size_t n, dgan.count(static_cast<uint64_t>(numTracks), 8 + 8 + kViceCityRecord, "numTracks"));
   anim.tracks.reserve(n);
   for (size_t i = 0; i < n; ++i) {
-    ByteReader cpan = RP_TRY(expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
-    anim.tracks.push_back(RP_TRY(readTrack(cpan)));
+    RP_ASSIGN(ByteReader cpan, expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
+    RP_ASSIGN(anim.tracks.emplace_back(), readTrack(cpan));
   }
   anim.duration = lastKeyTime(anim);
   return anim;
@@ -146,18 +146,18 @@ Result<Animation> readAnimation(ByteReader& r) {
 }  // namespace
 
 Status readAnpk(ByteReader& r, ClipSet& clips) {
-  ByteReader pkg = RP_TRY(expectBlock(r, "ANPK", "ANPK"));
-  ByteReader info = RP_TRY(expectBlock(pkg, "INFO", "INFO"));
-  const int32_t numAnims = RP_TRY(info.s32("numAnims"));
-  const std::string packageName = RP_TRY(info.fixedString(info.remaining(), "name"));
+  RP_ASSIGN(ByteReader pkg, expectBlock(r, "ANPK", "ANPK"));
+  RP_ASSIGN(ByteReader info, expectBlock(pkg, "INFO", "INFO"));
+  RP_ASSIGN(const int32_t numAnims, info.s32("numAnims"));
+  RP_ASSIGN(const std::string packageName, info.fixedString(info.remaining(), "name"));
   if (clips.name.empty()) clips.name = packageName;
   if (numAnims < 0) return info.errorAt(0, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
   // An animation is at least a NAME header, a DGAN header and an 8-byte INFO block.
-  const size_t n = RP_TRY(pkg.count(static_cast<uint64_t>(numAnims), 8 + 8 + 16, "numAnims"));
+  RP_ASSIGN(const size_t n, pkg.count(static_cast<uint64_t>(numAnims), 8 + 8 + 16, "numAnims"));
   clips.animations.reserve(clips.animations.size() + n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = pkg.scope(Field("animation", static_cast<int64_t>(i)));
-    clips.animations.push_back(RP_TRY(readAnimation(pkg)));
+    RP_ASSIGN(clips.animations.emplace_back(), readAnimation(pkg));
   }
   return Ok{};
 }

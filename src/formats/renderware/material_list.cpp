@@ -10,23 +10,23 @@ constexpr uint32_t kSurfacePropsAfter = 0x30400;  // librw Material::streamRead
 // Texture 0x06: Struct (filtering and addressing), String name, String mask, Extension.
 Status readTexture(ByteReader& r, RwMaterial& material) {
   RP_CHECK(readChunk(r, kStruct, "Struct"));
-  ByteReader name = RP_TRY(readChunk(r, kString, "name"));
-  material.texture = RP_TRY(name.fixedString(name.size(), "name"));
-  ByteReader mask = RP_TRY(readChunk(r, kString, "mask"));
-  material.mask = RP_TRY(mask.fixedString(mask.size(), "mask"));
+  RP_ASSIGN(ByteReader name, readChunk(r, kString, "name"));
+  RP_ASSIGN(material.texture, name.fixedString(name.size(), "name"));
+  RP_ASSIGN(ByteReader mask, readChunk(r, kString, "mask"));
+  RP_ASSIGN(material.mask, mask.fixedString(mask.size(), "mask"));
   return Ok{};
 }
 
 Result<RwMaterial> readMaterial(ByteReader& r) {
   RwMaterial material;
-  ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+  RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
   RP_CHECK(st.u32("flags"));
-  for (uint8_t& c : material.colour) c = RP_TRY(st.u8("colour"));
+  for (uint8_t& c : material.colour) { RP_ASSIGN(c, st.u8("colour")); }
   RP_CHECK(st.u32("unused"));
-  const uint32_t textured = RP_TRY(st.u32("textured"));
+  RP_ASSIGN(const uint32_t textured, st.u32("textured"));
   // Surface properties follow in newer files; nothing of them reaches a rig.
   if (textured != 0) {
-    ByteReader tex = RP_TRY(readChunk(r, kTexture, "Texture"));
+    RP_ASSIGN(ByteReader tex, readChunk(r, kTexture, "Texture"));
     auto scope = tex.scope("Texture");
     RP_CHECK(readTexture(tex, material));
   }
@@ -36,18 +36,18 @@ Result<RwMaterial> readMaterial(ByteReader& r) {
 }  // namespace
 
 Result<std::vector<RwMaterial>> readMaterialList(ByteReader& r) {
-  ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
-  const uint32_t numMaterials = RP_TRY(st.u32("numMaterials"));
-  const size_t n = RP_TRY(st.count(numMaterials, 4, "index"));
+  RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
+  RP_ASSIGN(const uint32_t numMaterials, st.u32("numMaterials"));
+  RP_ASSIGN(const size_t n, st.count(numMaterials, 4, "index"));
   std::vector<int32_t> index(n);
-  for (size_t i = 0; i < n; ++i) index[i] = RP_TRY(st.s32(Field("index", static_cast<int64_t>(i))));
+  for (size_t i = 0; i < n; ++i) { RP_ASSIGN(index[i], st.s32(Field("index", static_cast<int64_t>(i)))); }
   std::vector<RwMaterial> materials;
   materials.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     if (index[i] < 0) {
-      ByteReader m = RP_TRY(readChunk(r, kMaterial, Field("Material", static_cast<int64_t>(i))));
+      RP_ASSIGN(ByteReader m, readChunk(r, kMaterial, Field("Material", static_cast<int64_t>(i))));
       auto scope = m.scope(Field("Material", static_cast<int64_t>(i)));
-      materials.push_back(RP_TRY(readMaterial(m)));
+      RP_ASSIGN(materials.emplace_back(), readMaterial(m));
     } else if (static_cast<size_t>(index[i]) < i) {
       materials.push_back(materials[static_cast<size_t>(index[i])]);
     } else {

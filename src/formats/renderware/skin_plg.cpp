@@ -49,8 +49,8 @@ Layout chooseLayout(const ByteReader& r, uint32_t nBones, uint32_t nUsed, uint32
 Status readSplitData(ByteReader& r, uint32_t numBones) {
   auto scope = r.scope("splitData");
   RP_CHECK(r.u32("boneLimit"));
-  const uint32_t numMeshes = RP_TRY(r.u32("numMeshes"));
-  const uint32_t rleSize = RP_TRY(r.u32("rleSize"));
+  RP_ASSIGN(const uint32_t numMeshes, r.u32("numMeshes"));
+  RP_ASSIGN(const uint32_t rleSize, r.u32("rleSize"));
   if (numMeshes == 0) return Ok{};
   RP_CHECK(r.skip(numBones, "remapIndices"));
   RP_CHECK(r.count(numMeshes, 2, "rleCount"));
@@ -84,22 +84,22 @@ void recomputeSkinSummary(SkinPlg& skin) {
 
 Result<SkinPlg> readSkinPlg(ByteReader& r, uint32_t numVertices, const DffContext& ctx) {
   SkinPlg skin;
-  skin.numBones = RP_TRY(r.u8("numBones"));
-  skin.numUsedBones = RP_TRY(r.u8("numUsedBones"));
-  skin.maxWeights = RP_TRY(r.u8("maxWeightsPerVertex"));
+  RP_ASSIGN(skin.numBones, r.u8("numBones"));
+  RP_ASSIGN(skin.numUsedBones, r.u8("numUsedBones"));
+  RP_ASSIGN(skin.maxWeights, r.u8("maxWeightsPerVertex"));
   RP_CHECK(r.u8("pad"));
   const Layout layout = chooseLayout(r, skin.numBones, skin.numUsedBones, numVertices, ctx);
   skin.oldLayout = layout == Layout::Old;
-  if (layout == Layout::New) skin.usedBones = RP_TRY(r.array<uint8_t>(skin.numUsedBones, "usedBones"));
-  const size_t nv = RP_TRY(r.count(numVertices, 20, "vertices"));
+  if (layout == Layout::New) { RP_ASSIGN(skin.usedBones, r.array<uint8_t>(skin.numUsedBones, "usedBones")); }
+  RP_ASSIGN(const size_t nv, r.count(numVertices, 20, "vertices"));
   if (layout == Layout::New && std::endian::native == std::endian::little) {
-    skin.fileIndices = RP_TRY(r.bytes(4 * nv, "indices"));
-    skin.fileWeights = RP_TRY(r.bytes(16 * nv, "weights"));
+    RP_ASSIGN(skin.fileIndices, r.bytes(4 * nv, "indices"));
+    RP_ASSIGN(skin.fileWeights, r.bytes(16 * nv, "weights"));
   } else {  // the old layout's summary is recomputed from the arrays
-    skin.indices = RP_TRY((r.records<std::array<uint8_t, 4>, uint8_t>(nv, "indices")));
-    skin.weights = RP_TRY((r.records<std::array<float, 4>, float>(nv, "weights")));
+    RP_ASSIGN(skin.indices, (r.records<std::array<uint8_t, 4>, uint8_t>(nv, "indices")));
+    RP_ASSIGN(skin.weights, (r.records<std::array<float, 4>, float>(nv, "weights")));
   }
-  skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, layout == Layout::Old));
+  RP_ASSIGN(skin.inverseMatrices, readInverseMatrices(r, skin.numBones, layout == Layout::Old));
   if (layout == Layout::New) {
     RP_CHECK(readSplitData(r, skin.numBones));
   } else {

@@ -1,6 +1,6 @@
 // RW4 arena container (rw4_arena.md §2.1–2.6).
 #include "formats/rw4/arena.hpp"
-#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/rw4.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -24,8 +24,8 @@ Result<ByteReader> openSection(const ByteReader& root, uint64_t at, uint32_t typ
   if (at >= root.size()) {
     return root.errorAt(root.size(), ErrorCode::Truncated, fmt::format("section at 0x{:X} lies past the end of the file", at), name);
   }
-  ByteReader s = RP_TRY(root.window(static_cast<size_t>(at), root.size() - static_cast<size_t>(at), name));
-  const uint32_t found = RP_TRY(s.u32("typeId"));
+  RP_ASSIGN(ByteReader s, root.window(static_cast<size_t>(at), root.size() - static_cast<size_t>(at), name));
+  RP_ASSIGN(const uint32_t found, s.u32("typeId"));
   if (found != type) {
     return s.errorAt(0, ErrorCode::BadValue, fmt::format("section type 0x{:08X}, expected 0x{:08X}", found, type), "typeId");
   }
@@ -33,53 +33,53 @@ Result<ByteReader> openSection(const ByteReader& root, uint64_t at, uint32_t typ
 }
 
 Status readTypes(const ByteReader& root, uint64_t at, Arena& arena) {
-  ByteReader s = RP_TRY(openSection(root, at, kSectionTypes, "Types"));
-  const uint32_t count = RP_TRY(s.u32("count"));
+  RP_ASSIGN(ByteReader s, openSection(root, at, kSectionTypes, "Types"));
+  RP_ASSIGN(const uint32_t count, s.u32("count"));
   RP_CHECK(s.skip(4, "dictOffset"));
-  arena.types = RP_TRY(s.array<uint32_t>(count, "typeId"));
+  RP_ASSIGN(arena.types, s.array<uint32_t>(count, "typeId"));
   return Ok{};
 }
 
 Status readSubreferences(const ByteReader& root, uint64_t at, Arena& arena) {
-  ByteReader s = RP_TRY(openSection(root, at, kSectionSubreferences, "Subreferences"));
-  const uint32_t numEntries = RP_TRY(s.u32("numEntries"));
+  RP_ASSIGN(ByteReader s, openSection(root, at, kSectionSubreferences, "Subreferences"));
+  RP_ASSIGN(const uint32_t numEntries, s.u32("numEntries"));
   RP_CHECK(s.skip(8, "afterRefix"));
   RP_CHECK(s.skip(4, "dict"));
-  const uint32_t records = RP_TRY(s.u32("records"));
+  RP_ASSIGN(const uint32_t records, s.u32("records"));
   if (numEntries == 0) return Ok{};
   if (records >= root.size()) {
     return s.errorAt(s.position() - 4, ErrorCode::BadValue,
                      fmt::format("subreference records at 0x{:X} lie past the end of the file", records), "records");
   }
-  ByteReader r = RP_TRY(root.window(records, root.size() - records, "SubreferenceRecords"));
-  const size_t n = RP_TRY(r.count(numEntries, 8, "numEntries"));
+  RP_ASSIGN(ByteReader r, root.window(records, root.size() - records, "SubreferenceRecords"));
+  RP_ASSIGN(const size_t n, r.count(numEntries, 8, "numEntries"));
   arena.subreferences.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    arena.subreferences[i].object = RP_TRY(r.u32(Field("objectId", static_cast<int64_t>(i))));
-    arena.subreferences[i].offset = RP_TRY(r.u32(Field("offset", static_cast<int64_t>(i))));
+    RP_ASSIGN(arena.subreferences[i].object, r.u32(Field("objectId", static_cast<int64_t>(i))));
+    RP_ASSIGN(arena.subreferences[i].offset, r.u32(Field("offset", static_cast<int64_t>(i))));
   }
   return Ok{};
 }
 
 Status readManifest(const ByteReader& root, Arena& arena) {
-  ByteReader m = RP_TRY(openSection(root, arena.sections, kSectionManifest, "SectionManifest"));
-  const uint32_t numEntries = RP_TRY(m.u32("numEntries"));
+  RP_ASSIGN(ByteReader m, openSection(root, arena.sections, kSectionManifest, "SectionManifest"));
+  RP_ASSIGN(const uint32_t numEntries, m.u32("numEntries"));
   if (numEntries < kManifestEntries) {
     return m.errorAt(4, ErrorCode::BadValue, fmt::format("{} sections listed, an arena has {}", numEntries, kManifestEntries),
                      "numEntries");
   }
   RP_CHECK(m.skip(4, "dictOffset"));
   uint32_t offsets[kManifestEntries];
-  for (uint32_t i = 0; i < kManifestEntries; ++i) offsets[i] = RP_TRY(m.u32(Field("sectionOffset", i)));
+  for (uint32_t i = 0; i < kManifestEntries; ++i) { RP_ASSIGN(offsets[i], m.u32(Field("sectionOffset", i))); }
   const uint64_t base = arena.sections;
   RP_CHECK(readTypes(root, base + offsets[0], arena));
   {
-    ByteReader s = RP_TRY(openSection(root, base + offsets[1], kSectionExternalArenas, "ExternalArenas"));
-    arena.numExternalArenas = RP_TRY(s.u32("count"));
+    RP_ASSIGN(ByteReader s, openSection(root, base + offsets[1], kSectionExternalArenas, "ExternalArenas"));
+    RP_ASSIGN(arena.numExternalArenas, s.u32("count"));
   }
   RP_CHECK(readSubreferences(root, base + offsets[2], arena));
-  ByteReader atoms = RP_TRY(openSection(root, base + offsets[3], kSectionAtoms, "Atoms"));
-  arena.numAtoms = RP_TRY(atoms.u32("numEntries"));
+  RP_ASSIGN(ByteReader atoms, openSection(root, base + offsets[3], kSectionAtoms, "Atoms"));
+  RP_ASSIGN(arena.numAtoms, atoms.u32("numEntries"));
   return Ok{};
 }
 
@@ -90,20 +90,20 @@ Status readDictionary(const ByteReader& root, uint32_t numEntries, Arena& arena,
     return root.errorAt(0x30, ErrorCode::BadValue, fmt::format("dictionary at 0x{:X} lies past the end of the file", arena.dictStart),
                         "dictStart");
   }
-  ByteReader d = RP_TRY(root.window(arena.dictStart, root.size() - arena.dictStart, "Dictionary"));
-  const size_t n = RP_TRY(d.count(numEntries, kDictEntrySize, "numEntries"));
+  RP_ASSIGN(ByteReader d, root.window(arena.dictStart, root.size() - arena.dictStart, "Dictionary"));
+  RP_ASSIGN(const size_t n, d.count(numEntries, kDictEntrySize, "numEntries"));
   arena.dictionary.resize(n);
   size_t outside = 0, typeMismatch = 0;
   std::string firstOutside;
   for (size_t i = 0; i < n; ++i) {
     auto scope = d.scope(Field("entry", static_cast<int64_t>(i)));
     DictEntry& e = arena.dictionary[i];
-    e.ptr = RP_TRY(d.u32("ptr"));
-    e.reloc = RP_TRY(d.u32("reloc"));
-    e.size = RP_TRY(d.u32("size"));
-    e.align = RP_TRY(d.u32("align"));
-    e.typeIndex = RP_TRY(d.u32("typeIndex"));
-    e.typeId = RP_TRY(d.u32("typeId"));
+    RP_ASSIGN(e.ptr, d.u32("ptr"));
+    RP_ASSIGN(e.reloc, d.u32("reloc"));
+    RP_ASSIGN(e.size, d.u32("size"));
+    RP_ASSIGN(e.align, d.u32("align"));
+    RP_ASSIGN(e.typeIndex, d.u32("typeIndex"));
+    RP_ASSIGN(e.typeId, d.u32("typeId"));
     if (e.typeIndex >= arena.types.size() || arena.types[e.typeIndex] != e.typeId) ++typeMismatch;
     uint64_t base = 0;
     bool known = true;
@@ -146,10 +146,10 @@ bool probeArena(std::span<const uint8_t> bytes) {
 
 Result<Arena> parseArena(ByteReader& root, Provenance& prov) {
   Arena arena;
-  ByteReader h = RP_TRY(root.window(0, root.size(), "ArenaFileHeader"));
-  const auto prefix = RP_TRY(h.bytes(4, "magic"));
-  const auto body = RP_TRY(h.bytes(4, "platform"));
-  const auto suffix = RP_TRY(h.bytes(4, "magicSuffix"));
+  RP_ASSIGN(ByteReader h, root.window(0, root.size(), "ArenaFileHeader"));
+  RP_ASSIGN(const auto prefix, h.bytes(4, "magic"));
+  RP_ASSIGN(const auto body, h.bytes(4, "platform"));
+  RP_ASSIGN(const auto suffix, h.bytes(4, "magicSuffix"));
   if (std::memcmp(prefix.data(), kMagicPrefix.data(), 4) != 0 || std::memcmp(suffix.data(), kMagicSuffix.data(), 4) != 0) {
     return h.errorAt(0, ErrorCode::BadValue, "not an RW4 arena (no \\x89RW4 ... \\r\\n\\x1A\\n magic)", "magic");
   }
@@ -160,12 +160,12 @@ Result<Arena> parseArena(ByteReader& root, Provenance& prov) {
     while (!tag.empty() && body[tag.size() - 1] == 0) tag.pop_back();  // the tag's NUL padding
     return h.errorAt(4, ErrorCode::Unsupported, fmt::format("platform '{}' is not one of ps3, xb2, rev, w32", tag), "platform");
   }
-  const uint8_t bigEndian = RP_TRY(h.u8("isBigEndian"));
+  RP_ASSIGN(const uint8_t bigEndian, h.u8("isBigEndian"));
   if ((bigEndian != 0) != arena.platform->bigEndian) {
     return h.errorAt(kHeaderIsBigEndian, ErrorCode::BadValue,
                      fmt::format("isBigEndian {} for a {} arena", bigEndian, arena.platform->name), "isBigEndian");
   }
-  const uint8_t pointerBits = RP_TRY(h.u8("pointerSizeInBits"));
+  RP_ASSIGN(const uint8_t pointerBits, h.u8("pointerSizeInBits"));
   if (pointerBits != kPointerBits) {
     return h.errorAt(kHeaderPointerBits, ErrorCode::Unsupported, fmt::format("{}-bit pointers", pointerBits), "pointerSizeInBits");
   }
@@ -173,18 +173,18 @@ Result<Arena> parseArena(ByteReader& root, Provenance& prov) {
   h.setEndian(arena.endian());
   RP_CHECK(h.seek(kHeaderCounts, "buildNo"));
   RP_CHECK(h.skip(4, "buildNo"));
-  arena.id = RP_TRY(h.u32("id"));
-  const uint32_t numEntries = RP_TRY(h.u32("numEntries"));
+  RP_ASSIGN(arena.id, h.u32("id"));
+  RP_ASSIGN(const uint32_t numEntries, h.u32("numEntries"));
   RP_CHECK(h.skip(12, "numUsed"));  // numUsed, alignment, virt
-  arena.dictStart = RP_TRY(h.u32("dictStart"));
-  arena.sections = RP_TRY(h.u32("sections"));
+  RP_ASSIGN(arena.dictStart, h.u32("dictStart"));
+  RP_ASSIGN(arena.sections, h.u32("sections"));
   RP_CHECK(h.skip(12, "base"));  // base, unfixContext, fixContext
   const uint32_t n = arena.platform->numResources;
   arena.resources.resize(n);
   uint64_t at = 0;
   for (uint32_t i = 0; i < n; ++i) {
-    arena.resources[i].size = RP_TRY(h.u32(Field("resourceDescriptor.size", i)));
-    arena.resources[i].align = RP_TRY(h.u32(Field("resourceDescriptor.align", i)));
+    RP_ASSIGN(arena.resources[i].size, h.u32(Field("resourceDescriptor.size", i)));
+    RP_ASSIGN(arena.resources[i].align, h.u32(Field("resourceDescriptor.align", i)));
     arena.resources[i].fileOffset = at;
     at += arena.resources[i].size;
   }

@@ -5,7 +5,7 @@
 
 #include "core/validate.hpp"
 #include "formats/rw4/arena.hpp"
-#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/rw4.hpp"
 #include "formats/rw4/bind_skeleton.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
 #include "formats/rw4/model_data.hpp"
@@ -82,8 +82,8 @@ Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& m
 Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<RwSkeleton>& skeletons,
                       const ReadContext& ctx, size_t rigIndex, std::vector<bool>& skeletonUsed) {
   Rig rig;
-  ByteReader obj = RP_TRY(objectReader(arena, root, row, "RenderModelData"));
-  const ModelData md = RP_TRY(readModelData(arena, obj, row, rig.provenance));
+  RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "RenderModelData"));
+  RP_ASSIGN(const ModelData md, readModelData(arena, obj, row, rig.provenance));
   ParentSource parents;
   parents.manifest = ctx.options.boneParents.get();
   const RwSkeleton* skeleton = nullptr;
@@ -93,7 +93,7 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
     if (skeleton == nullptr) skeleton = &skeletons[s];
   }
   if (skeleton != nullptr) parents.skeletonObject = skeleton->parents;
-  const std::vector<uint32_t> fileToRig = RP_TRY(buildSkeleton(md, parents, rig));
+  RP_ASSIGN(const std::vector<uint32_t> fileToRig, buildSkeleton(md, parents, rig));
   if (skeleton != nullptr) {  // the ids KeyframeAnim channels name bones by (§5)
     for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
   }
@@ -130,7 +130,7 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
   }
   ParentSource parents;
   parents.skeletonObject = s.parents;
-  RP_TRY(buildSkeleton(md, parents, rig));
+  RP_CHECK(buildSkeleton(md, parents, rig));
   // Hashes by file order: joints[file bone] is the bone's rig index.
   for (size_t fb = 0; fb < s.nameHashes.size(); ++fb) rig.skeleton.bones[rig.skeleton.joints[fb]].nameHash = s.nameHashes[fb];
   rig.extras = arenaExtras(arena, s.row);
@@ -142,7 +142,7 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
 Result<std::vector<ItemInfo>> listArena(const Source& source, ReadContext& ctx) {
   ByteReader root = ctx.reader(source.bytes());
   Provenance prov;
-  const Arena arena = RP_TRY(parseArena(root, prov));
+  RP_ASSIGN(const Arena arena, parseArena(root, prov));
   std::vector<ItemInfo> items;
   items.reserve(arena.dictionary.size());
   for (size_t i = 0; i < arena.dictionary.size(); ++i) {
@@ -157,7 +157,7 @@ Result<std::vector<ItemInfo>> listArena(const Source& source, ReadContext& ctx) 
 Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   ByteReader root = ctx.reader(source.bytes());
   Asset asset;
-  const Arena arena = RP_TRY(parseArena(root, asset.provenance));
+  RP_ASSIGN(const Arena arena, parseArena(root, asset.provenance));
   const std::vector<RwSkeleton> skeletons = readSkeletonObjects(arena, root, asset.provenance);
   std::vector<bool> skeletonUsed(skeletons.size(), false);
   std::vector<uint32_t> models;
@@ -166,13 +166,13 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   }
   const std::string stem = std::filesystem::path(source.name()).stem().string();
   for (uint32_t row : models) {
-    Rig rig = RP_TRY(readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed));
+    RP_ASSIGN(Rig rig, readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed));
     if (models.size() > 1) rig.name = fmt::format("{}_{}", stem, row);
     asset.rigs.push_back(std::move(rig));
   }
   for (size_t s = 0; s < skeletons.size(); ++s) {
     if (skeletonUsed[s]) continue;
-    Rig rig = RP_TRY(readSkeletonRig(arena, root, skeletons[s]));
+    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s]));
     if (models.size() + skeletons.size() > 1) rig.name = fmt::format("{}_{}", stem, skeletons[s].row);
     asset.rigs.push_back(std::move(rig));
   }

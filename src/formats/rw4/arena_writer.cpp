@@ -10,7 +10,7 @@
 #include "core/byte_writer.hpp"
 #include "core/hash.hpp"
 #include "core/track_space.hpp"
-#include "formats/rw4/arena_io.hpp"
+#include "formats/rw4/rw4.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
 #include "formats/rw4/vertex_format.hpp"
@@ -377,7 +377,7 @@ Result<std::vector<uint8_t>> writeArena(const Rig& rig, const ArenaWriteOptions&
   std::vector<MeshPlan> plans;
   uint32_t islands = 0;
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
-    MeshPlan plan = RP_TRY(planMesh(rig, rig.meshes[m], m, o));
+    RP_ASSIGN(MeshPlan plan, planMesh(rig, rig.meshes[m], m, o));
     plan.firstIsland = islands;
     islands += static_cast<uint32_t>(plan.islands.size());
     plans.push_back(std::move(plan));

@@ -52,9 +52,9 @@ Status readKeys(ByteReader keys, const Channel& c, float length, bool last, Anim
   scalar.target = "blend shape weight";
   float previous = -INFINITY;
   while (keys.remaining() >= c.poseSize) {
-    ByteReader pose = RP_TRY(keys.sub(c.poseSize, "key"));
+    RP_ASSIGN(ByteReader pose, keys.sub(c.poseSize, "key"));
     RP_CHECK(pose.seek(c.poseSize - 4, "time"));
-    const float time = RP_TRY(pose.f32("time"));
+    RP_ASSIGN(const float time, pose.f32("time"));
     RP_CHECK(pose.seek(0, "key"));
     if (last && !(time >= previous)) break;  // past the last key: padding or the next object's bytes
     if (!(time > previous) || !std::isfinite(time)) {
@@ -64,18 +64,18 @@ Status readKeys(ByteReader keys, const Channel& c, float length, bool last, Anim
     previous = time;
     if (c.components == kBlendFactor) {
       scalar.keys.times.push_back(time);
-      scalar.keys.values.push_back(RP_TRY(pose.f32("factor")));
+      RP_ASSIGN(scalar.keys.values.emplace_back(), pose.f32("factor"));
     } else {
       float q[4], t[3];
-      for (float& x : q) x = RP_TRY(pose.f32("rotation"));
-      for (float& x : t) x = RP_TRY(pose.f32("location"));
+      for (float& x : q) { RP_ASSIGN(x, pose.f32("rotation")); }
+      for (float& x : t) { RP_ASSIGN(x, pose.f32("location")); }
       track.rotation.times.push_back(time);
       track.rotation.values.push_back(glm::quat(q[3], q[0], q[1], q[2]));
       track.translation.times.push_back(time);
       track.translation.values.emplace_back(t[0], t[1], t[2]);
       if (c.components == kLocRotScale) {
         float s[3];
-        for (float& x : s) x = RP_TRY(pose.f32("scale"));
+        for (float& x : s) { RP_ASSIGN(x, pose.f32("scale")); }
         track.scale.times.push_back(time);
         track.scale.values.emplace_back(s[0], s[1], s[2]);
       }
@@ -95,31 +95,31 @@ Status readKeys(ByteReader keys, const Channel& c, float length, bool last, Anim
 Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t row, Provenance& prov) {
   Animation anim;
   anim.name = fmt::format("KeyframeAnim_{}", row);
-  const uint32_t pNames = RP_TRY(obj.u32("pChannelNames"));
-  const uint32_t count = RP_TRY(obj.u32("channelCount"));
+  RP_ASSIGN(const uint32_t pNames, obj.u32("pChannelNames"));
+  RP_ASSIGN(const uint32_t count, obj.u32("channelCount"));
   RP_CHECK(obj.seek(kPaddingEnd, "pPaddingEnd"));
-  const uint32_t pEnd = RP_TRY(obj.u32("pPaddingEnd"));
+  RP_ASSIGN(const uint32_t pEnd, obj.u32("pPaddingEnd"));
   RP_CHECK(obj.seek(kLength, "length"));
-  anim.duration = RP_TRY(obj.f32("length"));
+  RP_ASSIGN(anim.duration, obj.f32("length"));
   RP_CHECK(obj.seek(kChannelInfo, "pChannelInfo"));
-  const uint32_t pInfo = RP_TRY(obj.u32("pChannelInfo"));
+  RP_ASSIGN(const uint32_t pInfo, obj.u32("pChannelInfo"));
   if (!std::isfinite(anim.duration) || anim.duration < 0.0f) {
     return obj.errorAt(kLength, ErrorCode::BadValue, fmt::format("length {}", anim.duration), "length");
   }
-  const size_t n = RP_TRY(obj.count(count, 4 + kChannelInfoSize, "channelCount"));
-  const size_t namesAt = RP_TRY(pointerAt(arena, obj, kChannelNames, pNames, "pChannelNames"));
-  const size_t infoAt = RP_TRY(pointerAt(arena, obj, kChannelInfo, pInfo, "pChannelInfo"));
-  const size_t end = RP_TRY(pointerAt(arena, obj, kPaddingEnd, pEnd, "pPaddingEnd"));
-  ByteReader ids = RP_TRY(obj.window(namesAt, std::min(obj.size() - namesAt, n * 4), "channelNames"));
-  ByteReader info = RP_TRY(obj.window(infoAt, std::min(obj.size() - infoAt, n * kChannelInfoSize), "channelInfo"));
+  RP_ASSIGN(const size_t n, obj.count(count, 4 + kChannelInfoSize, "channelCount"));
+  RP_ASSIGN(const size_t namesAt, pointerAt(arena, obj, kChannelNames, pNames, "pChannelNames"));
+  RP_ASSIGN(const size_t infoAt, pointerAt(arena, obj, kChannelInfo, pInfo, "pChannelInfo"));
+  RP_ASSIGN(const size_t end, pointerAt(arena, obj, kPaddingEnd, pEnd, "pPaddingEnd"));
+  RP_ASSIGN(ByteReader ids, obj.window(namesAt, std::min(obj.size() - namesAt, n * 4), "channelNames"));
+  RP_ASSIGN(ByteReader info, obj.window(infoAt, std::min(obj.size() - infoAt, n * kChannelInfoSize), "channelInfo"));
   std::vector<Channel> channels(n);
   for (size_t i = 0; i < n; ++i) {
     Channel& c = channels[i];
-    c.id = RP_TRY(ids.u32(Field("channelId", static_cast<int64_t>(i))));
+    RP_ASSIGN(c.id, ids.u32(Field("channelId", static_cast<int64_t>(i))));
     const size_t at = info.position();
-    c.pos = RP_TRY(info.u32(Field("pos", static_cast<int64_t>(i))));
-    c.poseSize = RP_TRY(info.u32(Field("poseSize", static_cast<int64_t>(i))));
-    c.components = RP_TRY(info.u32(Field("components", static_cast<int64_t>(i))));
+    RP_ASSIGN(c.pos, info.u32(Field("pos", static_cast<int64_t>(i))));
+    RP_ASSIGN(c.poseSize, info.u32(Field("poseSize", static_cast<int64_t>(i))));
+    RP_ASSIGN(c.components, info.u32(Field("components", static_cast<int64_t>(i))));
     if (poseBytes(c.components) == 0) {
       return info.errorAt(at + 8, ErrorCode::Unsupported, fmt::format("key kind 0x{:X} (LocRotScale 0x601, LocRot 0x101, BlendFactor 0x100 are read)", c.components),
                           Field("components", static_cast<int64_t>(i)));
@@ -135,7 +135,7 @@ Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t 
     const Channel& c = channels[i];
     const bool last = i + 1 == n;
     const size_t stop = last ? std::clamp<size_t>(end, c.pos, obj.size()) : std::max<size_t>(c.pos, std::min<size_t>(channels[i + 1].pos, obj.size()));
-    ByteReader keys = RP_TRY(obj.window(c.pos, stop - c.pos, Field("channel", static_cast<int64_t>(i))));
+    RP_ASSIGN(ByteReader keys, obj.window(c.pos, stop - c.pos, Field("channel", static_cast<int64_t>(i))));
     RP_CHECK(readKeys(keys, c, anim.duration, last, anim, &dropped));
   }
   if (dropped > 0) {

@@ -25,7 +25,7 @@ Result<std::string> nameAt(const ByteReader& obj, uint32_t offset, size_t bone) 
   if (offset >= obj.size()) {
     return obj.error(ErrorCode::BadValue, fmt::format("name offset +0x{:X} outside the object", offset), Field("boneName", static_cast<int64_t>(bone)));
   }
-  ByteReader s = RP_TRY(obj.window(offset, obj.size() - offset, Field("boneName", static_cast<int64_t>(bone))));
+  RP_ASSIGN(ByteReader s, obj.window(offset, obj.size() - offset, Field("boneName", static_cast<int64_t>(bone))));
   return s.cString("name");
 }
 
@@ -35,14 +35,14 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
   ModelData md;
   md.index = index;
   RP_CHECK(obj.seek(model::kIBPMatrices, "m_pIBPMatrices"));
-  const uint32_t offIBM = RP_TRY(obj.u32("m_pIBPMatrices"));
-  const uint32_t offMeshTable = RP_TRY(obj.u32("m_pMeshTable"));
-  const uint32_t offNameTable = RP_TRY(obj.u32("m_pBoneNameTable"));
-  const uint32_t offNames = RP_TRY(obj.u32("m_pBoneNameList"));
+  RP_ASSIGN(const uint32_t offIBM, obj.u32("m_pIBPMatrices"));
+  RP_ASSIGN(const uint32_t offMeshTable, obj.u32("m_pMeshTable"));
+  RP_ASSIGN(const uint32_t offNameTable, obj.u32("m_pBoneNameTable"));
+  RP_ASSIGN(const uint32_t offNames, obj.u32("m_pBoneNameList"));
   RP_CHECK(obj.skip(2, "m_iNumTotalBones"));
-  const uint16_t numMeshes = RP_TRY(obj.u16("m_iNumMeshes"));
-  const uint16_t numBones = RP_TRY(obj.u16("m_iNumBones"));
-  md.numIslands = RP_TRY(obj.u16("m_iNumIslands"));
+  RP_ASSIGN(const uint16_t numMeshes, obj.u16("m_iNumMeshes"));
+  RP_ASSIGN(const uint16_t numBones, obj.u16("m_iNumBones"));
+  RP_ASSIGN(md.numIslands, obj.u16("m_iNumIslands"));
   if (numBones == 0) return obj.errorAt(model::kNumBones, ErrorCode::BadValue, "no bones", "m_iNumBones");
 
   // Acceptance rules (walkthrough §2): every array inside the object, the first name printable.
@@ -57,8 +57,8 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
   }
   RP_CHECK(obj.charge(uint64_t{numBones} * (sizeof(glm::mat4) + 32), "m_iNumBones"));
 
-  ByteReader table = RP_TRY(obj.window(offNameTable, size_t{numBones} * 4, "m_pBoneNameTable"));
-  const std::vector<uint32_t> nameOffsets = RP_TRY(table.array<uint32_t>(numBones, "nameOffset"));
+  RP_ASSIGN(ByteReader table, obj.window(offNameTable, size_t{numBones} * 4, "m_pBoneNameTable"));
+  RP_ASSIGN(const std::vector<uint32_t> nameOffsets, table.array<uint32_t>(numBones, "nameOffset"));
   auto first = nameAt(obj, nameOffsets[0], 0);
   if (!first || !printable(*first)) {
     return table.errorAt(0, ErrorCode::BadValue,
@@ -86,8 +86,8 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
   if (badNames > 1) prov.warn("rw4-bone-name", fmt::format("{} more bone names were replaced the same way", badNames - 1));
 
   // §4.1: 16 floats per bone in file order are glTF's column-major order (translation in row 3).
-  ByteReader m = RP_TRY(obj.window(offIBM, size_t{numBones} * model::kMatrixSize, "m_pIBPMatrices"));
-  const std::vector<float> floats = RP_TRY(m.array<float>(size_t{numBones} * 16, "matrix"));
+  RP_ASSIGN(ByteReader m, obj.window(offIBM, size_t{numBones} * model::kMatrixSize, "m_pIBPMatrices"));
+  RP_ASSIGN(const std::vector<float> floats, m.array<float>(size_t{numBones} * 16, "matrix"));
   md.inverseBind.resize(numBones);
   for (size_t b = 0; b < numBones; ++b) {
     for (int k = 0; k < 16; ++k) md.inverseBind[b][k / 4][k % 4] = floats[b * 16 + static_cast<size_t>(k)];
@@ -101,10 +101,10 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
                                               index, numMeshes, offMeshTable));
       return md;
     }
-    ByteReader t = RP_TRY(obj.window(offMeshTable, size_t{numMeshes} * model::kMeshTableEntry, "m_pMeshTable"));
+    RP_ASSIGN(ByteReader t, obj.window(offMeshTable, size_t{numMeshes} * model::kMeshTableEntry, "m_pMeshTable"));
     for (size_t i = 0; i < numMeshes; ++i) {
       const size_t at = t.position();
-      const uint32_t ref = RP_TRY(t.u32(Field("meshRef", static_cast<int64_t>(i))));
+      RP_ASSIGN(const uint32_t ref, t.u32(Field("meshRef", static_cast<int64_t>(i))));
       RP_CHECK(t.skip(4, "materialRef"));
       auto resolved = resolveRef(arena, t, at, ref, "meshRef");
       if (!resolved || !*resolved || (*resolved)->offset != 0) {

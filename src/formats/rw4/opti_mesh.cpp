@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_swap.hpp"
 #include "formats/rw4/vertex_format.hpp"
 
 namespace rigport::rw4 {
@@ -27,8 +28,8 @@ struct MeshFields {
 // A field that must name a whole object of type `type` (§2.6: a dictionary index, table 0).
 Result<uint32_t> objectField(const Arena& arena, ByteReader& obj, uint32_t type, const char* field) {
   const size_t at = obj.position();
-  const uint32_t value = RP_TRY(obj.u32(field));
-  const auto ref = RP_TRY(resolveRef(arena, obj, at, value, field));
+  RP_ASSIGN(const uint32_t value, obj.u32(field));
+  RP_ASSIGN(const auto ref, resolveRef(arena, obj, at, value, field));
   if (!ref || ref->offset != 0) {
     return obj.errorAt(at, ErrorCode::BadValue, fmt::format("0x{:08X} names no whole object", value), field);
   }
@@ -38,7 +39,7 @@ Result<uint32_t> objectField(const Arena& arena, ByteReader& obj, uint32_t type,
 
 // A VertexBuffer's or IndexBuffer's +0: the BaseResource holding its bytes (§3.2).
 Result<ByteReader> bufferData(const Arena& arena, const ByteReader& root, ByteReader& buffer, const char* role) {
-  const uint32_t row = RP_TRY(buffer.u32("baseResource"));
+  RP_ASSIGN(const uint32_t row, buffer.u32("baseResource"));
   if (row >= arena.dictionary.size() || !isBaseResource(arena.dictionary[row].typeId)) {
     return buffer.errorAt(0, ErrorCode::BadValue,
                           fmt::format("object {} is not a BaseResource", row), "baseResource");
@@ -57,7 +58,7 @@ Result<std::vector<uint16_t>> readPalette(const ByteReader& obj, const MeshField
                                      f.remapTable, obj.size()),
                          "m_pRemapTable");
     }
-    ByteReader t = RP_TRY(obj.window(f.remapTable, size_t{f.numRemap} * 2, "m_pRemapTable"));
+    RP_ASSIGN(ByteReader t, obj.window(f.remapTable, size_t{f.numRemap} * 2, "m_pRemapTable"));
     return t.array<uint16_t>(f.numRemap, "remap");
   }
   if (f.numIslands > 1) {
@@ -69,7 +70,7 @@ Result<std::vector<uint16_t>> readPalette(const ByteReader& obj, const MeshField
   if (obj.size() >= optimesh::kOneIslandRemapTable) {
     RP_CHECK(r.seek(optimesh::kOneIslandRemapTable, "remap"));
     while (r.remaining() >= 2) {
-      const uint16_t v = RP_TRY(r.u16("remap"));
+      RP_ASSIGN(const uint16_t v, r.u16("remap"));
       if (v == optimesh::kRemapSentinel || v >= numBones) break;
       palette.push_back(v);
     }
@@ -89,10 +90,10 @@ Status checkDrawParams(const ByteReader& obj, const MeshFields& f, size_t numInd
                                              index, f.numIslands, f.drawParams));
     return Ok{};
   }
-  ByteReader d = RP_TRY(obj.window(f.drawParams, size_t{f.numIslands} * kDrawParamsSize, "m_pIslandDrawParams"));
+  RP_ASSIGN(ByteReader d, obj.window(f.drawParams, size_t{f.numIslands} * kDrawParamsSize, "m_pIslandDrawParams"));
   for (uint32_t i = 0; i < f.numIslands; ++i) {
-    const uint32_t start = RP_TRY(d.u32(Field("startIndex", i)));
-    const uint32_t count = RP_TRY(d.u32(Field("indexCount", i)));
+    RP_ASSIGN(const uint32_t start, d.u32(Field("startIndex", i)));
+    RP_ASSIGN(const uint32_t count, d.u32(Field("indexCount", i)));
     RP_CHECK(d.skip(4, "primType"));
     if (uint64_t{start} + count > numIndices) {
       prov.warn("rw4-draw-params", fmt::format("RenderOptiMeshData (row {}) island {}: indices {}..{} past the {} indices",
@@ -288,7 +289,7 @@ uint16_t widenIndices(const uint8_t* raw, size_t n, uint32_t* out) {
   for (size_t i = 0; i < n; ++i) {
     uint16_t x;
     std::memcpy(&x, raw + 2 * i, 2);
-    if constexpr (kSwap) x = __builtin_bswap16(x);
+    if constexpr (kSwap) x = byteSwap(x);
     out[i] = x;
     largest = std::max(largest, x);
   }
@@ -297,10 +298,10 @@ uint16_t widenIndices(const uint8_t* raw, size_t n, uint32_t* out) {
 
 Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow, size_t vertexCount, Mesh& mesh,
                      size_t* numIndices, uint32_t index, Provenance& prov) {
-  ByteReader ib = RP_TRY(objectReader(arena, root, ibRow, "IndexBuffer"));
-  ByteReader data = RP_TRY(bufferData(arena, root, ib, "index data"));
+  RP_ASSIGN(ByteReader ib, objectReader(arena, root, ibRow, "IndexBuffer"));
+  RP_ASSIGN(ByteReader data, bufferData(arena, root, ib, "index data"));
   RP_CHECK(ib.skip(4, "reserved"));
-  const uint32_t count = RP_TRY(ib.u32("numIndices"));
+  RP_ASSIGN(const uint32_t count, ib.u32("numIndices"));
   // §3.2: u16 triangle lists in the arena's byte order (big-endian on PS3).
   RP_CHECK(data.count(count, 2, "numIndices"));
   const uint8_t* raw = data.data().data();
@@ -345,7 +346,7 @@ Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow,
 Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
   RP_CHECK(obj.skip(8, "m_refCount"));  // refCount, typesFlags
   RP_CHECK(obj.skip(2, "m_numStreams"));
-  const uint16_t numElements = RP_TRY(obj.u16("m_numElements"));
+  RP_ASSIGN(const uint16_t numElements, obj.u16("m_numElements"));
   if (numElements > kMaxVertexElements) {
     return obj.errorAt(0x0A, ErrorCode::BadValue, fmt::format("{} elements, at most {}", numElements, kMaxVertexElements),
                        "m_numElements");
@@ -355,13 +356,13 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
   for (size_t i = 0; i < numElements; ++i) {
     auto scope = obj.scope(Field("element", static_cast<int64_t>(i)));
     VertexElement& e = elements[i];
-    e.vertexType = RP_TRY(obj.u8("vertexType"));
-    e.numComponents = RP_TRY(obj.u8("numComponents"));
-    e.stream = RP_TRY(obj.u8("stream"));
-    e.offset = RP_TRY(obj.u8("offset"));
-    e.stride = RP_TRY(obj.u16("stride"));
-    e.usage = RP_TRY(obj.u8("type"));
-    e.elementClass = RP_TRY(obj.u8("elementClass"));
+    RP_ASSIGN(e.vertexType, obj.u8("vertexType"));
+    RP_ASSIGN(e.numComponents, obj.u8("numComponents"));
+    RP_ASSIGN(e.stream, obj.u8("stream"));
+    RP_ASSIGN(e.offset, obj.u8("offset"));
+    RP_ASSIGN(e.stride, obj.u16("stride"));
+    RP_ASSIGN(e.usage, obj.u8("type"));
+    RP_ASSIGN(e.elementClass, obj.u8("elementClass"));
     if (componentSize(e.vertexType) == 0) {
       return obj.errorAt(obj.position() - kVertexElementSize, ErrorCode::Unsupported,
                          fmt::format("vertex type 0x{:02X} is not one of S1, F, SF, UB, S32K, CMP, UB256", e.vertexType),
@@ -378,24 +379,24 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
 Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
                                          const std::vector<uint32_t>& fileToRig, Provenance& prov) {
   const size_t numBones = fileToRig.size();
-  ByteReader obj = RP_TRY(objectReader(arena, root, index, "RenderOptiMeshData"));
+  RP_ASSIGN(ByteReader obj, objectReader(arena, root, index, "RenderOptiMeshData"));
   MeshFields f;
   RP_CHECK(obj.seek(optimesh::kNumVerts, "m_uiNumVerts"));
-  f.numVerts = RP_TRY(obj.u32("m_uiNumVerts"));
+  RP_ASSIGN(f.numVerts, obj.u32("m_uiNumVerts"));
   RP_CHECK(obj.skip(4, "m_pMaterial"));
-  f.vertexDescriptor = RP_TRY(objectField(arena, obj, kVertexDescriptor, "m_pVertexDescriptor"));
+  RP_ASSIGN(f.vertexDescriptor, objectField(arena, obj, kVertexDescriptor, "m_pVertexDescriptor"));
   RP_CHECK(obj.skip(4, "m_pMeshHelper"));
-  f.indexBuffer = RP_TRY(objectField(arena, obj, kIndexBuffer, "m_pIndexBuffer"));
-  f.vertexBuffer = RP_TRY(objectField(arena, obj, kVertexBuffer, "m_pVertexBuffer"));
-  f.numIslands = RP_TRY(obj.u32("m_uiNumIslands"));
+  RP_ASSIGN(f.indexBuffer, objectField(arena, obj, kIndexBuffer, "m_pIndexBuffer"));
+  RP_ASSIGN(f.vertexBuffer, objectField(arena, obj, kVertexBuffer, "m_pVertexBuffer"));
+  RP_ASSIGN(f.numIslands, obj.u32("m_uiNumIslands"));
   RP_CHECK(obj.skip(8, "m_pIslandAreas"));  // areas, AABBs: subreferences into RenderModelData
-  f.drawParams = RP_TRY(obj.u32("m_pIslandDrawParams"));
-  f.numRemap = RP_TRY(obj.u32("m_uiNumRemapIndices"));
-  f.remapTable = RP_TRY(obj.u32("m_pRemapTable"));
-  f.numBlendShapes = RP_TRY(obj.u32("m_uiNumBlendShapes"));
+  RP_ASSIGN(f.drawParams, obj.u32("m_pIslandDrawParams"));
+  RP_ASSIGN(f.numRemap, obj.u32("m_uiNumRemapIndices"));
+  RP_ASSIGN(f.remapTable, obj.u32("m_pRemapTable"));
+  RP_ASSIGN(f.numBlendShapes, obj.u32("m_uiNumBlendShapes"));
 
-  const std::vector<VertexElement> elements =
-      RP_TRY(readVertexDescriptor(RP_TRY(objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"))));
+  RP_ASSIGN(ByteReader descriptor, objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"));
+  RP_ASSIGN(const std::vector<VertexElement> elements, readVertexDescriptor(descriptor));
   // Walkthrough §5: the skin stream is the one with blend indices; a mesh without any is a morph
   // (blend-shape) stream, and streams beside the skin stream are morph streams.
   const VertexElement* blendIndices = nullptr;
@@ -422,7 +423,7 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
                                               "streams) are not read",
                                               index, otherStreams, stream));
   }
-  ByteReader vd = RP_TRY(objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"));
+  RP_ASSIGN(ByteReader vd, objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"));
   for (size_t i = 0; i < elements.size(); ++i) {
     const VertexElement& e = elements[i];
     if (e.stream == stream && e.offset + elementBytes(e) > stride) {
@@ -437,8 +438,8 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
     return vd.errorAt(kVertexDescriptorHeader, ErrorCode::BadValue, "the skin stream has no XYZ element", "elements");
   }
 
-  ByteReader vb = RP_TRY(objectReader(arena, root, f.vertexBuffer, "VertexBuffer"));
-  ByteReader vertexData = RP_TRY(bufferData(arena, root, vb, "vertex data"));
+  RP_ASSIGN(ByteReader vb, objectReader(arena, root, f.vertexBuffer, "VertexBuffer"));
+  RP_ASSIGN(ByteReader vertexData, bufferData(arena, root, vb, "vertex data"));
   const size_t vertexCount = vertexData.size() / stride;
   if (vertexCount != f.numVerts) {
     prov.warn("rw4-vertex-count", fmt::format("RenderOptiMeshData (row {}) says {} vertices, its vertex data holds {} of {} bytes; "
@@ -449,7 +450,7 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
     prov.warn("rw4-no-vertices", fmt::format("RenderOptiMeshData (row {}): its vertex data holds no whole vertex; skipped", index));
     return std::optional<Mesh>{};
   }
-  const std::vector<uint16_t> palette = RP_TRY(readPalette(obj, f, numBones, index, prov));
+  RP_ASSIGN(const std::vector<uint16_t> palette, readPalette(obj, f, numBones, index, prov));
   // Decoded attributes (16 B each, up to 5) and the model's vectors: charged before allocating.
   RP_CHECK(vertexData.charge(uint64_t{vertexCount} * 160, "vertex data"));
 

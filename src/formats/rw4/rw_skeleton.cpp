@@ -33,30 +33,30 @@ uint32_t pointerTo(size_t objectStart, size_t rel, bool absolute) {
 Result<RwSkeleton> readRwSkeleton(const Arena& arena, ByteReader obj, uint32_t row) {
   RwSkeleton s;
   s.row = row;
-  const uint32_t pFlags = RP_TRY(obj.u32("pBoneFlags"));
-  const uint32_t pParents = RP_TRY(obj.u32("pBoneParents"));
-  const uint32_t pNames = RP_TRY(obj.u32("pBoneNames"));
-  const uint32_t count = RP_TRY(obj.u32("count"));
-  s.skeletonId = RP_TRY(obj.u32("skeletonID"));
+  RP_ASSIGN(const uint32_t pFlags, obj.u32("pBoneFlags"));
+  RP_ASSIGN(const uint32_t pParents, obj.u32("pBoneParents"));
+  RP_ASSIGN(const uint32_t pNames, obj.u32("pBoneNames"));
+  RP_ASSIGN(const uint32_t count, obj.u32("count"));
+  RP_ASSIGN(s.skeletonId, obj.u32("skeletonID"));
   RP_CHECK(obj.skip(4, "count2"));
-  const size_t n = RP_TRY(obj.count(count, 12, "count"));
-  ByteReader names = RP_TRY(pointee(arena, obj, 8, pNames, n * 4, "pBoneNames"));
-  s.nameHashes = RP_TRY(names.array<uint32_t>(n, "nameHash"));
-  ByteReader flags = RP_TRY(pointee(arena, obj, 0, pFlags, n * 4, "pBoneFlags"));
-  s.flags = RP_TRY(flags.array<int32_t>(n, "flag"));
-  ByteReader parents = RP_TRY(pointee(arena, obj, 4, pParents, n * 4, "pBoneParents"));
-  s.parents = RP_TRY(parents.array<int32_t>(n, "parent"));
+  RP_ASSIGN(const size_t n, obj.count(count, 12, "count"));
+  RP_ASSIGN(ByteReader names, pointee(arena, obj, 8, pNames, n * 4, "pBoneNames"));
+  RP_ASSIGN(s.nameHashes, names.array<uint32_t>(n, "nameHash"));
+  RP_ASSIGN(ByteReader flags, pointee(arena, obj, 0, pFlags, n * 4, "pBoneFlags"));
+  RP_ASSIGN(s.flags, flags.array<int32_t>(n, "flag"));
+  RP_ASSIGN(ByteReader parents, pointee(arena, obj, 4, pParents, n * 4, "pBoneParents"));
+  RP_ASSIGN(s.parents, parents.array<int32_t>(n, "parent"));
   return s;
 }
 
 Result<RwAnimationSkin> readRwAnimationSkin(const Arena& arena, ByteReader obj, uint32_t row) {
   RwAnimationSkin s;
   s.row = row;
-  const uint32_t pData = RP_TRY(obj.u32("pData"));
-  const uint32_t count = RP_TRY(obj.u32("count"));
-  const size_t n = RP_TRY(obj.count(count, animskin::kBoneSize, "count"));
-  ByteReader data = RP_TRY(pointee(arena, obj, 0, pData, n * animskin::kBoneSize, "pData"));
-  const std::vector<float> floats = RP_TRY(data.array<float>(n * 16, "matrix"));
+  RP_ASSIGN(const uint32_t pData, obj.u32("pData"));
+  RP_ASSIGN(const uint32_t count, obj.u32("count"));
+  RP_ASSIGN(const size_t n, obj.count(count, animskin::kBoneSize, "count"));
+  RP_ASSIGN(ByteReader data, pointee(arena, obj, 0, pData, n * animskin::kBoneSize, "pData"));
+  RP_ASSIGN(const std::vector<float> floats, data.array<float>(n * 16, "matrix"));
   s.inverseBind.resize(n);
   for (size_t b = 0; b < n; ++b) {
     glm::mat4& m = s.inverseBind[b];

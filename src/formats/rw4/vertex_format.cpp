@@ -18,13 +18,13 @@ template <class T>
 T load(const uint8_t* p, bool swap) {
   T v;
   std::memcpy(&v, p, sizeof(T));
-  if (swap) v = ByteReader::byteSwap(v);
+  if (swap) v = byteSwap(v);
   return v;
 }
 
 template <class T>
 void store(uint8_t* p, T v, bool swap) {
-  if (swap) v = ByteReader::byteSwap(v);
+  if (swap) v = byteSwap(v);
   std::memcpy(p, &v, sizeof(T));
 }
 

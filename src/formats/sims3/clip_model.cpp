@@ -347,16 +347,16 @@ Result<ClipFile> animationToClip(const Animation& anim, const Skeleton* skeleton
   const float dt = kFrameDuration;
   uint32_t lastFrame = 0;
   for (const BoneTrack& t : anim.tracks) {
-    const uint32_t key = RP_TRY(trackKeyOf(t, skeleton));
+    RP_ASSIGN(const uint32_t key, trackKeyOf(t, skeleton));
     if (!t.translation.empty()) {
-      const auto frames = RP_TRY(framesOf(t.translation, dt));
+      RP_ASSIGN(const auto frames, framesOf(t.translation, dt));
       lastFrame = std::max<uint32_t>(lastFrame, frames.back().first);
       const bool zero = std::all_of(frames.begin(), frames.end(), [](const auto& f) { return f.second == glm::vec3(0.0f); });
       c.curves.push_back(zero ? constantCurve(key, kF3Zero, kTranslation)
                               : quantised<glm::vec3, 3>(key, kF3HighPrecisionNormalized, kTranslation, frames, kMax10, kStrideTranslation));
     }
     if (!t.rotation.empty()) {
-      auto frames = RP_TRY(framesOf(t.rotation, dt));
+      RP_ASSIGN(auto frames, framesOf(t.rotation, dt));
       lastFrame = std::max<uint32_t>(lastFrame, frames.back().first);
       for (auto& [f, q] : frames) q = glm::normalize(q);
       const bool identity = std::all_of(frames.begin(), frames.end(), [](const auto& f) {
@@ -369,7 +369,7 @@ Result<ClipFile> animationToClip(const Animation& anim, const Skeleton* skeleton
   }
   for (const ScalarChannel& s : anim.scalars) {
     if (s.keys.empty()) continue;
-    const auto frames = RP_TRY(framesOf(s.keys, dt));
+    RP_ASSIGN(const auto frames, framesOf(s.keys, dt));
     lastFrame = std::max<uint32_t>(lastFrame, frames.back().first);
     const uint32_t key = scalarKeyOf(s.name);
     const bool zero = std::all_of(frames.begin(), frames.end(), [](const auto& f) { return f.second == 0.0f; });

@@ -17,34 +17,35 @@ std::string entryId(const PackageEntry& e) { return fmt::format("{:08X}:{:08X}:{
 
 Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
   auto scope = r.scope("DBPF");
-  const auto magic = RP_TRY(r.bytes(4, "magic"));
+  RP_ASSIGN(const auto magic, r.bytes(4, "magic"));
   if (std::memcmp(magic.data(), kMagic, 4) != 0) return r.errorAt(0, ErrorCode::BadValue, "not a DBPF package (no \"DBPF\" magic)", "magic");
-  const uint32_t major = RP_TRY(r.u32("major"));
+  RP_ASSIGN(const uint32_t major, r.u32("major"));
   if (major != kMajor) {
     return r.errorAt(kMajorField, ErrorCode::Unsupported, fmt::format("DBPF version {} (rigport reads 2.x, The Sims 3's)", major), "major");
   }
-  ByteReader header = RP_TRY(r.window(0, kHeaderSize, "header"));
+  RP_ASSIGN(ByteReader header, r.window(0, kHeaderSize, "header"));
   RP_CHECK(header.seek(kIndexCountField, "indexCount"));
-  const uint32_t count = RP_TRY(header.u32("indexCount"));
+  RP_ASSIGN(const uint32_t count, header.u32("indexCount"));
   RP_CHECK(header.seek(kIndexOffsetLegacyField, "indexOffsetLegacy"));
-  const uint32_t legacyOffset = RP_TRY(header.u32("indexOffsetLegacy"));
-  const uint32_t indexSize = RP_TRY(header.u32("indexSize"));
+  RP_ASSIGN(const uint32_t legacyOffset, header.u32("indexOffsetLegacy"));
+  RP_ASSIGN(const uint32_t indexSize, header.u32("indexSize"));
   RP_CHECK(header.seek(kIndexOffsetField, "indexOffset"));
-  uint32_t indexOffset = RP_TRY(header.u32("indexOffset"));
+  RP_ASSIGN(uint32_t indexOffset, header.u32("indexOffset"));
   if (indexOffset == 0) indexOffset = legacyOffset;
   if (indexOffset > r.size() || indexSize > r.size() - indexOffset) {
     return r.errorAt(kIndexOffsetField, ErrorCode::BadValue,
                      fmt::format("index at 0x{:X} ({} bytes) is outside the {}-byte file", indexOffset, indexSize, r.size()), "indexOffset");
   }
-  ByteReader index = RP_TRY(r.window(indexOffset, indexSize, "index"));
-  const uint32_t flags = count == 0 ? 0 : RP_TRY(index.u32("flags"));
+  RP_ASSIGN(ByteReader index, r.window(indexOffset, indexSize, "index"));
+  uint32_t flags = 0;
+  if (count != 0) { RP_ASSIGN(flags, index.u32("flags")); }
   uint32_t constants[4] = {0, 0, 0, 0};
   for (unsigned bit = 0; bit < 4; ++bit) {
-    if ((flags & (1u << bit)) != 0) constants[bit] = RP_TRY(index.u32(Field("constant", bit)));
+    if ((flags & (1u << bit)) != 0) { RP_ASSIGN(constants[bit], index.u32(Field("constant", bit))); }
   }
   unsigned perEntryKeys = 0;
   for (unsigned bit = 0; bit < 4; ++bit) perEntryKeys += (flags & (1u << bit)) == 0 ? 1 : 0;
-  const size_t n = RP_TRY(index.count(count, perEntryKeys * 4 + kEntryTailSize, "indexCount"));
+  RP_ASSIGN(const size_t n, index.count(count, perEntryKeys * 4 + kEntryTailSize, "indexCount"));
   std::vector<PackageEntry> entries(n);
   for (size_t i = 0; i < n; ++i) {
     auto entryScope = index.scope(Field("entry", static_cast<int64_t>(i)));
@@ -52,15 +53,22 @@ Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
     e.indexOffset = indexOffset + index.position();
     uint32_t key[4];
     static const char* const kKeyNames[4] = {"type", "group", "instanceHi", "instanceLo"};
-    for (unsigned bit = 0; bit < 4; ++bit) key[bit] = (flags & (1u << bit)) != 0 ? constants[bit] : RP_TRY(index.u32(kKeyNames[bit]));
+    for (unsigned bit = 0; bit < 4; ++bit) {
+      if ((flags & (1u << bit)) != 0) {
+        key[bit] = constants[bit];
+      } else {
+        RP_ASSIGN(key[bit], index.u32(kKeyNames[bit]));
+      }
+    }
     e.type = key[0];
     e.group = key[1];
     e.instance = uint64_t{key[2]} << 32 | key[3];
-    e.offset = RP_TRY(index.u32("offset"));
-    e.fileSize = RP_TRY(index.u32("fileSize")) & ~kFileSizeFlag;
-    e.memSize = RP_TRY(index.u32("memSize"));
-    e.compression = RP_TRY(index.u16("compressed"));
-    e.committed = RP_TRY(index.u16("committed"));
+    RP_ASSIGN(e.offset, index.u32("offset"));
+    RP_ASSIGN(const uint32_t fileSize, index.u32("fileSize"));
+    e.fileSize = fileSize & ~kFileSizeFlag;
+    RP_ASSIGN(e.memSize, index.u32("memSize"));
+    RP_ASSIGN(e.compression, index.u16("compressed"));
+    RP_ASSIGN(e.committed, index.u16("committed"));
     if (e.offset > r.size() || e.fileSize > r.size() - e.offset) {
       return index.errorAt(index.position() - kEntryTailSize, ErrorCode::BadValue,
                            fmt::format("resource {} at 0x{:X} ({} bytes) is outside the {}-byte file", entryId(e), e.offset, e.fileSize, r.size()),
@@ -71,9 +79,9 @@ Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
 }
 
 Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e) {
-  ByteReader stored = RP_TRY(r.window(e.offset, e.fileSize, "resource"));
+  RP_ASSIGN(ByteReader stored, r.window(e.offset, e.fileSize, "resource"));
   if (e.compression == kCompressedRefPack) {
-    std::vector<uint8_t> bytes = RP_TRY(refpackDecompress(stored));
+    RP_ASSIGN(std::vector<uint8_t> bytes, refpackDecompress(stored));
     if (bytes.size() != e.memSize) {
       return stored.errorAt(0, ErrorCode::BadValue, fmt::format("decompresses to {} bytes; the index says {}", bytes.size(), e.memSize), "memSize");
     }
@@ -86,23 +94,23 @@ Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageE
                           "compressed");
   }
   RP_CHECK(stored.charge(e.fileSize, "fileSize"));
-  const auto bytes = RP_TRY(stored.bytes(e.fileSize, "resource"));
+  RP_ASSIGN(const auto bytes, stored.bytes(e.fileSize, "resource"));
   return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }
 
 Result<std::unordered_map<uint64_t, std::string>> parseNameMap(ByteReader r) {
   auto scope = r.scope("NMAP");
-  const uint32_t version = RP_TRY(r.u32("version"));
+  RP_ASSIGN(const uint32_t version, r.u32("version"));
   if (version != kNameMapVersion) return r.errorAt(0, ErrorCode::Unsupported, fmt::format("name map version {} (1 is known)", version), "version");
-  const uint32_t count = RP_TRY(r.u32("count"));
-  const size_t n = RP_TRY(r.count(count, 12, "count"));
+  RP_ASSIGN(const uint32_t count, r.u32("count"));
+  RP_ASSIGN(const size_t n, r.count(count, 12, "count"));
   std::unordered_map<uint64_t, std::string> names;
   names.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     auto entryScope = r.scope(Field("name", static_cast<int64_t>(i)));
-    const uint64_t instance = RP_TRY(r.u64("instance"));
-    const uint32_t length = RP_TRY(r.u32("length"));
-    const auto text = RP_TRY(r.bytes(length, "text"));
+    RP_ASSIGN(const uint64_t instance, r.u64("instance"));
+    RP_ASSIGN(const uint32_t length, r.u32("length"));
+    RP_ASSIGN(const auto text, r.bytes(length, "text"));
     names[instance].assign(text.begin(), text.end());
   }
   return names;

@@ -19,11 +19,12 @@ constexpr size_t kMediumMaxLen = 67, kMediumMaxOffset = 16384;
 constexpr size_t kLongMaxLen = 1028, kLongMaxOffset = 131072;
 
 Result<uint64_t> readHeader(ByteReader& r) {
-  const uint8_t flags = RP_TRY(r.u8("flags"));
-  if (RP_TRY(r.u8("magic")) != kMagic) return r.errorAt(r.position() - 1, ErrorCode::BadValue, "not a RefPack stream (byte 1 is not 0xFB)", "magic");
+  RP_ASSIGN(const uint8_t flags, r.u8("flags"));
+  RP_ASSIGN(const uint8_t magic, r.u8("magic"));
+  if (magic != kMagic) return r.errorAt(r.position() - 1, ErrorCode::BadValue, "not a RefPack stream (byte 1 is not 0xFB)", "magic");
   const size_t sizeBytes = (flags & kFlagLargeSizes) != 0 ? 4 : 3;
   if ((flags & kFlagCompressedSize) != 0) RP_CHECK(r.skip(sizeBytes, "compressedSize"));
-  const auto size = RP_TRY(r.bytes(sizeBytes, "uncompressedSize"));
+  RP_ASSIGN(const auto size, r.bytes(sizeBytes, "uncompressedSize"));
   uint64_t n = 0;
   for (uint8_t b : size) n = n << 8 | b;  // big-endian
   return n;
@@ -31,11 +32,9 @@ Result<uint64_t> readHeader(ByteReader& r) {
 
 }  // namespace
 
-Result<uint64_t> refpackSize(ByteReader r) { return readHeader(r); }
-
 Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
   auto scope = r.scope("RefPack");
-  const uint64_t size = RP_TRY(readHeader(r));
+  RP_ASSIGN(const uint64_t size, readHeader(r));
   RP_CHECK(r.charge(size, "uncompressedSize"));
   std::vector<uint8_t> out(size);
   const uint8_t* const begin = r.data().data();

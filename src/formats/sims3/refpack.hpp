@@ -12,8 +12,6 @@
 
 namespace rigport::sims3 {
 
-// The uncompressed size a RefPack header announces (for listing without decompressing).
-Result<uint64_t> refpackSize(ByteReader r);
 // Decompresses the stream `r` reads; the output size is charged to r's budget before allocating.
 // Errors name the offset of the opcode that reads or copies out of bounds.
 Result<std::vector<uint8_t>> refpackDecompress(ByteReader r);

@@ -10,7 +10,7 @@
 #include "core/validate.hpp"
 #include "formats/sluggers/act.hpp"
 #include "formats/sluggers/gpl.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/sluggers.hpp"
 #include "formats/sluggers/skin_build.hpp"
 #include "formats/sluggers/skn.hpp"
 
@@ -34,7 +34,7 @@ struct Sections {
 Result<Sections> readHeader(ByteReader& r) {
   Sections s;
   constexpr const char* kNames[8] = {"zero", "gpl", "act", "tex", "skn", "unknown14", "facialPoses", "unknown1C"};
-  for (size_t i = 0; i < 8; ++i) s.start[i] = RP_TRY(r.u32(kNames[i]));
+  for (size_t i = 0; i < 8; ++i) { RP_ASSIGN(s.start[i], r.u32(kNames[i])); }
   if (s.start[0] != 0) {
     return r.errorAt(0, ErrorCode::BadValue,
                      fmt::format("first word 0x{:08X}: a model block starts with 0 (an archive or ANM bank does not, §2)", s.start[0]),
@@ -106,7 +106,7 @@ Result<std::vector<uint32_t>> rigOrder(const ActData& act, uint64_t actOffset) {
 }
 
 Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vector<int32_t>& tableToRig) {
-  const std::vector<uint32_t> order = RP_TRY(rigOrder(act, actOffset));
+  RP_ASSIGN(const std::vector<uint32_t> order, rigOrder(act, actOffset));
   const size_t n = act.bones.size();
   bool reordered = false;
   tableToRig.assign(n, -1);
@@ -270,19 +270,19 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
   Sections s;
   {
     auto scope = root.scope("header");
-    s = RP_TRY(readHeader(root));
+    RP_ASSIGN(s, readHeader(root));
   }
-  ByteReader gplReader = RP_TRY(section(root, s, kHeaderGpl, "GPL"));
-  std::vector<GplMesh> gpl = RP_TRY(readGpl(gplReader, rig.provenance));
+  RP_ASSIGN(ByteReader gplReader, section(root, s, kHeaderGpl, "GPL"));
+  RP_ASSIGN(std::vector<GplMesh> gpl, readGpl(gplReader, rig.provenance));
   ActData act;
   if (s.start[kHeaderAct / 4] != 0) {
-    ByteReader actReader = RP_TRY(section(root, s, kHeaderAct, "ACT"));
-    act = RP_TRY(readAct(actReader, rig.provenance));
+    RP_ASSIGN(ByteReader actReader, section(root, s, kHeaderAct, "ACT"));
+    RP_ASSIGN(act, readAct(actReader, rig.provenance));
   }
   std::optional<SknData> skn;
   if (s.start[kHeaderSkn / 4] != 0) {
-    ByteReader sknReader = RP_TRY(section(root, s, kHeaderSkn, "SKN"));
-    skn = RP_TRY(readSkn(sknReader));
+    RP_ASSIGN(ByteReader sknReader, section(root, s, kHeaderSkn, "SKN"));
+    RP_ASSIGN(skn, readSkn(sknReader));
   }
   std::vector<int32_t> tableToRig;
   RP_CHECK(buildSkeleton(act, s.start[kHeaderAct / 4], rig, tableToRig));

@@ -6,7 +6,7 @@
 
 #include "core/byte_writer.hpp"
 #include "core/validate.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/sluggers.hpp"
 #include "formats/sluggers/writer_parts.hpp"
 
 namespace rigport::sluggers {
@@ -17,7 +17,7 @@ size_t align32(size_t v) { return (v + kSectionAlignment - 1) / kSectionAlignmen
 Result<std::vector<uint8_t>> writeGpl(const Rig& rig, int32_t skinned, uint8_t shift, const ModelWriteOptions& options) {
   std::vector<std::vector<uint8_t>> blobs;
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
-    blobs.push_back(RP_TRY(writeMeshBlob(rig.meshes[m], m, static_cast<int32_t>(m) == skinned, shift, options)));
+    RP_ASSIGN(blobs.emplace_back(), writeMeshBlob(rig.meshes[m], m, static_cast<int32_t>(m) == skinned, shift, options));
   }
   const size_t descriptors = align32(kGplHeaderSize);
   size_t at = descriptors + rig.meshes.size() * kGplDescriptorSize;
@@ -212,10 +212,10 @@ Result<std::vector<uint8_t>> writeModel(const Rig& rig, const ModelWriteOptions&
   std::vector<uint8_t> skn;
   if (skinned >= 0) {
     const Mesh& mesh = rig.meshes[static_cast<size_t>(skinned)];
-    shift = RP_TRY(chooseSkinShift(mesh, static_cast<size_t>(skinned)));
-    skn = RP_TRY(writeSkn(mesh, boneIndex, shift, skinnedArray(mesh, shift)));
+    RP_ASSIGN(shift, chooseSkinShift(mesh, static_cast<size_t>(skinned)));
+    RP_ASSIGN(skn, writeSkn(mesh, boneIndex, shift, skinnedArray(mesh, shift)));
   }
-  const std::vector<uint8_t> gpl = RP_TRY(writeGpl(rig, skinned, shift, options));
+  RP_ASSIGN(const std::vector<uint8_t> gpl, writeGpl(rig, skinned, shift, options));
   const std::vector<uint8_t> act = writeAct(rig, l, skinned);
 
   const size_t gplAt = kBlockHeaderSize;

@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/rig.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/sluggers.hpp"
 
 namespace rigport::sluggers {
 

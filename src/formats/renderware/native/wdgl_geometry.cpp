@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "formats/renderware/native/native_io.hpp"
+#include "formats/renderware/native/native_reader.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -34,18 +34,18 @@ size_t typeBytes(int32_t type) {
 Result<float> unpackComponent(ByteReader& r, const AttribDesc& a, float scale) {
   switch (a.type) {
     case 0: return r.f32("float");
-    case 1: { const int8_t v = RP_TRY(r.s8("byte")); return a.normalized ? v / 127.0f : v / scale; }
-    case 2: { const uint8_t v = RP_TRY(r.u8("ubyte")); return a.normalized ? v / 255.0f : v / scale; }
-    case 3: { const int16_t v = RP_TRY(r.s16("short")); return a.normalized ? v / 32767.0f : v / scale; }
-    default: { const uint16_t v = RP_TRY(r.u16("ushort")); return a.normalized ? v / 65535.0f : v / scale; }
+    case 1: { RP_ASSIGN(const int8_t v, r.s8("byte")); return a.normalized ? v / 127.0f : v / scale; }
+    case 2: { RP_ASSIGN(const uint8_t v, r.u8("ubyte")); return a.normalized ? v / 255.0f : v / scale; }
+    case 3: { RP_ASSIGN(const int16_t v, r.s16("short")); return a.normalized ? v / 32767.0f : v / scale; }
+    default: { RP_ASSIGN(const uint16_t v, r.u16("ushort")); return a.normalized ? v / 65535.0f : v / scale; }
   }
 }
 
 }  // namespace
 
 Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& skinVertices) {
-  const uint32_t numAttribs = RP_TRY(r.u32("numAttribs"));
-  const size_t na = RP_TRY(r.count(numAttribs, kAttribDescSize, "attribs"));
+  RP_ASSIGN(const uint32_t numAttribs, r.u32("numAttribs"));
+  RP_ASSIGN(const size_t na, r.count(numAttribs, kAttribDescSize, "attribs"));
   // librw writes at most 7 (position, UV, normal, colour, weights, indices, extra colour); every
   // attribute is decoded over all vertices, so a bound keeps the work linear in the file size.
   if (na == 0 || na > kMaxAttribs) {
@@ -55,12 +55,13 @@ Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& sk
   for (size_t i = 0; i < na; ++i) {
     auto scope = r.scope(Field("attribs", static_cast<int64_t>(i)));
     AttribDesc& a = attribs[i];
-    a.index = RP_TRY(r.u32("index"));
-    a.type = RP_TRY(r.s32("type"));
-    a.normalized = RP_TRY(r.u32("normalized")) != 0;
-    a.size = RP_TRY(r.s32("size"));
-    a.stride = RP_TRY(r.u32("stride"));
-    a.offset = RP_TRY(r.u32("offset"));
+    RP_ASSIGN(a.index, r.u32("index"));
+    RP_ASSIGN(a.type, r.s32("type"));
+    RP_ASSIGN(const uint32_t normalized, r.u32("normalized"));
+    a.normalized = normalized != 0;
+    RP_ASSIGN(a.size, r.s32("size"));
+    RP_ASSIGN(a.stride, r.u32("stride"));
+    RP_ASSIGN(a.offset, r.u32("offset"));
     if (typeBytes(a.type) == 0 || a.size < 1 || a.size > 4 ||
         uint64_t{a.offset} + typeBytes(a.type) * static_cast<uint32_t>(a.size) > attribs[0].stride) {
       return r.error(ErrorCode::BadValue,
@@ -70,8 +71,8 @@ Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& sk
     }
   }
   const uint32_t stride = attribs[0].stride;
-  const size_t nv = RP_TRY(r.count(geo.numVertices, stride, "data"));
-  ByteReader data = RP_TRY(r.sub(nv * stride, "data"));
+  RP_ASSIGN(const size_t nv, r.count(geo.numVertices, stride, "data"));
+  RP_ASSIGN(ByteReader data, r.sub(nv * stride, "data"));
   for (const AttribDesc& a : attribs) {
     const float scale = a.index == 1 ? 512.0f : 1.0f;
     // Skin indices are integers whatever the normalized flag says (§1.7): scaling them by 1/255
@@ -80,10 +81,9 @@ Status readWdglNativeData(ByteReader& r, RwGeometry& geo, NativeSkinVertices& sk
     if (a.index == 5) unpack.normalized = false;
     float* dst = nullptr;
     for (size_t v = 0; v < nv; ++v) {
-      ByteReader vr = RP_TRY(data.window(v * stride + a.offset, typeBytes(a.type) * static_cast<uint32_t>(a.size),
-                                         Field("vertex", static_cast<int64_t>(v))));
+      RP_ASSIGN(ByteReader vr, data.window(v * stride + a.offset, typeBytes(a.type) * static_cast<uint32_t>(a.size), Field("vertex", static_cast<int64_t>(v))));
       float c[4] = {0, 0, 0, 0};
-      for (int32_t k = 0; k < a.size; ++k) c[k] = RP_TRY(unpackComponent(vr, unpack, scale));
+      for (int32_t k = 0; k < a.size; ++k) { RP_ASSIGN(c[k], unpackComponent(vr, unpack, scale)); }
       switch (a.index) {
         case 0: geo.positions.resize(nv); dst = &geo.positions[v].x; std::copy(c, c + 3, dst); break;
         case 1: geo.uvs.resize(nv); dst = &geo.uvs[v].x; std::copy(c, c + 2, dst); break;

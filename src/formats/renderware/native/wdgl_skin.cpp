@@ -2,18 +2,18 @@
 // readNativeSkin): the Skin PLG holds only the matrices, weights/indices are vertex attributes.
 #include <fmt/format.h>
 
-#include "formats/renderware/native/native_io.hpp"
+#include "formats/renderware/native/native_reader.hpp"
 
 namespace rigport::renderware {
 
 Result<SkinPlg> readWdglSkin(ByteReader& r) {
   SkinPlg skin;
-  const int32_t numBones = RP_TRY(r.s32("numBones"));
+  RP_ASSIGN(const int32_t numBones, r.s32("numBones"));
   if (numBones < 0 || numBones > 256) {
     return r.error(ErrorCode::BadValue, fmt::format("bone count {} outside 0..256", numBones), "numBones");
   }
   skin.numBones = static_cast<uint32_t>(numBones);
-  skin.inverseMatrices = RP_TRY(readInverseMatrices(r, skin.numBones, false));
+  RP_ASSIGN(skin.inverseMatrices, readInverseMatrices(r, skin.numBones, false));
   return skin;
 }
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "formats/renderware/geometry_binmesh.hpp"
-#include "formats/renderware/native/native_io.hpp"
+#include "formats/renderware/native/native_reader.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -36,23 +36,23 @@ glm::vec3 unpackCompNorm(uint32_t c) {
 }  // namespace
 
 Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo, const DffContext& ctx) {
-  ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
-  const uint32_t platform = RP_TRY(st.u32("platform"));
+  RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
+  RP_ASSIGN(const uint32_t platform, st.u32("platform"));
   if (platform != kPlatformXbox) {
     return st.error(ErrorCode::BadValue, fmt::format("platform {} in Xbox native data", platform), "platform");
   }
   const size_t headerStart = st.position();
-  const uint32_t size = RP_TRY(st.u32("size"));
+  RP_ASSIGN(const uint32_t size, st.u32("size"));
   if (size < 0x24 || size > st.remaining() + 4) {
     return st.error(ErrorCode::BadValue, fmt::format("native header size {} out of range", size), "size");
   }
-  ByteReader hdr = RP_TRY(st.window(headerStart, size, "header"));
+  RP_ASSIGN(ByteReader hdr, st.window(headerStart, size, "header"));
   RP_CHECK(hdr.skip(4, "size"));
   RP_CHECK(hdr.u16("serialNumber"));
-  const uint16_t numMeshes = RP_TRY(hdr.u16("numMeshes"));
-  const uint32_t primType = RP_TRY(hdr.u32("primType"));
-  const uint32_t numVertices = RP_TRY(hdr.u32("numVertices"));
-  const uint32_t stride = RP_TRY(hdr.u32("stride"));
+  RP_ASSIGN(const uint16_t numMeshes, hdr.u16("numMeshes"));
+  RP_ASSIGN(const uint32_t primType, hdr.u32("primType"));
+  RP_ASSIGN(const uint32_t numVertices, hdr.u32("numVertices"));
+  RP_ASSIGN(const uint32_t stride, hdr.u32("stride"));
   RP_CHECK(hdr.skip(16, "pointers"));
   if (numVertices != geo.numVertices) {
     return hdr.error(ErrorCode::BadValue,
@@ -61,13 +61,13 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
   if (primType != kPrimTriangleList && primType != kPrimTriangleStrip) {
     return hdr.error(ErrorCode::Unsupported, fmt::format("Xbox primitive type {}", primType), "primType");
   }
-  const size_t meshes = RP_TRY(hdr.count(numMeshes, 24, "meshes"));
+  RP_ASSIGN(const size_t meshes, hdr.count(numMeshes, 24, "meshes"));
   uint64_t indexBytes = 0;  // index buffers are disjoint parts of the header block
   for (size_t m = 0; m < meshes; ++m) {
     auto scope = hdr.scope(Field("meshes", static_cast<int64_t>(m)));
     RP_CHECK(hdr.skip(8, "minVert"));
-    const int32_t numIndices = RP_TRY(hdr.s32("numIndices"));
-    const uint32_t bufferOffset = RP_TRY(hdr.u32("indexBuffer"));
+    RP_ASSIGN(const int32_t numIndices, hdr.s32("numIndices"));
+    RP_ASSIGN(const uint32_t bufferOffset, hdr.u32("indexBuffer"));
     RP_CHECK(hdr.skip(8, "pointers"));
     if (numIndices < 0 || bufferOffset < kResourceHeaderSize) {
       return hdr.error(ErrorCode::BadValue, fmt::format("index buffer {} at {}", numIndices, bufferOffset), "indexBuffer");
@@ -77,9 +77,8 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
       return hdr.error(ErrorCode::BadValue, fmt::format("index buffers total {} bytes, more than the {}-byte header block",
                                                         indexBytes, size), "numIndices");
     }
-    ByteReader ib = RP_TRY(hdr.window(bufferOffset - kResourceHeaderSize, 2ull * static_cast<uint32_t>(numIndices),
-                                      Field("indexBuffer", static_cast<int64_t>(m))));
-    std::vector<uint16_t> idx = RP_TRY(ib.array<uint16_t>(static_cast<uint32_t>(numIndices), "indices"));
+    RP_ASSIGN(ByteReader ib, hdr.window(bufferOffset - kResourceHeaderSize, 2ull * static_cast<uint32_t>(numIndices), Field("indexBuffer", static_cast<int64_t>(m))));
+    RP_ASSIGN(std::vector<uint16_t> idx, ib.array<uint16_t>(static_cast<uint32_t>(numIndices), "indices"));
     appendPrimitives(idx, primType == kPrimTriangleStrip, geo.indices);
   }
   RP_CHECK(st.seek(headerStart + size, "vertexBuffer"));
@@ -88,7 +87,7 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
     return st.error(ErrorCode::Unsupported, fmt::format("Xbox vertex format 0x{:X} (positions not float)", vertexFormat),
                     "vertexFormat");
   }
-  const size_t nv = RP_TRY(st.count(numVertices, stride == 0 ? 1 : stride, "vertexBuffer"));
+  RP_ASSIGN(const size_t nv, st.count(numVertices, stride == 0 ? 1 : stride, "vertexBuffer"));
   const size_t nrmAt = 12, colAt = nrmAt + attribBytes(nrmSel, 3);
   const size_t uvAt = colAt + ((vertexFormat & 0x1000000) ? 4 : 0);
   if (uvAt + attribBytes(uvSel, 2) > stride) {
@@ -107,16 +106,17 @@ Status readXboxNativeData(ByteReader& r, uint32_t vertexFormat, RwGeometry& geo,
   if (normals) geo.normals.resize(nv);
   if (uvs) geo.uvs.resize(nv);
   for (size_t v = 0; v < nv; ++v) {
-    ByteReader vr = RP_TRY(st.sub(stride, Field("vertexBuffer", static_cast<int64_t>(v))));
-    for (int k = 0; k < 3; ++k) geo.positions[v][k] = RP_TRY(vr.f32("position"));
+    RP_ASSIGN(ByteReader vr, st.sub(stride, Field("vertexBuffer", static_cast<int64_t>(v))));
+    for (int k = 0; k < 3; ++k) { RP_ASSIGN(geo.positions[v][k], vr.f32("position")); }
     if (nrmSel == kFmtFloat) {
-      for (int k = 0; k < 3; ++k) geo.normals[v][k] = RP_TRY(vr.f32("normal"));
+      for (int k = 0; k < 3; ++k) { RP_ASSIGN(geo.normals[v][k], vr.f32("normal")); }
     } else if (nrmSel == kFmtCompNorm) {
-      geo.normals[v] = unpackCompNorm(RP_TRY(vr.u32("normal")));
+      RP_ASSIGN(const uint32_t packed, vr.u32("normal"));
+      geo.normals[v] = unpackCompNorm(packed);
     }
     if (uvs) {
       RP_CHECK(vr.seek(uvAt, "uv"));
-      for (int k = 0; k < 2; ++k) geo.uvs[v][k] = RP_TRY(vr.f32("uv"));
+      for (int k = 0; k < 2; ++k) { RP_ASSIGN(geo.uvs[v][k], vr.f32("uv")); }
     }
   }
   return Ok{};

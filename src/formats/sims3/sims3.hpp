@@ -34,7 +34,7 @@ Result<std::vector<ItemInfo>> listPackage(const Source& source, ReadContext& ctx
 // internal name); other resources are listed by listPackage() only.
 Result<Asset> readPackage(const Source& source, ReadContext& ctx);
 // A package holding the rig as a RIG, each of its animations as a RefPack-compressed CLIP keyed by
-// its clip key (clip_key.hpp), and a name map.
+// its clip key (clip_resource_key.hpp), and a name map.
 Result<std::vector<uint8_t>> writePackage(const Rig& rig);
 
 }  // namespace rigport::sims3

@@ -11,8 +11,8 @@
 
 #include "core/byte_writer.hpp"
 #include "core/track_space.hpp"
-#include "formats/battleforge/bf_axes.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/axes.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "formats/battleforge/drs_layout.hpp"
 
 namespace rigport::battleforge {

@@ -14,7 +14,7 @@ constexpr const char* kAct = "ACT";
 
 // A DSBranch pointer (ACT-relative) → bone-table index, -1 for none.
 Result<int32_t> boneLink(ByteReader& r, size_t count, Field f) {
-  const uint32_t ptr = RP_TRY(r.u32(f));
+  RP_ASSIGN(const uint32_t ptr, r.u32(f));
   if (ptr == 0) return -1;
   const uint64_t rel = uint64_t(ptr) - kActHeaderSize;
   if (ptr < kActHeaderSize || rel % kBoneRecordSize != 0 || rel / kBoneRecordSize >= count) {
@@ -25,7 +25,7 @@ Result<int32_t> boneLink(ByteReader& r, size_t count, Field f) {
 }
 
 Result<float> finiteF32(ByteReader& r, Field f) {
-  const float v = RP_TRY(r.f32(f));
+  RP_ASSIGN(const float v, r.f32(f));
   if (!std::isfinite(v)) return r.errorAt(r.position() - 4, ErrorCode::BadValue, "not a finite number", f);
   return v;
 }
@@ -34,10 +34,10 @@ Result<float> finiteF32(ByteReader& r, Field f) {
 Result<glm::mat4> readControl(ByteReader& r, size_t at, Control& c, Provenance& provenance) {
   auto scope = r.scope("control");
   RP_CHECK(r.seek(at, "type"));
-  c.type = RP_TRY(r.u8("type"));
+  RP_ASSIGN(c.type, r.u8("type"));
   RP_CHECK(r.skip(3, "pad"));
   float f[12];
-  for (float& v : f) v = RP_TRY(finiteF32(r, "value"));
+  for (float& v : f) { RP_ASSIGN(v, finiteF32(r, "value")); }
   if (c.type & kCtrlMatrix) {
     glm::mat4 m(1.0f);  // GX Mtx: row-major 3×4, translation in column 3
     for (int row = 0; row < 3; ++row)
@@ -93,21 +93,21 @@ Status readUserData(ByteReader& r, size_t at, uint32_t size, ActData& act, Prove
   size_t pos = 0;
   while (size - pos >= kUserDataHeaderSize) {
     RP_CHECK(r.seek(at + pos, "size"));
-    const uint32_t entrySize = RP_TRY(r.u32("size"));
-    const uint16_t kind = RP_TRY(r.u16("kind"));
-    const uint16_t count = RP_TRY(r.u16("count"));
+    RP_ASSIGN(const uint32_t entrySize, r.u32("size"));
+    RP_ASSIGN(const uint16_t kind, r.u16("kind"));
+    RP_ASSIGN(const uint16_t count, r.u16("count"));
     if (entrySize < kUserDataHeaderSize || entrySize > size - pos) {
       provenance.warn("sluggers-user-data", fmt::format("ACT user data at 0x{:X}: descriptor size {} leaves the {} bytes of user data; "
                                                         "the rest is skipped",
                                                         r.fileOffsetOfStart() + at + pos, entrySize, size));
       return Ok{};
     }
-    ByteReader data = RP_TRY(r.window(at + pos + kUserDataHeaderSize, entrySize - kUserDataHeaderSize, Field("entry", pos)));
+    RP_ASSIGN(ByteReader data, r.window(at + pos + kUserDataHeaderSize, entrySize - kUserDataHeaderSize, Field("entry", pos)));
     if (kind == kUserDataTrackIds && count == act.bones.size()) {
-      act.trackIds = RP_TRY(data.array<uint16_t>(count, "trackIds"));
+      RP_ASSIGN(act.trackIds, data.array<uint16_t>(count, "trackIds"));
     } else if (kind == kUserDataRigportNames && count == act.bones.size()) {
       RP_CHECK(data.count(count, 1, "names"));
-      for (size_t i = 0; i < count; ++i) act.names.push_back(RP_TRY(data.cString(Field("name", static_cast<int64_t>(i)))));
+      for (size_t i = 0; i < count; ++i) { RP_ASSIGN(act.names.emplace_back(), data.cString(Field("name", static_cast<int64_t>(i)))); }
     }
     pos += entrySize;
   }
@@ -119,23 +119,23 @@ Status readUserData(ByteReader& r, size_t at, uint32_t size, ActData& act, Prove
 Result<ActData> readAct(ByteReader& r, Provenance& provenance) {
   ActData act;
   RP_CHECK(r.seek(0, "magic"));
-  const uint32_t magic = RP_TRY(r.u32("magic"));
+  RP_ASSIGN(const uint32_t magic, r.u32("magic"));
   if (magic != kActMagic) {
     return r.errorAt(0, ErrorCode::BadValue, fmt::format("magic 0x{:08X}, not the ACT version 0x{:08X}", magic, kActMagic), "magic");
   }
-  act.actorID = RP_TRY(r.u16("actorID"));
-  const uint16_t boneCount = RP_TRY(r.u16("boneCount"));
+  RP_ASSIGN(act.actorID, r.u16("actorID"));
+  RP_ASSIGN(const uint16_t boneCount, r.u16("boneCount"));
   RP_CHECK(r.skip(4, "treeOffset"));
-  const int32_t root = RP_TRY(boneLink(r, boneCount, "treeRoot"));
-  const uint32_t geoNamePtr = RP_TRY(r.u32("geoName"));
+  RP_ASSIGN(const int32_t root, boneLink(r, boneCount, "treeRoot"));
+  RP_ASSIGN(const uint32_t geoNamePtr, r.u32("geoName"));
   size_t geoNameAt = 0;
-  if (geoNamePtr != 0) geoNameAt = RP_TRY(follow(r, geoNamePtr, 0, 1, "geoName", kAct));
-  act.skinFileID = RP_TRY(r.u16("skinFileID"));
+  if (geoNamePtr != 0) { RP_ASSIGN(geoNameAt, follow(r, geoNamePtr, 0, 1, "geoName", kAct)); }
+  RP_ASSIGN(act.skinFileID, r.u16("skinFileID"));
   RP_CHECK(r.skip(2, "pad"));
-  const uint32_t userDataSize = RP_TRY(r.u32("userDataSize"));
-  const uint32_t userDataPtr = RP_TRY(r.u32("userData"));
+  RP_ASSIGN(const uint32_t userDataSize, r.u32("userDataSize"));
+  RP_ASSIGN(const uint32_t userDataPtr, r.u32("userData"));
   size_t userDataAt = 0;
-  if (userDataSize != 0) userDataAt = RP_TRY(follow(r, userDataPtr, 0, userDataSize, "userData", kAct));
+  if (userDataSize != 0) { RP_ASSIGN(userDataAt, follow(r, userDataPtr, 0, userDataSize, "userData", kAct)); }
   RP_CHECK(r.count(boneCount, kBoneRecordSize, "boneCount"));
   RP_CHECK(r.charge(uint64_t(boneCount) * (sizeof(ActBone) + sizeof(Bone)), "boneCount"));
   act.bones.resize(boneCount);
@@ -143,23 +143,23 @@ Result<ActData> readAct(ByteReader& r, Provenance& provenance) {
     auto scope = r.scope(Field("bone", static_cast<int64_t>(i)));
     ActBone& b = act.bones[i];
     RP_CHECK(r.seek(kActHeaderSize + i * kBoneRecordSize, "orientation"));
-    const uint32_t controlPtr = RP_TRY(r.u32("orientation"));
+    RP_ASSIGN(const uint32_t controlPtr, r.u32("orientation"));
     size_t controlAt = 0;
-    if (controlPtr != 0) controlAt = RP_TRY(follow(r, controlPtr, 0, kControlSize, "orientation", kAct));
+    if (controlPtr != 0) { RP_ASSIGN(controlAt, follow(r, controlPtr, 0, kControlSize, "orientation", kAct)); }
     RP_CHECK(r.skip(4, "prev"));
-    b.next = RP_TRY(boneLink(r, boneCount, "next"));
-    b.parent = RP_TRY(boneLink(r, boneCount, "parent"));
-    b.firstChild = RP_TRY(boneLink(r, boneCount, "firstChild"));
-    b.geoFileID = RP_TRY(r.u16("geoFileID"));
-    b.boneID = RP_TRY(r.u16("boneID"));
-    b.inheritanceFlag = RP_TRY(r.u8("inheritanceFlag"));
-    if (controlPtr != 0) b.local = RP_TRY(readControl(r, controlAt, b.control, provenance));  // 0 means identity (§4)
+    RP_ASSIGN(b.next, boneLink(r, boneCount, "next"));
+    RP_ASSIGN(b.parent, boneLink(r, boneCount, "parent"));
+    RP_ASSIGN(b.firstChild, boneLink(r, boneCount, "firstChild"));
+    RP_ASSIGN(b.geoFileID, r.u16("geoFileID"));
+    RP_ASSIGN(b.boneID, r.u16("boneID"));
+    RP_ASSIGN(b.inheritanceFlag, r.u8("inheritanceFlag"));
+    if (controlPtr != 0) { RP_ASSIGN(b.local, readControl(r, controlAt, b.control, provenance)); }  // 0 means identity (§4)
   }
   if (geoNamePtr != 0) {
     // §4: the GEO name may lack a NUL after its extension; it ends at the section end at the latest.
     RP_CHECK(r.seek(geoNameAt, "geoName"));
     const size_t n = std::min<size_t>(r.remaining(), 64);
-    act.geoName = RP_TRY(r.fixedString(n, "geoName"));
+    RP_ASSIGN(act.geoName, r.fixedString(n, "geoName"));
   }
   if (userDataSize != 0) RP_CHECK(readUserData(r, userDataAt, userDataSize, act, provenance));
   if (boneCount > 0) {

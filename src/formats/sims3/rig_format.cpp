@@ -8,7 +8,7 @@
 #include "core/byte_writer.hpp"
 #include "core/hash.hpp"
 #include "formats/sims3/rig_layout.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 
 namespace rigport::sims3 {
 namespace {
@@ -26,19 +26,19 @@ struct RawBone {
 
 Result<RawBone> readBone(ByteReader& r) {
   RawBone b;
-  for (int i = 0; i < 3; ++i) b.bone.translation[i] = RP_TRY(r.f32(Field("position", i)));
+  for (int i = 0; i < 3; ++i) { RP_ASSIGN(b.bone.translation[i], r.f32(Field("position", i))); }
   float q[4];
-  for (int i = 0; i < 4; ++i) q[i] = RP_TRY(r.f32(Field("orientation", i)));
+  for (int i = 0; i < 4; ++i) { RP_ASSIGN(q[i], r.f32(Field("orientation", i))); }
   b.bone.rotation = glm::quat(q[3], q[0], q[1], q[2]);  // stored x, y, z, w; kept as stored
-  for (int i = 0; i < 3; ++i) b.bone.scale[i] = RP_TRY(r.f32(Field("scale", i)));
-  const int32_t nameLength = RP_TRY(r.s32("nameLength"));
-  const size_t n = RP_TRY(r.count(nameLength < 0 ? ~0ull : static_cast<uint64_t>(nameLength), 1, "nameLength"));
-  const auto name = RP_TRY(r.bytes(n, "name"));
+  for (int i = 0; i < 3; ++i) { RP_ASSIGN(b.bone.scale[i], r.f32(Field("scale", i))); }
+  RP_ASSIGN(const int32_t nameLength, r.s32("nameLength"));
+  RP_ASSIGN(const size_t n, r.count(nameLength < 0 ? ~0ull : static_cast<uint64_t>(nameLength), 1, "nameLength"));
+  RP_ASSIGN(const auto name, r.bytes(n, "name"));
   b.bone.name.assign(name.begin(), name.end());
-  b.opposite = RP_TRY(r.s32("opposite"));
-  b.parent = RP_TRY(r.s32("parent"));
-  b.hash = RP_TRY(r.u32("hash"));
-  b.flags = RP_TRY(r.u32("flags"));
+  RP_ASSIGN(b.opposite, r.s32("opposite"));
+  RP_ASSIGN(b.parent, r.s32("parent"));
+  RP_ASSIGN(b.hash, r.u32("hash"));
+  RP_ASSIGN(b.flags, r.u32("flags"));
   return b;
 }
 
@@ -86,17 +86,17 @@ std::vector<size_t> parentsFirst(std::vector<RawBone>& bones, Provenance& warn) 
 }
 
 Result<Json> readChains(ByteReader& r, size_t boneCount, Provenance& warn) {
-  const int32_t count = RP_TRY(r.s32("chainCount"));
-  const size_t n = RP_TRY(r.count(count < 0 ? ~0ull : static_cast<uint64_t>(count), kChainFixedSize, "chainCount"));
+  RP_ASSIGN(const int32_t count, r.s32("chainCount"));
+  RP_ASSIGN(const size_t n, r.count(count < 0 ? ~0ull : static_cast<uint64_t>(count), kChainFixedSize, "chainCount"));
   Json chains = Json::array();
   size_t outOfRange = 0;
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("chain", static_cast<int64_t>(i)));
-    const int32_t length = RP_TRY(r.s32("boneCount"));
-    const size_t m = RP_TRY(r.count(length < 0 ? ~0ull : static_cast<uint64_t>(length), 4, "boneCount"));
-    const std::vector<int32_t> bones = RP_TRY(r.array<int32_t>(m, "bones"));
-    const std::vector<int32_t> info = RP_TRY(r.array<int32_t>(kChainInfoNodes, "infoNodes"));
-    const std::vector<int32_t> tail = RP_TRY(r.array<int32_t>(4, "poleSlotRoot"));
+    RP_ASSIGN(const int32_t length, r.s32("boneCount"));
+    RP_ASSIGN(const size_t m, r.count(length < 0 ? ~0ull : static_cast<uint64_t>(length), 4, "boneCount"));
+    RP_ASSIGN(const std::vector<int32_t> bones, r.array<int32_t>(m, "bones"));
+    RP_ASSIGN(const std::vector<int32_t> info, r.array<int32_t>(kChainInfoNodes, "infoNodes"));
+    RP_ASSIGN(const std::vector<int32_t> tail, r.array<int32_t>(4, "poleSlotRoot"));
     for (int32_t b : bones) outOfRange += b < 0 || static_cast<size_t>(b) >= boneCount ? 1 : 0;
     chains.push_back(Json{{"bones", bones}, {"infoNodes", info}, {"pole", tail[0]}, {"slotInfo", tail[1]}, {"slotOffset", tail[2]},
                           {"root", tail[3]}});
@@ -120,8 +120,8 @@ bool probeRig(std::span<const uint8_t> bytes) {
 Result<Rig> readRig(std::span<const uint8_t> bytes, ReadContext& ctx) {
   ByteReader r = ctx.reader(bytes);
   auto scope = r.scope("RIG");
-  const uint32_t major = RP_TRY(r.u32("major"));
-  const uint32_t minor = RP_TRY(r.u32("minor"));
+  RP_ASSIGN(const uint32_t major, r.u32("major"));
+  RP_ASSIGN(const uint32_t minor, r.u32("minor"));
   if (major == kType && minor == 0) {
     return r.errorAt(0, ErrorCode::Unsupported, "Granny2 rig (wrapped, 0x8EAF13DE + 0): not supported; rigport reads the new EA RIG format",
                      "major");
@@ -133,23 +133,23 @@ Result<Rig> readRig(std::span<const uint8_t> bytes, ReadContext& ctx) {
   }
   Rig out;
   out.provenance.format = "sims3-rig";
-  const int32_t boneCount = RP_TRY(r.s32("boneCount"));
-  const size_t n = RP_TRY(r.count(boneCount < 0 ? ~0ull : static_cast<uint64_t>(boneCount), kBoneFixedSize, "boneCount"));
+  RP_ASSIGN(const int32_t boneCount, r.s32("boneCount"));
+  RP_ASSIGN(const size_t n, r.count(boneCount < 0 ? ~0ull : static_cast<uint64_t>(boneCount), kBoneFixedSize, "boneCount"));
   std::vector<RawBone> bones;
   bones.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     auto boneScope = r.scope(Field("bone", static_cast<int64_t>(i)));
-    bones.push_back(RP_TRY(readBone(r)));
+    RP_ASSIGN(bones.emplace_back(), readBone(r));
   }
   Json s3{{"major", major}, {"minor", minor}};
   if (major >= kChainsFromMajor || r.remaining() >= 4) {
-    const int32_t length = RP_TRY(r.s32("skeletonNameLength"));
-    const size_t m = RP_TRY(r.count(length < 0 ? ~0ull : static_cast<uint64_t>(length), 1, "skeletonNameLength"));
-    const auto name = RP_TRY(r.bytes(m, "skeletonName"));
+    RP_ASSIGN(const int32_t length, r.s32("skeletonNameLength"));
+    RP_ASSIGN(const size_t m, r.count(length < 0 ? ~0ull : static_cast<uint64_t>(length), 1, "skeletonNameLength"));
+    RP_ASSIGN(const auto name, r.bytes(m, "skeletonName"));
     out.name.assign(name.begin(), name.end());
     s3["skeletonName"] = out.name;
   }
-  if (major >= kChainsFromMajor) s3["ikChains"] = RP_TRY(readChains(r, n, out.provenance));
+  if (major >= kChainsFromMajor) { RP_ASSIGN(s3["ikChains"], readChains(r, n, out.provenance)); }
   if (!r.atEnd()) out.provenance.warn("trailing-bytes", fmt::format("{} bytes after the IK chains at 0x{:X}; ignored", r.remaining(), r.fileOffset()));
 
   size_t badMirrors = 0, badHashes = 0;

@@ -39,19 +39,19 @@ struct CurveInfo {
 };
 
 Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffset, ClipFile& c, Provenance& warn) {
-  ByteReader table = RP_TRY(blob.window(curveInfoOffset, blob.size() - std::min<size_t>(curveInfoOffset, blob.size()), "curveInfos"));
-  const size_t n = RP_TRY(table.count(curveCount, kCurveInfoSize, "curveCount"));
+  RP_ASSIGN(ByteReader table, blob.window(curveInfoOffset, blob.size() - std::min<size_t>(curveInfoOffset, blob.size()), "curveInfos"));
+  RP_ASSIGN(const size_t n, table.count(curveCount, kCurveInfoSize, "curveCount"));
   std::vector<CurveInfo> infos(n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = table.scope(Field("curve", static_cast<int64_t>(i)));
     CurveInfo& info = infos[i];
-    info.frameDataOffset = RP_TRY(table.u32("frameDataOffset"));
-    info.curve.trackKey = RP_TRY(table.u32("trackKey"));
-    info.curve.offset = RP_TRY(table.f32("offset"));
-    info.curve.scale = RP_TRY(table.f32("scale"));
-    info.curve.frameCount = RP_TRY(table.u16("frameCount"));
-    info.curve.channelType = RP_TRY(table.u8("channelType"));
-    info.curve.subTarget = RP_TRY(table.u8("subTarget"));
+    RP_ASSIGN(info.frameDataOffset, table.u32("frameDataOffset"));
+    RP_ASSIGN(info.curve.trackKey, table.u32("trackKey"));
+    RP_ASSIGN(info.curve.offset, table.f32("offset"));
+    RP_ASSIGN(info.curve.scale, table.f32("scale"));
+    RP_ASSIGN(info.curve.frameCount, table.u16("frameCount"));
+    RP_ASSIGN(info.curve.channelType, table.u8("channelType"));
+    RP_ASSIGN(info.curve.subTarget, table.u8("subTarget"));
   }
   // Where each curve's keys end: the next curve's keys, or the blob's end (R6: the indexed stride).
   std::vector<uint32_t> starts;
@@ -92,9 +92,9 @@ Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffs
                           fmt::format("frameDataOffset 0x{:X} is past the {}-byte clip blob", info.frameDataOffset, blob.size()),
                           Field("curve", static_cast<int64_t>(i)));
     }
-    ByteReader keys = RP_TRY(blob.window(info.frameDataOffset, blob.size() - info.frameDataOffset, field));
-    const size_t count = RP_TRY(keys.count(curve.frameCount, stride, "frameCount"));
-    const auto bytes = RP_TRY(keys.bytes(count * stride, "keys"));
+    RP_ASSIGN(ByteReader keys, blob.window(info.frameDataOffset, blob.size() - info.frameDataOffset, field));
+    RP_ASSIGN(const size_t count, keys.count(curve.frameCount, stride, "frameCount"));
+    RP_ASSIGN(const auto bytes, keys.bytes(count * stride, "keys"));
     curve.stride = stride;
     curve.keyBytes.assign(bytes.begin(), bytes.end());
     c.curves.push_back(std::move(curve));
@@ -103,39 +103,39 @@ Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffs
 }
 
 Status parseBlob(ByteReader& blob, ClipFile& c, Provenance& warn) {
-  const auto magic = RP_TRY(blob.bytes(8, "magic"));
+  RP_ASSIGN(const auto magic, blob.bytes(8, "magic"));
   if (std::memcmp(magic.data(), kBlobMagic, 8) != 0) {
     return blob.errorAt(0, ErrorCode::BadValue, "the clip blob does not start with \"_pilC3S_\"", "magic");
   }
-  c.version = RP_TRY(blob.u32("version"));
+  RP_ASSIGN(c.version, blob.u32("version"));
   if (c.version != kBlobVersion) {
     warn.warn("clip-version", fmt::format("_S3Clip_ version {} (every known clip has 2); read as version 2", c.version));
   }
-  c.flags = RP_TRY(blob.u32("flags"));
-  c.frameDuration = RP_TRY(blob.f32("frameDuration"));
-  c.ticks = RP_TRY(blob.u16("maxFrameCount"));
-  c.unknown16 = RP_TRY(blob.u16("unknown"));
-  const uint32_t curveCount = RP_TRY(blob.u32("curveCount"));
-  const uint32_t paletteCount = RP_TRY(blob.u32("indexedFloatCount"));
-  const uint32_t curveInfoOffset = RP_TRY(blob.u32("curveInfoOffset"));
-  const uint32_t frameDataOffset = RP_TRY(blob.u32("frameDataOffset"));
-  const uint32_t nameOffset = RP_TRY(blob.u32("animNameOffset"));
-  const uint32_t sourceOffset = RP_TRY(blob.u32("srcNameOffset"));
+  RP_ASSIGN(c.flags, blob.u32("flags"));
+  RP_ASSIGN(c.frameDuration, blob.f32("frameDuration"));
+  RP_ASSIGN(c.ticks, blob.u16("maxFrameCount"));
+  RP_ASSIGN(c.unknown16, blob.u16("unknown"));
+  RP_ASSIGN(const uint32_t curveCount, blob.u32("curveCount"));
+  RP_ASSIGN(const uint32_t paletteCount, blob.u32("indexedFloatCount"));
+  RP_ASSIGN(const uint32_t curveInfoOffset, blob.u32("curveInfoOffset"));
+  RP_ASSIGN(const uint32_t frameDataOffset, blob.u32("frameDataOffset"));
+  RP_ASSIGN(const uint32_t nameOffset, blob.u32("animNameOffset"));
+  RP_ASSIGN(const uint32_t sourceOffset, blob.u32("srcNameOffset"));
   auto stringAt = [&](uint32_t at, Field f) -> Result<std::string> {
     if (at >= blob.size()) {
       return blob.error(ErrorCode::BadValue, fmt::format("offset 0x{:X} is past the {}-byte clip blob", at, blob.size()), f);
     }
-    ByteReader s = RP_TRY(blob.window(at, blob.size() - at, f));
+    RP_ASSIGN(ByteReader s, blob.window(at, blob.size() - at, f));
     return s.cString(f);
   };
-  c.name = RP_TRY(stringAt(nameOffset, "animName"));
-  c.source = RP_TRY(stringAt(sourceOffset, "srcName"));
+  RP_ASSIGN(c.name, stringAt(nameOffset, "animName"));
+  RP_ASSIGN(c.source, stringAt(sourceOffset, "srcName"));
   if (frameDataOffset > blob.size()) {
     return blob.errorAt(0x24, ErrorCode::BadValue, fmt::format("frameDataOffset 0x{:X} is past the {}-byte clip blob", frameDataOffset, blob.size()),
                         "frameDataOffset");
   }
-  ByteReader palette = RP_TRY(blob.window(frameDataOffset, blob.size() - frameDataOffset, "palette"));
-  c.palette = RP_TRY(palette.array<float>(paletteCount, "indexedFloatCount"));
+  RP_ASSIGN(ByteReader palette, blob.window(frameDataOffset, blob.size() - frameDataOffset, "palette"));
+  RP_ASSIGN(c.palette, palette.array<float>(paletteCount, "indexedFloatCount"));
   if (curveInfoOffset > blob.size()) {
     return blob.errorAt(0x20, ErrorCode::BadValue, fmt::format("curveInfoOffset 0x{:X} is past the {}-byte clip blob", curveInfoOffset, blob.size()),
                         "curveInfoOffset");
@@ -152,30 +152,31 @@ Status parseBlob(ByteReader& blob, ClipFile& c, Provenance& warn) {
 Status parseIkTable(ByteReader& r, size_t at, ClipFile& c, Provenance& warn) {
   RP_CHECK(r.seek(at, "ikTable"));
   auto scope = r.scope("ikTable");
-  const int32_t chainCount = RP_TRY(r.s32("chainCount"));
-  const size_t chains = RP_TRY(r.count(chainCount < 0 ? ~0ull : static_cast<uint64_t>(chainCount), 4 + 8, "chainCount"));
+  RP_ASSIGN(const int32_t chainCount, r.s32("chainCount"));
+  RP_ASSIGN(const size_t chains, r.count(chainCount < 0 ? ~0ull : static_cast<uint64_t>(chainCount), 4 + 8, "chainCount"));
   const size_t chainBase = r.position();
-  std::vector<uint32_t> chainOffsets = RP_TRY(r.array<uint32_t>(chains, "chainOffsets"));
+  RP_ASSIGN(std::vector<uint32_t> chainOffsets, r.array<uint32_t>(chains, "chainOffsets"));
   c.hasIkTable = true;
   c.ikChains.resize(chains);
   for (size_t i = 0; i < chains; ++i) {
     auto chainScope = r.scope(Field("chain", static_cast<int64_t>(i)));
     RP_CHECK(r.seek(chainBase + chainOffsets[i], "offset"));
-    if (RP_TRY(r.u32("marker")) != kChainMarker) {
+    RP_ASSIGN(const uint32_t marker, r.u32("marker"));
+    if (marker != kChainMarker) {
       warn.warn("ik-marker", fmt::format("IK chain {}: marker is not 0x7E7E7E7E at 0x{:X}", i, r.fileOffset() - 4));
     }
-    const int32_t targetCount = RP_TRY(r.s32("targetCount"));
-    const size_t n = RP_TRY(r.count(targetCount < 0 ? ~0ull : static_cast<uint64_t>(targetCount), 4 + kSlotTargetSize, "targetCount"));
+    RP_ASSIGN(const int32_t targetCount, r.s32("targetCount"));
+    RP_ASSIGN(const size_t n, r.count(targetCount < 0 ? ~0ull : static_cast<uint64_t>(targetCount), 4 + kSlotTargetSize, "targetCount"));
     const size_t targetBase = r.position();
-    std::vector<uint32_t> targetOffsets = RP_TRY(r.array<uint32_t>(n, "targetOffsets"));
+    RP_ASSIGN(std::vector<uint32_t> targetOffsets, r.array<uint32_t>(n, "targetOffsets"));
     c.ikChains[i].resize(n);
     for (size_t j = 0; j < n; ++j) {
       auto targetScope = r.scope(Field("target", static_cast<int64_t>(j)));
       RP_CHECK(r.seek(targetBase + targetOffsets[j], "offset"));
       ClipSlotTarget& t = c.ikChains[i][j];
-      t.index = RP_TRY(r.s32("index"));
-      const auto ns = RP_TRY(r.bytes(kSlotNameSize, "namespace"));
-      const auto bone = RP_TRY(r.bytes(kSlotNameSize, "bone"));
+      RP_ASSIGN(t.index, r.s32("index"));
+      RP_ASSIGN(const auto ns, r.bytes(kSlotNameSize, "namespace"));
+      RP_ASSIGN(const auto bone, r.bytes(kSlotNameSize, "bone"));
       t.namespaceField.assign(ns.begin(), ns.end());
       t.boneField.assign(bone.begin(), bone.end());
     }
@@ -185,18 +186,19 @@ Status parseIkTable(ByteReader& r, size_t at, ClipFile& c, Provenance& warn) {
 
 Result<ClipEvent> parseEvent(ByteReader& r, size_t tableEnd, bool* rawToEnd) {
   ClipEvent e;
-  e.type = RP_TRY(r.u16("type"));
-  if (RP_TRY(r.u16("marker")) != kEventMarker) {
+  RP_ASSIGN(e.type, r.u16("type"));
+  RP_ASSIGN(const uint16_t marker, r.u16("marker"));
+  if (marker != kEventMarker) {
     return r.errorAt(r.position() - 2, ErrorCode::BadValue, "event marker is not 0xC1E4", "marker");
   }
-  e.id = RP_TRY(r.u32("id"));
-  e.time = RP_TRY(r.f32("time"));
-  e.unknown1 = RP_TRY(r.f32("unknown1"));
-  e.unknown2 = RP_TRY(r.f32("unknown2"));
-  e.unknown3 = RP_TRY(r.u32("unknown3"));
-  const uint32_t nameLength = RP_TRY(r.u32("nameLength"));
+  RP_ASSIGN(e.id, r.u32("id"));
+  RP_ASSIGN(e.time, r.f32("time"));
+  RP_ASSIGN(e.unknown1, r.f32("unknown1"));
+  RP_ASSIGN(e.unknown2, r.f32("unknown2"));
+  RP_ASSIGN(e.unknown3, r.u32("unknown3"));
+  RP_ASSIGN(const uint32_t nameLength, r.u32("nameLength"));
   const size_t nameAt = r.position();
-  e.name = RP_TRY(r.cString("name"));
+  RP_ASSIGN(e.name, r.cString("name"));
   if (e.name.size() != nameLength) {
     return r.errorAt(nameAt, ErrorCode::BadValue, fmt::format("name is {} bytes but nameLength says {}", e.name.size(), nameLength), "name");
   }
@@ -206,7 +208,7 @@ Result<ClipEvent> parseEvent(ByteReader& r, size_t tableEnd, bool* rawToEnd) {
   int size = eventPayloadSize(e.type);
   *rawToEnd = size < 0;
   const size_t payload = size >= 0 ? static_cast<size_t>(size) : (tableEnd > r.position() ? tableEnd - r.position() : 0);
-  const auto bytes = RP_TRY(r.bytes(payload, "payload"));
+  RP_ASSIGN(const auto bytes, r.bytes(payload, "payload"));
   e.payload.assign(bytes.begin(), bytes.end());
   return e;
 }
@@ -214,16 +216,16 @@ Result<ClipEvent> parseEvent(ByteReader& r, size_t tableEnd, bool* rawToEnd) {
 Status parseEvents(ByteReader& r, size_t at, ClipFile& c, Provenance& warn) {
   RP_CHECK(r.seek(at, "events"));
   auto scope = r.scope("events");
-  const auto magic = RP_TRY(r.bytes(4, "magic"));
+  RP_ASSIGN(const auto magic, r.bytes(4, "magic"));
   if (std::memcmp(magic.data(), kEventMagic, 4) != 0) {
     return r.errorAt(at, ErrorCode::BadValue, "event table does not start with \"=CE=\"", "magic");
   }
-  c.eventVersion = RP_TRY(r.u32("version"));
-  const int32_t count = RP_TRY(r.s32("count"));
-  const uint32_t byteLength = RP_TRY(r.u32("byteLength"));
+  RP_ASSIGN(c.eventVersion, r.u32("version"));
+  RP_ASSIGN(const int32_t count, r.s32("count"));
+  RP_ASSIGN(const uint32_t byteLength, r.u32("byteLength"));
   const size_t startField = r.position();
-  const uint32_t start = RP_TRY(r.u32("start"));
-  const size_t n = RP_TRY(r.count(count < 0 ? ~0ull : static_cast<uint64_t>(count), kEventHeaderSize + 4, "count"));
+  RP_ASSIGN(const uint32_t start, r.u32("start"));
+  RP_ASSIGN(const size_t n, r.count(count < 0 ? ~0ull : static_cast<uint64_t>(count), kEventHeaderSize + 4, "count"));
   if (n == 0) return Ok{};
   RP_CHECK(r.seek(startField + std::min<uint64_t>(start, r.size() - startField), "start"));
   const size_t first = r.position();
@@ -232,7 +234,7 @@ Status parseEvents(ByteReader& r, size_t at, ClipFile& c, Provenance& warn) {
   for (size_t i = 0; i < n; ++i) {
     auto eventScope = r.scope(Field("event", static_cast<int64_t>(i)));
     bool rawToEnd = false;
-    c.events.push_back(RP_TRY(parseEvent(r, tableEnd, &rawToEnd)));
+    RP_ASSIGN(c.events.emplace_back(), parseEvent(r, tableEnd, &rawToEnd));
     if (rawToEnd) {
       warn.warn("unknown-event", fmt::format("event {} has type {}, whose layout is unknown: its bytes up to the table's end are "
                                              "kept raw{}", i, c.events.back().type,
@@ -265,36 +267,45 @@ bool constantChannel(uint8_t type) {
 Result<ClipFile> parseClip(ByteReader& r, Provenance& warn) {
   ClipFile c;
   auto scope = r.scope("CLIP");
-  const uint32_t type = RP_TRY(r.u32("type"));
+  RP_ASSIGN(const uint32_t type, r.u32("type"));
   if (type != kType) return r.errorAt(0, ErrorCode::BadValue, fmt::format("type 0x{:08X} is not CLIP (0x6B20C4F3)", type), "type");
-  if (RP_TRY(r.u32("linkedClipOffset")) != 0) {
+  RP_ASSIGN(const uint32_t linkedClipOffset, r.u32("linkedClipOffset"));
+  if (linkedClipOffset != 0) {
     return r.errorAt(kLinkedClipField, ErrorCode::Unsupported, "a linked clip (non-zero offset; 0 in all known clips)", "linkedClipOffset");
   }
-  const uint32_t blobSize = RP_TRY(r.u32("clipSize"));
-  const uint32_t blobRel = RP_TRY(r.u32("clipOffset"));
-  const uint32_t ikRel = RP_TRY(r.u32("slotOffset"));
-  const uint32_t actorRel = RP_TRY(r.u32("actorOffset"));
-  const uint32_t eventRel = RP_TRY(r.u32("eventOffset"));
-  c.unknown1 = RP_TRY(r.u32("unknown1"));
-  c.unknown2 = RP_TRY(r.u32("unknown2"));
-  const uint32_t endRel = RP_TRY(r.u32("endOffset"));
+  RP_ASSIGN(const uint32_t blobSize, r.u32("clipSize"));
+  RP_ASSIGN(const uint32_t blobRel, r.u32("clipOffset"));
+  RP_ASSIGN(const uint32_t ikRel, r.u32("slotOffset"));
+  RP_ASSIGN(const uint32_t actorRel, r.u32("actorOffset"));
+  RP_ASSIGN(const uint32_t eventRel, r.u32("eventOffset"));
+  RP_ASSIGN(c.unknown1, r.u32("unknown1"));
+  RP_ASSIGN(c.unknown2, r.u32("unknown2"));
+  RP_ASSIGN(const uint32_t endRel, r.u32("endOffset"));
   RP_CHECK(r.skip(16, "reserved"));
 
-  const size_t blobAt = RP_TRY(relTarget(r, kBlobField, blobRel, "clipOffset"));
-  ByteReader blob = RP_TRY(r.window(blobAt, blobSize, "S3Clip"));
+  RP_ASSIGN(const size_t blobAt, relTarget(r, kBlobField, blobRel, "clipOffset"));
+  RP_ASSIGN(ByteReader blob, r.window(blobAt, blobSize, "S3Clip"));
   RP_CHECK(parseBlob(blob, c, warn));
 
-  if (ikRel != 0) RP_CHECK(parseIkTable(r, RP_TRY(relTarget(r, kIkTableField, ikRel, "slotOffset")), c, warn));
+  if (ikRel != 0) {
+    RP_ASSIGN(const size_t ikAt, relTarget(r, kIkTableField, ikRel, "slotOffset"));
+    RP_CHECK(parseIkTable(r, ikAt, c, warn));
+  }
   if (actorRel != 0) {
-    RP_CHECK(r.seek(RP_TRY(relTarget(r, kActorField, actorRel, "actorOffset")), "actor"));
-    c.actor = RP_TRY(r.cString("actor"));
+    RP_ASSIGN(const size_t actorAt, relTarget(r, kActorField, actorRel, "actorOffset"));
+    RP_CHECK(r.seek(actorAt, "actor"));
+    RP_ASSIGN(c.actor, r.cString("actor"));
   } else {
     c.actor.clear();
   }
-  if (eventRel != 0) RP_CHECK(parseEvents(r, RP_TRY(relTarget(r, kEventField, eventRel, "eventOffset")), c, warn));
+  if (eventRel != 0) {
+    RP_ASSIGN(const size_t eventAt, relTarget(r, kEventField, eventRel, "eventOffset"));
+    RP_CHECK(parseEvents(r, eventAt, c, warn));
+  }
   if (endRel != 0) {
-    RP_CHECK(r.seek(RP_TRY(relTarget(r, kEndBlockField, endRel, "endOffset")), "end"));
-    for (int i = 0; i < 4; ++i) c.endBlock[i] = RP_TRY(r.f32(Field("end", i)));
+    RP_ASSIGN(const size_t endAt, relTarget(r, kEndBlockField, endRel, "endOffset"));
+    RP_CHECK(r.seek(endAt, "end"));
+    for (int i = 0; i < 4; ++i) { RP_ASSIGN(c.endBlock[i], r.f32(Field("end", i))); }
   }
   return c;
 }

@@ -1,4 +1,4 @@
-#include "formats/sims3/clip_key.hpp"
+#include "formats/sims3/clip_resource_key.hpp"
 
 #include <array>
 #include <utility>

@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "core/hash.hpp"
-#include "formats/sims3/clip_key.hpp"
+#include "formats/sims3/clip_resource_key.hpp"
 #include "formats/sims3/dbpf_layout.hpp"
 #include "formats/sims3/package.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 
 namespace rigport::sims3 {
 namespace {
@@ -69,7 +69,7 @@ bool probePackage(std::span<const uint8_t> bytes) {
 
 Result<std::vector<ItemInfo>> listPackage(const Source& source, ReadContext& ctx) {
   ByteReader r = ctx.reader(source.bytes());
-  const std::vector<PackageEntry> entries = RP_TRY(parsePackageIndex(r));
+  RP_ASSIGN(const std::vector<PackageEntry> entries, parsePackageIndex(r));
   Provenance ignored;
   const NameMap names = readNames(r, entries, ignored);
   std::vector<ItemInfo> items;
@@ -85,7 +85,7 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
   ByteReader r = ctx.reader(source.bytes());
   Asset asset;
   asset.provenance.format = "sims3-package";
-  const std::vector<PackageEntry> entries = RP_TRY(parsePackageIndex(r));
+  RP_ASSIGN(const std::vector<PackageEntry> entries, parsePackageIndex(r));
   if (entries.size() > ctx.options.maxItems) {
     return r.error(ErrorCode::TooLarge, fmt::format("{} resources; the limit is {}", entries.size(), ctx.options.maxItems), "indexCount");
   }
@@ -153,12 +153,14 @@ Result<std::vector<uint8_t>> writePackage(const Rig& rig) {
   if (!rig.skeleton.bones.empty()) {
     const std::string rigName = rig.name.empty() ? std::string("rig") : rig.name;
     const uint64_t instance = fnv1_64Lower(rigName);
-    resources.push_back(PackageResource::make(kTypeRig, 0, instance, RP_TRY(writeRig(rig)), false));
+    RP_ASSIGN(std::vector<uint8_t> rigBytes, writeRig(rig));
+    resources.push_back(PackageResource::make(kTypeRig, 0, instance, std::move(rigBytes), false));
     names.emplace_back(instance, rigName);
   }
   for (const Animation& anim : rig.animations) {
     const ClipKey64 key = clipKey(anim.name);
-    resources.push_back(PackageResource::make(kTypeClip, key.group, key.instance, RP_TRY(writeClipAnimation(anim, &rig.skeleton)), true));
+    RP_ASSIGN(std::vector<uint8_t> clipBytes, writeClipAnimation(anim, &rig.skeleton));
+    resources.push_back(PackageResource::make(kTypeClip, key.group, key.instance, std::move(clipBytes), true));
     names.emplace_back(key.instance, anim.name);
   }
   if (resources.empty()) return makeError(ErrorCode::Usage, "nothing to write: the rig has no bones and no animations");

@@ -1,10 +1,10 @@
-// readGltf: the document (gltf_load.cpp), then skeletons, meshes and animations (gltf_read.hpp).
+// readGltf: the document (gltf_load.cpp), then skeletons, meshes and animations (gltf_reader.hpp).
 #include <cstring>
 
 #include <fmt/format.h>
 
-#include "formats/gltf/gltf_io.hpp"
-#include "formats/gltf/gltf_read.hpp"
+#include "formats/gltf/gltf.hpp"
+#include "formats/gltf/gltf_reader.hpp"
 
 namespace rigport::gltf_in {
 
@@ -14,11 +14,11 @@ bool probeGlb(std::span<const uint8_t> bytes) {
 }
 
 Result<Asset> readGltf(const Source& source, ReadContext& ctx) {
-  const Document doc = RP_TRY(loadDocument(source, ctx));
+  RP_ASSIGN(const Document doc, loadDocument(source, ctx));
   Asset asset;
   asset.provenance.format = "gltf";  // glTF's axes: AxisSystem{} (Y up, right-handed, metres)
   std::vector<Rig> rigs;
-  const Layout layout = RP_TRY(readSkeletons(doc, ctx, rigs));
+  RP_ASSIGN(const Layout layout, readSkeletons(doc, ctx, rigs));
   RP_CHECK(readMeshes(doc, ctx, layout, rigs, asset.provenance));
   RP_CHECK(readAnimations(doc, ctx, layout, rigs, asset.provenance));
   const auto& scenes = doc.model.scenes;
@@ -35,7 +35,7 @@ Result<Asset> readGltf(const Source& source, ReadContext& ctx) {
 }
 
 Result<std::vector<ItemInfo>> listGltf(const Source& source, ReadContext& ctx) {
-  const Asset asset = RP_TRY(readGltf(source, ctx));
+  RP_ASSIGN(const Asset asset, readGltf(source, ctx));
   std::vector<ItemInfo> items;
   for (size_t r = 0; r < asset.rigs.size(); ++r) {
     items.push_back(ItemInfo{std::to_string(r), "rig", asset.rigs[r].name, 0});

@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 
 #include "core/validate.hpp"
-#include "formats/battleforge/bf_axes.hpp"
+#include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "formats/battleforge/mesh_file.hpp"
 #include "formats/battleforge/skeleton.hpp"
 #include "formats/battleforge/skin.hpp"
@@ -162,7 +162,7 @@ Result<std::vector<uint8_t>> writeDrs(const Rig& source) {
     if (parts.empty()) parts.push_back({0, 0, static_cast<uint32_t>(mesh.indices.size())});
     for (const MeshPart& part : parts) {
       std::vector<int16_t> group;
-      meshFile.meshes.push_back(RP_TRY(submesh(rig, mesh, part, parts.size() == 1, meshFile.meshes.size(), group, skinned)));
+      RP_ASSIGN(meshFile.meshes.emplace_back(), submesh(rig, mesh, part, parts.size() == 1, meshFile.meshes.size(), group, skinned));
       jointMap.groups.push_back(std::move(group));
     }
   }

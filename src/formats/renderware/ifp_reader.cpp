@@ -7,9 +7,9 @@
 #include <string_view>
 #include <utility>
 
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/rw_axes.hpp"
-#include "formats/renderware/ifp_packages.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/renderware/axes.hpp"
+#include "formats/renderware/ifp_reader.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -21,10 +21,10 @@ bool hasMagic(std::span<const uint8_t> bytes, const char* magic) {
 // librwgta convifp accepts "ANLF" size, i32 numPackages, then that many ANPK packages (§4.1).
 Status readAnlf(ByteReader& r, ClipSet& clips) {
   RP_CHECK(r.skip(8, "ANLF"));
-  const int32_t numPackages = RP_TRY(r.s32("numPackages"));
+  RP_ASSIGN(const int32_t numPackages, r.s32("numPackages"));
   if (numPackages < 0) return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("negative package count {}", numPackages), "numPackages");
   // A package is at least its 8-byte header plus an 8-byte INFO block holding the animation count.
-  const size_t n = RP_TRY(r.count(static_cast<uint64_t>(numPackages), 16, "numPackages"));
+  RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numPackages), 16, "numPackages"));
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("package", static_cast<int64_t>(i)));
     RP_CHECK(ifp::readAnpk(r, clips));

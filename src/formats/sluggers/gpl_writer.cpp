@@ -1,4 +1,4 @@
-// Rig mesh → one GPL submesh (sluggers.md §3), the mirror of gpl_read.cpp.
+// Rig mesh → one GPL submesh (sluggers.md §3), the mirror of gpl_reader.cpp.
 #include <fmt/format.h>
 
 #include "core/byte_writer.hpp"
@@ -83,15 +83,15 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, b
     positionQ = normalQ = static_cast<uint8_t>((static_cast<uint8_t>(GxType::S16) << 4) | skinShift);
     positionData = skinnedArray(mesh, skinShift);
   } else {
-    positionQ = RP_TRY(quantizeFor(mesh.positions, options.positions, meshIndex, "positions"));
+    RP_ASSIGN(positionQ, quantizeFor(mesh.positions, options.positions, meshIndex, "positions"));
     positionData = encode(mesh.positions, positionQ);
     if (normals) {
-      normalQ = RP_TRY(quantizeFor(mesh.normals, options.normals, meshIndex, "normals"));
+      RP_ASSIGN(normalQ, quantizeFor(mesh.normals, options.normals, meshIndex, "normals"));
       normalData = encode(mesh.normals, normalQ);
     }
   }
   if (uvs) {
-    uvQ = RP_TRY(quantizeFor(mesh.uvs, options.uvs, meshIndex, "uvs"));
+    RP_ASSIGN(uvQ, quantizeFor(mesh.uvs, options.uvs, meshIndex, "uvs"));
     uvData = encode(mesh.uvs, uvQ);
   }
 

@@ -14,7 +14,7 @@
 namespace rigport::battleforge {
 
 bool probeDrs(std::span<const uint8_t> bytes);
-// One Rig in BattleForge axes (bf_axes.hpp). Every count is charged to ctx.budget before allocating.
+// One Rig in BattleForge axes (axes.hpp). Every count is charged to ctx.budget before allocating.
 Result<Rig> readDrs(std::span<const uint8_t> bytes, ReadContext& ctx);
 inline Result<Rig> readDrs(std::span<const uint8_t> bytes) {
   ReadContext ctx;

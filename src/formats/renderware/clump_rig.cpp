@@ -1,4 +1,4 @@
-#include "formats/renderware/clump_skeleton.hpp"
+#include "formats/renderware/clump_rig.hpp"
 
 #include <algorithm>
 #include <array>

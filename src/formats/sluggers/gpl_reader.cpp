@@ -20,10 +20,10 @@ struct Corner {
 
 Result<AttributeHeader> readAttributeHeader(ByteReader& r) {
   AttributeHeader h;
-  h.array = RP_TRY(r.u32("array"));
-  h.count = RP_TRY(r.u16("count"));
-  h.quantizeInfo = RP_TRY(r.u8("quantizeInfo"));
-  h.compCount = RP_TRY(r.u8("compCount"));
+  RP_ASSIGN(h.array, r.u32("array"));
+  RP_ASSIGN(h.count, r.u16("count"));
+  RP_ASSIGN(h.quantizeInfo, r.u8("quantizeInfo"));
+  RP_ASSIGN(h.compCount, r.u8("compCount"));
   return h;
 }
 
@@ -50,7 +50,7 @@ Result<ArrayAt> locateArray(ByteReader& r, size_t headerAt, const AttributeHeade
   a.stride = h.compCount * a.componentSize;
   const uint64_t need = h.count == 0 ? 0 : uint64_t(h.count - 1) * a.stride + uint64_t(used) * a.componentSize;
   RP_CHECK(r.seek(headerAt + 4, "array"));  // `follow` names the pointer just read
-  a.offset = RP_TRY(follow(r, h.array, layout, need, "array", kGpl));
+  RP_ASSIGN(a.offset, follow(r, h.array, layout, need, "array", kGpl));
   RP_CHECK(r.charge(uint64_t(h.count) * sizeof(glm::vec3), "count"));
   return a;
 }
@@ -62,12 +62,12 @@ const uint8_t* arrayData(const ByteReader& r, const ArrayAt& a, size_t firstComp
 Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
   auto scope = r.scope("position");
   RP_CHECK(r.seek(headerAt, "header"));
-  const AttributeHeader h = RP_TRY(readAttributeHeader(r));
+  RP_ASSIGN(const AttributeHeader h, readAttributeHeader(r));
   if (h.compCount != 3 && h.compCount != kSkinnedCompCount) {
     return r.errorAt(headerAt + 7, ErrorCode::Unsupported, fmt::format("compCount {} (3, or 6 for the skinned mesh)", h.compCount),
                      "compCount");
   }
-  const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, h.compCount));
+  RP_ASSIGN(const ArrayAt a, locateArray(r, headerAt, h, layout, h.compCount));
   mesh.positionCompCount = h.compCount;
   mesh.positionQuantize = h.quantizeInfo;
   mesh.positions.resize(h.count);
@@ -82,8 +82,8 @@ Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mes
 Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t positionArray, GplMesh& mesh) {
   auto scope = r.scope("normal");
   RP_CHECK(r.seek(headerAt, "header"));
-  const AttributeHeader h = RP_TRY(readAttributeHeader(r));
-  const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, 3));
+  RP_ASSIGN(const AttributeHeader h, readAttributeHeader(r));
+  RP_ASSIGN(const ArrayAt a, locateArray(r, headerAt, h, layout, 3));
   // §3: the skinned mesh's normal header points into the position array, one vector in.
   mesh.normalsAliasPositions = mesh.positionCompCount == kSkinnedCompCount && h.compCount == kSkinnedCompCount &&
                                h.quantizeInfo == mesh.positionQuantize && h.count == mesh.positions.size() &&
@@ -96,9 +96,9 @@ Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t posit
 Status readUvs(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
   auto scope = r.scope(Field("texcoord", 0));
   RP_CHECK(r.seek(headerAt, "header"));
-  const AttributeHeader h = RP_TRY(readAttributeHeader(r));
+  RP_ASSIGN(const AttributeHeader h, readAttributeHeader(r));
   const uint8_t used = h.compCount >= 2 ? 2 : 1;
-  const ArrayAt a = RP_TRY(locateArray(r, headerAt, h, layout, used));
+  RP_ASSIGN(const ArrayAt a, locateArray(r, headerAt, h, layout, used));
   mesh.uvs.resize(h.count);  // zero-filled: a one-component channel leaves v at 0
   if (used == 2) decodeGxArray<2>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.uvs.data()));
   else decodeGxArray<1, 2>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.uvs.data()));
@@ -273,10 +273,10 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
   std::vector<Corner> corners;
   while (!list.atEnd()) {
     const size_t at = list.position();
-    const uint8_t op = RP_TRY(list.u8("opcode"));
+    RP_ASSIGN(const uint8_t op, list.u8("opcode"));
     if (op == 0) break;  // §3: the list ends at a 0 byte (then padding)
-    const uint16_t n = RP_TRY(list.u16("vertexCount"));
-    const size_t count = RP_TRY(list.count(n, t.bytes, "vertexCount"));
+    RP_ASSIGN(const uint16_t n, list.u16("vertexCount"));
+    RP_ASSIGN(const size_t count, list.count(n, t.bytes, "vertexCount"));
     RP_CHECK(list.charge(uint64_t(count) * 3 * sizeof(Corner), "vertexCount"));
     // count() checked that count tuples follow: read the position, normal and uv indices straight
     // from the bytes, each checked against its array (matrix indices, colours and further
@@ -329,30 +329,30 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
 Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh, Provenance& provenance) {
   auto scope = r.scope("display");
   RP_CHECK(r.seek(headerAt + 4, "header"));
-  const uint32_t statesPtr = RP_TRY(r.u32("stateList"));
-  const uint16_t numStates = RP_TRY(r.u16("numStates"));
+  RP_ASSIGN(const uint32_t statesPtr, r.u32("stateList"));
+  RP_ASSIGN(const uint16_t numStates, r.u16("numStates"));
   RP_CHECK(r.seek(headerAt + 8, "stateList"));
-  const size_t states = RP_TRY(follow(r, statesPtr, layout, uint64_t(numStates) * kDisplayStateSize, "stateList", kGpl));
+  RP_ASSIGN(const size_t states, follow(r, statesPtr, layout, uint64_t(numStates) * kDisplayStateSize, "stateList", kGpl));
   uint32_t vcd = 0;
   for (size_t s = 0; s < numStates; ++s) {
     auto stateScope = r.scope(Field("state", static_cast<int64_t>(s)));
     const size_t at = states + s * kDisplayStateSize;
     RP_CHECK(r.seek(at, "id"));
-    const uint8_t id = RP_TRY(r.u8("id"));
+    RP_ASSIGN(const uint8_t id, r.u8("id"));
     RP_CHECK(r.skip(3, "params"));
-    const uint32_t setting = RP_TRY(r.u32("setting"));
-    const uint32_t listPtr = RP_TRY(r.u32("primitiveList"));
-    const uint32_t listSize = RP_TRY(r.u32("listSize"));
+    RP_ASSIGN(const uint32_t setting, r.u32("setting"));
+    RP_ASSIGN(const uint32_t listPtr, r.u32("primitiveList"));
+    RP_ASSIGN(const uint32_t listSize, r.u32("listSize"));
     if (id == kStateVcd) vcd = setting;
     if (listPtr == 0) continue;
     RP_CHECK(r.seek(at + 12, "primitiveList"));
-    const size_t listAt = RP_TRY(follow(r, listPtr, layout, listSize, "primitiveList", kGpl));
-    const TupleLayout t = RP_TRY(tupleLayout(r, at, vcd));
+    RP_ASSIGN(const size_t listAt, follow(r, listPtr, layout, listSize, "primitiveList", kGpl));
+    RP_ASSIGN(const TupleLayout t, tupleLayout(r, at, vcd));
     if ((t.size[kVcdNrm] != 0 && mesh.normals.empty()) || (t.size[kVcdTex0] != 0 && mesh.uvs.empty())) {
       return r.errorAt(at + 4, ErrorCode::BadValue, fmt::format("vertex descriptor 0x{:08X} indexes an array the layout lacks", vcd),
                        "setting");
     }
-    ByteReader list = RP_TRY(r.window(listAt, listSize, "primitiveList"));
+    RP_ASSIGN(ByteReader list, r.window(listAt, listSize, "primitiveList"));
     RP_CHECK(readPrimitiveList(list, t, mesh, provenance));
     // A vertex takes at least one byte and yields at most one triangle: more corners than 3 per
     // byte of the section means states share their lists, which could multiply a small file.
@@ -372,23 +372,30 @@ Result<GplMesh> readLayout(ByteReader& r, size_t layout, Provenance& provenance)
   RP_CHECK(r.seek(layout, "layout"));
   std::array<uint32_t, 5> ptr{};  // position, colour, texcoords, normal, display (§3 DOLayout)
   constexpr const char* kNames[5] = {"positionHeader", "colorHeader", "texcoordHeaders", "normalHeader", "displayHeader"};
-  for (size_t i = 0; i < ptr.size(); ++i) ptr[i] = RP_TRY(r.u32(kNames[i]));
-  const uint8_t texChannels = RP_TRY(r.u8("numTextureChannels"));
+  for (size_t i = 0; i < ptr.size(); ++i) { RP_ASSIGN(ptr[i], r.u32(kNames[i])); }
+  RP_ASSIGN(const uint8_t texChannels, r.u8("numTextureChannels"));
   auto headerAt = [&](size_t i, size_t need) -> Result<size_t> {
     RP_CHECK(r.seek(layout + 4 * (i + 1), kNames[i]));
     return follow(r, ptr[i], layout, need, kNames[i], kGpl);
   };
   if (ptr[0] == 0) return r.errorAt(layout, ErrorCode::BadValue, "no position header", kNames[0]);
-  const size_t positionAt = RP_TRY(headerAt(0, kAttributeHeaderSize));
+  RP_ASSIGN(const size_t positionAt, headerAt(0, kAttributeHeaderSize));
   RP_CHECK(readPositions(r, layout, positionAt, mesh));
   RP_CHECK(r.seek(positionAt, "positionHeader"));
-  const uint32_t positionArray = RP_TRY(r.u32("array"));
-  if (ptr[3] != 0) RP_CHECK(readNormals(r, layout, RP_TRY(headerAt(3, kNormalHeaderSize)), positionArray, mesh));
+  RP_ASSIGN(const uint32_t positionArray, r.u32("array"));
+  if (ptr[3] != 0) {
+    RP_ASSIGN(const size_t normalAt, headerAt(3, kNormalHeaderSize));
+    RP_CHECK(readNormals(r, layout, normalAt, positionArray, mesh));
+  }
   if (ptr[2] != 0 && texChannels > 0) {
-    RP_CHECK(readUvs(r, layout, RP_TRY(headerAt(2, uint64_t(texChannels) * kTexcoordHeaderSize)), mesh));
+    RP_ASSIGN(const size_t uvAt, headerAt(2, uint64_t(texChannels) * kTexcoordHeaderSize));
+    RP_CHECK(readUvs(r, layout, uvAt, mesh));
   }
   // Colours (ptr[1]) are not part of the rig model; their indices are skipped in the lists.
-  if (ptr[4] != 0) RP_CHECK(readDisplay(r, layout, RP_TRY(headerAt(4, kDisplayHeaderSize)), mesh, provenance));
+  if (ptr[4] != 0) {
+    RP_ASSIGN(const size_t displayAt, headerAt(4, kDisplayHeaderSize));
+    RP_CHECK(readDisplay(r, layout, displayAt, mesh, provenance));
+  }
   return mesh;
 }
 
@@ -396,14 +403,14 @@ Result<GplMesh> readLayout(ByteReader& r, size_t layout, Provenance& provenance)
 
 Result<std::vector<GplMesh>> readGpl(ByteReader& r, Provenance& provenance) {
   RP_CHECK(r.seek(0, "magic"));
-  const uint32_t magic = RP_TRY(r.u32("magic"));
+  RP_ASSIGN(const uint32_t magic, r.u32("magic"));
   if (magic != kGplMagic) {
     return r.errorAt(0, ErrorCode::BadValue, fmt::format("magic 0x{:08X}, not the GPL version 0x{:08X}", magic, kGplMagic), "magic");
   }
   RP_CHECK(r.skip(8, "userData"));  // §3: opaque on player models
-  const uint32_t numMeshes = RP_TRY(r.u32("numMeshes"));
-  const uint32_t descriptorsPtr = RP_TRY(r.u32("descriptors"));
-  const size_t descriptors = RP_TRY(follow(r, descriptorsPtr, 0, uint64_t(numMeshes) * kGplDescriptorSize, "descriptors", kGpl));
+  RP_ASSIGN(const uint32_t numMeshes, r.u32("numMeshes"));
+  RP_ASSIGN(const uint32_t descriptorsPtr, r.u32("descriptors"));
+  RP_ASSIGN(const size_t descriptors, follow(r, descriptorsPtr, 0, uint64_t(numMeshes) * kGplDescriptorSize, "descriptors", kGpl));
   RP_CHECK(r.charge(uint64_t(numMeshes) * sizeof(GplMesh), "numMeshes"));
   std::vector<GplMesh> meshes;
   meshes.reserve(numMeshes);
@@ -411,16 +418,16 @@ Result<std::vector<GplMesh>> readGpl(ByteReader& r, Provenance& provenance) {
   for (size_t i = 0; i < numMeshes; ++i) {
     auto scope = r.scope(Field("mesh", static_cast<int64_t>(i)));
     RP_CHECK(r.seek(descriptors + i * kGplDescriptorSize, "descriptor"));
-    const uint32_t layoutPtr = RP_TRY(r.u32("layout"));
-    const size_t layout = RP_TRY(follow(r, layoutPtr, 0, kLayoutSize, "layout", kGpl));
-    const uint32_t namePtr = RP_TRY(r.u32("name"));
+    RP_ASSIGN(const uint32_t layoutPtr, r.u32("layout"));
+    RP_ASSIGN(const size_t layout, follow(r, layoutPtr, 0, kLayoutSize, "layout", kGpl));
+    RP_ASSIGN(const uint32_t namePtr, r.u32("name"));
     std::string name;
     if (namePtr != 0) {
-      const size_t nameAt = RP_TRY(follow(r, namePtr, 0, 1, "name", kGpl));
+      RP_ASSIGN(const size_t nameAt, follow(r, namePtr, 0, 1, "name", kGpl));
       RP_CHECK(r.seek(nameAt, "name"));
-      name = RP_TRY(r.cString("name"));
+      RP_ASSIGN(name, r.cString("name"));
     }
-    GplMesh mesh = RP_TRY(readLayout(r, layout, provenance));
+    RP_ASSIGN(GplMesh mesh, readLayout(r, layout, provenance));
     mesh.name = std::move(name);
     // As for display states: descriptors sharing one layout must not multiply the section.
     corners += mesh.cornerPosition.size();

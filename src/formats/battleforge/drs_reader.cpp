@@ -1,6 +1,6 @@
 // DRS → Rig (battleforge_drs.md §2–§8): the container's blocks found by magic, the skeleton with
 // its bind pose, one Mesh per BattleforgeMesh skinned from its rev-12 stream through CDspJointMap,
-// cross-checked against CSkSkinInfo by position (§8, §12). Data stays in raw game space (bf_axes.hpp).
+// cross-checked against CSkSkinInfo by position (§8, §12). Data stays in raw game space (axes.hpp).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "core/validate.hpp"
-#include "formats/battleforge/bf_axes.hpp"
+#include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "formats/battleforge/mesh_file.hpp"
 #include "formats/battleforge/skeleton.hpp"
 #include "formats/battleforge/skin.hpp"
@@ -51,8 +51,8 @@ struct DrsParts {
 
 template <class T, class Read>
 Status readBlock(const ByteReader& root, const DrsBlock& b, std::optional<T>& out, Read read) {
-  ByteReader r = RP_TRY(root.window(b.offset, b.size, b.name.empty() ? className(b.magic) : b.name.c_str()));
-  out = RP_TRY(read(r));
+  RP_ASSIGN(ByteReader r, root.window(b.offset, b.size, b.name.empty() ? className(b.magic) : b.name.c_str()));
+  RP_ASSIGN(out, read(r));
   return Ok{};
 }
 
@@ -320,8 +320,8 @@ Result<Rig> readDrs(std::span<const uint8_t> bytes, ReadContext& readContext) {
   Rig rig;
   rig.provenance.format = "battleforge-drs";
   rig.provenance.axes = kBattleForgeAxes;
-  const std::vector<DrsBlock> blocks = RP_TRY(readBlocks(root, &rig.provenance));
-  DrsParts parts = RP_TRY(readParts(root, blocks, rig.provenance));
+  RP_ASSIGN(const std::vector<DrsBlock> blocks, readBlocks(root, &rig.provenance));
+  RP_ASSIGN(DrsParts parts, readParts(root, blocks, rig.provenance));
   std::vector<uint32_t> rigIndex;
   if (parts.skeleton) RP_CHECK(buildSkeleton(*parts.skeleton, rig.skeleton, rigIndex, rig.provenance));
   buildMeshes(parts, rigIndex, rig);

@@ -1,7 +1,5 @@
-// RenderWare animations: Anim Animation chunks 0x1B (.anm, interpolator types 1 and 2) and GTA IFP
-// packages (ANPK, ANP3). Format note: shared/formats/renderware.md §1.10 and §4.
-// These files carry no skeleton: tracks hold BoneRefs (node position for .anm, bone id + name for
-// IFP) and bindAnimations() (core/bind.hpp) attaches them to a skeleton from a DFF.
+// RenderWare 3 and the games on it: the DFF clump (frames, HAnim hierarchy, geometry, Skin PLG;
+// renderware.md §1.1–1.9), the .anm Anim Animation (§2) and GTA's IFP packages (§4).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +12,20 @@
 #include "core/rig.hpp"
 
 namespace rigport::renderware {
+
+bool probeDff(std::span<const uint8_t> bytes);
+// Every count is charged to ctx.budget before anything is allocated.
+Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& ctx);
+inline Result<Rig> readDff(std::span<const uint8_t> bytes) {
+  ReadContext ctx;
+  return readDff(bytes, ctx);
+}
+
+struct DffWriteOptions {
+  uint32_t version = 0x36003;  // RW version to stamp; below 0x34000 the old Skin PLG layout is written
+};
+Result<std::vector<uint8_t>> writeDff(const Rig& rig, const DffWriteOptions& options);
+inline Result<std::vector<uint8_t>> writeDff(const Rig& rig) { return writeDff(rig, DffWriteOptions{}); }
 
 bool probeAnm(std::span<const uint8_t> bytes);
 Result<ClipSet> readAnm(std::span<const uint8_t> bytes, ReadContext& ctx);

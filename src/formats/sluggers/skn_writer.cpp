@@ -1,5 +1,5 @@
 // Rig skin → SKN section (sluggers.md §6): SK1 for single-bone runs, SK2 for two-bone runs, SKAcc
-// for the rest, the mirror of skn_read.cpp.
+// for the rest, the mirror of skn_reader.cpp.
 //
 // Not laid out for the runtime's locked cache: the runtime stores whole 32-byte lines, so vanilla
 // blocks keep SK1/SK2 runs on lines of their own with gap slots between them (§6 layout facts).

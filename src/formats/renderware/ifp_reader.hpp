@@ -1,5 +1,5 @@
 // Internal to the IFP reader: one function per package layout (renderware.md §4), each appending
-// its animations to the clip set. readIfp() (ifp_read.cpp) dispatches on the magic.
+// its animations to the clip set. readIfp() (ifp_reader.cpp) dispatches on the magic.
 #pragma once
 
 #include "core/byte_reader.hpp"

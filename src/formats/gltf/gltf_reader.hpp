@@ -1,4 +1,4 @@
-// The stages of readGltf (gltf_read.cpp), one file each: the node tree and which rig each node
+// The stages of readGltf (gltf_reader.cpp), one file each: the node tree and which rig each node
 // belongs to (gltf_skeleton.cpp), the skinned and attached meshes (gltf_mesh.cpp), the animations
 // and rigport's own extras (gltf_animation.cpp).
 #pragma once

@@ -60,14 +60,14 @@ Result<size_t> entries(ByteReader& r, uint32_t ptr, uint16_t n, size_t size, Fie
 
 Status readSk1(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x30, "vertSrc"));
-  const uint32_t src = RP_TRY(r.u32("vertSrc"));
-  const uint32_t dst = RP_TRY(r.u32("vertDst"));
-  const uint16_t bone = RP_TRY(r.u16("boneIndex"));
-  const uint16_t count = RP_TRY(r.u16("count"));
-  const uint8_t offset = RP_TRY(r.u8("vertSrcOffset"));
-  const uint32_t first = RP_TRY(firstVertex(r, at + 0x34, uint64_t(dst) + offset, "vertDst"));
+  RP_ASSIGN(const uint32_t src, r.u32("vertSrc"));
+  RP_ASSIGN(const uint32_t dst, r.u32("vertDst"));
+  RP_ASSIGN(const uint16_t bone, r.u16("boneIndex"));
+  RP_ASSIGN(const uint16_t count, r.u16("count"));
+  RP_ASSIGN(const uint8_t offset, r.u8("vertSrcOffset"));
+  RP_ASSIGN(const uint32_t first, firstVertex(r, at + 0x34, uint64_t(dst) + offset, "vertDst"));
   RP_CHECK(r.seek(at + 0x34, "vertSrc"));
-  const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_ASSIGN(const size_t source, follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
   RP_CHECK(checkReach(r, skn, count, at + 0x3A));
   SkinRecord* out = appendRecords(skn, count);
   for (uint32_t k = 0; k < count; ++k) out[k] = SkinRecord{first + k, bone, kFullWeight, static_cast<uint32_t>(source + k * kSkinVertexBytes)};
@@ -76,18 +76,18 @@ Status readSk1(ByteReader& r, size_t at, SknData& skn) {
 
 Status readSk2(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x60, "vertSrc"));
-  const uint32_t src = RP_TRY(r.u32("vertSrc"));
-  const uint32_t weightsPtr = RP_TRY(r.u32("weights"));
-  const uint32_t dst = RP_TRY(r.u32("vertDst"));
-  const uint16_t bone0 = RP_TRY(r.u16("bone0"));
-  const uint16_t bone1 = RP_TRY(r.u16("bone1"));
-  const uint16_t count = RP_TRY(r.u16("count"));
-  const uint8_t offset = RP_TRY(r.u8("vertSrcOffset"));
-  const uint32_t first = RP_TRY(firstVertex(r, at + 0x68, uint64_t(dst) + offset, "vertDst"));
+  RP_ASSIGN(const uint32_t src, r.u32("vertSrc"));
+  RP_ASSIGN(const uint32_t weightsPtr, r.u32("weights"));
+  RP_ASSIGN(const uint32_t dst, r.u32("vertDst"));
+  RP_ASSIGN(const uint16_t bone0, r.u16("bone0"));
+  RP_ASSIGN(const uint16_t bone1, r.u16("bone1"));
+  RP_ASSIGN(const uint16_t count, r.u16("count"));
+  RP_ASSIGN(const uint8_t offset, r.u8("vertSrcOffset"));
+  RP_ASSIGN(const uint32_t first, firstVertex(r, at + 0x68, uint64_t(dst) + offset, "vertDst"));
   RP_CHECK(r.seek(at + 0x64, "vertSrc"));
-  const size_t source = RP_TRY(follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_ASSIGN(const size_t source, follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
   RP_CHECK(r.seek(at + 0x68, "weights"));
-  const size_t weights = RP_TRY(follow(r, weightsPtr, 0, uint64_t(count) * 2, "weights", kSkn));
+  RP_ASSIGN(const size_t weights, follow(r, weightsPtr, 0, uint64_t(count) * 2, "weights", kSkn));
   RP_CHECK(checkReach(r, skn, uint64_t(count) * 2, at + 0x70));
   const uint8_t* w = r.data().data() + weights;
   SkinRecord* out = appendRecords(skn, size_t{count} * 2);
@@ -101,20 +101,20 @@ Status readSk2(ByteReader& r, size_t at, SknData& skn) {
 
 Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x30, "vertSrc"));
-  const uint32_t src = RP_TRY(r.u32("vertSrc"));
-  const uint32_t indicesPtr = RP_TRY(r.u32("vertIndices"));
-  const uint32_t dst = RP_TRY(r.u32("vertDst"));
-  const uint32_t weightsPtr = RP_TRY(r.u32("weights"));
-  const uint16_t bone = RP_TRY(r.u16("boneIndex"));
-  const uint16_t count = RP_TRY(r.u16("count"));
+  RP_ASSIGN(const uint32_t src, r.u32("vertSrc"));
+  RP_ASSIGN(const uint32_t indicesPtr, r.u32("vertIndices"));
+  RP_ASSIGN(const uint32_t dst, r.u32("vertDst"));
+  RP_ASSIGN(const uint32_t weightsPtr, r.u32("weights"));
+  RP_ASSIGN(const uint16_t bone, r.u16("boneIndex"));
+  RP_ASSIGN(const uint16_t count, r.u16("count"));
   // §6: SKAcc has no vertSrcOffset; vertex = vertDst/12 + idx[n], bind data at vertSrc + 12n.
-  const uint32_t base = RP_TRY(firstVertex(r, at + 0x38, dst, "vertDst"));
+  RP_ASSIGN(const uint32_t base, firstVertex(r, at + 0x38, dst, "vertDst"));
   RP_CHECK(r.seek(at + 0x34, "vertSrc"));
-  const size_t source = RP_TRY(follow(r, src, 0, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
+  RP_ASSIGN(const size_t source, follow(r, src, 0, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
   RP_CHECK(r.seek(at + 0x38, "vertIndices"));
-  const size_t indices = RP_TRY(follow(r, indicesPtr, 0, uint64_t(count) * 2, "vertIndices", kSkn));
+  RP_ASSIGN(const size_t indices, follow(r, indicesPtr, 0, uint64_t(count) * 2, "vertIndices", kSkn));
   RP_CHECK(r.seek(at + 0x40, "weights"));
-  const size_t weights = RP_TRY(follow(r, weightsPtr, 0, count, "weights", kSkn));
+  RP_ASSIGN(const size_t weights, follow(r, weightsPtr, 0, count, "weights", kSkn));
   RP_CHECK(checkReach(r, skn, count, at + 0x42));
   const uint8_t* idx = r.data().data() + indices;
   const uint8_t* w = r.data().data() + weights;
@@ -135,21 +135,21 @@ Result<SknData> readSkn(ByteReader& r) {
   }
   skn.section = r.data();
   RP_CHECK(r.seek(0, "numSK1"));
-  skn.numSk1 = RP_TRY(r.u16("numSK1"));
-  skn.numSk2 = RP_TRY(r.u16("numSK2"));
-  skn.numSkAcc = RP_TRY(r.u16("numSKAcc"));
-  skn.shift = RP_TRY(r.u8("posNrmShift"));
+  RP_ASSIGN(skn.numSk1, r.u16("numSK1"));
+  RP_ASSIGN(skn.numSk2, r.u16("numSK2"));
+  RP_ASSIGN(skn.numSkAcc, r.u16("numSKAcc"));
+  RP_ASSIGN(skn.shift, r.u8("posNrmShift"));
   if (skn.shift == 0 || skn.shift >= 32) {
     return r.errorAt(6, ErrorCode::BadValue, fmt::format("posNrmShift {} (the runtime asserts 0 < shift < 32)", skn.shift), "posNrmShift");
   }
   skn.scale = 1.0f / static_cast<float>(1u << skn.shift);
   RP_CHECK(r.seek(8, "sk1"));
-  const uint32_t p1 = RP_TRY(r.u32("sk1"));
-  const size_t sk1 = RP_TRY(entries(r, p1, skn.numSk1, kSk1Size, "sk1"));
-  const uint32_t p2 = RP_TRY(r.u32("sk2"));
-  const size_t sk2 = RP_TRY(entries(r, p2, skn.numSk2, kSk2Size, "sk2"));
-  const uint32_t pAcc = RP_TRY(r.u32("skAcc"));
-  const size_t skAcc = RP_TRY(entries(r, pAcc, skn.numSkAcc, kSkAccSize, "skAcc"));
+  RP_ASSIGN(const uint32_t p1, r.u32("sk1"));
+  RP_ASSIGN(const size_t sk1, entries(r, p1, skn.numSk1, kSk1Size, "sk1"));
+  RP_ASSIGN(const uint32_t p2, r.u32("sk2"));
+  RP_ASSIGN(const size_t sk2, entries(r, p2, skn.numSk2, kSk2Size, "sk2"));
+  RP_ASSIGN(const uint32_t pAcc, r.u32("skAcc"));
+  RP_ASSIGN(const size_t skAcc, entries(r, pAcc, skn.numSkAcc, kSkAccSize, "skAcc"));
   // skBzero and the flush list are runtime cache work (§6 steps 3–4) with no meaning for a model.
   // One reservation, charged once: checkReach keeps the records within size / 6 whatever the
   // entries claim.

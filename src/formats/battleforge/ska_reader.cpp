@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "formats/battleforge/bf_axes.hpp"
-#include "formats/battleforge/drs_io.hpp"
+#include "formats/battleforge/axes.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "formats/battleforge/drs_layout.hpp"
 
 namespace rigport::battleforge {
@@ -41,36 +41,40 @@ Result<ClipSet> readSka(std::span<const uint8_t> bytes, ReadContext& ctx) {
   ClipSet clips;
   clips.provenance.format = "battleforge-ska";
   clips.provenance.axes = kBattleForgeAxes;
-  const int32_t magic = RP_TRY(r.s32("magic"));
+  RP_ASSIGN(const int32_t magic, r.s32("magic"));
   if (magic != kSkaMagic) {
     return r.errorAt(0, ErrorCode::BadValue, fmt::format("magic 0x{:08X} is not a SKA (0xA7148107)", static_cast<uint32_t>(magic)), "magic");
   }
-  const uint32_t type = RP_TRY(r.u32("type"));
+  RP_ASSIGN(const uint32_t type, r.u32("type"));
   if (type != 6 && type != 7) {
     return r.errorAt(4, ErrorCode::Unsupported, fmt::format("SKA type {} carries no keyframes (only types 6 and 7 do)", type), "type");
   }
-  const uint32_t headerCount = RP_TRY(r.u32("header_count"));
-  const size_t nh = RP_TRY(r.count(headerCount, kSkaHeaderSize, "header_count"));
+  RP_ASSIGN(const uint32_t headerCount, r.u32("header_count"));
+  RP_ASSIGN(const size_t nh, r.count(headerCount, kSkaHeaderSize, "header_count"));
   const size_t headersAt = r.position();
   std::vector<SkaHeader> headers(nh);
   for (size_t i = 0; i < nh; ++i) {
     auto scope = r.scope(Field("headers", static_cast<int64_t>(i)));
-    headers[i] = {RP_TRY(r.u32("tick")), RP_TRY(r.u32("interval")), RP_TRY(r.u32("type")), RP_TRY(r.u32("bone_id"))};
+    RP_ASSIGN(headers[i].tick, r.u32("tick"));
+    RP_ASSIGN(headers[i].interval, r.u32("interval"));
+    RP_ASSIGN(headers[i].type, r.u32("type"));
+    RP_ASSIGN(headers[i].boneId, r.u32("bone_id"));
   }
-  const uint32_t timeCount = RP_TRY(r.u32("time_count"));
-  const size_t nt = RP_TRY(r.count(timeCount, 4 + kSkaKeySize, "time_count"));
-  const std::vector<float> times = RP_TRY(r.array<float>(nt, "times"));
-  const std::vector<float> raw = RP_TRY(r.array<float>(8 * nt, "keys"));
+  RP_ASSIGN(const uint32_t timeCount, r.u32("time_count"));
+  RP_ASSIGN(const size_t nt, r.count(timeCount, 4 + kSkaKeySize, "time_count"));
+  RP_ASSIGN(const std::vector<float> times, r.array<float>(nt, "times"));
+  RP_ASSIGN(const std::vector<float> raw, r.array<float>(8 * nt, "keys"));
   Animation anim;
-  const float duration = RP_TRY(r.f32("duration"));
+  RP_ASSIGN(const float duration, r.f32("duration"));
   if (!std::isfinite(duration) || duration < 0.0f) {
     return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("duration {} s is not a length of time", duration), "duration");
   }
   anim.duration = duration;
-  const int32_t repeat = RP_TRY(r.s32("repeat"));
-  const int32_t stutter = RP_TRY(r.s32("stutter_mode"));
-  const int32_t extra7 = type == 7 ? RP_TRY(r.s32("unknown (type 7)")) : 0;
-  const int32_t frameLength = RP_TRY(r.s32("frame_length"));
+  RP_ASSIGN(const int32_t repeat, r.s32("repeat"));
+  RP_ASSIGN(const int32_t stutter, r.s32("stutter_mode"));
+  int32_t extra7 = 0;
+  if (type == 7) { RP_ASSIGN(extra7, r.s32("unknown (type 7)")); }
+  RP_ASSIGN(const int32_t frameLength, r.s32("frame_length"));
   RP_CHECK(r.skip(12, "zero"));
   if (!r.atEnd()) clips.provenance.warn("trailing-bytes", fmt::format("{} bytes after the SKA trailer at 0x{:X} ignored", r.remaining(), r.fileOffset()));
   anim.extras = {{"battleforge", {{"type", type}, {"repeat", repeat}, {"stutterMode", stutter}, {"frameLength", frameLength}}}};

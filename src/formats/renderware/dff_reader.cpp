@@ -2,11 +2,11 @@
 #include <fmt/format.h>
 
 #include "core/validate.hpp"
-#include "formats/renderware/clump_skeleton.hpp"
-#include "formats/renderware/dff_io.hpp"
+#include "formats/renderware/clump_rig.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/geometry.hpp"
-#include "formats/renderware/rw_axes.hpp"
+#include "formats/renderware/axes.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -51,7 +51,7 @@ void releaseGeometry(ClumpData& clump, size_t i) {
 // errors come where an ordinary read has them, then releases it until buildRig needs it.
 Status addGeometry(ByteReader g, const DffContext& ctx, ClumpData& clump) {
   const ByteReader chunk = g;
-  clump.geometries.push_back(RP_TRY(readGeometry(g, ctx)));
+  RP_ASSIGN(clump.geometries.emplace_back(), readGeometry(g, ctx));
   if (clump.byMesh) {
     clump.geometryChunks.push_back(chunk);
     clump.loaded.push_back(true);
@@ -64,16 +64,17 @@ Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFram
   RwAtomic atomic;
   atomic.offset = r.fileOffsetOfStart();
   {
-    ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
+    RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
     // §1.2: 12 bytes before 0x30400 (no geometry index meaning), 16 after.
-    atomic.frameIndex = RP_TRY(st.u32("frameIndex"));
-    atomic.geometryIndex = RP_TRY(st.u32("geometryIndex"));
+    RP_ASSIGN(atomic.frameIndex, st.u32("frameIndex"));
+    RP_ASSIGN(atomic.geometryIndex, st.u32("geometryIndex"));
     if (atomic.frameIndex >= numFrames) {
       return st.errorAt(0, ErrorCode::BadValue, fmt::format("frame {} of {}", atomic.frameIndex, numFrames), "frameIndex");
     }
   }
   if (ctx.version < kGeometryListSince) {
-    RP_CHECK(addGeometry(RP_TRY(readChunk(r, kGeometry, "Geometry")), ctx, clump));
+    RP_ASSIGN(ByteReader g, readChunk(r, kGeometry, "Geometry"));
+    RP_CHECK(addGeometry(g, ctx, clump));
     atomic.geometryIndex = static_cast<uint32_t>(clump.geometries.size() - 1);
   } else if (atomic.geometryIndex >= clump.geometries.size()) {
     return r.errorAt(0, ErrorCode::BadValue,
@@ -81,7 +82,7 @@ Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFram
   }
   while (!r.atEnd()) {
     ChunkHeader h;
-    ByteReader c = RP_TRY(readChunk(r, kExtension, "Extension", &h));
+    RP_ASSIGN(ByteReader c, readChunk(r, kExtension, "Extension", &h));
     RP_CHECK(forEachChunk(c, "chunk", [&](const ChunkHeader& ch, ByteReader& payload) -> Status {
       if (ch.type == kSkinPlg && ctx.provenance != nullptr) {
         // §1.6: pre-3.3 atomic-level skin (Zanzarah and other early titles).
@@ -99,8 +100,8 @@ Result<RwAtomic> readAtomic(ByteReader& r, const DffContext& ctx, size_t numFram
 Status readClump(ByteReader& r, DffContext& ctx, ClumpData& clump) {
   uint32_t numAtomics = 0;
   {
-    ByteReader st = RP_TRY(readChunk(r, kStruct, "Struct"));
-    numAtomics = RP_TRY(st.u32("numAtomics"));
+    RP_ASSIGN(ByteReader st, readChunk(r, kStruct, "Struct"));
+    RP_ASSIGN(numAtomics, st.u32("numAtomics"));
     // §1.2: numLights/numCameras exist above 0x33000; the struct size tells which form this is.
     const bool hasLights = st.size() >= 12;
     if (hasLights != (ctx.version > kClumpLightsCamerasAfter) && ctx.provenance != nullptr) {
@@ -109,24 +110,25 @@ Status readClump(ByteReader& r, DffContext& ctx, ClumpData& clump) {
     }
   }
   {
-    ByteReader fl = RP_TRY(readChunk(r, kFrameList, "FrameList"));
+    RP_ASSIGN(ByteReader fl, readChunk(r, kFrameList, "FrameList"));
     clump.frameListOffset = fl.fileOffsetOfStart();
-    clump.frames = RP_TRY(readFrameList(fl, ctx));
+    RP_ASSIGN(clump.frames, readFrameList(fl, ctx));
   }
   if (ctx.version >= kGeometryListSince) {
-    ByteReader gl = RP_TRY(readChunk(r, kGeometryList, "GeometryList"));
-    ByteReader st = RP_TRY(readChunk(gl, kStruct, "Struct"));
-    const uint32_t numGeometries = RP_TRY(st.u32("numGeometries"));
-    const size_t ng = RP_TRY(gl.count(numGeometries, kChunkHeaderSize, "Geometry"));
+    RP_ASSIGN(ByteReader gl, readChunk(r, kGeometryList, "GeometryList"));
+    RP_ASSIGN(ByteReader st, readChunk(gl, kStruct, "Struct"));
+    RP_ASSIGN(const uint32_t numGeometries, st.u32("numGeometries"));
+    RP_ASSIGN(const size_t ng, gl.count(numGeometries, kChunkHeaderSize, "Geometry"));
     clump.geometries.reserve(ng);
     for (size_t i = 0; i < ng; ++i) {
-      RP_CHECK(addGeometry(RP_TRY(readChunk(gl, kGeometry, Field("Geometry", static_cast<int64_t>(i)))), ctx, clump));
+      RP_ASSIGN(ByteReader g, readChunk(gl, kGeometry, Field("Geometry", static_cast<int64_t>(i))));
+      RP_CHECK(addGeometry(g, ctx, clump));
     }
   }
-  const size_t na = RP_TRY(r.count(numAtomics, kChunkHeaderSize, "Atomic"));
+  RP_ASSIGN(const size_t na, r.count(numAtomics, kChunkHeaderSize, "Atomic"));
   for (size_t i = 0; i < na; ++i) {
-    ByteReader a = RP_TRY(readChunk(r, kAtomic, Field("Atomic", static_cast<int64_t>(i))));
-    clump.atomics.push_back(RP_TRY(readAtomic(a, ctx, clump.frames.size(), clump)));
+    RP_ASSIGN(ByteReader a, readChunk(r, kAtomic, Field("Atomic", static_cast<int64_t>(i))));
+    RP_ASSIGN(clump.atomics.emplace_back(), readAtomic(a, ctx, clump.frames.size(), clump));
   }
   // Lights, cameras and the clump extension are not part of a rig.
   RP_CHECK(forEachChunk(r, "chunk", [&](const ChunkHeader& h, ByteReader& c) -> Status {
@@ -171,7 +173,7 @@ Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
   rig.provenance.format = "renderware-dff";
   rig.provenance.axes = kRenderWareAxes;
   ChunkHeader h;
-  ByteReader clumpReader = RP_TRY(readChunk(root, kClump, "Clump", &h));
+  RP_ASSIGN(ByteReader clumpReader, readChunk(root, kClump, "Clump", &h));
   if (h.version < 0x30000 || h.version >= 0x40000) {
     return root.errorAt(8, ErrorCode::Unsupported, fmt::format("RenderWare version 0x{:X} is not RW 3", h.version),
                         "Clump/libraryId");
@@ -191,7 +193,7 @@ Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
       ByteReader again = clump.geometryChunks[i];
       again.setBudget(nullptr);  // charged when first read
       const DffContext quiet{ctx.version, ctx.libraryId, nullptr};  // its warnings were given then too
-      clump.geometries[i] = RP_TRY(readGeometry(again, quiet));
+      RP_ASSIGN(clump.geometries[i], readGeometry(again, quiet));
       clump.loaded[i] = true;
       return Ok{};
     };

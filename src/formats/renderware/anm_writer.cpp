@@ -7,9 +7,9 @@
 
 #include "core/key_sample.hpp"
 #include "core/track_space.hpp"
-#include "formats/renderware/rw_axes.hpp"
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/anm_format.hpp"
+#include "formats/renderware/axes.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/renderware/anm_layout.hpp"
 #include "formats/renderware/chunk.hpp"
 
 namespace rigport::renderware {
@@ -89,7 +89,7 @@ std::vector<float> keyTimes(const Animation& anim) {
 }
 
 Status writeAnimation(ByteWriter& w, const Skeleton& skeleton, const std::vector<uint32_t>& joints, const Animation& anim) {
-  const std::vector<const BoneTrack*> byNode = RP_TRY(tracksByNode(anim, joints));
+  RP_ASSIGN(const std::vector<const BoneTrack*> byNode, tracksByNode(anim, joints));
   const std::vector<float> times = keyTimes(anim);
   const size_t numNodes = byNode.size();
   if (numNodes != 0 && times.size() > kMaxKeys / numNodes) {

@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "core/source.hpp"
+#include "core/asset.hpp"
 #include "core/error.hpp"
 #include "core/read_context.hpp"
 #include "core/rig.hpp"
@@ -34,5 +36,12 @@ struct ModelWriteOptions {
 };
 Result<std::vector<uint8_t>> writeModel(const Rig& rig, const ModelWriteOptions& options);
 inline Result<std::vector<uint8_t>> writeModel(const Rig& rig) { return writeModel(rig, ModelWriteOptions{}); }
+
+// The offsets are checked (ascending, aligned, inside the file) and the first member must be a
+// model block or an ANM bank, so a file that merely starts with a small number is not taken.
+bool probeArchive(std::span<const uint8_t> bytes);
+Result<std::vector<ItemInfo>> listArchive(const Source& source, ReadContext& ctx);
+Result<Asset> readArchive(const Source& source, ReadContext& ctx);
+
 
 }  // namespace rigport::sluggers

@@ -4,7 +4,7 @@
 #include "formats/sims3/clip_file.hpp"
 #include "formats/sims3/clip_layout.hpp"
 #include "formats/sims3/clip_model.hpp"
-#include "formats/sims3/sims3_io.hpp"
+#include "formats/sims3/sims3.hpp"
 
 namespace rigport::sims3 {
 
@@ -18,14 +18,15 @@ Result<ClipSet> readClip(std::span<const uint8_t> bytes, ReadContext& ctx) {
   ByteReader r = ctx.reader(bytes);
   ClipSet clips;
   clips.provenance.format = "sims3-clip";  // TS3 is metres, +Y up, facing +Z: glTF's axes (§2.11)
-  const ClipFile file = RP_TRY(parseClip(r, clips.provenance));
+  RP_ASSIGN(const ClipFile file, parseClip(r, clips.provenance));
   clips.name = file.name;
   clips.animations.push_back(clipToAnimation(file, clips.provenance));
   return clips;
 }
 
 Result<std::vector<uint8_t>> writeClipAnimation(const Animation& anim, const Skeleton* skeleton) {
-  return serializeClip(RP_TRY(animationToClip(anim, skeleton)));
+  RP_ASSIGN(const ClipFile clip, animationToClip(anim, skeleton));
+  return serializeClip(clip);
 }
 
 Result<std::vector<uint8_t>> writeClip(const Rig& rig) {

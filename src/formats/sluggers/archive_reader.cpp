@@ -2,8 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/byte_reader.hpp"
-#include "formats/sluggers/archive_io.hpp"
-#include "formats/sluggers/model_io.hpp"
+#include "formats/sluggers/sluggers.hpp"
 
 namespace rigport::sluggers {
 namespace {
@@ -26,7 +25,7 @@ bool isAnm(std::span<const uint8_t> b) {
 Result<std::vector<Member>> members(std::span<const uint8_t> bytes, Budget* budget) {
   ByteReader r(bytes, Endian::Big);
   r.setBudget(budget);
-  const uint32_t count = RP_TRY(r.u32("fileCount"));
+  RP_ASSIGN(const uint32_t count, r.u32("fileCount"));
   if (count == 0 || count > kMaxArchiveMembers) {
     return r.errorAt(0, ErrorCode::BadValue, fmt::format("fileCount {} (an archive holds 1..{})", count, kMaxArchiveMembers), "fileCount");
   }
@@ -34,7 +33,7 @@ Result<std::vector<Member>> members(std::span<const uint8_t> bytes, Budget* budg
   std::vector<Member> out;
   const size_t tableEnd = 4 + size_t(count) * 4;
   for (uint32_t i = 0; i < count; ++i) {
-    const uint32_t offset = RP_TRY(r.u32(Field("offset", i)));
+    RP_ASSIGN(const uint32_t offset, r.u32(Field("offset", i)));
     if (offset == 0) continue;  // an empty slot
     const size_t previous = out.empty() ? tableEnd : out.back().offset + 1;
     if (offset < previous || offset >= bytes.size() || offset % 32 != 0) {
@@ -64,7 +63,7 @@ bool probeArchive(std::span<const uint8_t> bytes) {
 
 Result<std::vector<ItemInfo>> listArchive(const Source& source, ReadContext& ctx) {
   const auto bytes = source.bytes();
-  const std::vector<Member> list = RP_TRY(members(bytes, &ctx.budget()));
+  RP_ASSIGN(const std::vector<Member> list, members(bytes, &ctx.budget()));
   std::vector<ItemInfo> items;
   for (const Member& m : list) {
     const auto b = bytesOf(bytes, m);
@@ -76,7 +75,7 @@ Result<std::vector<ItemInfo>> listArchive(const Source& source, ReadContext& ctx
 
 Result<Asset> readArchive(const Source& source, ReadContext& ctx) {
   const auto bytes = source.bytes();
-  const std::vector<Member> list = RP_TRY(members(bytes, &ctx.budget()));
+  RP_ASSIGN(const std::vector<Member> list, members(bytes, &ctx.budget()));
   Asset asset;
   asset.provenance.format = "sluggers-archive";
   size_t anm = 0, other = 0;

@@ -3,9 +3,9 @@
 // position (the file carries no ids or names; bindAnimations() maps positions to HAnim nodes).
 #include <fmt/format.h>
 
-#include "formats/renderware/anim_io.hpp"
-#include "formats/renderware/rw_axes.hpp"
-#include "formats/renderware/anm_format.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "formats/renderware/axes.hpp"
+#include "formats/renderware/anm_layout.hpp"
 #include "formats/renderware/chunk.hpp"
 #include "formats/renderware/rw_half.hpp"
 
@@ -19,13 +19,16 @@ struct RawKey {
   uint32_t prev = 0;
 };
 
+constexpr const char* kQuatFields[4] = {"qx", "qy", "qz", "qw"};
+
 Result<RawKey> readStandardKey(ByteReader& r) {
   RawKey k;
-  k.time = RP_TRY(r.f32("time"));
-  const float x = RP_TRY(r.f32("qx")), y = RP_TRY(r.f32("qy")), z = RP_TRY(r.f32("qz")), w = RP_TRY(r.f32("qw"));
-  k.rotation = glm::quat(w, x, y, z);
-  for (int i = 0; i < 3; ++i) k.translation[i] = RP_TRY(r.f32(Field("t", i)));
-  k.prev = RP_TRY(r.u32("prevOffset"));
+  RP_ASSIGN(k.time, r.f32("time"));
+  float q[4];  // x, y, z, w
+  for (int i = 0; i < 4; ++i) { RP_ASSIGN(q[i], r.f32(kQuatFields[i])); }
+  k.rotation = glm::quat(q[3], q[0], q[1], q[2]);
+  for (int i = 0; i < 3; ++i) { RP_ASSIGN(k.translation[i], r.f32(Field("t", i))); }
+  RP_ASSIGN(k.prev, r.u32("prevOffset"));
   return k;
 }
 
@@ -33,12 +36,18 @@ Result<RawKey> readStandardKey(ByteReader& r) {
 // the offset/scalar pair that follows the key block.
 Result<RawKey> readCompressedKey(ByteReader& r) {
   RawKey k;
-  k.time = RP_TRY(r.f32("time"));
+  RP_ASSIGN(k.time, r.f32("time"));
   float q[4];
-  for (int i = 0; i < 4; ++i) q[i] = rwHalfToFloat(RP_TRY(r.u16(Field("q", i))));
+  for (int i = 0; i < 4; ++i) {
+    RP_ASSIGN(const uint16_t half, r.u16(Field("q", i)));
+    q[i] = rwHalfToFloat(half);
+  }
   k.rotation = glm::quat(q[3], q[0], q[1], q[2]);
-  for (int i = 0; i < 3; ++i) k.translation[i] = rwHalfToFloat(RP_TRY(r.u16(Field("t", i))));
-  k.prev = RP_TRY(r.u32("prevOffset"));
+  for (int i = 0; i < 3; ++i) {
+    RP_ASSIGN(const uint16_t half, r.u16(Field("t", i)));
+    k.translation[i] = rwHalfToFloat(half);
+  }
+  RP_ASSIGN(k.prev, r.u32("prevOffset"));
   return k;
 }
 
@@ -77,16 +86,16 @@ Result<std::vector<uint32_t>> assignNodes(const std::vector<RawKey>& keys, size_
 
 // The chunk stores no name: the animation is left unnamed (loadFile names it after the file).
 Result<Animation> readAnimation(ByteReader& r) {
-  const int32_t version = RP_TRY(r.s32("version"));
+  RP_ASSIGN(const int32_t version, r.s32("version"));
   if (version != anm::kVersion) {
     return r.errorAt(r.position() - 4, ErrorCode::Unsupported,
                      fmt::format("Anim Animation version 0x{:X} (only 0x100 exists)", version), "version");
   }
-  const int32_t type = RP_TRY(r.s32("interpolatorType"));
-  const uint32_t numKeys = RP_TRY(r.u32("numKeyFrames"));
-  RP_TRY(r.s32("flags"));
+  RP_ASSIGN(const int32_t type, r.s32("interpolatorType"));
+  RP_ASSIGN(const uint32_t numKeys, r.u32("numKeyFrames"));
+  RP_CHECK(r.s32("flags"));
   Animation anim;
-  anim.duration = RP_TRY(r.f32("duration"));
+  RP_ASSIGN(anim.duration, r.f32("duration"));
 
   size_t diskKeySize = 0, unit = 0;
   if (type == anm::kStandardKeys) {
@@ -100,24 +109,24 @@ Result<Animation> readAnimation(ByteReader& r) {
                                  type, static_cast<uint32_t>(type)),
                      "interpolatorType");
   }
-  const size_t n = RP_TRY(r.count(numKeys, diskKeySize, "numKeyFrames"));
+  RP_ASSIGN(const size_t n, r.count(numKeys, diskKeySize, "numKeyFrames"));
   const size_t keyBlockStart = r.position();
   std::vector<RawKey> keys;
   keys.reserve(n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("key", static_cast<int64_t>(i)));
-    keys.push_back(RP_TRY(type == anm::kStandardKeys ? readStandardKey(r) : readCompressedKey(r)));
+    RP_ASSIGN(keys.emplace_back(), type == anm::kStandardKeys ? readStandardKey(r) : readCompressedKey(r));
   }
   if (type == anm::kCompressedKeys) {
     // translation = half · scalar + offset per axis (§1.10).
     glm::vec3 offset, scalar;
-    for (int i = 0; i < 3; ++i) offset[i] = RP_TRY(r.f32(Field("offset", i)));
-    for (int i = 0; i < 3; ++i) scalar[i] = RP_TRY(r.f32(Field("scalar", i)));
+    for (int i = 0; i < 3; ++i) { RP_ASSIGN(offset[i], r.f32(Field("offset", i))); }
+    for (int i = 0; i < 3; ++i) { RP_ASSIGN(scalar[i], r.f32(Field("scalar", i))); }
     for (RawKey& k : keys) k.translation = k.translation * scalar + offset;
   }
 
   uint32_t numNodes = 0;
-  const std::vector<uint32_t> node = RP_TRY(assignNodes(keys, unit, r, keyBlockStart, diskKeySize, &numNodes));
+  RP_ASSIGN(const std::vector<uint32_t> node, assignNodes(keys, unit, r, keyBlockStart, diskKeySize, &numNodes));
   anim.tracks.resize(numNodes);
   for (uint32_t i = 0; i < numNodes; ++i) anim.tracks[i].target.position = i;
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -146,7 +155,7 @@ Result<ClipSet> readAnm(std::span<const uint8_t> bytes, ReadContext& ctx) {
   size_t chunkIndex = 0;
   while (!r.atEnd()) {
     const Field chunkField("chunk", static_cast<int64_t>(chunkIndex++));
-    const ChunkHeader h = RP_TRY(readChunkHeader(r, chunkField));
+    RP_ASSIGN(const ChunkHeader h, readChunkHeader(r, chunkField));
     if (h.type != kAnimAnimation) {
       clips.provenance.warn("unknown-chunk", fmt::format("skipped chunk type 0x{:X} at 0x{:X}", h.type, r.fileOffset() - kChunkHeaderSize));
       RP_CHECK(r.skip(h.size, chunkField));
@@ -157,12 +166,12 @@ Result<ClipSet> readAnm(std::span<const uint8_t> bytes, ReadContext& ctx) {
     // the size of type-2 chunks (§1.10), so a type-2 payload is parsed from the bytes themselves and
     // the size field only decides where the next chunk starts.
     const Field animField("AnimAnimation", static_cast<int64_t>(clips.animations.size()));
-    ByteReader head = RP_TRY(r.window(r.position(), 8, animField));
+    RP_ASSIGN(ByteReader head, r.window(r.position(), 8, animField));
     RP_CHECK(head.s32("version"));
-    const int32_t type = RP_TRY(head.s32("interpolatorType"));
+    RP_ASSIGN(const int32_t type, head.s32("interpolatorType"));
     const size_t payloadBytes = type == anm::kCompressedKeys ? r.remaining() : h.size;
-    ByteReader body = RP_TRY(r.window(r.position(), payloadBytes, animField));
-    clips.animations.push_back(RP_TRY(readAnimation(body)));
+    RP_ASSIGN(ByteReader body, r.window(r.position(), payloadBytes, animField));
+    RP_ASSIGN(clips.animations.emplace_back(), readAnimation(body));
     const size_t used = body.position();
     size_t next = h.size;
     if (h.size != used) {
