@@ -1,4 +1,5 @@
-// main() of every benchmark program: the CLI's allocator policy (core/allocator_policy.hpp), so an
+// main() of every benchmark program: the CLI's start (platform/process.hpp: the allocator policy,
+// files mapped as the CLI maps them), so an
 // in-process read measures what `rigport` does, unless RIGPORT_BENCH_GLIBC_DEFAULTS=1 asks for
 // glibc's defaults (BENCHMARKS.md gives both).
 #pragma once
@@ -8,13 +9,13 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/allocator_policy.hpp"
+#include "platform/process.hpp"
 
 #define RIGPORT_BENCHMARK_MAIN()                                                  \
   int main(int argc, char** argv) {                                               \
     const char* defaults = std::getenv("RIGPORT_BENCH_GLIBC_DEFAULTS");           \
     const bool glibcDefaults = defaults != nullptr && std::strcmp(defaults, "1") == 0; \
-    if (!glibcDefaults) rigport::useReadAllocatorPolicy();                        \
+    rigport::platform::startProgram(argc, argv, glibcDefaults);                   \
     ::benchmark::AddCustomContext("allocator", glibcDefaults ? "glibc defaults" : "rigport CLI policy"); \
     ::benchmark::Initialize(&argc, argv);                                         \
     if (::benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;           \

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "core/allocator_policy.hpp"
 #include "core/default_init_allocator.hpp"
-#include "core/file_io.hpp"
 #include "core/source.hpp"
+#include "platform/files.hpp"
+#include "platform/process.hpp"
 
 int main(int argc, char** argv) {
   char* end = nullptr;
@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: process_floor IN OUT OUT_BYTES\n");
     return 2;
   }
-  rigport::useReadAllocatorPolicy();
+  rigport::platform::startProgram(argc, argv);  // as the CLI starts: its allocator policy, files mapped
   auto source = rigport::Source::open(argv[1], uint64_t{1} << 32);
   if (!source) {
     std::fprintf(stderr, "process_floor: %s\n", source.error().describe().c_str());
@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
   std::vector<uint8_t, rigport::DefaultInitAllocator<uint8_t>> owned(std::max<size_t>(in.size(), outBytes));
   std::memcpy(owned.data(), in.data(), in.size());
   std::memset(owned.data() + in.size(), 0x5A, owned.size() - in.size());
-  if (auto written = rigport::writeFileAtomic(argv[2], std::span<const uint8_t>(owned.data(), outBytes)); !written) {
+  if (auto written = rigport::platform::writeFileAtomic(argv[2], std::span<const uint8_t>(owned.data(), outBytes)); !written) {
     std::fprintf(stderr, "process_floor: %s\n", written.error().describe().c_str());
     return 1;
   }

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -19,7 +20,8 @@
 #include <fmt/format.h>
 
 #include "cli/batch.hpp"
-#include "core/file_io.hpp"
+#include "cli/glob.hpp"
+#include "platform/files.hpp"
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
 #include "support/test_support.hpp"
@@ -43,7 +45,7 @@ void copy(const std::string& from, const std::string& to) {
 
 void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
   fs::create_directories(fs::path(path).parent_path());
-  ASSERT_TRUE(writeFileAtomic(path, bytes).ok()) << path;
+  ASSERT_TRUE(platform::writeFileAtomic(path, bytes).ok()) << path;
 }
 
 // Every regular file below `dir`, relative, sorted.
@@ -260,6 +262,158 @@ TEST(CliBatch, InterruptLeavesNoPartialOrTemporaryFile) {
       EXPECT_TRUE(completeGlb(out + "/" + f)) << f;
     }
   }
+}
+
+namespace {
+
+// Starts `rigport convert IN -v -o OUT` (every file listed, so that it writes a lot) with its
+// stdout and stderr on the write end of a pipe the test holds; returns the pid.
+pid_t spawnVerboseBatch(const std::string& in, const std::string& out, int pipeWrite) {
+  std::vector<std::string> args{RIGPORT_CLI, "convert", in, "-j", "2", "-v", "-o", out};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipeWrite, 1);
+  posix_spawn_file_actions_adddup2(&actions, pipeWrite, 2);
+  pid_t pid = 0;
+  EXPECT_EQ(posix_spawn(&pid, RIGPORT_CLI, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+std::string batchOfCharacters(const std::string& name, int files) {
+  const std::string dir = test::scratchDir(name);
+  auto bytes = findFormat("renderware-dff")->write(makeDemoCharacter());
+  EXPECT_TRUE(bytes.ok());
+  writeBytes(dir + "/character.dff", *bytes);
+  fs::create_directories(dir + "/in");
+  for (int i = 0; i < files; ++i) fs::create_hard_link(dir + "/character.dff", fmt::format("{}/in/c{:04}.dff", dir, i));
+  return dir;
+}
+
+void expectOnlyWholeGlbs(const std::string& out) {
+  for (const std::string& f : tree(out)) {
+    EXPECT_FALSE(isTemporary(f)) << f;
+    EXPECT_TRUE(completeGlb(out + "/" + f)) << f;
+  }
+}
+
+}  // namespace
+
+// SIGTERM (and SIGHUP) while the batch is blocked writing to a full stderr: the write was
+// interrupted and fmt threw ("cannot write to file: Interrupted system call", SIGABRT) instead of
+// exit 130 (issue 25). Now the write goes on once the reader drains the pipe, and the batch stops
+// cleanly with 130.
+TEST(CliBatch, ATerminateSignalWhileStderrIsBlockedStopsCleanlyWith130) {
+  const std::string dir = batchOfCharacters("batch-blocked-stderr", 2000);
+  for (int signal : {SIGTERM, SIGHUP}) {
+    const std::string out = fmt::format("{}/out{}", dir, signal);
+    int fds[2];
+    ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);  // the child gets only the write end, on 1 and 2
+    const pid_t pid = spawnVerboseBatch(dir + "/in", out, fds[1]);
+    ::close(fds[1]);
+    // Nobody reads: the pipe fills (64 KiB, about 700 listed files) and the batch blocks in write.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    size_t before = 0;
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      const size_t now = tree(out).size();
+      if ((now > 0 && now == before) || std::chrono::steady_clock::now() > deadline) break;
+      before = now;
+    }
+    ::kill(pid, signal);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    char buffer[1 << 16];
+    while (::read(fds[0], buffer, sizeof buffer) > 0) {
+    }
+    ::close(fds[0]);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "signal " << signal << ": ended by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(WEXITSTATUS(status), 130) << "signal " << signal;
+    EXPECT_LT(tree(out).size(), 2000u) << "the batch ended before the signal";
+    expectOnlyWholeGlbs(out);
+  }
+}
+
+// `rigport convert ... 2>&1 | head`: the reader goes away and the next write raises SIGPIPE, which
+// left hidden .tmp files in the output folder (issue 25). Now the files in flight are removed and
+// the process ends as the signal would (128 + SIGPIPE), every file it wrote whole.
+TEST(CliBatch, ABrokenPipeLeavesNoTemporaryFile) {
+  const std::string dir = batchOfCharacters("batch-broken-pipe", 600);
+  const std::string out = dir + "/out";
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);  // the child gets only the write end, on 1 and 2
+  const pid_t pid = spawnVerboseBatch(dir + "/in", out, fds[1]);
+  ::close(fds[1]);
+  char buffer[256];
+  ASSERT_GT(::read(fds[0], buffer, sizeof buffer), 0);  // as `head -c 256` would
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGPIPE);
+  EXPECT_LT(tree(out).size(), 600u);
+  expectOnlyWholeGlbs(out);
+}
+
+// Two processes writing one output without --overwrite: the "output exists" check was not atomic,
+// and both exited 0 in 28 of 100 runs, one replacing the other's file (issue 25). Now the write
+// itself refuses an existing file: in every round exactly one succeeds, the other exits 3 naming it.
+TEST(CliBatch, OfTwoProcessesWritingOneOutputExactlyOneSucceeds) {
+  const std::string dir = batchOfCharacters("batch-two-writers", 0);
+  const std::string input = dir + "/character.dff";
+  for (int round = 0; round < 20; ++round) {
+    const std::string out = fmt::format("{}/out{}.glb", dir, round);
+    pid_t pids[2];
+    for (pid_t& pid : pids) {
+      std::vector<std::string> args{RIGPORT_CLI, "convert", input, "-q", "-o", out};
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+      ASSERT_EQ(posix_spawn(&pid, RIGPORT_CLI, &actions, nullptr, argv.data(), environ), 0);
+      posix_spawn_file_actions_destroy(&actions);
+    }
+    int succeeded = 0, refused = 0;
+    for (pid_t pid : pids) {
+      int status = 0;
+      ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+      ASSERT_TRUE(WIFEXITED(status));
+      if (WEXITSTATUS(status) == 0) ++succeeded;
+      if (WEXITSTATUS(status) == 3) ++refused;
+    }
+    EXPECT_EQ(succeeded, 1) << "round " << round;
+    EXPECT_EQ(refused, 1) << "round " << round;
+    EXPECT_TRUE(completeGlb(out));
+  }
+  for (const std::string& f : tree(dir)) EXPECT_FALSE(isTemporary(f)) << f;
+}
+
+// --include's wildcards mean what fnmatch(3) made them mean on Linux, now on every system.
+TEST(CliBatch, IncludePatternsMatchAsFnmatchDoes) {
+  using cli::globMatch;
+  EXPECT_TRUE(globMatch("*.dff", "ped.dff", false));
+  EXPECT_FALSE(globMatch("*.dff", "ped.dff.bak", false));
+  EXPECT_TRUE(globMatch("p?d.*", "ped.dff", false));
+  EXPECT_TRUE(globMatch("[a-c]*.ifp", "b.ifp", false));
+  EXPECT_FALSE(globMatch("[!a-c]*.ifp", "b.ifp", false));
+  EXPECT_TRUE(globMatch("[!a-c]*.ifp", "ped.ifp", false));
+  EXPECT_TRUE(globMatch("\\*x", "*x", false));
+  EXPECT_FALSE(globMatch("\\*x", "ax", false));
+  EXPECT_TRUE(globMatch("[x", "[x", false));  // no closing ']': a plain '['
+  // Without a path, '*' crosses '/'; with one, wildcards never do.
+  EXPECT_TRUE(globMatch("*.dff", "models/ped.dff", false));
+  EXPECT_TRUE(globMatch("models/*.dff", "models/ped.dff", true));
+  EXPECT_FALSE(globMatch("models/*.dff", "models/x/ped.dff", true));
+  EXPECT_FALSE(globMatch("models?ped.dff", "models/ped.dff", true));
+  EXPECT_TRUE(globMatch("*/*/*.dff", "a/b/c.dff", true));
+  EXPECT_TRUE(globMatch("*", "", false));
+  EXPECT_FALSE(globMatch("?", "", false));
 }
 
 // The worker pool itself: results in order whatever the threads' speed; stop() ends it early with

@@ -8,7 +8,7 @@
 
 #include <tiny_gltf.h>
 
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "demo/character.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "support/gltf_validator.hpp"
@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  EXPECT_TRUE(writeFileAtomic(path, bytes).ok()) << path;
+  EXPECT_TRUE(platform::writeFileAtomic(path, bytes).ok()) << path;
   return path;
 }
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
 
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
 #include "support/gltf_validator.hpp"
@@ -34,7 +34,7 @@ std::string writeGarbage(const std::string& dir, const std::string& name) {
   }
   bytes[0] = 0xFF;
   const std::string path = dir + "/" + name;
-  EXPECT_TRUE(writeFileAtomic(path, bytes).ok()) << path;
+  EXPECT_TRUE(platform::writeFileAtomic(path, bytes).ok()) << path;
   return path;
 }
 
@@ -47,7 +47,7 @@ std::string writeWithRegistry(const std::string& format, const std::string& path
     ADD_FAILURE() << format << " writer: " << bytes.error().describe();
     return {};
   }
-  EXPECT_TRUE(writeFileAtomic(path, *bytes).ok()) << path;
+  EXPECT_TRUE(platform::writeFileAtomic(path, *bytes).ok()) << path;
   return path;
 }
 
@@ -321,7 +321,7 @@ TEST(Cli, JsonOutputSurvivesNamesThatAreNotUtf8) {
   std::vector<uint8_t> bytes = test::readBytes(test::sample("renderware/synthetic_anims_anp3.ifp"));
   bytes.at(8) = 0xE9;  // first byte of the ANP3 package name (after "ANP3" and the u32 size)
   const std::string path = dir + "/latin1.ifp";
-  ASSERT_TRUE(writeFileAtomic(path, bytes).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(path, bytes).ok());
   for (const std::string& command : {"info --json ", "dump --json "}) {
     const CliRun r = test::runCli(command + quote(path), Capture::StdoutOnly);
     EXPECT_EQ(r.code, 0) << command << r.text;

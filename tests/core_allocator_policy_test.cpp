@@ -1,4 +1,4 @@
-// The CLI's allocator policy (core/allocator_policy.hpp) must really reach glibc: a model-sized
+// The CLI's allocator policy (platform/allocator_policy.hpp) must really reach glibc: a model-sized
 // block freed and allocated again comes from the heap the process keeps, not from a fresh mapping.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/allocator_policy.hpp"
+#include "platform/allocator_policy.hpp"
 
 #if __has_include(<malloc.h>)
 #include <malloc.h>
@@ -19,7 +19,7 @@ TEST(AllocatorPolicy, TheHeapIsAdvisedForHugePages) {
   std::string modes;
   std::getline(mode, modes);
   if (modes.empty() || modes.find("[never]") != std::string::npos) GTEST_SKIP() << "no transparent huge pages here";
-  rigport::useReadAllocatorPolicy();
+  rigport::platform::useReadAllocatorPolicy();
   std::ifstream smaps("/proc/self/smaps");
   std::string line;
   bool inHeap = false, advised = false;
@@ -39,7 +39,7 @@ TEST(AllocatorPolicy, TheHeapIsAdvisedForHugePages) {
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
 TEST(AllocatorPolicy, LargeBlocksComeFromTheKeptHeap) {
-  rigport::useReadAllocatorPolicy();
+  rigport::platform::useReadAllocatorPolicy();
   const size_t mappedBefore = mallinfo2().hblkhd;
   void* block = std::malloc(8 << 20);  // an arena's influences; 64 times glibc's default mmap threshold
   ASSERT_NE(block, nullptr);

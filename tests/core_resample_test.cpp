@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "core/resample.hpp"
 #include "demo/character.hpp"
 #include "formats/renderware/renderware.hpp"
@@ -73,8 +73,8 @@ TEST(Resample, ConvertWithResampleGivesEqualKeyCountsPerNode) {
   auto dff = renderware::writeDff(character);
   auto anm = renderware::writeAnm(character);
   ASSERT_TRUE(dff.ok() && anm.ok());
-  ASSERT_TRUE(writeFileAtomic(dir + "/walker.dff", *dff).ok());
-  ASSERT_TRUE(writeFileAtomic(dir + "/walk.anm", *anm).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/walker.dff", *dff).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/walk.anm", *anm).ok());
   std::string output;
   const int code = test::runCommand(std::string("'") + RIGPORT_CLI + "' convert '" + dir + "/walker.dff' --anim '" + dir +
                                         "/walk.anm' --gltf --resample 24 -o '" + dir + "/out'",

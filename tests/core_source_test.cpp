@@ -3,10 +3,14 @@
 // from where, so that the read can be refused with that offset.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -14,6 +18,7 @@
 
 #include "core/budget.hpp"
 #include "core/source.hpp"
+#include "platform/files.hpp"
 #include "support/test_support.hpp"
 
 namespace rigport {
@@ -32,7 +37,67 @@ std::string writeFile(const std::string& name, const std::vector<uint8_t>& bytes
   return path;
 }
 
+// First in this program, before any test switches the guard on: a library call alone changes no
+// process-wide state (issue 25): reading a large file installs no SIGBUS handler, and the file is
+// read into memory rather than mapped unguarded.
+TEST(CoreSource, ALibraryReadInstallsNoSignalHandlerAndMapsNothingUnguarded) {
+  const std::vector<uint8_t> original = pattern(2 * Source::kReadBelowBytes);
+  const std::string path = writeFile("library.bin", original);
+  struct sigaction before {};
+  ASSERT_EQ(::sigaction(SIGBUS, nullptr, &before), 0);
+  auto view = platform::openFileView(path, Source::kReadBelowBytes);
+  ASSERT_TRUE(view.ok()) << view.error().describe();
+  EXPECT_FALSE(view->mapped());
+  EXPECT_TRUE(std::equal(original.begin(), original.end(), view->bytes().begin()));
+  auto source = Source::open(path, Budget::kDefaultLimit);
+  ASSERT_TRUE(source.ok()) << source.error().describe();
+  struct sigaction after {};
+  ASSERT_EQ(::sigaction(SIGBUS, nullptr, &after), 0);
+  EXPECT_EQ(after.sa_handler, before.sa_handler);
+  EXPECT_EQ(after.sa_handler, SIG_DFL);
+}
+
+// A FIFO named on the command line blocked open() forever, and /dev/zero was buffered up to the
+// memory limit before it was refused (issue 25): both are refused at once, naming what they are.
+TEST(CoreSource, AFifoOrADeviceIsRefusedAtOnceNamingWhatItIs) {
+  const std::string fifo = test::scratchDir("core_source") + "/pipe";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto piped = Source::open(fifo, Budget::kDefaultLimit);  // no writer: would block without O_NONBLOCK
+  ASSERT_FALSE(piped.ok());
+  EXPECT_EQ(piped.error().code, ErrorCode::Io);
+  EXPECT_NE(piped.error().describe().find("FIFO"), std::string::npos) << piped.error().describe();
+  auto zero = Source::open("/dev/zero", Budget::kDefaultLimit);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.error().describe().find("character device"), std::string::npos) << zero.error().describe();
+  auto folder = Source::open(test::scratchDir("core_source"), Budget::kDefaultLimit);
+  ASSERT_FALSE(folder.ok());
+  EXPECT_NE(folder.error().describe().find("directory"), std::string::npos) << folder.error().describe();
+}
+
+// A write that refuses to replace: of two writers of one path, exactly one succeeds, and the loser
+// leaves the winner's file and no temporary behind (issue 25: both exited 0 in 28 of 100 runs).
+TEST(CoreSource, AWriteThatRefusesToReplaceLeavesTheFirstFileAndNoTemporary) {
+  const std::string dir = test::scratchDir("core_source_refuse");
+  const std::string path = dir + "/out.glb";
+  ::unlink(path.c_str());
+  const std::vector<uint8_t> first = pattern(100), second = pattern(200);
+  ASSERT_TRUE(platform::writeFileAtomic(path, first, platform::Overwrite::Refuse).ok());
+  const Status again = platform::writeFileAtomic(path, second, platform::Overwrite::Refuse);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error().code, ErrorCode::Usage);
+  EXPECT_EQ(again.error().file, path);
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<uint8_t> kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, first);
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 1u);
+  ASSERT_TRUE(platform::writeFileAtomic(path, second, platform::Overwrite::Replace).ok());
+}
+
 TEST(CoreSource, AMappedFileThatShrinksWhileReadGivesZerosAndTheOffsetOfItsNewEnd) {
+  platform::enableMappingFaultGuard();  // as a program does (the CLI, first thing)
   const size_t size = 3 * Source::kReadBelowBytes + 123;
   const std::vector<uint8_t> original = pattern(size);
   const std::string path = writeFile("shrinks.bin", original);
@@ -61,6 +126,7 @@ TEST(CoreSource, AMappedFileThatShrinksWhileReadGivesZerosAndTheOffsetOfItsNewEn
 // The guard's slots are reused: a file mapped after a damaged one was let go starts clean, and
 // many mappings at once are each guarded or read whole, never left unguarded.
 TEST(CoreSource, GuardSlotsAreReusedAndNeverRunOut) {
+  platform::enableMappingFaultGuard();
   const std::vector<uint8_t> original = pattern(Source::kReadBelowBytes + 4096 * 3);
   const std::string path = writeFile("many.bin", original);
   for (int round = 0; round < 2; ++round) {

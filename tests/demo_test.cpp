@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "core/validate.hpp"
 #include "demo/character.hpp"
 #include "demo/demo_run.hpp"
@@ -213,7 +213,7 @@ TEST(DemoRun, BlenderImportKeepsBonesWeightsAndKeyframes) {
   const std::string glbPath = dir + "/demo_character.glb";
   auto glb = exportGlb(rig);
   ASSERT_TRUE(glb.ok()) << glb.error().describe();
-  ASSERT_TRUE(writeFileAtomic(glbPath, *glb).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(glbPath, *glb).ok());
   const test::BlenderRun run = test::inspectWithBlender(glbPath, dir + "/blender.json");
   ASSERT_TRUE(run.ok) << run.output;
   const nlohmann::json& report = run.report;

@@ -19,6 +19,7 @@
 
 #include "core/axes.hpp"
 #include "core/source.hpp"
+#include "platform/files.hpp"
 #include "export/gltf.hpp"
 #include "core/validate.hpp"
 #include "formats/renderware/renderware.hpp"
@@ -838,6 +839,7 @@ std::string writeMappedDff(const std::string& dir) {
 // A mapped file that another program truncates while rigport reads it: the read is refused with
 // an Io error naming the file and the offset where its bytes ended, instead of dying of SIGBUS.
 TEST(RenderwareDff, AFileThatShrinksWhileReadIsRefusedWithTheOffsetWhereItEnded) {
+  platform::enableMappingFaultGuard();  // files are mapped only where a program asked for it
   const std::string path = writeMappedDff("dff_shrinks");
   auto source = Source::open(path, Budget::kDefaultLimit);
   ASSERT_TRUE(source.ok()) << source.error().describe();
@@ -858,6 +860,7 @@ TEST(RenderwareDff, AFileThatShrinksWhileReadIsRefusedWithTheOffsetWhereItEnded)
 // it goes (Source::release): each geometry's pages go once it is checked, and it is read again
 // from the page cache at its use, which must give the same model.
 TEST(RenderwareDff, MeshByMeshReadOfAMappedFileGivesItsPagesBackAndTheSameModel) {
+  platform::enableMappingFaultGuard();  // files are mapped only where a program asked for it
   const std::string path = writeMappedDff("dff_mesh_by_mesh");
   auto source = Source::open(path, Budget::kDefaultLimit);
   ASSERT_TRUE(source.ok()) << source.error().describe();

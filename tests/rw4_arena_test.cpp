@@ -18,7 +18,7 @@
 
 #include "core/assemble.hpp"
 #include "core/byte_swap.hpp"
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "core/hash.hpp"
 #include "core/hierarchy_manifest.hpp"
 #include "core/quant.hpp"
@@ -624,7 +624,7 @@ TEST(Rw4Arena, CliInfoListsObjectsAndConvertUsesTheHierarchy) {
   const Rig rig = makeRig();
   const std::vector<uint8_t> bytes = write(rig, o);
   const std::string psg = dir + "/skater.psg";
-  ASSERT_TRUE(writeFileAtomic(psg, bytes).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(psg, bytes).ok());
   const test::CliRun info = test::runCli("info " + test::quote(psg));
   EXPECT_EQ(info.code, 0) << info.text;
   EXPECT_NE(info.text.find("RenderModelData"), std::string::npos) << info.text;
@@ -664,7 +664,7 @@ Converted convertWithManifest(const std::string& name) {
   ArenaWriteOptions o;
   o.skeletonObject = false;
   const std::vector<uint8_t> bytes = write(makeRig(), o);
-  EXPECT_TRUE(writeFileAtomic(c.psg, bytes).ok());
+  EXPECT_TRUE(platform::writeFileAtomic(c.psg, bytes).ok());
   std::ofstream(c.manifest) << kManifest;
   const test::CliRun run = test::runCli("convert " + test::quote(c.psg) + " --hierarchy " + test::quote(c.manifest) + " -o " + test::quote(c.glb));
   EXPECT_EQ(run.code, 0) << run.text;

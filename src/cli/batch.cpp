@@ -1,13 +1,12 @@
 #include "cli/batch.hpp"
 
-#include <fnmatch.h>
-#include <sched.h>
-
 #include <filesystem>
 
 #include <fmt/format.h>
 
+#include "cli/glob.hpp"
 #include "formats/registry.hpp"
+#include "platform/process.hpp"
 
 namespace rigport::cli {
 namespace {
@@ -27,7 +26,7 @@ bool included(const fs::path& relative, const BatchSelection& selection) {
     for (const std::string& glob : selection.include) {
       const bool byPath = glob.find('/') != std::string::npos;
       const std::string subject = byPath ? relative.generic_string() : relative.filename().string();
-      if (::fnmatch(glob.c_str(), subject.c_str(), byPath ? FNM_PATHNAME : 0) == 0) return true;
+      if (globMatch(glob, subject, byPath)) return true;
     }
     return false;
   }
@@ -75,10 +74,6 @@ Result<std::vector<BatchInput>> expandInputs(const std::vector<std::string>& arg
   return inputs;
 }
 
-unsigned defaultJobs() {
-  cpu_set_t set;
-  if (::sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
+unsigned defaultJobs() { return platform::availableCores(); }
 
 }  // namespace rigport::cli

@@ -42,7 +42,7 @@ unsigned defaultJobs();
 // bounded however far the workers run ahead. Once stop() is true no new i starts; the ones
 // started finish and are handed over. Returns how many were handed over. With one job (or one
 // input) the work runs on the calling thread: no thread to start, and the model is allocated from
-// the main heap the allocator policy set up (core/allocator_policy.hpp).
+// the main heap the allocator policy set up (platform/allocator_policy.hpp).
 template <class Result>
 size_t runInOrder(size_t count, unsigned jobs, const std::function<Result(size_t)>& work,
                   const std::function<void(size_t, Result&&)>& done, const std::function<bool()>& stop) {

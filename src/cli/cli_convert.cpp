@@ -24,7 +24,7 @@
 #include "cli/inputs.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "core/resample.hpp"
 #include "export/gltf.hpp"
 #include "export/json_report.hpp"
@@ -81,12 +81,12 @@ std::string outputExtension(const ConvertSettings& s) {
 }
 
 // Writes both files of a .gltf export, the .bin first; if the .gltf then fails, the .bin goes too.
-Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files) {
+Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files, platform::Overwrite overwrite) {
   fs::path binPath = gltfPath;
   binPath.replace_extension(".bin");
-  RP_CHECK(writeFileAtomic(binPath.string(), files.bin));
+  RP_CHECK(platform::writeFileAtomic(binPath.string(), files.bin, overwrite));
   const auto* text = reinterpret_cast<const uint8_t*>(files.json.data());
-  if (auto written = writeFileAtomic(gltfPath.string(), {text, files.json.size()}); !written) {
+  if (auto written = platform::writeFileAtomic(gltfPath.string(), {text, files.json.size()}, overwrite); !written) {
     std::error_code ec;
     fs::remove(binPath, ec);
     return written.error();
@@ -131,16 +131,18 @@ Error existsError(const fs::path& out) {
 
 // Exports and writes one rig, moved in (the exporter converts its axes in place): an export error
 // fails the input, a write error the output.
-std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out, bool separateFiles) {
+// Without --overwrite the write itself refuses an existing file (platform::Overwrite::Refuse), so
+// of two processes writing one output exactly one succeeds, whatever the check before reading said.
+std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out, bool separateFiles, platform::Overwrite overwrite) {
   if (separateFiles) {
     auto files = exportGltf(rig, out.stem().string() + ".bin");
     if (!files) return std::pair{Outcome::InputFailed, files.error()};
-    if (auto written = writeGltfPair(out, *files); !written) return std::pair{Outcome::OutputFailed, written.error()};
+    if (auto written = writeGltfPair(out, *files, overwrite); !written) return std::pair{Outcome::OutputFailed, written.error()};
     return std::nullopt;
   }
   auto glb = exportGlbParts(std::move(rig));
   if (!glb) return std::pair{Outcome::InputFailed, glb.error()};
-  if (auto written = writeFileAtomic(out.string(), glb->pieces()); !written) {
+  if (auto written = platform::writeFileAtomic(out.string(), glb->pieces(), overwrite); !written) {
     return std::pair{Outcome::OutputFailed, written.error()};
   }
   return std::nullopt;
@@ -214,7 +216,7 @@ class Converter {
       const Provenance provenance = a.rig.provenance;  // the rig itself is moved into the exporter
       if (s_.target != nullptr) {
         if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
-      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles)) {
+      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, overwrite())) {
         return failed(std::move(result), failure->first, std::move(failure->second));
       }
       result.written.push_back(outs[i].string());
@@ -233,14 +235,18 @@ class Converter {
     for (const auto& [path, bytes] : encoded->files) {
       std::error_code ec;
       if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
-      if (auto written = writeFileAtomic(path, bytes); !written) return std::pair{Outcome::OutputFailed, written.error()};
+      if (auto written = platform::writeFileAtomic(path, bytes, overwrite()); !written) return std::pair{Outcome::OutputFailed, written.error()};
       if (path != out.string()) result.written.push_back(path);
     }
     result.losses.absorb(encoded->losses);
     return std::nullopt;
   }
 
+  platform::Overwrite overwrite() const { return s_.overwrite ? platform::Overwrite::Replace : platform::Overwrite::Refuse; }
+
   static FileResult failed(FileResult r, Outcome outcome, Error e) {
+    // Another process wrote the output after this one checked (a refused write names its file).
+    if (e.code == ErrorCode::Usage && e.message == platform::kExistsMessage && !e.file.empty()) e = existsError(e.file);
     if (e.file.empty()) e.file = r.input;
     r.outcome = outcome;
     r.error = std::move(e);

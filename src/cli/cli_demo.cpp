@@ -8,15 +8,12 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "demo/demo_run.hpp"
-
-extern char** environ;
+#include "platform/process.hpp"
 
 namespace rigport::cli {
 namespace {
@@ -33,26 +30,12 @@ std::optional<fs::path> findValidator() {
   std::vector<fs::path> candidates;
   if (const char* env = std::getenv("RIGPORT_TOOLS_DIR")) candidates.emplace_back(env);
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) candidates.push_back(exe.parent_path().parent_path() / "tools");
+  if (const std::string exe = platform::executablePath(); !exe.empty()) candidates.push_back(fs::path(exe).parent_path().parent_path() / "tools");
   for (const fs::path& dir : candidates) {
     const fs::path script = dir / "validate_gltf.mjs";
     if (fs::is_regular_file(script, ec)) return script;
   }
   return std::nullopt;
-}
-
-// Runs a program found on PATH with its output on our stdout/stderr; returns its exit status, or
-// nothing when it could not be started (not installed).
-std::optional<int> runProgram(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return std::nullopt;
-  int status = 0;
-  if (::waitpid(pid, &status, 0) < 0) return std::nullopt;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 void printTable(const DemoReport& report) {
@@ -97,7 +80,7 @@ int runDemoCommand(const DemoSettings& s) {
   for (const std::string& glb : report->glbFiles()) args.push_back(glb);
   fmt::print("validating {} file{} with {}\n", args.size() - 2, args.size() == 3 ? "" : "s", validator->string());
   std::fflush(stdout);
-  const std::optional<int> status = runProgram(args);
+  const std::optional<int> status = platform::runProgram(args);
   if (!status) {
     fmt::print(stderr, "rigport: error: cannot validate: node is not installed (run scripts/setup.sh, or pass --no-validate)\n");
     return kExitValidationFailed;

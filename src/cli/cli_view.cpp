@@ -7,19 +7,15 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "cli/viewer_page.hpp"
-#include "core/file_io.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
-
-extern char** environ;
+#include "platform/files.hpp"
+#include "platform/process.hpp"
 
 namespace rigport::cli {
 namespace {
@@ -84,30 +80,11 @@ std::string buildPage(const std::vector<EmbeddedModel>& models) {
   return html;
 }
 
-// Starts the user's browser on the page; any failure is only a warning (the page is written).
-// xdg-open usually returns at once, but where it falls back to running a browser in the
-// foreground it would block until that browser closes: after a few seconds rigport stops
-// waiting and leaves it running.
+// Starts the user's browser on the page; a failure is only a warning (the page is written).
 void openInBrowser(const fs::path& page) {
-  std::string target = fs::absolute(page).string();
-  char* argv[] = {const_cast<char*>("xdg-open"), target.data(), nullptr};
-  pid_t pid = 0;
-  if (::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv, environ) != 0) {
-    fmt::print(stderr, "rigport: warning: could not start xdg-open; open {} in a browser\n", target);
-    return;
-  }
-  for (int waited = 0; waited < 5000; waited += 50) {
-    int status = 0;
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == 0) {
-      ::usleep(50'000);
-      continue;
-    }
-    if (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      fmt::print(stderr, "rigport: warning: xdg-open failed; open {} in a browser\n", target);
-    }
-    return;
-  }
+  const std::string target = fs::absolute(page).string();
+  const std::string failed = platform::openWithShell(target);
+  if (!failed.empty()) fmt::print(stderr, "rigport: warning: {}; open {} in a browser\n", failed, target);
 }
 
 int runView(const ViewSettings& s) {
@@ -159,7 +136,7 @@ int runView(const ViewSettings& s) {
                        : !s.files.empty() ? fs::path(fs::path(s.files.front()).stem().string() + ".html")
                                           : fs::path("demo_character.html");
   const std::string html = buildPage(models);
-  if (auto written = writeFileAtomic(out.string(), {reinterpret_cast<const uint8_t*>(html.data()), html.size()}); !written) {
+  if (auto written = platform::writeFileAtomic(out.string(), {reinterpret_cast<const uint8_t*>(html.data()), html.size()}); !written) {
     printError(written.error());
     return kExitOutputFailed;
   }

@@ -1,7 +1,8 @@
-// Ctrl-C during a batch. The first SIGINT (or SIGTERM) asks the batch to stop: no new file is
-// started, the files in flight finish their atomic writes, and the command exits with
-// kExitInterrupted. A second one stops at once, removing the temporary files in flight first.
-// Either way no partial or temporary file is left behind.
+// Ctrl-C during a batch. The first SIGINT, SIGTERM or SIGHUP (Ctrl-C, Ctrl-Break on Windows) asks
+// the batch to stop: no new file is started, the files in flight finish their atomic writes, and
+// the command exits with kExitInterrupted. A second one stops at once, removing the temporary files
+// in flight first; so does a broken pipe (`rigport ... | head`). Either way no partial or temporary
+// file is left behind (platform/process.hpp).
 #pragma once
 
 namespace rigport::cli {

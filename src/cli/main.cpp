@@ -8,7 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
-#include "core/allocator_policy.hpp"
+#include "platform/process.hpp"
 
 namespace {
 
@@ -50,7 +50,9 @@ bool reportUnknownCommand(CLI::App& app, const std::string& word) {
 
 int main(int argc, char** argv) {
   using namespace rigport::cli;
-  rigport::useReadAllocatorPolicy();
+  // The process-wide choices only a program makes: the allocator policy, the fault guard that lets
+  // files be mapped, UTF-8 arguments (platform/process.hpp).
+  rigport::platform::ProgramArguments args = rigport::platform::startProgram(argc, argv);
   CLI::App app{"rigport: converts game skeletons, skins and animations to glTF 2.0"};
   app.set_version_flag("--version", std::string("rigport ") + RIGPORT_VERSION);
   app.footer(kExitCodeHelp);
@@ -65,9 +67,9 @@ int main(int argc, char** argv) {
   addViewCommand(app, exitCode);
   addHashCommand(app, exitCode);
 
-  if (argc > 1 && reportUnknownCommand(app, argv[1])) return kExitUsage;
+  if (args.argc() > 1 && reportUnknownCommand(app, args.utf8[1])) return kExitUsage;
   try {
-    app.parse(argc, argv);
+    app.parse(args.argc(), args.argv.data());
   } catch (const CLI::ParseError& e) {
     // --help and --version arrive here too, with exit code 0.
     return app.exit(e) == 0 ? kExitOk : kExitUsage;

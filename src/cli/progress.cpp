@@ -3,13 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <unistd.h>
 
 #include <fmt/format.h>
+#include "platform/process.hpp"
 
 namespace rigport::cli {
 
-ProgressBar::ProgressBar(size_t total) : total_(total), enabled_(total > 1 && ::isatty(STDERR_FILENO) == 1) {}
+ProgressBar::ProgressBar(size_t total) : total_(total), enabled_(total > 1 && platform::stderrIsTerminal()) {}
 
 std::string ProgressBar::rate(size_t done, size_t total, double elapsed) {
   if (done == 0 || elapsed <= 0.0) return "";

@@ -12,21 +12,22 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "platform/files.hpp"
 
 namespace rigport {
 
 class Source {
  public:
-  // Maps the file read-only, or reads it when it is at most kReadBelowBytes; a directory, a missing
-  // file or an unreadable one is an Io error. What cannot be mapped (a pipe, a device) is read into
-  // memory, at most `maxStreamBytes` of it.
-  static Result<std::shared_ptr<const Source>> open(const std::string& path, uint64_t maxStreamBytes);
+  // Maps the file read-only where the program switched the fault guard on and the file is larger
+  // than kReadBelowBytes (platform/files.hpp), else reads it, at most `maxReadBytes` of it. Only a
+  // regular file: a directory, FIFO, device, socket, a missing or unreadable file is an Io error.
+  static Result<std::shared_ptr<const Source>> open(const std::string& path, uint64_t maxReadBytes);
   static constexpr size_t kReadBelowBytes = 1 << 20;
   static std::shared_ptr<const Source> fromBytes(std::vector<uint8_t> bytes, std::string name);
 
   Source(const Source&) = delete;
   Source& operator=(const Source&) = delete;
-  ~Source();
+  ~Source() = default;
 
   std::span<const uint8_t> bytes() const { return bytes_; }
   // Gives back the memory under `bytes` (a range of bytes()) where the file is mapped: its whole
@@ -36,19 +37,17 @@ class Source {
   // The file's path, or "<container path>#<entry>" for an inner resource.
   const std::string& name() const { return name_; }
   // A mapped file that turned shorter while it was read (another program truncated or rewrote
-  // it, or its storage failed) would kill the process with SIGBUS at the first byte past its new
-  // end. Instead, the rest of the mapping reads as zeros and this gives the offset of the first
-  // byte that could not be read: whatever was read from this Source must then be thrown away.
-  // nullopt while every byte read was the file's (always, for bytes held in memory).
-  std::optional<uint64_t> unreadableFrom() const;
+  // it, or its storage failed) reads as zeros past its new end (the program's fault guard,
+  // platform/files.hpp), and this gives the offset of the first byte that could not be read:
+  // whatever was read from this Source must then be thrown away. nullopt while every byte read was
+  // the file's (always, for bytes held in memory).
+  std::optional<uint64_t> unreadableFrom() const { return file_.unreadableFrom(); }
 
  private:
   Source() = default;
   std::span<const uint8_t> bytes_;
-  std::vector<uint8_t> owned_;
-  void* mapping_ = nullptr;
-  size_t mappedSize_ = 0;
-  int guard_ = -1;  // the mapping's slot in the SIGBUS guard (source.cpp)
+  std::vector<uint8_t> owned_;  // an inner resource's bytes
+  platform::FileView file_;     // a file's
   std::string name_;
 };
 

@@ -6,7 +6,7 @@
 
 #include "core/assemble.hpp"
 #include "core/axes.hpp"
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "core/validate.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
@@ -65,7 +65,7 @@ DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::fil
     return row;
   }
   row.bytes = bytes->size();
-  if (auto written = writeFileAtomic(row.file, *bytes); !written) {
+  if (auto written = platform::writeFileAtomic(row.file, *bytes); !written) {
     row.failure = withFile(written.error(), row.file);
     return row;
   }
@@ -88,7 +88,7 @@ DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::fil
     row.failure = withFile(glb.error(), glbPath);
     return row;
   }
-  if (auto written = writeFileAtomic(glbPath, *glb); !written) {
+  if (auto written = platform::writeFileAtomic(glbPath, *glb); !written) {
     row.failure = withFile(written.error(), glbPath);
     return row;
   }
@@ -123,7 +123,7 @@ Result<DemoReport> runDemo(const std::string& dir) {
   report.characterGlb = (std::filesystem::path(dir) / "demo_character.glb").string();
   auto glb = exportGlb(character);
   if (!glb) return withFile(glb.error(), report.characterGlb);
-  RP_CHECK(writeFileAtomic(report.characterGlb, *glb));
+  RP_CHECK(platform::writeFileAtomic(report.characterGlb, *glb));
   for (const FormatInfo& format : formats()) {
     if (format.write != nullptr) report.rows.push_back(roundTrip(character, format, dir));
   }

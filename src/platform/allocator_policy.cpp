@@ -1,4 +1,5 @@
-#include "core/allocator_policy.hpp"
+// The glibc branch; elsewhere the policy is the C library's own.
+#include "platform/allocator_policy.hpp"
 
 #if __has_include(<malloc.h>) && __has_include(<sys/mman.h>)
 #include <malloc.h>
@@ -9,7 +10,7 @@
 #include <cstdlib>
 #endif
 
-namespace rigport {
+namespace rigport::platform {
 
 void useReadAllocatorPolicy() {
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)  // glibc, Linux
@@ -28,4 +29,4 @@ void useReadAllocatorPolicy() {
 #endif
 }
 
-}  // namespace rigport
+}  // namespace rigport::platform

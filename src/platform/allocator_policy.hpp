@@ -2,7 +2,7 @@
 // measure what the CLI does. Process-wide, so only a program's main() calls it, before any thread.
 #pragma once
 
-namespace rigport {
+namespace rigport::platform {
 
 // glibc's defaults unmap every freed block over 128 KiB and trim the heap above 128 KiB free, so
 // a process that reads model after model (a batch, a benchmark loop) gets every large array from
@@ -15,4 +15,4 @@ namespace rigport {
 void useReadAllocatorPolicy();
 constexpr int kHugeHeapBytes = 64 << 20;
 
-}  // namespace rigport
+}  // namespace rigport::platform

@@ -1,0 +1,128 @@
+// The portable part of platform/files.hpp: atomic writes through a tracked temporary file.
+#include "platform/files.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "platform/files_os.hpp"
+
+namespace rigport::platform {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The temporary files being written, for removeTemporaryFilesInFlight(). A signal handler may
+// only read plain memory, so the table is fixed: a slot is claimed with `claimed`, its path
+// filled, then published with `ready`; the handler looks at published slots only. A write that
+// finds no free slot (more than 256 at once) or too long a path still happens, untracked.
+// constinit, and every member initialised, so the 1 MiB table is zero bytes in .bss that no page
+// fault touches until a slot is used (a start-up loop writing the flags faulted in 256 pages).
+struct TemporarySlot {
+  std::atomic<bool> claimed{false};
+  std::atomic<bool> ready{false};
+  char path[4096]{};
+};
+constinit std::array<TemporarySlot, 256> temporaries{};
+// Set on the way out: a write that opens its temporary file after it removes the file itself.
+std::atomic<bool> stopping{false};
+
+class TrackedTemporary {
+ public:
+  explicit TrackedTemporary(const std::string& path) {
+    if (path.size() >= sizeof(TemporarySlot::path)) return;
+    for (TemporarySlot& s : temporaries) {
+      bool expected = false;
+      if (!s.claimed.compare_exchange_strong(expected, true)) continue;
+      std::memcpy(s.path, path.c_str(), path.size() + 1);
+      s.ready.store(true, std::memory_order_release);
+      slot_ = &s;
+      return;
+    }
+  }
+  ~TrackedTemporary() {
+    if (slot_ == nullptr) return;
+    slot_->ready.store(false, std::memory_order_release);
+    slot_->claimed.store(false, std::memory_order_release);
+  }
+  TrackedTemporary(const TrackedTemporary&) = delete;
+  TrackedTemporary& operator=(const TrackedTemporary&) = delete;
+
+ private:
+  TemporarySlot* slot_ = nullptr;
+};
+
+}  // namespace
+
+FileView::FileView(FileView&& other) noexcept
+    : mapping_(std::exchange(other.mapping_, nullptr)), size_(std::exchange(other.size_, 0)), guard_(std::exchange(other.guard_, -1)),
+      owned_(std::move(other.owned_)) {}
+
+FileView& FileView::operator=(FileView&& other) noexcept {
+  FileView gone(std::move(other));  // ends with what this view held
+  std::swap(mapping_, gone.mapping_);
+  std::swap(size_, gone.size_);
+  std::swap(guard_, gone.guard_);
+  std::swap(owned_, gone.owned_);
+  return *this;
+}
+
+// Other threads go on writing while this runs: a write may publish its slot and create its file
+// just after a pass. So: a pass, then `stopping` (a write that opens its file from then on removes
+// it itself), a pause longer than publishing and creating a file takes, and a second pass.
+void removeTemporaryFilesInFlight() noexcept {
+  for (int pass = 0; pass < 2; ++pass) {
+    for (TemporarySlot& s : temporaries) {
+      if (s.ready.load()) removeFileNow(s.path);
+    }
+    stopping.store(true);
+    if (pass == 0) pauseBriefly();
+  }
+}
+
+Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts, Overwrite overwrite) {
+  return writeFileAtomic(path, std::span<const std::span<const uint8_t>>(parts.begin(), parts.size()), overwrite);
+}
+
+Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, Overwrite overwrite) {
+  const fs::path target = pathFromUtf8(path);
+  std::error_code ec;
+  // Errors name the user's path and the system's reason, never the temporary file (an
+  // implementation detail the user did not ask for).
+  if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec)) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) return ioError(path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
+  }
+  std::random_device rd;
+  const fs::path tmp = target.parent_path() / pathFromUtf8(fmt::format(".{}.{:08x}.tmp", utf8FromPath(target.filename()), rd()));
+  const TrackedTemporary tracked(utf8FromPath(tmp));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (out && stopping.load()) {
+      out.close();
+      fs::remove(tmp, ec);
+      return ioError(path, "not written: the process is stopping");
+    }
+    if (!out) {
+      const std::string folder = target.has_parent_path() ? utf8FromPath(target.parent_path()) : std::string(".");
+      return ioError(path, fmt::format("cannot write into {}: {}", folder, std::strerror(errno)));
+    }
+    for (std::span<const uint8_t> bytes : parts) out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(tmp, ec);
+      return ioError(path, "write failed (disk full?)");
+    }
+  }
+  Status moved = moveIntoPlace(tmp, target, overwrite, path);
+  if (!moved) fs::remove(tmp, ec);
+  return moved;
+}
+
+}  // namespace rigport::platform
