@@ -15,8 +15,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 #include <tiny_gltf.h>
@@ -281,6 +283,19 @@ TEST(Sims3Binding, InfoCountsTheKeysTheClipStores) {
   const test::CliRun info = test::runCli("info " + test::quote(s3(kClip)) + " --json", test::Capture::StdoutOnly);
   ASSERT_EQ(info.code, 0) << info.text;
   EXPECT_EQ(Json::parse(info.text)[0]["clipSets"][0]["animations"][0]["keys"], 13) << info.text;
+  // The text form's clip row: name, seconds, tracks, keys, events.
+  const test::CliRun text = test::runCli("info " + test::quote(s3(kClip)), test::Capture::StdoutOnly);
+  ASSERT_EQ(text.code, 0) << text.text;
+  std::istringstream rows(text.text);
+  std::vector<std::string> row;
+  for (std::string line; std::getline(rows, line);) {
+    std::istringstream fields(line);
+    std::vector<std::string> f{std::istream_iterator<std::string>(fields), std::istream_iterator<std::string>()};
+    if (!f.empty() && f[0] == "a_synthetic_test_x" && f.size() == 5) row = f;
+  }
+  ASSERT_EQ(row.size(), 5u) << text.text;
+  EXPECT_EQ(row[2], "4") << text.text;
+  EXPECT_EQ(row[3], "13") << text.text;
   const test::CliRun dump = test::runCli("dump " + test::quote(s3(kClip)), test::Capture::StdoutOnly);
   ASSERT_EQ(dump.code, 0) << dump.text;
   EXPECT_EQ(Json::parse(dump.text)["animations"][0]["keyCount"], 16) << "the model's keys: 13 stored + 3 constant";
