@@ -23,6 +23,7 @@
 #include "export/gltf.hpp"
 #include "export/gltf_influences.hpp"
 #include "export/gltf_vertex_passes.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -692,14 +693,20 @@ TEST(GltfExport, TwoRootBonesGetACommonNonJointParent) {
   checkInfluences(m, 0, rig.meshes[0], rig.skeleton.jointList(), 1, 0);
 }
 
-TEST(GltfExport, SkeletonWithoutMeshExportsBoneNodesAndNoSkin) {
+// A skeleton with no mesh (a Sims 3 RIG with its clips) still gets a skin, so importers build an
+// armature (Blender makes empties of bare nodes) and rigport's glTF reader finds the rig; the
+// validator (run by exportAndCheck) reports the unused skin as an information only.
+TEST(GltfExport, SkeletonWithoutMeshExportsBoneNodesAndAnUnusedSkin) {
   Rig rig;
   rig.skeleton = branchingSkeleton();
   const Exported e = exportAndCheck(rig, "skeleton_only");
   EXPECT_EQ(e.glb.nodes.size(), rig.skeleton.bones.size());
-  EXPECT_TRUE(e.glb.skins.empty());
   EXPECT_TRUE(e.glb.meshes.empty());
   EXPECT_EQ(e.glb.scenes.at(0).nodes, (std::vector<int>{0}));
+  checkInverseBinds(e.glb, rig);
+  EXPECT_EQ(e.glb.skins.at(0).skeleton, 0);
+  // As a client sees it: joint world (from the written TRS) x inverse bind is the identity.
+  EXPECT_LT(test::worstRestPoseError(e.glb), 1e-5f);
 }
 
 TEST(GltfExport, UnskinnedMeshWithAttachBoneIsAChildOfThatBone) {
@@ -716,7 +723,8 @@ TEST(GltfExport, UnskinnedMeshWithAttachBoneIsAChildOfThatBone) {
   ASSERT_GE(node, 0);
   EXPECT_EQ(parentOf(e.glb, node), 2);
   EXPECT_EQ(e.glb.nodes[static_cast<size_t>(node)].skin, -1);
-  EXPECT_TRUE(e.glb.skins.empty());
+  ASSERT_EQ(e.glb.skins.size(), 1u);  // the skeleton's, which the rigid mesh does not use
+  EXPECT_EQ(e.glb.skins[0].joints.size(), rig.skeleton.bones.size());
 }
 
 // Rotation keys given unsorted, with a duplicate time (the later one wins) and a sign flip; a

@@ -199,39 +199,44 @@ TEST(Sims3Cli, HashPrintsTheKeysUsersLookClipsUpBy) {
   EXPECT_NE(text.text.find("0xFEAE6981"), std::string::npos) << text.text;
 }
 
-// Blender's importer: a clip on a rig with no mesh (hence no glTF skin) arrives as a hierarchy of
-// empties, one per bone with the rig's parents, and one action per animated bone carrying the
-// clip's keys (glTF's node animation; with a skinned mesh the same nodes become armature bones, as
-// the demo's package row shows).
-TEST(Sims3Cli, BlenderImportsTheConvertedClipOnTheRigsBones) {
+// Blender's importer: a clip on a rig with no mesh arrives as one armature (the skin every skeleton
+// gets makes its nodes bones; bare nodes would be empties) with the rig's bones and parents, and
+// one action carrying the clip's keys on those pose bones.
+TEST(Sims3Cli, BlenderImportsTheRigWithItsClipAsOneArmatureWithItsAction) {
   const std::string dir = test::scratchDir("sims3_blender");
   const test::CliRun run = test::runCli("convert " + test::quote(s3(kPackage)) + " -o " + test::quote(dir));
   ASSERT_EQ(run.code, 0) << run.text;
   const test::BlenderRun blender = test::inspectWithBlender(dir + "/synthetic_clip_and_rig.glb", dir + "/report.json");
   ASSERT_TRUE(blender.ok) << blender.output;
   const Json& report = blender.report;
+  EXPECT_TRUE(report["empties"].empty()) << report["empties"].dump();
+  ASSERT_EQ(report["armatures"].size(), 1u) << report.dump();
   std::map<std::string, std::string> parentOf;
-  for (const auto& e : report["empties"]) parentOf[e["name"]] = e["parent"].is_null() ? "" : e["parent"].get<std::string>();
+  for (const auto& b : report["armatures"][0]["bones"]) parentOf[b["name"]] = b["parent"].is_null() ? "" : b["parent"].get<std::string>();
+  EXPECT_EQ(parentOf.size(), 4u);
   EXPECT_EQ(parentOf.at("b__ROOT__"), "");
   EXPECT_EQ(parentOf.at("b__ROOT_bind__"), "b__ROOT__");
   EXPECT_EQ(parentOf.at("b__Pelvis__"), "b__ROOT_bind__");
   EXPECT_EQ(parentOf.at("b__Spine0__"), "b__ROOT_bind__");
-  // Keyframes per bone and channel, from the actions whose name carries the bone's name.
+  // Keyframes per pose bone channel, and how many actions animate pose bones.
   std::map<std::string, int> keys;
+  size_t poseActions = 0;
   for (const auto& action : report["actions"]) {
-    const std::string name = action["name"];
-    for (const char* bone : {"b__ROOT_bind__", "b__Pelvis__"}) {
-      if (name.find(bone) == std::string::npos) continue;
-      for (const auto& fc : action["fcurves"]) {
-        keys[std::string(bone) + "." + fc["data_path"].get<std::string>() + "[" + fc["array_index"].dump() + "]"] = fc["keyframes"];
-        EXPECT_NEAR(fc["first_frame"].get<double>(), 0.0, 1e-3) << name;
-      }
+    bool pose = false;
+    for (const auto& fc : action["fcurves"]) {
+      const std::string path = fc["data_path"];
+      if (path.rfind("pose.bones[", 0) != 0) continue;
+      pose = true;
+      keys[path + "[" + fc["array_index"].dump() + "]"] = fc["keyframes"];
+      EXPECT_NEAR(fc["first_frame"].get<double>(), 0.0, 1e-3) << path;
     }
+    poseActions += pose ? 1 : 0;
   }
+  EXPECT_EQ(poseActions, 1u) << report["actions"].dump();
   // b__ROOT_bind__: 4 translation keys (frames 0/10/20/30) and 3 rotation keys (0/15/30); b__Pelvis__ 2.
-  EXPECT_EQ(keys["b__ROOT_bind__.location[1]"], 4) << report["actions"].dump();
-  EXPECT_EQ(keys["b__ROOT_bind__.rotation_quaternion[0]"], 3);
-  EXPECT_EQ(keys["b__Pelvis__.location[0]"], 2);
+  EXPECT_EQ(keys["pose.bones[\"b__ROOT_bind__\"].location[1]"], 4) << report["actions"].dump();
+  EXPECT_EQ(keys["pose.bones[\"b__ROOT_bind__\"].rotation_quaternion[0]"], 3);
+  EXPECT_EQ(keys["pose.bones[\"b__Pelvis__\"].location[0]"], 2);
 }
 
 }  // namespace

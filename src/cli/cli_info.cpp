@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,7 +43,7 @@ void printClips(const std::vector<Animation>& animations) {
   fmt::print("    {:<{}}  {:>9}  {:>6}  {:>8}  {:>6}\n", "clip", width, "seconds", "tracks", "keys", "events");
   for (const Animation& a : animations) {
     fmt::print("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : a.name, width, a.duration, a.tracks.size(),
-               a.keyCount(), a.events.size());
+               storedKeyCount(a), a.events.size());
   }
 }
 
@@ -63,10 +64,35 @@ void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& mesh
   printWarnings(rig.provenance);
 }
 
-void printClipSet(const ClipSet& clips) {
+// A clip set of a file that also holds rigs: the rig it plays on by assemble()'s rule, with coverage.
+struct PlaysOn {
+  std::string skeleton;  // empty: its own hash-named nodes
+  std::string best;      // the rig holding most of its tracks
+  size_t found = 0, tracks = 0;
+};
+
+std::optional<PlaysOn> playsOn(ClipSet& clips, const std::vector<Rig>& rigs) {
+  if (rigs.empty()) return std::nullopt;
+  const SkeletonChoice c = chooseSkeleton(clips, rigs, clips.provenance);
+  return PlaysOn{c.rig ? rigs[*c.rig].name : std::string(), rigs[c.best.value_or(0)].name, c.found, c.tracks};
+}
+
+Json playsOnToJson(const std::optional<PlaysOn>& p) {
+  if (!p) return nullptr;
+  return Json{{"skeleton", p->skeleton.empty() ? Json(nullptr) : Json(p->skeleton)},
+              {"best", p->best},
+              {"found", p->found},
+              {"tracks", p->tracks}};
+}
+
+void printClipSet(const ClipSet& clips, const std::optional<PlaysOn>& on) {
   fmt::print("  clips           {} ({} clip{}, no skeleton of their own)\n", clips.name, clips.animations.size(),
              clips.animations.size() == 1 ? "" : "s");
   if (clips.wants) fmt::print("  wants skeleton  {}\n", clips.wants->name);
+  if (on && !on->skeleton.empty()) fmt::print("  plays on        {} ({} of {} tracks found)\n", on->skeleton, on->found, on->tracks);
+  if (on && on->skeleton.empty()) {
+    fmt::print("  plays on        its own hash-named nodes ({} holds {} of {} tracks)\n", on->best, on->found, on->tracks);
+  }
   printClips(clips.animations);
   printWarnings(clips.provenance);
 }
@@ -124,10 +150,12 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   const std::string format = asset.provenance.format;
   std::vector<AssembledRig> rigs;
   std::vector<ClipSet> clipSets;
+  std::vector<std::optional<PlaysOn>> clipSkeletons;  // per clip set
   std::vector<std::vector<MeshCounts>> meshCounts;
   if (assembles) {
     RP_ASSIGN(rigs, assembleInput(std::move(asset), shared));
   } else {
+    for (ClipSet& c : asset.clips) clipSkeletons.push_back(playsOn(c, asset.rigs));
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
     for (size_t i = 0; i < asset.rigs.size(); ++i) {
       Rig& r = asset.rigs[i];
@@ -150,7 +178,11 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
       rigsJson.push_back(std::move(summary));
     }
     Json clipsJson = Json::array();
-    for (const ClipSet& c : clipSets) clipsJson.push_back(clipSetToJson(c));
+    for (size_t i = 0; i < clipSets.size(); ++i) {
+      Json c = clipSetToJson(clipSets[i]);
+      c["playsOn"] = playsOnToJson(clipSkeletons[i]);
+      clipsJson.push_back(std::move(c));
+    }
     json = Json{{"file", path}, {"format", format}, {"items", itemsToJson(items)}, {"rigs", std::move(rigsJson)}, {"clipSets", std::move(clipsJson)}};
     return Ok{};
   }
@@ -158,7 +190,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   fmt::print("  format          {}\n", format);
   if (items.size() > 1) printItems(items);
   for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);
-  for (const ClipSet& c : clipSets) printClipSet(c);
+  for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
   return Ok{};
 }
 

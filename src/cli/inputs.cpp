@@ -1,5 +1,7 @@
 #include "cli/inputs.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/hierarchy_manifest.hpp"
@@ -30,7 +32,8 @@ Result<Rig> loadSkeleton(const std::string& spec, const ReadOptions& read) {
     return std::move(rigs.front());
   }
   for (size_t i = 0; i < rigs.size(); ++i) {
-    if (rigs[i].name == item || std::to_string(i) == item) return std::move(rigs[i]);
+    const std::vector<std::string>& ids = rigs[i].itemIds;
+    if (rigs[i].name == item || std::to_string(i) == item || std::find(ids.begin(), ids.end(), item) != ids.end()) return std::move(rigs[i]);
   }
   return usage(fmt::format("holds no skeleton named '{}'", item));
 }

@@ -41,31 +41,15 @@ Status bindOnto(AssembledRig& out, const ClipSet& clips, const BindOptions& opti
   return Ok{};
 }
 
-// Which rig of the input a clip set plays on when the user named none: the one it wants, else
-// the one its tracks cover best (ties: the first).
-std::optional<size_t> chooseSkeleton(const ClipSet& clips, const std::vector<Rig>& rigs, Provenance& provenance) {
-  if (rigs.empty()) return std::nullopt;
-  if (clips.wants) {
-    for (size_t i = 0; i < rigs.size(); ++i) {
-      if (rigs[i].name == clips.wants->name || (!clips.wants->item.empty() && rigs[i].name == clips.wants->item)) return i;
-    }
-    provenance.warn("skeleton-not-found", fmt::format("clips '{}' want skeleton '{}', which the file does not hold; "
-                                                      "choosing by coverage", clips.name, clips.wants->name));
-  }
-  size_t best = 0, bestCount = 0;
-  for (size_t i = 0; i < rigs.size(); ++i) {
-    const size_t n = countResolvable(rigs[i].skeleton, clips.animations);
-    if (n > bestCount) best = i, bestCount = n;
-  }
-  return best;
-}
-
 // Clips whose tracks name bones only by hash (a Sims 3 CLIP) still play with no skeleton at all: on
 // a flat one with one node per hash, named "0x<hash>", at the origin (keys give every pose). The
 // caller warns. Clips with any other kind of track name have no such stand-in.
 std::optional<Rig> hashNamedSkeleton(const ClipSet& clips) {
   Rig rig;
+  rig.name = "hash-named nodes";
   rig.provenance.axes = clips.provenance.axes;
+  // Writers tell it from a skeleton the input had (a package writer adds no RIG for it).
+  rig.extras = {{"rigportHashNamedSkeleton", true}};
   for (const Animation& a : clips.animations) {
     for (const BoneTrack& t : a.tracks) {
       if (!t.target.nameHash || !t.target.name.empty() || t.target.id || t.target.position) return std::nullopt;
@@ -88,7 +72,45 @@ size_t keepClips(std::vector<Animation>& animations, const std::vector<std::stri
   return animations.size();
 }
 
+size_t trackCount(const ClipSet& clips) {
+  size_t n = 0;
+  for (const Animation& a : clips.animations) n += a.tracks.size();
+  return n;
+}
+
 }  // namespace
+
+SkeletonChoice chooseSkeleton(const ClipSet& clips, std::span<const Rig> rigs, Provenance& warn) {
+  SkeletonChoice choice;
+  choice.tracks = trackCount(clips);
+  if (rigs.empty()) return choice;
+  if (clips.wants) {
+    for (size_t i = 0; i < rigs.size(); ++i) {
+      if (rigs[i].name == clips.wants->name || (!clips.wants->item.empty() && rigs[i].name == clips.wants->item)) {
+        choice.rig = choice.best = i;
+        choice.found = countResolvable(rigs[i].skeleton, clips.animations);
+        return choice;
+      }
+    }
+    warn.warn("skeleton-not-found", fmt::format("clips '{}' want skeleton '{}', which the file does not hold; "
+                                                "choosing by coverage", clips.name, clips.wants->name));
+  }
+  choice.best = 0;
+  for (size_t i = 0; i < rigs.size(); ++i) {
+    const size_t n = countResolvable(rigs[i].skeleton, clips.animations);
+    if (n > choice.found) choice.best = i, choice.found = n;
+  }
+  if (static_cast<double>(choice.found) >= kMinCoverage * static_cast<double>(choice.tracks)) {
+    choice.rig = choice.best;
+    return choice;
+  }
+  warn.warn("skeleton-coverage",
+            fmt::format("{} '{}': {} of {} tracks found on skeleton '{}', the file's best (under {:.0f} %); kept on its own "
+                        "hash-named nodes (--skeleton FILE#ITEM binds it to a skeleton anyway)",
+                        clips.animations.size() == 1 ? "clip" : "clips", clips.name, choice.found, choice.tracks,
+                        rigs[*choice.best].name, kMinCoverage * 100.0));
+  return choice;
+}
 
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
                                            const AssembleOptions& options) {
@@ -97,7 +119,11 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
   // package's clip on the package's RIG), so every rig stays available as a skeleton.
   std::vector<bool> exported(input.rigs.size(), true);
   if (!options.items.empty()) {
-    for (size_t i = 0; i < input.rigs.size(); ++i) exported[i] = listed(options.items, input.rigs[i].name);
+    for (size_t i = 0; i < input.rigs.size(); ++i) {
+      const Rig& rig = input.rigs[i];
+      exported[i] = listed(options.items, rig.name) ||
+                    std::any_of(rig.itemIds.begin(), rig.itemIds.end(), [&](const std::string& id) { return listed(options.items, id); });
+    }
     std::erase_if(input.clips, [&](const ClipSet& c) { return !listed(options.items, c.name, c.item); });
     if (std::find(exported.begin(), exported.end(), true) == exported.end() && input.clips.empty()) {
       return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
@@ -119,27 +145,37 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
     if (skeleton != nullptr) {
       assembled.rig = *skeleton;
     } else {
-      const std::optional<size_t> chosen = chooseSkeleton(clips, input.rigs, input.provenance);
-      std::optional<Rig> standIn = chosen ? std::nullopt : hashNamedSkeleton(clips);
-      if (standIn) {
+      Provenance choosing;
+      const SkeletonChoice choice = chooseSkeleton(clips, input.rigs, choosing);
+      std::optional<Rig> standIn = choice.rig ? std::nullopt : hashNamedSkeleton(clips);
+      if (choice.rig) {
+        playsClips[*choice.rig] = true;
+        assembled.rig = input.rigs[*choice.rig];
+      } else if (standIn) {
         assembled.rig = std::move(*standIn);
-        assembled.rig.provenance.warn("no-skeleton", fmt::format("clips '{}' play on no skeleton: their {} bones are nodes named by "
-                                                                 "hash at the origin; name one with --skeleton FILE[#ITEM]",
-                                                                 clips.name, assembled.rig.skeleton.bones.size()));
-      } else if (!chosen) {
+        if (!choice.best) {
+          assembled.rig.provenance.warn("no-skeleton", fmt::format("clips '{}' play on no skeleton: their {} bones are nodes named by "
+                                                                   "hash at the origin; name one with --skeleton FILE[#ITEM]",
+                                                                   clips.name, assembled.rig.skeleton.bones.size()));
+        }
+      } else if (choice.best) {
+        return usage(fmt::format("clips '{}': {} of {} tracks found on skeleton '{}', the file's best; name the skeleton they play "
+                                 "on with --skeleton FILE[#ITEM]",
+                                 clips.name, choice.found, choice.tracks, input.rigs[*choice.best].name),
+                     file);
+      } else {
         return usage(fmt::format("{} clips carry no skeleton: name one with --skeleton FILE[#ITEM], or pass this file with "
                                  "--anim next to a model",
                                  clips.provenance.format),
                      file);
-      } else {
-        playsClips[*chosen] = true;
-        assembled.rig = input.rigs[*chosen];
       }
+      assembled.rig.provenance.absorb(choosing);
     }
     assembled.rig.animations.clear();
-    assembled.rig.name = clips.name;
+    // Bound under the skeleton's own name (the warnings name it), then named after the clip set.
     RP_CHECK(bindOnto(assembled, clips, options.bind));
     for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
+    assembled.rig.name = clips.name;
     assembled.rig.provenance.absorb(input.provenance);
     out.push_back(std::move(assembled));
   }

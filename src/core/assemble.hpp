@@ -5,10 +5,16 @@
 //   - each clip set of the input plays on, in this order, the skeleton the user named, the rig the
 //     clip set says it wants, or the rig of the input its tracks cover best; that rig is exported
 //     once per clip set (named after the clip set), not again on its own;
-//   - every bind re-resolves tracks against the chosen skeleton and reports its coverage.
+//   - a rig the user did not name must hold at least half of the clip set's tracks
+//     (kMinCoverage): a package's object RIG holds 1 of a Sim clip's 112 tracks, and bound to it
+//     the clip would lose every other track and not move at all. Below that the clips play on
+//     their own nodes, named by the hashes their tracks carry, with a warning giving the coverage;
+//   - every bind re-resolves tracks against the chosen skeleton and reports its coverage, naming
+//     that skeleton.
 // Keys are converted into the skeleton's axes first, so bones and keys agree.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +31,19 @@ struct AssembleOptions {
   std::vector<std::string> clips;  // keep only the clips with these names; empty = all
   BindOptions bind;
 };
+
+// The least share of a clip set's tracks a skeleton the user did not name must hold: one half.
+inline constexpr double kMinCoverage = 0.5;
+
+// Which rig of `rigs` a clip set plays on when the user names none (assemble()'s rule); warnings
+// (a wanted rig that is missing, a best rig below kMinCoverage) go to `warn`.
+struct SkeletonChoice {
+  std::optional<size_t> rig;  // none: no rig of the input holds enough of the tracks
+  std::optional<size_t> best; // the rig holding most tracks (ties: the first), even when refused
+  size_t found = 0;           // tracks found on `best`
+  size_t tracks = 0;          // tracks of the clip set
+};
+SkeletonChoice chooseSkeleton(const ClipSet& clips, std::span<const Rig> rigs, Provenance& warn);
 
 struct AssembledRig {
   Rig rig;

@@ -168,7 +168,8 @@ Result<BindReport> bindAnimations(Rig& target, std::vector<Animation> animations
   }
   for (const BindReport::Dropped& d : report.dropped) {
     target.provenance.warn(d.reason == "match no bone" ? "unbound-track" : "duplicate-track",
-                           fmt::format("binding to skeleton '{}': {} (dropped)", target.name, describeDropped(d)));
+                           fmt::format("binding to skeleton '{}': {} of {} tracks found; {} (dropped)", target.name, report.bound,
+                                       report.tracks, describeDropped(d)));
   }
   return report;
 }

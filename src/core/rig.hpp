@@ -244,6 +244,10 @@ struct Provenance {
 
 struct Rig {
   std::string name;
+  // What `--item` (and --skeleton FILE#ITEM) also pick this rig by, besides its name: its item id as
+  // `info` lists it (a package's TYPE:GROUP:INSTANCE) and other names the file gives it (the name a
+  // Sims 3 RIG stores, when the package's name map files it under another).
+  std::vector<std::string> itemIds;
   Skeleton skeleton;
   std::vector<Mesh> meshes;
   std::vector<Material> materials;  // referenced by MeshPart::material

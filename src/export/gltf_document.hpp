@@ -33,7 +33,7 @@ struct Document {
 
   // Set by addSkeletonNodes: node index of bone i is boneNode[i].
   std::vector<uint32_t> boneNode;
-  // Set by addSkin when the rig has a skinned mesh.
+  // Set by addSkin when the skeleton has a joint.
   std::optional<uint32_t> skin;
   std::vector<uint32_t> joints;          // skin joint position -> bone index
   std::vector<int32_t> jointOfBone;      // bone index -> skin joint position, or -1
@@ -50,7 +50,8 @@ Json withModelExtras(const nlohmann::json& model, Json ours);
 // One TRS node per bone, parent links, and a non-joint common root when there are several roots;
 // refuses a bone whose translation or scale is not finite.
 Status addSkeletonNodes(Document& doc, const Rig& rig);
-// The skin (only when a mesh is skinned): joints and float MAT4 inverse bind matrices.
+// The skin of every skeleton with a joint, used by a mesh or not: joints and float MAT4 inverse bind
+// matrices.
 Status addSkin(Document& doc, const Rig& rig);
 // One glTF material per rig material (gltf_material.cpp).
 void addMaterials(Document& doc, const Rig& rig);

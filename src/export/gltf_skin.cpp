@@ -1,6 +1,11 @@
 // The skin (format note gltf_ecosystem.md §1.1, §5.2-5.3): joints in the skeleton's palette order,
 // one float MAT4 inverse bind matrix per joint with a last row of exactly 0,0,0,1 (the validator's
 // ACCESSOR_INVALID_IBM check has no tolerance), and `skeleton` set to the joints' common root.
+// Every skeleton gets one, whether a mesh uses it or not: importers read an unused skin as "these
+// nodes are an armature" (Blender imports bare nodes as empties otherwise; its exporter writes such
+// a skin for an armature without meshes since glTF-Blender-IO#1582, and three.js and Godot read it
+// the same way), rigport's glTF reader finds a rig only through a skin, and the validator reports an
+// unused skin as UNUSED_OBJECT, an information, not a warning.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -9,13 +14,14 @@
 
 namespace rigport::gltf {
 Status addSkin(Document& doc, const Rig& rig) {
-  bool skinned = false;
-  for (const Mesh& m : rig.meshes) skinned = skinned || m.skinned();
-  if (!skinned) return Ok{};
-
   const auto& bones = rig.skeleton.bones;
   doc.joints = rig.skeleton.jointList();
-  if (doc.joints.empty()) return invalidModel("skeleton", "a mesh is skinned but the skeleton has no bones");
+  if (doc.joints.empty()) {
+    bool skinned = false;
+    for (const Mesh& m : rig.meshes) skinned = skinned || m.skinned();
+    if (skinned) return invalidModel("skeleton", "a mesh is skinned but the skeleton has no bones");
+    return Ok{};  // no bones, no armature
+  }
   // JOINTS_n is at most UNSIGNED_SHORT (§1.2).
   if (doc.joints.size() > 65536) return invalidModel("skeleton/joints", fmt::format("{} joints; glTF allows at most 65536", doc.joints.size()));
   doc.jointOfBone.assign(bones.size(), -1);

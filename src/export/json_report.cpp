@@ -131,14 +131,19 @@ Json animationFull(const Animation& a, const Skeleton& sk) {
   }
   Json events = Json::array();
   for (const Event& e : a.events) events.push_back(Json{{"time", e.time}, {"type", e.type}, {"payload", e.payload}});
-  return Json{{"name", a.name},     {"duration", a.duration},        {"keyCount", a.keyCount()},
-              {"tracks", std::move(tracks)}, {"scalars", std::move(scalars)}, {"events", std::move(events)}};
+  return Json{{"name", a.name},
+              {"duration", a.duration},
+              {"keyCount", a.keyCount()},
+              {"tracks", std::move(tracks)},
+              {"scalars", std::move(scalars)},
+              {"events", std::move(events)},
+              {"extras", a.extras}};  // what the reader kept beyond the model (a CLIP's actor, source, IK chains)
 }
 
 Json summary(const Rig& rig, const std::vector<MeshCounts>& counts) {
   Json anims = Json::array();
   for (const Animation& a : rig.animations) {
-    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", a.keyCount()}});
+    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", storedKeyCount(a)}});
   }
   Json meshes = Json::array();
   for (const MeshCounts& c : counts) meshes.push_back(meshCounts(c));
@@ -184,6 +189,17 @@ std::vector<MeshCounts> countMeshes(const Rig& rig) {
   return counts;
 }
 
+size_t storedKeyCount(const Animation& anim) {
+  if (anim.extras.is_object()) {
+    for (const auto& [format, fields] : anim.extras.items()) {
+      if (fields.is_object() && fields.contains("storedKeys") && fields["storedKeys"].is_number_unsigned()) {
+        return fields["storedKeys"].get<size_t>();
+      }
+    }
+  }
+  return anim.keyCount();
+}
+
 size_t totalVertices(const std::vector<MeshCounts>& meshes) {
   size_t n = 0;
   for (const MeshCounts& c : meshes) n += c.vertices;
@@ -205,7 +221,7 @@ nlohmann::ordered_json rigSummaryToJson(const Rig& rig, const std::vector<MeshCo
 nlohmann::ordered_json clipSetToJson(const ClipSet& clips) {
   Json anims = Json::array();
   for (const Animation& a : clips.animations) {
-    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", a.keyCount()},
+    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", storedKeyCount(a)},
                          {"events", a.events.size()}});
   }
   return Json{{"item", clips.item},

@@ -32,6 +32,11 @@ struct MeshCounts {
 MeshCounts countMesh(const Mesh& mesh);
 std::vector<MeshCounts> countMeshes(const Rig& rig);
 // Over all meshes: vertices added up, the most influences of any vertex.
+// The keys an animation's file stores: keyCount(), or the count a reader recorded as
+// extras.<format>.storedKeys where the model holds keys the file does not (a Sims 3 CLIP's constant
+// channels store a value and no key record, sims3_clip.md R8; the model gives each one key).
+size_t storedKeyCount(const Animation& anim);
+
 size_t totalVertices(const std::vector<MeshCounts>& meshes);
 size_t maxInfluences(const std::vector<MeshCounts>& meshes);
 

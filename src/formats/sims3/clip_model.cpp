@@ -115,15 +115,17 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
   const float dt = c.frameDuration;
   std::unordered_map<uint32_t, size_t> trackOf;
   std::vector<ClipKey> keys;
-  size_t badIndices = 0, flaggedKeys = 0, zeroQuats = 0, unsorted = 0;
+  size_t badIndices = 0, flaggedKeys = 0, zeroQuats = 0, unsorted = 0, stored = 0;
   float last = 0.0f;
   for (size_t ci = 0; ci < c.curves.size(); ++ci) {
     const ClipCurve& curve = c.curves[ci];
     const Kind kind = kindOf(curve.channelType);
     if (kind == Kind::None) continue;  // parseClip warned
     const bool constant = constantChannel(curve.channelType);
-    if (!constant) dequantiseCurve(curve, c.palette, keys, &badIndices);
-    if (constant) {
+    if (!constant) {
+      dequantiseCurve(curve, c.palette, keys, &badIndices);
+      stored += keys.size();
+    } else {  // no key record (R8): one key holds the value
       keys.assign(1, ClipKey{});
       if (curve.channelType == kF4QuaternionIdentity || curve.channelType == kF4Zero) keys[0].v = {0.0f, 0.0f, 0.0f, 1.0f};
     }
@@ -200,7 +202,14 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
     }
     chains.push_back(std::move(targets));
   }
-  Json s3{{"actor", c.actor}, {"source", c.source}, {"ticks", c.ticks}, {"frameDuration", c.frameDuration}, {"unknown", c.unknown16}};
+  // frameCount: the blob's maxFrameCount (ticks, R9); storedKeys: the key records, which `info`
+  // counts (the model's keyCount() also counts the one key of each constant channel).
+  Json s3{{"actor", c.actor},
+          {"source", c.source},
+          {"frameCount", c.ticks},
+          {"frameDuration", c.frameDuration},
+          {"unknown", c.unknown16},
+          {"storedKeys", stored}};
   if (c.hasIkTable) s3["ikChains"] = std::move(chains);
   anim.extras = Json{{"sims3", std::move(s3)}};
   return anim;

@@ -15,6 +15,27 @@ using namespace dbpf;
 
 std::string entryId(const PackageEntry& e) { return fmt::format("{:08X}:{:08X}:{:016X}", e.type, e.group, e.instance); }
 
+std::optional<PackageEntry> parseEntryId(const std::string& id) {
+  if (id.size() != 8 + 1 + 8 + 1 + 16 || id[8] != ':' || id[17] != ':') return std::nullopt;
+  auto hex = [&](size_t at, size_t n) -> std::optional<uint64_t> {
+    uint64_t v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      const char c = id[i];
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0) return std::nullopt;
+      v = v << 4 | static_cast<uint64_t>(d);
+    }
+    return v;
+  };
+  const auto type = hex(0, 8), group = hex(9, 8), instance = hex(18, 16);
+  if (!type || !group || !instance) return std::nullopt;
+  PackageEntry e;
+  e.type = static_cast<uint32_t>(*type);
+  e.group = static_cast<uint32_t>(*group);
+  e.instance = *instance;
+  return e;
+}
+
 Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
   auto scope = r.scope("DBPF");
   RP_ASSIGN(const auto magic, r.bytes(4, "magic"));

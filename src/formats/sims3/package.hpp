@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,6 +27,9 @@ struct PackageEntry {
 
 // "TTTTTTTT:GGGGGGGG:IIIIIIIIIIIIIIII", the entry's item id.
 std::string entryId(const PackageEntry& e);
+// The type, group and instance of such an id (the other fields left at their defaults); nullopt
+// when `id` is not one.
+std::optional<PackageEntry> parseEntryId(const std::string& id);
 
 // The index (§4); entries whose bytes lie outside the file are an error.
 Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r);

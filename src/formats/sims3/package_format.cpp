@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -51,6 +53,35 @@ bool namesItsInstance(const std::string& name, uint64_t instance) {
   if (name.size() <= suffix.size()) return false;
   const std::string tail = name.substr(name.size() - suffix.size());
   return std::equal(tail.begin(), tail.end(), suffix.begin(), [](char a, char b) { return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b)); });
+}
+
+// Where a resource was read from, in extras["sims3"]["resource"]: its key, its name-map name and,
+// for a clip, the name the clip had. Written back into a package, the clip or rig is filed there
+// again (a clip's key is not always its name's, §2.13, and its group cannot be derived); a clip
+// renamed since (a copy made into another clip) is filed under its new name's key.
+void keepResource(nlohmann::json& extras, const PackageEntry& e, const std::string& name, const std::string& clip = {}) {
+  if (!extras.is_object()) extras = nlohmann::json::object();
+  nlohmann::json resource{{"key", entryId(e)}};
+  if (!name.empty()) resource["name"] = name;
+  if (!clip.empty()) resource["clip"] = clip;
+  extras["sims3"]["resource"] = std::move(resource);
+}
+
+struct KeptResource {
+  PackageEntry key;
+  std::string name;  // empty when the package named it nothing
+};
+
+// The resource keepResource() recorded, when it is one of `type` and, for a clip (`clip` set), the
+// clip still has the name it was read with.
+std::optional<KeptResource> keptResource(const nlohmann::json& extras, uint32_t type, const std::string* clip = nullptr) {
+  if (!extras.is_object() || !extras.contains("sims3") || !extras["sims3"].is_object()) return std::nullopt;
+  const nlohmann::json resource = extras["sims3"].value("resource", nlohmann::json::object());
+  if (!resource.is_object()) return std::nullopt;
+  const auto key = parseEntryId(resource.value("key", std::string()));
+  if (!key || key->type != type) return std::nullopt;
+  if (clip != nullptr && resource.value("clip", std::string()) != *clip) return std::nullopt;
+  return KeptResource{*key, resource.value("name", std::string())};
 }
 
 Error inEntry(Error e, const PackageEntry& entry, size_t index) {
@@ -126,7 +157,9 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
                                                        name.empty() ? internal : name, entryId(e), e.instance, key.instance));
       }
       clips->name = !name.empty() ? name : !internal.empty() ? internal : entryId(e);
-      if (clips->animations.front().name.empty()) clips->animations.front().name = clips->name;
+      Animation& anim = clips->animations.front();
+      if (anim.name.empty()) anim.name = clips->name;
+      keepResource(anim.extras, e, name, anim.name);
       asset.clips.push_back(std::move(*clips));
     } else {
       auto rig = readRig(*bytes, inner);
@@ -134,12 +167,14 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
         skip(rig.error());
         continue;
       }
+      // No rule ties a RIG's instance to its name (the note gives none, and the three real named
+      // object rigs measured are filed under other instances), so none is checked: --item finds
+      // the rig by its id, its name-map name or the name it stores.
+      rig->itemIds.push_back(entryId(e));
+      if (!name.empty() && !rig->name.empty() && rig->name != name) rig->itemIds.push_back(rig->name);
       if (!name.empty()) rig->name = name;
       if (rig->name.empty()) rig->name = entryId(e);
-      if (!name.empty() && fnv1_64Lower(name) != e.instance) {
-        rig->provenance.warn("rig-key", fmt::format("rig '{}' ({}) is filed under instance 0x{:016X}, not FNV64 of its name 0x{:016X}",
-                                                    name, entryId(e), e.instance, fnv1_64Lower(name)));
-      }
+      keepResource(rig->extras, e, name);
       asset.rigs.push_back(std::move(*rig));
     }
   }
@@ -150,18 +185,30 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
 Result<std::vector<uint8_t>> writePackage(const Rig& rig) {
   std::vector<PackageResource> resources;
   std::vector<std::pair<uint64_t, std::string>> names;
-  if (!rig.skeleton.bones.empty()) {
-    const std::string rigName = rig.name.empty() ? std::string("rig") : rig.name;
-    const uint64_t instance = fnv1_64Lower(rigName);
+  // A skeleton made of a clip's own track hashes (core/assemble.cpp) was no RIG of the input.
+  const bool standIn = rig.extras.is_object() && rig.extras.value("rigportHashNamedSkeleton", false);
+  if (!rig.skeleton.bones.empty() && !standIn) {
+    const std::optional<KeptResource> kept = keptResource(rig.extras, kTypeRig);
+    const std::string rigName = kept && !kept->name.empty() ? kept->name : rig.name.empty() ? std::string("rig") : rig.name;
+    const uint32_t group = kept ? kept->key.group : 0;
+    const uint64_t instance = kept ? kept->key.instance : fnv1_64Lower(rigName);
     RP_ASSIGN(std::vector<uint8_t> rigBytes, writeRig(rig));
-    resources.push_back(PackageResource::make(kTypeRig, 0, instance, std::move(rigBytes), false));
+    resources.push_back(PackageResource::make(kTypeRig, group, instance, std::move(rigBytes), false));
     names.emplace_back(instance, rigName);
   }
+  std::set<std::pair<uint32_t, uint64_t>> used;
   for (const Animation& anim : rig.animations) {
-    const ClipKey64 key = clipKey(anim.name);
+    // Filed where it was read from; a clip from elsewhere, renamed, or a second copy of one under
+    // its name's clip key.
+    std::optional<KeptResource> kept = keptResource(anim.extras, kTypeClip, &anim.name);
+    if (kept && used.count({kept->key.group, kept->key.instance}) != 0) kept.reset();
+    const ClipKey64 byName = clipKey(anim.name);
+    const uint32_t group = kept ? kept->key.group : byName.group;
+    const uint64_t instance = kept ? kept->key.instance : byName.instance;
+    used.insert({group, instance});
     RP_ASSIGN(std::vector<uint8_t> clipBytes, writeClipAnimation(anim, &rig.skeleton));
-    resources.push_back(PackageResource::make(kTypeClip, key.group, key.instance, std::move(clipBytes), true));
-    names.emplace_back(key.instance, anim.name);
+    resources.push_back(PackageResource::make(kTypeClip, group, instance, std::move(clipBytes), true));
+    names.emplace_back(instance, kept && !kept->name.empty() ? kept->name : anim.name);
   }
   if (resources.empty()) return makeError(ErrorCode::Usage, "nothing to write: the rig has no bones and no animations");
   resources.insert(resources.begin(), PackageResource::make(kTypeNameMap, 0, 0, serializeNameMap(names), false));

@@ -134,7 +134,11 @@ std::vector<uint8_t> writeAct(const Rig& rig, const Links& l, int32_t skinned) {
     w.u16(0);
   }
   for (const Bone& b : rig.skeleton.bones) {
-    w.u8(kCtrlScale | kCtrlQuat | kCtrlTranslation);
+    // §4: every known block marks its SRTs 0x0C (rotation and translation), and community tools
+    // read other types as identity; the scale bit (0x0D), which the runtime honours, only where a
+    // bone is scaled.
+    const bool scaled = b.scale != glm::vec3(1.0f);
+    w.u8(static_cast<uint8_t>(kCtrlQuat | kCtrlTranslation | (scaled ? kCtrlScale : 0)));
     w.zeros(3);
     for (float v : {b.scale.x, b.scale.y, b.scale.z, b.rotation.x, b.rotation.y, b.rotation.z, b.rotation.w, b.translation.x,
                     b.translation.y, b.translation.z})

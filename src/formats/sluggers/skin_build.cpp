@@ -14,15 +14,13 @@ namespace {
 using Json = nlohmann::json;
 
 // Mean distance, over all records of slots in the array, from a slot's bind position to the bind
-// origin of the bone the record names, for each meaning (one pass for both): a skin vertex lies
-// near the bones that move it, so the right meaning gives the smaller value. Infinite for a
-// meaning under which an index names no bone, or that has no map.
+// origin of the bone the record names, for each reading (one pass for both): a skin vertex lies
+// near the bones that move it, so the report lets a user judge a block's reading. Infinite for a
+// reading under which an index names no bone, or that has no map.
 struct MeanDistances {
   double byId = 0.0, byDepthFirst = 0.0;
 };
-// `same`: the two maps name the same bone for every record, so the means are equal.
-MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const std::vector<glm::mat4>& world, size_t slots,
-                            bool same) {
+MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const std::vector<glm::mat4>& world, size_t slots) {
   constexpr double kNone = std::numeric_limits<double>::infinity();
   struct Sum {
     const std::vector<int32_t>& map;
@@ -41,14 +39,13 @@ MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const
     double mean() const { return !named ? kNone : weight > 0.0 ? sum / weight : 0.0; }
   };
   Sum byId{maps.byId}, byDepthFirst{maps.byDepthFirst};
-  const bool depthFirst = !maps.byDepthFirst.empty() && !same;
+  const bool depthFirst = !maps.byDepthFirst.empty();
   for (const SkinRecord& r : skn.records) {
     if (r.vertex >= slots) continue;
     const glm::vec3 position = skn.position(r);
     byId.add(r, position, world);
     if (depthFirst) byDepthFirst.add(r, position, world);
   }
-  if (same) return {byId.mean(), byId.mean()};
   return {byId.mean(), depthFirst ? byDepthFirst.mean() : kNone};
 }
 
@@ -81,13 +78,20 @@ SlotSources slotSources(const SknData& skn, size_t slots) {
   return out;
 }
 
-bool sameOnRecords(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
+// The first record whose index names no bone by id, if any: an index the block's bone ids cannot
+// mean (§11 item 6: the community reads bone ids, the 2001 CP depth-first positions).
+const SkinRecord* firstWithoutBoneId(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
   for (const SkinRecord& r : records) {
-    const int32_t a = r.boneIndex < maps.byId.size() ? maps.byId[r.boneIndex] : -1;
-    const int32_t b = r.boneIndex < maps.byDepthFirst.size() ? maps.byDepthFirst[r.boneIndex] : -1;
-    if (a != b) return false;
+    if (r.boneIndex >= maps.byId.size() || maps.byId[r.boneIndex] < 0) return &r;
   }
-  return true;
+  return nullptr;
+}
+
+bool allInDepthFirst(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
+  for (const SkinRecord& r : records) {
+    if (r.boneIndex >= maps.byDepthFirst.size() || maps.byDepthFirst[r.boneIndex] < 0) return false;
+  }
+  return !maps.byDepthFirst.empty();
 }
 
 Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index names no bone"); }
@@ -101,25 +105,25 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   const std::vector<glm::mat4> world = skeleton.worldBindMatrices();
   SlotSkin out;
   nlohmann::json& report = out.report;
-  const bool same = !maps.byDepthFirst.empty() && sameOnRecords(records, maps);
-  const MeanDistances distances = meanDistances(skn, maps, world, slots, same);
-  const double byId = distances.byId, byDfs = distances.byDepthFirst;
-  const bool depthFirst = byDfs < byId;
-  if (same) {
-    report["boneIndex"] = "boneId";
-    report["reason"] = "bone ids and depth-first order name the same bones for every record";
-  } else {
-    report["boneIndex"] = depthFirst ? "depthFirst" : "boneId";
-    report["reason"] = maps.byDepthFirst.empty() ? "no depth-first order (the bone tree links are broken)"
-                                                 : "smaller mean distance from skinned bind positions to their bones";
-    if (depthFirst || !std::isfinite(byId)) {
-      provenance.warn("sluggers-skin-bone-index",
-                      fmt::format("SK bone indices read as {} (mean distance of skinned bind vertices to their bones: "
-                                  "bone id {:.4g}, depth-first {:.4g}); sluggers.md §11 item 6",
-                                  depthFirst ? "depth-first boneArray positions" : "bone ids", byId, byDfs));
-    }
+  // §11 item 6, settled by the vanilla Mario block's public dumps: read as bone ids, all 10 finger
+  // chains are skinned on segments 0-2 and never on the tips. So indices are bone ids, as the
+  // community tools read them; the depth-first (boneArray) reading is taken only where bone ids are
+  // impossible, an index no bone id has, and every index names a bone that way.
+  const SkinRecord* noId = firstWithoutBoneId(records, maps);
+  const bool depthFirst = noId != nullptr && allInDepthFirst(records, maps);
+  const MeanDistances distances = meanDistances(skn, maps, world, slots);
+  report["boneIndex"] = depthFirst ? "depthFirst" : "boneId";
+  report["reason"] = noId == nullptr ? "every index is a bone id (sluggers.md §11 item 6)"
+                     : depthFirst    ? "an index no bone id has; every index is a depth-first (boneArray) position"
+                                     : "an index no bone id has, nor a depth-first position; its records are dropped";
+  // Where the skinned bind vertices lie against each reading's bones: for a user to judge a block.
+  report["meanDistance"] = {{"boneId", distanceJson(distances.byId)}, {"depthFirst", distanceJson(distances.byDepthFirst)}};
+  if (depthFirst) {
+    provenance.warn("sluggers-skin-bone-index",
+                    fmt::format("SK bone index {} (skin record of slot {}) is no bone id of this block; every index read as a "
+                                "depth-first boneArray position instead (sluggers.md §11 item 6)",
+                                noId->boneIndex, noId->vertex));
   }
-  report["meanDistance"] = {{"boneId", distanceJson(byId)}, {"depthFirst", distanceJson(byDfs)}};
   const std::vector<int32_t>& map = depthFirst ? maps.byDepthFirst : maps.byId;
 
   // §6: slots beyond the position array are runtime scratch; records naming no bone are dropped.
@@ -208,7 +212,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   for (Influence& i : slotInfluences) i.weight /= static_cast<float>(kFullWeight);
   if (off256 > 0) {
     provenance.warn("sluggers-weight-sum", fmt::format("{} skinned vertices have weights that do not sum to 256/256 (first: slot {}); "
-                                                       "kept as stored",
+                                                       "read as stored, and a glTF export rescales each such vertex's weights to sum 1",
                                                        off256, firstOff));
   }
 
