@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/assemble.hpp"
+#include "core/axes.hpp"
 #include "core/key_sample.hpp"
 #include "core/read_context.hpp"
 #include "demo/character.hpp"
@@ -507,6 +508,110 @@ TEST(GltfInSkeleton, JointsUnderTwoRootsGetASyntheticRoot) {
   EXPECT_EQ(rig.skeleton.bones[2].parent, 0);
   ASSERT_EQ(rig.provenance.warnings.size(), 1u);
   EXPECT_EQ(rig.provenance.warnings[0].code, "no-common-root");
+}
+
+// ---- Valid glTF that was refused or misread (issue 27 §2) ----
+
+bool hasWarning(const Rig& rig, const std::string& code) {
+  const auto& w = rig.provenance.warnings;
+  return std::any_of(w.begin(), w.end(), [&](const Warning& x) { return x.code == code; });
+}
+
+json quadPrimitive(Builder& b) {
+  return {{"attributes",
+           {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+            {"JOINTS_0", b.add(std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kUByte, "VEC4")},
+            {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4")}}},
+          {"indices", b.add(std::vector<uint16_t>{0, 1, 2, 2, 1, 3}, 6, kUShort, "SCALAR")}};
+}
+
+// Spec §3.12: a reader must not load a file requiring an extension it does not support. A Draco
+// file's POSITION has no bufferView, which tinygltf refuses in its own words first; the error
+// names the extension instead. KHR_mesh_quantization, which the accessor reader decodes, is read.
+TEST(GltfInExtensions, ARequiredExtensionRigportLacksIsRefusedByName) {
+  for (const std::string ext : {"KHR_draco_mesh_compression", "EXT_meshopt_compression", "EXT_made_up_by_a_tool"}) {
+    Builder b;
+    json doc = json::parse(b.finish(skinnedDoc(b, quadPrimitive(b))));
+    doc["extensionsUsed"] = {ext};
+    doc["extensionsRequired"] = {ext};
+    if (ext == "KHR_draco_mesh_compression") {
+      doc["meshes"][0]["primitives"][0]["extensions"] = {{ext, {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
+      doc["accessors"][0].erase("bufferView");
+    }
+    auto asset = readText(doc.dump());
+    ASSERT_FALSE(asset.ok()) << ext;
+    EXPECT_NE(asset.error().describe().find("extensionsRequired[0]: '" + ext + "' is required and not supported"), std::string::npos)
+        << asset.error().describe();
+  }
+  Builder b;
+  json doc = json::parse(b.finish(skinnedDoc(b, quadPrimitive(b))));
+  doc["extensionsUsed"] = {"KHR_mesh_quantization"};
+  doc["extensionsRequired"] = {"KHR_mesh_quantization"};
+  EXPECT_TRUE(readText(doc.dump()).ok());
+}
+
+// Khronos' SimpleSkin: the skinned mesh node is the skeleton's parent. Its transform (here 2 m
+// along X) reaches the mesh only through the joints below it (Spec §3.7.3.3 ignores it for the
+// mesh), so the client draws the quad 2 m along X, and so must the DFF written from it.
+TEST(GltfInSkeleton, ASkinnedMeshNodeAboveTheSkeletonReadsAndKeepsThePose) {
+  Builder b;
+  json prim = quadPrimitive(b);
+  json doc = skinnedDoc(b, prim);
+  json body = doc["nodes"][2];
+  body["translation"] = {2.0, 0.0, 0.0};
+  body["children"] = {0};
+  doc["nodes"][2] = body;
+  doc["scenes"][0]["nodes"] = {2};
+  const std::string dir = test::scratchDir("gltf_in_simple_skin");
+  const std::string in = writeText(dir, "simple_skin.gltf", b.finish(doc));
+  cli("convert " + test::quote(in) + " --to renderware-dff -o " + test::quote(dir + "/simple.dff"));
+  Rig back = loadRig(dir + "/simple.dff");
+  toGltfAxes(back);
+  ASSERT_EQ(back.meshes.size(), 1u);
+  const Mesh& mesh = back.meshes[0];
+  const std::vector<glm::mat4> world = back.skeleton.worldBindMatrices();
+  const std::vector<float> quad = quadPositions();
+  for (size_t v = 0; v < mesh.vertexCount(); ++v) {
+    glm::vec3 p(0.0f);
+    for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
+      const Bone& bone = back.skeleton.bones[mesh.influences[i].bone];
+      p += mesh.influences[i].weight * glm::vec3(world[mesh.influences[i].bone] * *bone.inverseBind * glm::vec4(mesh.positions[v], 1.0f));
+    }
+    EXPECT_NEAR(glm::distance(p, glm::vec3(quad[v * 3] + 2.0f, quad[v * 3 + 1], quad[v * 3 + 2])), 0.0f, 1e-5f) << "vertex " << v;
+  }
+  const int32_t child = back.skeleton.find("bone1");
+  ASSERT_GE(child, 0);
+  EXPECT_NEAR(glm::distance(glm::vec3(world[static_cast<size_t>(child)][3]), glm::vec3(2.0f, 1.0f, 0.0f)), 0.0f, 1e-5f);
+}
+
+// Spec: sampler input times strictly increase. Equal ones read with a warning, the last key kept.
+TEST(GltfInAnimation, EqualKeyTimesGiveAWarning) {
+  Builder b;
+  json doc = skinnedDoc(b, quadPrimitive(b));
+  const int times = b.add(std::vector<float>{0.0f, 0.5f, 0.5f, 1.0f}, 4, kFloat, "SCALAR");
+  const int values = b.add(std::vector<float>{0, 1, 0, 0, 2, 0, 0, 3, 0, 0, 4, 0}, 4, kFloat, "VEC3");
+  doc["animations"] = {{{"name", "jump"},
+                        {"samplers", {{{"input", times}, {"output", values}}}},
+                        {"channels", {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "translation"}}}}}}}};
+  auto asset = readText(b.finish(doc));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Rig& rig = asset->rigs[0];
+  EXPECT_TRUE(hasWarning(rig, "equal-key-times"));
+  ASSERT_EQ(rig.animations.size(), 1u);
+  const Keys<glm::vec3>& keys = rig.animations[0].tracks.at(0).translation;
+  EXPECT_EQ(keys.times, (std::vector<float>{0.0f, 0.5f, 1.0f}));
+  EXPECT_EQ(keys.values[1], glm::vec3(0, 3, 0));
+}
+
+// NODE_SKIN_NO_SCENE: joints no scene shows read as joints, with a warning.
+TEST(GltfInSkeleton, JointsOutsideEverySceneGiveAWarning) {
+  Builder b;
+  json doc = skinnedDoc(b, quadPrimitive(b));
+  doc["scenes"][0]["nodes"] = {2};  // the mesh only: the joints' tree is in no scene
+  auto asset = readText(b.finish(doc));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  EXPECT_TRUE(hasWarning(asset->rigs[0], "joints-outside-scene"));
+  EXPECT_EQ(asset->rigs[0].skeleton.bones.size(), 2u);
 }
 
 // ---- Errors: exit 1, a message naming the file and what is wrong, no output ----

@@ -372,6 +372,9 @@ TEST(RwAnm, WriteThenReadReproducesEveryKeyAndFillsTheRestFromBindPose) {
   ASSERT_TRUE(read) << read.error().describe();
   Rig bound;
   bound.skeleton = rig.skeleton;
+  // Bound as to the DFF written from this rig: its HAnim nodes are the joints depth-first (0, 1, 2),
+  // not the joint list {2, 0, 1}, and the .anm's nodes follow them (hanimNodeOrder).
+  bound.skeleton.joints.clear();
   ASSERT_TRUE(bindAnimations(bound, std::move(read->animations)));
   ASSERT_EQ(bound.animations.size(), 1u);
   const Animation& back = bound.animations[0];
@@ -411,10 +414,11 @@ TEST(RwAnm, WriteThenReadReproducesEveryKeyAndFillsTheRestFromBindPose) {
   }
 }
 
-TEST(RwAnm, WriterOrdersNodesByJointListAndChainsPrevOffsets) {
+TEST(RwAnm, WriterOrdersNodesAsTheDffHAnimNodesAndChainsPrevOffsets) {
   auto bytes = writeAnm(writerRig());
   ASSERT_TRUE(bytes);
-  // Node 0 is joint list entry 0 = bone 2. Key 3 (t = 0.25, node 0) follows key 0 at byte offset 0,
+  // Node 0 is the DFF writer's first HAnim node: the joints depth-first, so bone 0 (the joint list
+  // {2, 0, 1} is a palette order; an .anm binds by node position, issue 27). Key 3 (t = 0.25, node 0) follows key 0 at byte offset 0,
   // key 4 follows key 1 at 36; first keys carry the junk 0xFF30C9D8.
   auto prevOf = [&](size_t key) {
     uint32_t v;
@@ -426,7 +430,7 @@ TEST(RwAnm, WriterOrdersNodesByJointListAndChainsPrevOffsets) {
   auto read = readAnm(*bytes);
   ASSERT_TRUE(read);
   const Rig rig = writerRig();
-  expectNear(read->animations[0].tracks[0].rotation.values[0], rig.animations[0].tracks[1].rotation.values[0], kTol, "node 0 = bone 2");
+  expectNear(read->animations[0].tracks[0].rotation.values[0], rig.animations[0].tracks[0].rotation.values[0], kTol, "node 0 = bone 0");
 }
 
 TEST(RwAnm, WriterRefusesTracksWithoutBoneOrPosition) {

@@ -218,8 +218,9 @@ class Converter {
         if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
       } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, overwrite())) {
         return failed(std::move(result), failure->first, std::move(failure->second));
+      } else {
+        result.written.push_back(outs[i].string());
       }
-      result.written.push_back(outs[i].string());
       result.warnings.absorb(provenance);
       result.coverage.add(a.coverage);
     }
@@ -232,12 +233,15 @@ class Converter {
   std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
     auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut);
     if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
+    bool wroteOut = false;  // a clip format given -o 'clips/{clip}.ska' writes files named after the clips instead
     for (const auto& [path, bytes] : encoded->files) {
       std::error_code ec;
       if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
       if (auto written = platform::writeFileAtomic(path, bytes, overwrite()); !written) return std::pair{Outcome::OutputFailed, written.error()};
       if (path != out.string()) result.written.push_back(path);
+      else wroteOut = true;
     }
+    if (wroteOut) result.written.push_back(out.string());
     result.losses.absorb(encoded->losses);
     return std::nullopt;
   }

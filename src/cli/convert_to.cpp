@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <filesystem>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -46,8 +47,47 @@ Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenan
   return bytes;
 }
 
-}  // namespace
+std::string clipNames(const std::vector<Animation>& animations) {
+  std::string names;
+  for (const Animation& a : animations) names += (names.empty() ? "'" : ", '") + a.name + "'";
+  return names;
+}
 
+constexpr std::string_view kClipPlaceholder = "{clip}";
+
+// `animations` written with `format` at `pattern` (`option` is the flag that gave it): one file
+// when it holds no {clip}, else a file per clip. A format that holds one clip per file refuses
+// several in one file rather than keep the first alone.
+Status encodeClips(Rig& rig, std::vector<Animation> animations, const FormatInfo& format, const std::string& pattern, std::string_view option,
+                   EncodedFiles& result) {
+  const size_t placeholder = pattern.find(kClipPlaceholder);
+  if (placeholder == std::string::npos || animations.empty()) {
+    if (format.limits.oneClipPerFile && animations.size() > 1) {
+      return makeError(ErrorCode::Usage, fmt::format("{} {}: {} holds one clip per file, and the rig has {} ({}); put {{clip}} in the file "
+                                                     "name for one file each ({} 'clips/{{clip}}{}'), or pick one with --clip NAME",
+                                                     option, pattern, format.name, animations.size(), clipNames(animations), option,
+                                                     firstExtension(format)));
+    }
+    rig.animations = std::move(animations);
+    RP_ASSIGN(std::vector<uint8_t> bytes, encode(rig, format, result.losses));
+    result.files.emplace_back(pattern, std::move(bytes));
+    return Ok{};
+  }
+  for (Animation& anim : animations) {
+    std::string path = pattern;
+    path.replace(placeholder, kClipPlaceholder.size(), fileSafe(anim.name, "clip"));
+    for (const auto& [existing, bytes] : result.files) {
+      if (existing == path) return makeError(ErrorCode::Usage, fmt::format("{}: two clips are named '{}'", option, anim.name));
+    }
+    rig.animations.clear();
+    rig.animations.push_back(std::move(anim));
+    RP_ASSIGN(std::vector<uint8_t> clipBytes, encode(rig, format, result.losses));
+    result.files.emplace_back(path, std::move(clipBytes));
+  }
+  return Ok{};
+}
+
+}  // namespace
 
 std::string firstExtension(const FormatInfo& format) {
   const std::string_view list = format.extensions;
@@ -76,6 +116,11 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
                                      const std::string& animOut) {
   EncodedFiles result;
   const bool storesAnimations = (format.carries & kCarriesAnimations) != 0;
+  if (storesAnimations && format.limits.oneClipPerFile) {  // a clip format of one clip per file: -o names them
+    std::vector<Animation> animations = std::exchange(rig.animations, {});
+    RP_CHECK(encodeClips(rig, std::move(animations), format, out, "-o", result));
+    return result;
+  }
   // A target that stores no animations writes the model alone, its clips go to --anim-out.
   std::vector<Animation> animations;
   if (!storesAnimations) animations = std::exchange(rig.animations, {});
@@ -83,34 +128,15 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
   result.files.emplace_back(out, std::move(modelBytes));
   if (animations.empty()) return result;
   if (animFormat == nullptr || animOut.empty()) {
-    std::string names;
-    for (const Animation& a : animations) names += (names.empty() ? "'" : ", '") + a.name + "'";
     result.losses.warn("animations-not-written", fmt::format("{} animation{} ({}) not written: {} stores none; give --anim-out FILE ({})",
-                                                             animations.size(), animations.size() == 1 ? "" : "s", names, format.name,
-                                                             writers(kCarriesAnimations)));
+                                                             animations.size(), animations.size() == 1 ? "" : "s", clipNames(animations),
+                                                             format.name, writers(kCarriesAnimations)));
     return result;
   }
   // The animation writer needs the skeleton (node order), not the meshes.
   rig.meshes.clear();
   rig.materials.clear();
-  const size_t placeholder = animOut.find("{clip}");
-  if (placeholder == std::string::npos) {
-    rig.animations = std::move(animations);
-    RP_ASSIGN(std::vector<uint8_t> animBytes, encode(rig, *animFormat, result.losses));
-    result.files.emplace_back(animOut, std::move(animBytes));
-    return result;
-  }
-  for (Animation& anim : animations) {
-    std::string path = animOut;
-    path.replace(placeholder, 6, fileSafe(anim.name, "clip"));
-    for (const auto& [existing, bytes] : result.files) {
-      if (existing == path) return makeError(ErrorCode::Usage, fmt::format("--anim-out: two clips are named '{}'", anim.name));
-    }
-    rig.animations.clear();
-    rig.animations.push_back(std::move(anim));
-    RP_ASSIGN(std::vector<uint8_t> clipBytes, encode(rig, *animFormat, result.losses));
-    result.files.emplace_back(path, std::move(clipBytes));
-  }
+  RP_CHECK(encodeClips(rig, std::move(animations), *animFormat, animOut, "--anim-out", result));
   return result;
 }
 

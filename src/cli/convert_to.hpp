@@ -3,7 +3,8 @@
 // registry: any entry with a `write` is a target; what it cannot hold is fitted first
 // (core/fit.hpp) and each loss is reported. A target that stores no animations (a RenderWare .dff)
 // writes them to --anim-out with the format its extension names (.anm), all clips in one file, or
-// one file per clip when the path contains "{clip}".
+// one file per clip when the path contains "{clip}". A format that holds one clip per file (SKA,
+// CLIP) takes several only with "{clip}" in its path (-o or --anim-out), and refuses them otherwise.
 #pragma once
 
 #include <string>

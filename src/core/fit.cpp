@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/fit_keys.hpp"
+
 namespace rigport {
 namespace {
 
@@ -152,6 +154,9 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
       anim.scalars.clear();
     }
   }
+  if (limits.noScaleKeys) dropScaleKeys(rig, format);
+  if (limits.hermiteKeys) keysToHermite(rig, format);
+  if (limits.keyFrameRate > 0.0f) keysOnFrames(rig, limits.keyFrameRate, format);
   return Ok{};
 }
 

@@ -18,6 +18,10 @@ struct WriteLimits {
   uint32_t maxVertices = 0;      // per mesh (the index width); 0: no limit. More: the mesh is split
   bool noEvents = false;         // the format stores no animation events: they are dropped
   bool noScalarChannels = false; // nor scalar channels (morph/driver keys)
+  bool noScaleKeys = false;      // keys carry no scale: scale keys are dropped, the loss measured (core/fit_keys.hpp)
+  bool hermiteKeys = false;      // keys are Hermite with one tangent each: STEP and LINEAR keys are converted
+  float keyFrameRate = 0.0f;     // keys lie on frames of this rate and play linearly: other keys are resampled; 0: any time
+  bool oneClipPerFile = false;   // a file holds one clip: several need a file each (cli/convert_to.hpp)
 };
 
 // Changes `rig` to fit `limits`; each loss is a warning in rig.provenance naming the mesh or clip

@@ -2,7 +2,9 @@
 // add-on always writes both, PR #74; a missing one holds the bind value), times normalised by the
 // duration, rotations stored (x, y, z, −w). CUBICSPLINE tangents are written per normalised time
 // (out-tangent × duration); STEP and LINEAR keys get zero tangents, as the add-on writes without its
-// "export tangents" option. Scale keys have no SKA channel and are not written.
+// "export tangents" option: `convert --to` first rewrites them as Hermite keys that keep their motion
+// (core/fit_keys.hpp, keysToHermite). Scale keys have no SKA channel: that conversion drops them
+// with a warning measuring the loss, and this writer ignores them.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -131,6 +133,9 @@ Result<std::vector<uint8_t>> writeSka(const Animation& source, const Skeleton& s
 
 Result<std::vector<uint8_t>> writeSka(const Rig& rig) {
   if (rig.animations.empty()) return makeError(ErrorCode::Usage, "the rig has no animation to write as a SKA");
+  if (rig.animations.size() > 1) {
+    return makeError(ErrorCode::Usage, fmt::format("a SKA holds one animation and the rig has {}; write one file per clip", rig.animations.size()));
+  }
   std::optional<Rig> storage;
   const Rig& r = inBattleForgeAxes(rig, storage);
   return writeSka(r.animations.front(), r.skeleton);

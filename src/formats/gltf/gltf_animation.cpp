@@ -48,11 +48,19 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
   if (!known) warnings.warn("unknown-interpolation", fmt::format("{}.interpolation '{}' is not a glTF mode; read as LINEAR", at, sampler.interpolation));
   int comps = 0;
   RP_ASSIGN(keys.times, readFloats(doc, ctx, sampler.input, kTimeRules, at + ".input", comps));
+  size_t repeated = 0, firstRepeat = 0;
   for (size_t k = 0; k < keys.times.size(); ++k) {
     if (!std::isfinite(keys.times[k]) || (k > 0 && keys.times[k] < keys.times[k - 1])) {
       return fieldError(doc, fmt::format("accessors[{}]", sampler.input), ErrorCode::BadValue,
                         fmt::format("key time {} ({}) is not finite or goes back in time ({}.input)", k, keys.times[k], at));
     }
+    if (k > 0 && keys.times[k] == keys.times[k - 1] && repeated++ == 0) firstRepeat = k;
+  }
+  if (repeated > 0) {
+    // Spec: input times are strictly increasing; at a repeated time clients differ on which key they show.
+    warnings.warn("equal-key-times", fmt::format("{}.input: {} key time{} repeat the time before (first: key {} at {} s); glTF needs strictly "
+                                                 "increasing times: of equal times the last key is kept (as the glTF exporter does)",
+                                                 at, repeated, repeated == 1 ? "" : "s", firstRepeat, keys.times[firstRepeat]));
   }
   constexpr bool isQuat = std::is_same_v<T, glm::quat>;
   RP_ASSIGN(const std::vector<float> out, readFloats(doc, ctx, sampler.output, isQuat ? kRotationRules : kVec3Rules, at + ".output", comps));
@@ -69,7 +77,10 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
     else return vec3At(out, i);
   };
   keys.values.reserve(n);
+  size_t kept = 0;
   for (size_t k = 0; k < n; ++k) {
+    if (k + 1 < n && keys.times[k + 1] == keys.times[k]) continue;  // a repeated time: the last key wins
+    keys.times[kept++] = keys.times[k];
     if (perKey == 3) {
       keys.inTangents.push_back(value(k * 3));
       keys.values.push_back(value(k * 3 + 1));
@@ -78,6 +89,7 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
       keys.values.push_back(value(k));
     }
   }
+  keys.times.resize(kept);
   return Ok{};
 }
 

@@ -4,8 +4,11 @@
 // ReadContext::openSibling and the Budget, and an image loader that decodes nothing.
 #include "formats/gltf/gltf_load.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -158,7 +161,49 @@ std::string bufferField(std::span<const uint8_t> json, const std::string& path) 
   return "buffers[].uri";
 }
 
+// Extensions a file may require that rigport honours: KHR_mesh_quantization (the accessor reader
+// decodes every integer encoding it allows) and the image encodings (rigport keeps texture names and
+// decodes no image). Any other required extension changes what the data means (Spec §3.12: a client
+// that does not support one must not load the file).
+constexpr std::array<std::string_view, 4> kReadableRequired{"KHR_mesh_quantization", "KHR_texture_basisu", "EXT_texture_webp",
+                                                            "EXT_texture_avif"};
+
+std::string_view requiredHint(std::string_view extension) {
+  if (extension == "KHR_draco_mesh_compression") return "Draco-compressed meshes are not decoded; export without Draco compression";
+  if (extension == "EXT_meshopt_compression" || extension == "KHR_meshopt_compression") {
+    return "meshopt-compressed buffers are not decoded; write the file without compression (gltfpack without -c)";
+  }
+  return "rigport does not know this extension, and the file says a reader must";
+}
+
+// The first required extension rigport cannot honour, as the error the read ends with.
+std::optional<Error> unsupportedRequired(const std::vector<std::string>& required, const std::string& file) {
+  for (size_t i = 0; i < required.size(); ++i) {
+    if (std::find(kReadableRequired.begin(), kReadableRequired.end(), required[i]) != kReadableRequired.end()) continue;
+    Error e = makeError(ErrorCode::Unsupported, fmt::format("'{}' is required and not supported: {}", required[i], requiredHint(required[i])));
+    e.file = file;
+    e.path = fmt::format("extensionsRequired[{}]", i);
+    return e;
+  }
+  return std::nullopt;
+}
+
+// extensionsRequired from the JSON text, for a document tinygltf refused: a compressed file fails
+// inside tinygltf (its accessors have no plain bufferView), and the extension is the real reason.
+std::vector<std::string> requiredInJson(std::span<const uint8_t> json) {
+  std::vector<std::string> out;
+  const auto doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object()) return out;
+  const auto it = doc.find("extensionsRequired");
+  if (it == doc.end() || !it->is_array()) return out;
+  for (const auto& name : *it) {
+    if (name.is_string()) out.push_back(name.get<std::string>());
+  }
+  return out;
+}
+
 Error tinygltfError(const std::string& file, const std::string& err, const FileAccess& access, std::span<const uint8_t> json) {
+  if (auto refused = unsupportedRequired(requiredInJson(json), file)) return *refused;
   const bool io = !access.failure.empty() && !access.failedPath.empty();
   std::string message = io ? access.failure : err;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
@@ -222,6 +267,7 @@ Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
     doc.bufferFileOffset.assign(doc.model.buffers.size(), std::nullopt);
   }
   if (!ok) return tinygltfError(source.name(), err, access, c.json);
+  if (auto refused = unsupportedRequired(doc.model.extensionsRequired, source.name())) return *refused;
   doc.writtenByRigport = doc.model.asset.generator.rfind("rigport", 0) == 0;
   return doc;
 }

@@ -5,6 +5,7 @@
 // writes for a mesh without faces); lines have no surface and are skipped with a warning.
 // Primitives sharing one set of attribute accessors (rigport's and Blender's layout for one mesh
 // with several materials) share their vertices; each primitive is one MeshPart.
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -60,8 +61,9 @@ class MeshBuilder {
   MeshBuilder(const Document& doc, ReadContext& ctx, Rig& rig, std::map<int, uint32_t>& materials)
       : doc_(doc), ctx_(ctx), rig_(rig), materials_(materials) {}
 
-  // `skin`: the primitive's joints map JOINTS_n values to nodes; `toBone`: the node transform that
-  // takes an unskinned mesh's vertices into the space of the bone it rides on.
+  // `skin`: the primitive's joints map JOINTS_n values to nodes; `toBone`: the transform that takes
+  // the vertices into the space the rig keeps them in (an unskinned mesh's node transforms up to the
+  // bone it rides on; a skinned mesh's bind-shape transform, gltf_bind_shape.cpp).
   Status add(int meshIndex, const tinygltf::Skin* skin, const Layout& layout, const glm::mat4* toBone, Mesh& mesh, Provenance& warnings) {
     const tinygltf::Mesh& gm = doc_.model.meshes[static_cast<size_t>(meshIndex)];
     std::map<std::string, int> sharedAttributes;
@@ -168,7 +170,12 @@ class MeshBuilder {
     if (const int a = attribute(prim, "NORMAL"); a >= 0 && mesh.normals.size() == first) {
       RP_CHECK(sameCount(a, "NORMAL"));
       RP_ASSIGN(const std::vector<float> nrm, readFloats(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL", comps));
-      for (size_t v = 0; v < n; ++v) mesh.normals.push_back(normalMatrix * glm::vec3(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]));
+      for (size_t v = 0; v < n; ++v) {
+        const glm::vec3 normal = normalMatrix * glm::vec3(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]);
+        // A scaling transform leaves them unit no longer (an FBX conversion's ×100 makes them 0.01 long).
+        const float length = glm::length(normal);
+        mesh.normals.push_back(toBone != nullptr && length > 0.0f && std::fabs(length - 1.0f) > 1e-6f ? normal / length : normal);
+      }
     } else {
       mesh.normals.clear();
     }
@@ -246,14 +253,16 @@ Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, s
         return fieldError(doc, at + ".skin", ErrorCode::BadValue, fmt::format("names skin {}, but the file has {}", node.skin, m.skins.size()));
       }
       // Spec §3.7.3.3: the skinned mesh node's own transform is ignored; its vertices are in the
-      // space the inverse bind matrices start from.
+      // space the inverse bind matrices start from, less the bind shape they shared.
       skin = &m.skins[static_cast<size_t>(node.skin)];
       rig = static_cast<size_t>(layout.rigOfSkin[static_cast<size_t>(node.skin)]);
+      toBone = layout.bindShape[static_cast<size_t>(node.skin)];
     } else {
-      // Unskinned: it rides on the nearest bone above it; its own transforms up to that bone are
-      // baked into its vertices.
-      glm::mat4 local = nodeMatrix(node);
-      int p = layout.parent[n];
+      // Unskinned: it rides on the nearest bone above it, or on its own node when that is a bone
+      // (joints hang below it); its own transforms up to that bone are baked into its vertices.
+      const bool isBone = layout.boneOfNode[n] >= 0;
+      glm::mat4 local = isBone ? glm::mat4(1.0f) : nodeMatrix(node);
+      int p = isBone ? static_cast<int>(n) : layout.parent[n];
       while (p >= 0 && layout.boneOfNode[static_cast<size_t>(p)] < 0) {
         local = nodeMatrix(m.nodes[static_cast<size_t>(p)]) * local;
         p = layout.parent[static_cast<size_t>(p)];

@@ -3,6 +3,8 @@
 // and rigport's own extras (gltf_animation.cpp).
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "core/asset.hpp"
@@ -19,6 +21,9 @@ struct Layout {
   std::vector<int> boneOfNode;   // per node: its bone in that rig, -1 if not a bone
   std::vector<int> rigOfSkin;    // per skin
   std::vector<std::vector<int>> boneNode;  // per rig, per bone: its node (-1 for a synthetic root)
+  // Per skin: the bind-shape transform its inverse bind matrices all held, which its meshes'
+  // vertices take instead (gltf_skeleton.cpp); none when there was none to move.
+  std::vector<std::optional<glm::mat4>> bindShape;
 };
 
 // Builds the layout and each rig's skeleton (bones, joints, inverse bind matrices, bone extras);
@@ -28,6 +33,13 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
 Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file);
 // Node TRS channels of bones, plus events and scalar channels from rigport's extras.
 Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file);
+
+// The bind-shape transform B a skin's inverse bind matrices all hold (joint world × IBM = B for each
+// joint, within 1e-4 of the model's size; gltf_bind_shape.cpp): returned for the skin's vertices,
+// with `ibm` rewritten to the inverse of each joint's world rest matrix. Nullopt, `ibm` untouched,
+// when B is the identity, or when the joints disagree (then a warning gives by how much).
+std::optional<glm::mat4> takeBindShape(const std::vector<glm::mat4>& jointWorld, std::vector<glm::mat4>& ibm, size_t skin,
+                                       const std::vector<std::string>& jointNames, Provenance& warnings);
 
 // A node's local matrix (its `matrix`, or T·R·S).
 glm::mat4 nodeMatrix(const tinygltf::Node& node);

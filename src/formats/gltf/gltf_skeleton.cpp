@@ -1,11 +1,14 @@
 // Skeletons (format note gltf_ecosystem.md §1.1, §3.1 "Blender importer"): the bones of a rig are
 // the node tree under the topmost ancestor of its skin's joints, the non-joint nodes included (a
 // DFF's clump frame, Blender's armature object) and nodes that carry a mesh left out (they are
-// meshes riding on a bone). rigport's exporter marks the root it adds above several root bones
+// meshes riding on a bone), unless joints hang below them: Khronos' SimpleSkin puts its skinned
+// mesh node above the skeleton, and the joints inherit that node's transform (Spec §3.7.3.3 ignores
+// it for the mesh only), so it is a bone. rigport's exporter marks the root it adds above several root bones
 // with extras.rigportSyntheticRoot; that node is not a bone. Joints under different roots get a
 // synthetic root bone, with a warning. Inverse bind matrices come from the skin (identity where it
-// has none, as the spec says); rigport's bone extras (boneId, nameHash, originalName) go back into
-// the bone.
+// has none, as the spec says), less a bind-shape transform they all share (gltf_bind_shape.cpp);
+// rigport's bone extras (boneId, nameHash, originalName) go back into the bone. Joints that no
+// scene shows are read all the same, with a warning.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -42,6 +45,23 @@ Result<std::vector<int>> nodeParents(const Document& doc) {
     }
   }
   return parent;
+}
+
+// Per node: whether a scene shows it (every node when the file has no scene: it is a library).
+std::vector<bool> inScene(const tinygltf::Model& m, const std::vector<int>& parent) {
+  std::vector<bool> shown(m.nodes.size(), m.scenes.empty());
+  std::vector<bool> root(m.nodes.size(), false);
+  for (const tinygltf::Scene& scene : m.scenes) {
+    for (int n : scene.nodes) {
+      if (n >= 0 && static_cast<size_t>(n) < m.nodes.size()) root[static_cast<size_t>(n)] = true;
+    }
+  }
+  for (size_t n = 0; n < m.nodes.size() && !m.scenes.empty(); ++n) {
+    int top = static_cast<int>(n);
+    while (!root[static_cast<size_t>(top)] && parent[static_cast<size_t>(top)] >= 0) top = parent[static_cast<size_t>(top)];
+    shown[n] = root[static_cast<size_t>(top)];
+  }
+  return shown;
 }
 
 int topOf(const std::vector<int>& parent, int node) {
@@ -129,10 +149,12 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
   layout.rigOfNode.assign(m.nodes.size(), -1);
   layout.boneOfNode.assign(m.nodes.size(), -1);
   layout.rigOfSkin.assign(m.skins.size(), -1);
+  layout.bindShape.assign(m.skins.size(), std::nullopt);
 
   // Which skins share a tree: a skin's tops are the topmost ancestors of its joints.
   std::vector<std::vector<int>> rigTops;
   std::vector<bool> isJoint(m.nodes.size(), false);
+  std::vector<bool> holdsJoint(m.nodes.size(), false);  // a joint lies below the node
   for (size_t s = 0; s < m.skins.size(); ++s) {
     const auto& joints = m.skins[s].joints;
     if (joints.empty()) return fieldError(doc, fmt::format("skins[{}].joints", s), ErrorCode::BadValue, "is empty; a skin needs at least one joint");
@@ -143,6 +165,9 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
                           fmt::format("names node {}, but the file has {}", joints[j], m.nodes.size()));
       }
       isJoint[static_cast<size_t>(joints[j])] = true;
+      for (int p = layout.parent[static_cast<size_t>(joints[j])]; p >= 0 && !holdsJoint[static_cast<size_t>(p)]; p = layout.parent[static_cast<size_t>(p)]) {
+        holdsJoint[static_cast<size_t>(p)] = true;
+      }
       const int top = topOf(layout.parent, joints[j]);
       if (std::find(tops.begin(), tops.end(), top) == tops.end()) tops.push_back(top);
     }
@@ -200,7 +225,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
       if (node < 0 || static_cast<size_t>(node) >= m.nodes.size()) continue;  // checked by nodeParents
       const tinygltf::Node& n = m.nodes[static_cast<size_t>(node)];
       layout.rigOfNode[static_cast<size_t>(node)] = static_cast<int>(r);
-      if (n.mesh >= 0 && !isJoint[static_cast<size_t>(node)]) continue;  // a mesh, not a bone
+      if (n.mesh >= 0 && !isJoint[static_cast<size_t>(node)] && !holdsJoint[static_cast<size_t>(node)]) continue;  // a mesh, not a bone
       found.emplace_back(node, parentNode);
       for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.emplace_back(*it, node);
     }
@@ -230,6 +255,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
   }
 
   // Joints and inverse bind matrices, skin by skin; the first skin of a rig gives its palette order.
+  const std::vector<bool> shown = inScene(m, layout.parent);
   for (size_t s = 0; s < m.skins.size(); ++s) {
     const tinygltf::Skin& skin = m.skins[s];
     Rig& rig = rigs[static_cast<size_t>(layout.rigOfSkin[s])];
@@ -247,14 +273,33 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
         return fieldError(doc, field, ErrorCode::BadValue, fmt::format("holds {} matrices for {} joints", ibm.size() / 16, skin.joints.size()));
       }
     }
+    std::vector<glm::mat4> matrices(skin.joints.size(), glm::mat4(1.0f));
+    std::vector<glm::mat4> jointWorld(skin.joints.size());
+    std::vector<std::string> names(skin.joints.size());
+    std::vector<std::string> hidden;
+    const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
     for (size_t j = 0; j < skin.joints.size(); ++j) {
       const int bone = layout.boneOfNode[static_cast<size_t>(skin.joints[j])];
       if (bone < 0) {
         return fieldError(doc, fmt::format("skins[{}].joints[{}]", s, j), ErrorCode::BadValue, "a joint carries a mesh and no skeleton could take it");
       }
+      if (!ibm.empty()) std::copy_n(ibm.data() + j * 16, 16, glm::value_ptr(matrices[j]));
+      jointWorld[j] = world[static_cast<size_t>(bone)];
+      names[j] = rig.skeleton.bones[static_cast<size_t>(bone)].name;
+      if (!shown[static_cast<size_t>(skin.joints[j])]) hidden.push_back(names[j]);
+    }
+    if (!hidden.empty()) {
+      std::string listed;
+      for (size_t h = 0; h < hidden.size() && h < 5; ++h) listed += (h > 0 ? ", '" : "'") + hidden[h] + "'";
+      rig.provenance.warn("joints-outside-scene", fmt::format("skins[{}]: {} of its {} joints ({}{}) are in no scene, so a viewer showing the "
+                                                              "file's scenes leaves them out (glTF-Validator NODE_SKIN_NO_SCENE); read as joints all the same",
+                                                              s, hidden.size(), skin.joints.size(), listed, hidden.size() > 5 ? ", ..." : ""));
+    }
+    layout.bindShape[s] = takeBindShape(jointWorld, matrices, s, names, rig.provenance);
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const int bone = layout.boneOfNode[static_cast<size_t>(skin.joints[j])];
       Bone& b = rig.skeleton.bones[static_cast<size_t>(bone)];
-      glm::mat4 matrix(1.0f);
-      if (!ibm.empty()) std::copy_n(ibm.data() + j * 16, 16, glm::value_ptr(matrix));
+      const glm::mat4& matrix = matrices[j];
       if (!b.inverseBind) {
         b.inverseBind = matrix;
       } else if (*b.inverseBind != matrix) {

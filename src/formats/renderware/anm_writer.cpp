@@ -1,5 +1,7 @@
 // .anm writer: one type-1 (standard keys) Anim Animation chunk 0x1B per animation
-// (renderware.md §1.10). Nodes follow the skeleton's joint order (HAnim node order).
+// (renderware.md §1.10). An .anm binds by node position, so its nodes follow the order the DFF writer
+// gives the same skeleton's HAnim nodes (hanimNodeOrder: joints depth-first), not the joint list's:
+// a glTF skin lists its joints in any order.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/anm_layout.hpp"
 #include "formats/renderware/chunk.hpp"
+#include "formats/renderware/hanim_plg.hpp"
 
 namespace rigport::renderware {
 namespace {
@@ -140,7 +143,7 @@ Result<std::vector<uint8_t>> writeAnm(const Rig& source) {
   if (source.animations.empty()) return makeError(ErrorCode::Usage, "the rig has no animations to write as .anm");
   std::optional<Rig> converted;
   const Rig& rig = inRenderWareAxes(source, converted);
-  const std::vector<uint32_t> joints = rig.skeleton.jointList();
+  const std::vector<uint32_t> joints = hanimNodeOrder(rig.skeleton, rig.skeleton.jointList()).bones;
   ByteWriter w;
   for (const Animation& anim : rig.animations) {
     Animation absolute = anim;  // .anm keys replace the bind pose (renderware.md §1.10)

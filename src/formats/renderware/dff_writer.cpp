@@ -25,50 +25,6 @@ constexpr uint32_t kAtomicFlags = 0x05;                  // COLLISIONTEST | REND
 constexpr size_t kMaxInfluences = 4;                     // §1.5: four slots per vertex
 constexpr size_t kMaxNodes = 256;                        // skin indices are u8
 
-// The HAnim node order: joints depth-first, children in the order they appear in the joint list,
-// so an already depth-first list keeps its order (PUSH/POP can only express a preorder, §1.4).
-struct NodeTree {
-  std::vector<uint32_t> bones;     // bone of each node
-  std::vector<int32_t> parents;    // parent node of each node
-};
-
-NodeTree nodeTree(const Skeleton& sk, std::vector<uint32_t> joints) {
-  const size_t nb = sk.bones.size();
-  std::vector<int32_t> position(nb, -1);
-  for (size_t j = 0; j < joints.size(); ++j) position[joints[j]] = static_cast<int32_t>(j);
-  // Joint parent = nearest ancestor bone that is a joint.
-  std::vector<int32_t> jointParent(joints.size(), -1);
-  for (size_t j = 0; j < joints.size(); ++j) {
-    for (int32_t p = sk.bones[joints[j]].parent; p >= 0; p = sk.bones[static_cast<size_t>(p)].parent) {
-      if (position[static_cast<size_t>(p)] >= 0) {
-        jointParent[j] = position[static_cast<size_t>(p)];
-        break;
-      }
-    }
-  }
-  std::vector<std::vector<uint32_t>> children(joints.size());
-  std::vector<uint32_t> roots;
-  for (size_t j = 0; j < joints.size(); ++j) {
-    if (jointParent[j] < 0) {
-      roots.push_back(static_cast<uint32_t>(j));
-    } else {
-      children[static_cast<size_t>(jointParent[j])].push_back(static_cast<uint32_t>(j));
-    }
-  }
-  NodeTree tree;
-  std::vector<int32_t> nodeOfJoint(joints.size(), -1);
-  std::vector<uint32_t> stack(roots.rbegin(), roots.rend());
-  while (!stack.empty()) {
-    const uint32_t j = stack.back();
-    stack.pop_back();
-    nodeOfJoint[j] = static_cast<int32_t>(tree.bones.size());
-    tree.bones.push_back(joints[j]);
-    tree.parents.push_back(jointParent[j] < 0 ? -1 : nodeOfJoint[static_cast<size_t>(jointParent[j])]);
-    for (auto it = children[j].rbegin(); it != children[j].rend(); ++it) stack.push_back(*it);
-  }
-  return tree;
-}
-
 bool isIdentity(const glm::mat4& m) {
   for (int c = 0; c < 4; ++c) {
     for (int k = 0; k < 4; ++k) {
@@ -160,7 +116,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   if (joints.size() > kMaxNodes) {
     return makeError(ErrorCode::Usage, fmt::format("{} joints; a Skin PLG indexes at most {}", joints.size(), kMaxNodes));
   }
-  const NodeTree tree = nodeTree(sk, joints);
+  const HAnimNodeOrder tree = hanimNodeOrder(sk, joints);
   std::vector<int32_t> nodeOfBone(sk.bones.size(), -1);
   for (size_t n = 0; n < tree.bones.size(); ++n) nodeOfBone[tree.bones[n]] = static_cast<int32_t>(n);
 

@@ -86,4 +86,41 @@ std::vector<int32_t> hanimFlagsFromParents(const std::vector<int32_t>& parents) 
   return flags;
 }
 
+HAnimNodeOrder hanimNodeOrder(const Skeleton& sk, const std::vector<uint32_t>& joints) {
+  const size_t nb = sk.bones.size();
+  std::vector<int32_t> position(nb, -1);
+  for (size_t j = 0; j < joints.size(); ++j) position[joints[j]] = static_cast<int32_t>(j);
+  // Joint parent = nearest ancestor bone that is a joint.
+  std::vector<int32_t> jointParent(joints.size(), -1);
+  for (size_t j = 0; j < joints.size(); ++j) {
+    for (int32_t p = sk.bones[joints[j]].parent; p >= 0; p = sk.bones[static_cast<size_t>(p)].parent) {
+      if (position[static_cast<size_t>(p)] >= 0) {
+        jointParent[j] = position[static_cast<size_t>(p)];
+        break;
+      }
+    }
+  }
+  std::vector<std::vector<uint32_t>> children(joints.size());
+  std::vector<uint32_t> roots;
+  for (size_t j = 0; j < joints.size(); ++j) {
+    if (jointParent[j] < 0) {
+      roots.push_back(static_cast<uint32_t>(j));
+    } else {
+      children[static_cast<size_t>(jointParent[j])].push_back(static_cast<uint32_t>(j));
+    }
+  }
+  HAnimNodeOrder tree;
+  std::vector<int32_t> nodeOfJoint(joints.size(), -1);
+  std::vector<uint32_t> stack(roots.rbegin(), roots.rend());
+  while (!stack.empty()) {
+    const uint32_t j = stack.back();
+    stack.pop_back();
+    nodeOfJoint[j] = static_cast<int32_t>(tree.bones.size());
+    tree.bones.push_back(joints[j]);
+    tree.parents.push_back(jointParent[j] < 0 ? -1 : nodeOfJoint[static_cast<size_t>(jointParent[j])]);
+    for (auto it = children[j].rbegin(); it != children[j].rend(); ++it) stack.push_back(*it);
+  }
+  return tree;
+}
+
 }  // namespace rigport::renderware

@@ -7,6 +7,7 @@
 
 #include "core/byte_reader.hpp"
 #include "core/byte_writer.hpp"
+#include "core/rig.hpp"
 #include "formats/renderware/dff_layout.hpp"
 #include "formats/renderware/dff_stream.hpp"
 
@@ -23,5 +24,15 @@ std::vector<int32_t> hanimParents(const std::vector<HAnimNode>& nodes, bool* bal
 // The inverse: node flags for nodes listed depth-first with parent node indices `parents`
 // (POP = no child follows, PUSH = a later sibling follows), so hanimParents() gives them back.
 std::vector<int32_t> hanimFlagsFromParents(const std::vector<int32_t>& parents);
+
+// The HAnim node order the writers give a skeleton's joints: depth-first, children in the order
+// they appear in `joints`, so an already depth-first list keeps its order (PUSH/POP can only
+// express a preorder, §1.4). The DFF writer numbers its HAnim nodes so and the .anm writer its
+// tracks, since an .anm binds by node position (renderware.md §1.10): one order for both.
+struct HAnimNodeOrder {
+  std::vector<uint32_t> bones;   // bone of each node
+  std::vector<int32_t> parents;  // parent node of each node (-1 at a root)
+};
+HAnimNodeOrder hanimNodeOrder(const Skeleton& skeleton, const std::vector<uint32_t>& joints);
 
 }  // namespace rigport::renderware

@@ -1,0 +1,269 @@
+#include "core/fit_keys.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/key_sample.hpp"
+
+namespace rigport {
+namespace {
+
+// The corner and step width of keysToHermite(): far below a game frame (1/30 s), far above float's
+// resolution of SKA's normalised times.
+constexpr float kCornerSeconds = 1e-3f;
+// Sample points per segment (or frame) where a deviation is measured.
+constexpr int kSamplesPerSegment = 8;
+// keysOnFrames() leaves a channel longer than this many frames to the writer, which refuses it (a
+// CLIP's frame index is 16-bit) rather than allocating every frame of a hostile key time.
+constexpr double kMaxFrames = 65536.0;
+
+double deviation(const glm::vec3& a, const glm::vec3& b) { return glm::distance(glm::dvec3(a), glm::dvec3(b)); }
+// Degrees between two rotations.
+double deviation(const glm::quat& a, const glm::quat& b) {
+  const double d = std::fabs(static_cast<double>(glm::dot(glm::normalize(a), glm::normalize(b))));
+  return glm::degrees(2.0 * std::acos(std::min(1.0, d)));
+}
+
+// The largest deviation of `after` from `before`, sampled at every key of either and
+// kSamplesPerSegment points inside each segment of `after`, skipping times within `skip` of a key
+// of `before` (the corners a conversion leaves). Also the time of that deviation.
+template <class T>
+std::pair<double, float> largestDeviation(const Keys<T>& before, const Keys<T>& after, const T& rest, float skip) {
+  std::vector<float> times = before.times;
+  times.insert(times.end(), after.times.begin(), after.times.end());
+  for (size_t k = 1; k < after.times.size(); ++k) {
+    for (int i = 1; i < kSamplesPerSegment; ++i) {
+      times.push_back(after.times[k - 1] + (after.times[k] - after.times[k - 1]) * static_cast<float>(i) / kSamplesPerSegment);
+    }
+  }
+  std::pair<double, float> worst{0.0, 0.0f};
+  for (float t : times) {
+    const auto near = std::lower_bound(before.times.begin(), before.times.end(), t - skip);
+    if (skip > 0.0f && near != before.times.end() && *near <= t + skip && *near != t) continue;
+    const double d = deviation(sampleKeys(before, t, rest), sampleKeys(after, t, rest));
+    if (d > worst.first) worst = {d, t};
+  }
+  return worst;
+}
+
+// Consecutive rotations in one hemisphere, so that a blend of components takes the short way.
+void continuousSigns(Keys<glm::quat>& keys) {
+  for (size_t k = 1; k < keys.values.size(); ++k) {
+    if (glm::dot(keys.values[k], keys.values[k - 1]) < 0.0f) keys.values[k] = -keys.values[k];
+  }
+}
+void continuousSigns(Keys<glm::vec3>&) {}
+
+glm::vec3 zeroLike(const glm::vec3&) { return glm::vec3(0.0f); }
+glm::quat zeroLike(const glm::quat&) { return glm::quat(0.0f, 0.0f, 0.0f, 0.0f); }
+
+template <class T>
+void push(Keys<T>& out, float t, const T& value, const T& tangent) {
+  out.times.push_back(t);
+  out.values.push_back(value);
+  out.inTangents.push_back(tangent);
+  out.outTangents.push_back(tangent);
+}
+
+template <class T>
+Keys<T> hermiteOf(Keys<T> keys) {
+  continuousSigns(keys);
+  const size_t n = keys.times.size();
+  Keys<T> out;
+  out.interpolation = Interpolation::CubicSpline;
+  if (keys.interpolation == Interpolation::Step) {
+    for (size_t k = 0; k < n; ++k) {
+      push(out, keys.times[k], keys.values[k], zeroLike(keys.values[k]));
+      if (k + 1 < n && keys.values[k + 1] != keys.values[k]) {
+        const float e = std::min(kCornerSeconds, (keys.times[k + 1] - keys.times[k]) / 4.0f);
+        if (keys.times[k] < keys.times[k + 1] - e) push(out, keys.times[k + 1] - e, keys.values[k], zeroLike(keys.values[k]));
+      }
+    }
+    return out;
+  }
+  std::vector<T> slope(n - 1);
+  for (size_t k = 0; k + 1 < n; ++k) {
+    const float d = keys.times[k + 1] - keys.times[k];
+    slope[k] = d > 0.0f ? (keys.values[k + 1] - keys.values[k]) / d : zeroLike(keys.values[k]);  // equal times: a jump, no slope
+  }
+  const auto tangent = [&](size_t k) { return k == 0 ? slope[0] : k + 1 == n ? slope[n - 2] : (slope[k - 1] + slope[k]) * 0.5f; };
+  for (size_t k = 0; k < n; ++k) {
+    push(out, keys.times[k], keys.values[k], tangent(k));
+    if (k + 1 == n) break;
+    // A corner key only where it falls strictly between the two (a segment of a few ulps has none).
+    const float e = std::min(kCornerSeconds, (keys.times[k + 1] - keys.times[k]) / 4.0f);
+    const float after = keys.times[k] + e, before = keys.times[k + 1] - e;
+    const bool room = keys.times[k] < after && after < before && before < keys.times[k + 1];
+    if (room && tangent(k) != slope[k]) push(out, after, keys.values[k] + slope[k] * e, slope[k]);
+    if (room && tangent(k + 1) != slope[k]) push(out, before, keys.values[k + 1] - slope[k] * e, slope[k]);
+  }
+  return out;
+}
+
+template <class T>
+bool playsAsIs(const Keys<T>& keys, float fps) {
+  if (static_cast<double>(keys.times.back()) * fps > kMaxFrames) return true;  // beyond the format: its writer refuses it
+  if (keys.interpolation != Interpolation::Linear && keys.times.size() > 1) return false;
+  for (size_t k = 0; k < keys.times.size(); ++k) {
+    const double f = static_cast<double>(keys.times[k]) * fps;
+    if (std::fabs(f - std::round(f)) > 1e-3) return false;
+  }
+  return true;
+}
+
+template <class T>
+Keys<T> resampled(const Keys<T>& keys, float fps, const T& rest) {
+  Keys<T> out;
+  const auto frames = static_cast<size_t>(std::ceil(static_cast<double>(keys.times.back()) * fps - 1e-3));
+  for (size_t f = 0; f <= frames; ++f) {
+    const float t = static_cast<float>(static_cast<double>(f) / fps);
+    out.times.push_back(t);
+    out.values.push_back(sampleKeys(keys, t, rest));
+  }
+  return out;
+}
+
+std::string boneName(const Rig& rig, const BoneTrack& t) {
+  if (t.bone >= 0 && static_cast<size_t>(t.bone) < rig.skeleton.bones.size()) return rig.skeleton.bones[static_cast<size_t>(t.bone)].name;
+  return t.target.name;
+}
+
+const Bone* boneOf(const Rig& rig, const BoneTrack& t) {
+  return t.bone >= 0 && static_cast<size_t>(t.bone) < rig.skeleton.bones.size() ? &rig.skeleton.bones[static_cast<size_t>(t.bone)] : nullptr;
+}
+
+// The worst deviation of one clip's conversion, per kind of channel.
+struct Worst {
+  double metres = 0.0, degrees = 0.0;
+  std::string translationAt, rotationAt;
+  void add(const Rig& rig, const BoneTrack& t, std::pair<double, float> translation, std::pair<double, float> rotation) {
+    const double m = translation.first * rig.provenance.axes.metresPerUnit;
+    if (m > metres) {
+      metres = m;
+      translationAt = fmt::format("'{}' at {:.3f} s", boneName(rig, t), translation.second);
+    }
+    if (rotation.first > degrees) {
+      degrees = rotation.first;
+      rotationAt = fmt::format("'{}' at {:.3f} s", boneName(rig, t), rotation.second);
+    }
+  }
+  std::string describe() const {
+    return fmt::format("{:.3g} m{}, {:.3g}°{}", metres, translationAt.empty() ? "" : " (" + translationAt + ")", degrees,
+                       rotationAt.empty() ? "" : " (" + rotationAt + ")");
+  }
+};
+
+}  // namespace
+
+void dropScaleKeys(Rig& rig, std::string_view format) {
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  for (Animation& anim : rig.animations) {
+    std::vector<std::string> bones;
+    double worst = 0.0;
+    const BoneTrack* worstTrack = nullptr;
+    for (BoneTrack& t : anim.tracks) {
+      if (t.scale.empty()) continue;
+      const Bone* bone = boneOf(rig, t);
+      const glm::vec3 rest = bone != nullptr ? bone->scale : glm::vec3(1.0f);
+      double d = 0.0;
+      for (const glm::vec3& s : t.scale.values) {
+        const glm::vec3 off = glm::abs(s - rest);
+        d = std::max(d, static_cast<double>(std::max({off.x, off.y, off.z})));
+      }
+      if (d > 1e-6) {
+        bones.push_back(boneName(rig, t));
+        if (d > worst) {
+          worst = d;
+          worstTrack = &t;
+        }
+      }
+      t.scale = {};
+    }
+    if (bones.empty()) continue;
+    // The joints below the worst bone move about deviation × their distance from it.
+    double reach = 0.0;
+    if (const Bone* bone = boneOf(rig, *worstTrack)) {
+      const size_t b = static_cast<size_t>(bone - rig.skeleton.bones.data());
+      std::vector<bool> below(rig.skeleton.bones.size(), false);
+      below[b] = true;
+      for (size_t i = b + 1; i < rig.skeleton.bones.size(); ++i) {
+        const int32_t p = rig.skeleton.bones[i].parent;
+        if (p < 0 || !below[static_cast<size_t>(p)]) continue;
+        below[i] = true;
+        reach = std::max(reach, static_cast<double>(glm::distance(glm::vec3(world[i][3]), glm::vec3(world[b][3]))));
+      }
+    }
+    std::string listed;
+    for (size_t i = 0; i < bones.size() && i < 5; ++i) listed += (i > 0 ? ", '" : "'") + bones[i] + "'";
+    rig.provenance.warn("scale-keys-dropped",
+                        fmt::format("animation '{}': {} stores no scale keys, so those of {} bone{} were dropped ({}{}); largest deviation "
+                                    "from the rest scale {:.3g} ('{}'), which moves the joints below it by up to about {:.3g} m",
+                                    anim.name, format, bones.size(), bones.size() == 1 ? "" : "s", listed, bones.size() > 5 ? ", ..." : "",
+                                    worst, boneName(rig, *worstTrack), worst * reach * rig.provenance.axes.metresPerUnit));
+  }
+}
+
+void keysToHermite(Rig& rig, std::string_view format) {
+  for (Animation& anim : rig.animations) {
+    Worst worst;
+    size_t linear = 0, step = 0;
+    for (BoneTrack& t : anim.tracks) {
+      const Bone* bone = boneOf(rig, t);
+      std::pair<double, float> moved{0.0, 0.0f}, turned{0.0, 0.0f};
+      if (t.translation.times.size() > 1 && t.translation.interpolation != Interpolation::CubicSpline) {
+        (t.translation.interpolation == Interpolation::Step ? step : linear) += 1;
+        Keys<glm::vec3> before = t.translation;
+        t.translation = hermiteOf(std::move(t.translation));
+        moved = largestDeviation(before, t.translation, bone != nullptr ? bone->translation : glm::vec3(0.0f), kCornerSeconds);
+      }
+      if (t.rotation.times.size() > 1 && t.rotation.interpolation != Interpolation::CubicSpline) {
+        (t.rotation.interpolation == Interpolation::Step ? step : linear) += 1;
+        Keys<glm::quat> before = t.rotation;
+        t.rotation = hermiteOf(std::move(t.rotation));
+        turned = largestDeviation(before, t.rotation, bone != nullptr ? bone->rotation : glm::quat(1.0f, 0.0f, 0.0f, 0.0f), kCornerSeconds);
+      }
+      worst.add(rig, t, moved, turned);
+    }
+    if (linear + step == 0) continue;
+    rig.provenance.warn("keys-to-hermite",
+                        fmt::format("animation '{}': {} LINEAR and {} STEP channels rewritten as {}'s Hermite keys (tangents from the "
+                                    "segments' slopes; corners and steps take {} ms); largest deviation outside them {}",
+                                    anim.name, linear, step, format, kCornerSeconds * 1000.0f, worst.describe()));
+  }
+}
+
+void keysOnFrames(Rig& rig, float fps, std::string_view format) {
+  for (Animation& anim : rig.animations) {
+    Worst worst;
+    size_t channels = 0;
+    for (BoneTrack& t : anim.tracks) {
+      const Bone* bone = boneOf(rig, t);
+      std::pair<double, float> moved{0.0, 0.0f}, turned{0.0, 0.0f};
+      if (!t.translation.empty() && !playsAsIs(t.translation, fps)) {
+        ++channels;
+        Keys<glm::vec3> before = t.translation;
+        t.translation = resampled(before, fps, bone != nullptr ? bone->translation : glm::vec3(0.0f));
+        moved = largestDeviation(before, t.translation, bone != nullptr ? bone->translation : glm::vec3(0.0f), 0.0f);
+      }
+      if (!t.rotation.empty() && !playsAsIs(t.rotation, fps)) {
+        ++channels;
+        Keys<glm::quat> before = t.rotation;
+        const glm::quat rest = bone != nullptr ? bone->rotation : glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+        t.rotation = resampled(before, fps, rest);
+        turned = largestDeviation(before, t.rotation, rest, 0.0f);
+      }
+      worst.add(rig, t, moved, turned);
+    }
+    if (channels == 0) continue;
+    rig.provenance.warn("keys-resampled",
+                        fmt::format("animation '{}': {} channel{} (STEP, CUBICSPLINE or keys between the 1/{:g} s frames) resampled at "
+                                    "every frame for {}, which plays keys linearly on whole frames; largest deviation {}",
+                                    anim.name, channels, channels == 1 ? "" : "s", fps, format, worst.describe()));
+  }
+}
+
+}  // namespace rigport

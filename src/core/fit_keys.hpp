@@ -1,0 +1,29 @@
+// The key conversions fitToLimits() makes for formats whose keys are not glTF's (core/fit.hpp):
+// each keeps the motion where the target can, and measures and reports what it cannot.
+#pragma once
+
+#include <string_view>
+
+#include "core/rig.hpp"
+
+namespace rigport {
+
+// Scale keys dropped from every clip, for a format whose keys carry none (.anm, SKA, CLIP). The
+// warning names the bones, the largest deviation from the rest scale, and about how far that
+// scale moves the joints below the bone (deviation × their distance from it at rest).
+void dropScaleKeys(Rig& rig, std::string_view format);
+
+// STEP and LINEAR translation and rotation keys as cubic Hermite keys with one tangent per key (in
+// = out, a BattleForge SKA's). LINEAR: each key's tangent is the mean of its segments' slopes, and
+// where the two differ a key 1 ms (at most a quarter segment) to that side carries the segment's
+// own slope, so every segment is straight outside those corners. STEP: a key 1 ms before each
+// change holds the earlier value, zero tangents. The largest deviation outside the corners (a
+// rotation's chord against glTF's slerp) is reported per clip.
+void keysToHermite(Rig& rig, std::string_view format);
+
+// Keys on the frames of `fps`, played linearly (a Sims 3 CLIP: 30 fps). A translation or rotation
+// channel whose keys are not already LINEAR and on frames is resampled at every frame from 0 to its
+// last key; the largest deviation (sampled 8 times per frame) is reported per clip.
+void keysOnFrames(Rig& rig, float fps, std::string_view format);
+
+}  // namespace rigport
