@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -26,6 +27,12 @@ enum class ErrorCode {
 };
 
 const char* errorCodeName(ErrorCode code);
+
+// `text` safe to print on a terminal: every control character (C0, DEL, and C1 in its UTF-8
+// form), and every byte that is not part of valid UTF-8, becomes \xNN; the rest, non-ASCII
+// letters included, is kept. Names and strings come from files, and a file must not drive the
+// terminal that shows its errors (issue 25: an ESC in a clip name). Idempotent.
+std::string printable(std::string_view text);
 
 // One step of an error's trail: where (a container entry, a resource, a field path) and the byte
 // offset of that place in the bytes it belongs to.
@@ -46,7 +53,8 @@ struct Error {
   std::vector<ErrorFrame> trail() const;
   // Adds a frame outside every frame so far: a container calls it on an inner reader's error.
   Error& within(ErrorFrame frame);
-  // "file: entry 3 (at 0x40) > Clump/Geometry[0]: message (at 0x1A2C)" — one line, for humans and logs.
+  // "file: entry 3 (at 0x40) > Clump/Geometry[0]: message (at 0x1A2C)" — one line, for humans and
+  // logs, every part printable().
   std::string describe() const;
 };
 

@@ -18,6 +18,15 @@ constexpr size_t kShortMaxLen = 10, kShortMaxOffset = 1024;
 constexpr size_t kMediumMaxLen = 67, kMediumMaxOffset = 16384;
 constexpr size_t kLongMaxLen = 1028, kLongMaxOffset = 131072;
 
+// The most output one byte of the stream can make: the long copy (0xC0-0xDF) spends 4 bytes on up
+// to 1,028 copied bytes; a short copy makes at most 10 per 2 bytes, a medium one 67 per 3, a literal
+// 1 per byte. A declared size beyond 257 x the stream's bytes is forged (issue 25).
+constexpr uint64_t kMostOutputPerByte = kLongMaxLen / 4;
+// The output's first allocation is twice the stream's bytes (real resources expand 1.3-4 times, so
+// one or two growths), at least kFirstOutputChunk; it then doubles as the stream fills it, never
+// past the declared size.
+constexpr size_t kFirstOutputChunk = 4096;
+
 Result<uint64_t> readHeader(ByteReader& r) {
   RP_ASSIGN(const uint8_t flags, r.u8("flags"));
   RP_ASSIGN(const uint8_t magic, r.u8("magic"));
@@ -32,15 +41,30 @@ Result<uint64_t> readHeader(ByteReader& r) {
 
 }  // namespace
 
+// The output grows as the stream fills it, each growth charged to the budget first: a declared
+// size costs nothing the stream's bytes do not make, so a forged one cannot spend the budget the
+// resources after it need. The charge is at most twice the bytes written, or twice the stream's.
 Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
   auto scope = r.scope("RefPack");
   RP_ASSIGN(const uint64_t size, readHeader(r));
-  RP_CHECK(r.charge(size, "uncompressedSize"));
-  std::vector<uint8_t> out(size);
+  const uint64_t most = kMostOutputPerByte * r.remaining();
+  if (size > most) {
+    return r.errorAt(r.position(), ErrorCode::TooLarge,
+                     fmt::format("declares {} bytes, but its {}-byte stream can make at most {}", size, r.remaining(), most),
+                     "uncompressedSize");
+  }
+  std::vector<uint8_t> out;
+  const size_t first = std::max(kFirstOutputChunk, 2 * r.remaining());
+  auto room = [&](size_t need) -> Status {  // out holds at least `need` bytes (need <= size)
+    if (need <= out.size()) return Ok{};
+    const size_t grown = static_cast<size_t>(std::min<uint64_t>(size, std::max({need, 2 * out.size(), first})));
+    RP_CHECK(r.charge(grown - out.size(), "uncompressedSize"));
+    out.resize(grown);
+    return Ok{};
+  };
   const uint8_t* const begin = r.data().data();
   const uint8_t* in = begin + r.position();
   const uint8_t* const end = begin + r.size();
-  uint8_t* const dst = out.data();
   size_t o = 0;
   auto fail = [&](const uint8_t* at, std::string message) { return r.errorAt(static_cast<size_t>(at - begin), ErrorCode::BadValue, std::move(message), "opcode"); };
   for (;;) {
@@ -77,13 +101,15 @@ Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
     }
     if (plain > static_cast<size_t>(end - in)) return fail(op, fmt::format("{} literal bytes run past the end of the stream", plain));
     if (plain > size - o) return fail(op, fmt::format("{} literal bytes overflow the {}-byte output at {}", plain, size, o));
-    if (plain > 0) std::memcpy(dst + o, in, plain);  // never with the null data of an empty output
+    RP_CHECK(room(o + plain));
+    if (plain > 0) std::memcpy(out.data() + o, in, plain);  // never with the null data of an empty output
     in += plain;
     o += plain;
     if (copy > 0) {
       if (offset > o) return fail(op, fmt::format("copies from {} bytes back at output {}", offset, o));
       if (copy > size - o) return fail(op, fmt::format("a {}-byte copy overflows the {}-byte output at {}", copy, size, o));
-      uint8_t* d = dst + o;
+      RP_CHECK(room(o + copy));
+      uint8_t* d = out.data() + o;
       const uint8_t* s = d - offset;
       if (offset >= copy) {
         std::memcpy(d, s, copy);

@@ -12,8 +12,9 @@
 
 namespace rigport::sims3 {
 
-// Decompresses the stream `r` reads; the output size is charged to r's budget before allocating.
-// Errors name the offset of the opcode that reads or copies out of bounds.
+// Decompresses the stream `r` reads. A declared size the stream's bytes cannot make (257 per byte)
+// is an error before anything is allocated; the output grows as it is written, each growth charged
+// to r's budget first. Errors name the offset of the opcode that reads or copies out of bounds.
 Result<std::vector<uint8_t>> refpackDecompress(ByteReader r);
 // Compresses (greedy matching over a hash of 4-byte sequences, offsets up to 128 KiB).
 std::vector<uint8_t> refpackCompress(std::span<const uint8_t> data);
