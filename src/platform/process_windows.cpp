@@ -1,13 +1,7 @@
 // platform/process.hpp on Windows.
 #if defined(_WIN32)
 
-#ifndef NOMINMAX
-#define NOMINMAX
-#endif
-#ifndef WIN32_LEAN_AND_MEAN
-#define WIN32_LEAN_AND_MEAN
-#endif
-#include <windows.h>
+#include "platform/windows_api.hpp"
 #include <io.h>
 #include <process.h>
 #include <shellapi.h>
