@@ -400,8 +400,8 @@ TEST(RenderwareDff, RoundTripOfConstructedModel) {
   ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
   auto again = readDff(*bytes);
   ASSERT_TRUE(again.ok()) << again.error().describe();
-  // The root joint owns the atomic; its frame is not at the origin, so positions are stored in
-  // its space and the inverse binds relative to it (§1.9): compare what a renderer sees.
+  // The root joint owns the atomic; its frame is not at the origin, which takes no part in skinning
+  // (§1.9: librw cancels the atomic's frame): compare what a renderer sees.
   const Mesh& back = again->meshes[0];
   ASSERT_EQ(back.positions.size(), m.positions.size());
   const auto worldBack = again->skeleton.worldBindMatrices();

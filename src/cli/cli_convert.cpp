@@ -1,5 +1,6 @@
 // `rigport convert FILE|DIR... [-o DIR|FILE] [-j N] [--include GLOB] [--gltf] [--merge]
-// [--anim FILE]... [--skeleton FILE[#ITEM]] [--resample FPS] [--strict] [--to FORMAT [--anim-out FILE]]`:
+// [--anim FILE]... [--skeleton FILE[#ITEM]] [--resample FPS] [--strict] [--rest-pose CLIP[@SECONDS]|bind]
+// [--no-ground] [--to FORMAT [--anim-out FILE]]`:
 // each input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf +
 // .bin); with --to, to DIR/<stem>.<format's extension> through that format's writer
 // (cli/convert_to.hpp); a file found in a folder keeps its place below the folder. A bad input is
@@ -24,6 +25,7 @@
 #include "cli/inputs.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
+#include "cli/stance.hpp"
 #include "platform/files.hpp"
 #include "core/resample.hpp"
 #include "export/gltf.hpp"
@@ -42,6 +44,7 @@ struct ConvertSettings {
   bool skipExisting = false;         // --skip-existing: an input whose output exists is not read again
   bool overwrite = false;            // --overwrite: replace existing outputs (else they are an error)
   InputOptions inputs;
+  StanceOptions stance;              // --rest-pose, --no-ground
   std::string output = ".";
   bool separateFiles = false;  // --gltf: .gltf + .bin instead of .glb
   bool quiet = false;
@@ -133,14 +136,15 @@ Error existsError(const fs::path& out) {
 // fails the input, a write error the output.
 // Without --overwrite the write itself refuses an existing file (platform::Overwrite::Refuse), so
 // of two processes writing one output exactly one succeeds, whatever the check before reading said.
-std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out, bool separateFiles, platform::Overwrite overwrite) {
+std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out, bool separateFiles, const GltfOptions& options,
+                                                  platform::Overwrite overwrite) {
   if (separateFiles) {
-    auto files = exportGltf(rig, out.stem().string() + ".bin");
+    auto files = exportGltf(rig, out.stem().string() + ".bin", options);
     if (!files) return std::pair{Outcome::InputFailed, files.error()};
     if (auto written = writeGltfPair(out, *files, overwrite); !written) return std::pair{Outcome::OutputFailed, written.error()};
     return std::nullopt;
   }
-  auto glb = exportGlbParts(std::move(rig));
+  auto glb = exportGlbParts(std::move(rig), options);
   if (!glb) return std::pair{Outcome::InputFailed, glb.error()};
   if (auto written = platform::writeFileAtomic(out.string(), glb->pieces(), overwrite); !written) {
     return std::pair{Outcome::OutputFailed, written.error()};
@@ -213,10 +217,18 @@ class Converter {
       AssembledRig& a = (*rigs)[i];
       if (std::find(result.skipped.begin(), result.skipped.end(), outs[i].string()) != result.skipped.end()) continue;
       if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
+      // glTF output rests and stands as --rest-pose and --no-ground say; a game format gets only the
+      // rest pose the user names (its own frames are its rest pose).
+      GltfOptions gltf;
+      if (s_.target == nullptr || !s_.stance.restPose.empty()) {
+        auto lift = settleStance(a.rig, s_.stance, s_.target == nullptr);
+        if (!lift) return failed(std::move(result), Outcome::InputFailed, lift.error());
+        gltf.groundLift = *lift;
+      }
       const Provenance provenance = a.rig.provenance;  // the rig itself is moved into the exporter
       if (s_.target != nullptr) {
         if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
-      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, overwrite())) {
+      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, gltf, overwrite())) {
         return failed(std::move(result), failure->first, std::move(failure->second));
       } else {
         result.written.push_back(outs[i].string());
@@ -430,6 +442,7 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--merge", s->merge, "Write the clips of one input that play on the same skeleton as animations of one file");
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   addInputOptions(*cmd, s->inputs);
+  addStanceOptions(*cmd, s->stance, true);
   cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
   cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
       ->check(CLI::PositiveNumber);

@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/stance.hpp"
 #include "core/repair.hpp"
 #include "export/json_report.hpp"
 #include "formats/registry.hpp"
@@ -26,6 +27,7 @@ using Json = nlohmann::ordered_json;
 struct InfoSettings {
   std::vector<std::string> files;
   InputOptions inputs;
+  StanceOptions stance;  // --rest-pose: what convert would rest the rigs in, and its warnings
   bool json = false;
 };
 
@@ -165,6 +167,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     }
     clipSets = std::move(asset.clips);
   }
+  for (AssembledRig& r : rigs) RP_CHECK(settleStance(r.rig, s.stance, false));
   for (size_t i = 0; i < rigs.size(); ++i) {
     const auto streamedCounts = streamed.counts.find(i);  // a rig with no mesh streamed is counted as it is
     meshCounts.push_back(streamedCounts != streamed.counts.end() ? std::move(streamedCounts->second) : countMeshes(rigs[i].rig));
@@ -224,6 +227,7 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("info", "Show what each file holds: items, bones, meshes, clips, warnings");
   cmd->add_option("files", s->files, "Input files")->required();
   addInputOptions(*cmd, s->inputs);
+  addStanceOptions(*cmd, s->stance, false);
   cmd->add_flag("--json", s->json, "Print a JSON array, one object per file: items, rigs, clip sets (or an error)");
   cmd->callback([s, &exitCode] { exitCode = runInfo(*s); });
 }

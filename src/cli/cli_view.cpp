@@ -1,4 +1,5 @@
-// `rigport view FILE... [--anim FILE]... [-o page.html] [--open]`: converts each input as
+// `rigport view FILE... [--anim FILE]... [--rest-pose CLIP[@SECONDS]|bind] [--no-ground] [-o page.html]
+// [--open]`: converts each input as
 // `convert` does (every rig it yields) and writes ONE self-contained HTML page (three.js viewer bundled in, every .glb
 // embedded as base64), so a file can be inspected in a browser, offline, before opening Blender.
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/stance.hpp"
 #include "cli/viewer_page.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
@@ -25,6 +27,7 @@ namespace fs = std::filesystem;
 struct ViewSettings {
   std::vector<std::string> files;
   InputOptions inputs;
+  StanceOptions stance;  // --rest-pose, --no-ground
   std::string output;  // empty: <stem of the first input>.html in the current folder, like convert
   bool open = false;
   bool demo = false;   // the procedural demo character instead of (or besides) files
@@ -100,8 +103,8 @@ int runView(const ViewSettings& s) {
   size_t failures = 0;
   std::vector<EmbeddedModel> models;
   // `name` labels the model in the page; `source` names it in errors (the path given).
-  auto add = [&](const std::string& name, const std::string& source, const Rig& rig) {
-    auto glb = exportGlb(rig);
+  auto add = [&](const std::string& name, const std::string& source, const Rig& rig, const GltfOptions& options) {
+    auto glb = exportGlb(rig, options);
     if (!glb) {
       Error e = glb.error();
       if (e.file.empty()) e.file = source;
@@ -124,9 +127,21 @@ int runView(const ViewSettings& s) {
       continue;
     }
     const std::string file = fs::path(path).filename().string();
-    for (const AssembledRig& r : *rigs) add(rigs->size() == 1 ? file : file + "/" + r.rig.name, path, r.rig);
+    for (AssembledRig& r : *rigs) {
+      GltfOptions options;
+      if (auto lift = settleStance(r.rig, s.stance, true); lift) {
+        options.groundLift = *lift;
+      } else {
+        Error e = lift.error();
+        e.file = path;
+        printError(e);
+        ++failures;
+        continue;
+      }
+      add(rigs->size() == 1 ? file : file + "/" + r.rig.name, path, r.rig, options);
+    }
   }
-  if (s.demo) add("demo_character", "--demo", makeDemoCharacter(s.demoOptions));
+  if (s.demo) add("demo_character", "--demo", makeDemoCharacter(s.demoOptions), GltfOptions{});
   if (models.empty()) {
     fmt::print(stderr, "rigport: error: no model could be converted; no page written\n");
     return kExitInputFailed;
@@ -152,6 +167,7 @@ void addViewCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("view", "Write one self-contained HTML page (three.js) showing the converted models");
   cmd->add_option("files", s->files, "Input files (models with a skeleton and/or meshes)");
   addInputOptions(*cmd, s->inputs);
+  addStanceOptions(*cmd, s->stance, true);
   cmd->add_option("-o,--output", s->output, "Output page (default: <stem of the first input>.html)");
   cmd->add_flag("--open", s->open, "Open the page in the default browser (xdg-open)");
   cmd->add_flag("--demo", s->demo, "Add the procedural demo character (as `rigport demo` builds it)");

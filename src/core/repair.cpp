@@ -117,6 +117,24 @@ Status repairAttribute(Rig& rig, std::vector<V>& values, size_t m, const char* n
   return Ok{};
 }
 
+// A normal of zero length (or too short to divide by: the exporter's 1e-12) has no direction, and
+// glTF needs unit normals (ACCESSOR_NON_UNIT): it becomes the up axis, as the exporter would make it,
+// but said. Real DFFs hold up to 52,335 of them. Runs after repairAttribute, so every normal is finite.
+Status repairZeroNormals(Rig& rig, std::vector<glm::vec3>& normals, size_t m, const glm::vec3& up, bool strict) {
+  std::vector<size_t> zero;
+  for (size_t v = 0; v < normals.size(); ++v) {
+    if (glm::dot(normals[v], normals[v]) > 1e-24f) continue;
+    if (strict) return notRepaired(fmt::format("meshes[{}]/normals[{}]", m, v), "normal has zero length");
+    zero.push_back(v);
+    normals[v] = up;
+  }
+  if (!zero.empty()) {
+    rig.provenance.warn("repaired-normal", fmt::format("mesh {}: {} normal(s) of zero length ({}) set to the up axis", m, zero.size(),
+                                                       firstIndices(zero)));
+  }
+  return Ok{};
+}
+
 Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   if (!mesh.skinned()) return Ok{};
   // A pass that only looks (nearly every model has nothing to repair); the rebuild copies.
@@ -406,6 +424,7 @@ Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, b
   RP_CHECK(repairWeights(rig, mesh, m, strict));
   RP_CHECK(repairPositions(rig, mesh, m, bindPos, strict));
   RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
+  RP_CHECK(repairZeroNormals(rig, mesh.normals, m, up, strict));
   RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
   return Ok{};
 }

@@ -5,7 +5,7 @@
 //   - a vertex position that is not finite: moved to the bind position of the bone that weighs the
 //     vertex most (the origin of the mesh's space when nothing weighs it); a triangle whose three
 //     vertices were all moved is dropped;
-//   - a normal that is not finite: the rig's up axis; a UV that is not finite: (0, 0);
+//   - a normal that is not finite or of zero length: the rig's up axis; a UV that is not finite: (0, 0);
 //   - an influence whose weight is negative or not finite: dropped; a skin without influences in a
 //     rig without bones: dropped (a glTF skin needs a joint);
 //   - a bone rest pose component that is not finite: translation 0, scale 1; a rotation that is

@@ -23,6 +23,11 @@ struct GltfOptions {
   // renormalise (false).
   bool allowEightInfluences = true;
   std::string generator = "rigport";
+  // Metres along glTF's +Y that a non-joint node above the skeleton's roots (and above the meshes
+  // that ride on no bone) lifts the model by, so that a model whose origin is above its feet stands
+  // on the ground (core/rest_pose.hpp finds how far); joints, inverse bind matrices and keys stay
+  // exactly as they are. 0: no such node.
+  float groundLift = 0.0f;
 };
 
 // A .glb in memory.

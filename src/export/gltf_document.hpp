@@ -31,8 +31,10 @@ struct Document {
   std::unordered_set<std::string> usedNames;  // node names taken so far (kept unique)
   BufferBuilder buffer;
 
-  // Set by addSkeletonNodes: node index of bone i is boneNode[i].
+  // Set by addSkeletonNodes: node index of bone i is boneNode[i]; the node lifting the model onto
+  // the ground (GltfOptions::groundLift), which also holds the meshes riding on no bone.
   std::vector<uint32_t> boneNode;
+  std::optional<uint32_t> groundNode;
   // Set by addSkin when the skeleton has a joint.
   std::optional<uint32_t> skin;
   std::vector<uint32_t> joints;          // skin joint position -> bone index
@@ -47,9 +49,9 @@ std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::
 // own keys win on a clash, so a reader cannot hide what the exporter reports.
 Json withModelExtras(const nlohmann::json& model, Json ours);
 
-// One TRS node per bone, parent links, and a non-joint common root when there are several roots;
-// refuses a bone whose translation or scale is not finite.
-Status addSkeletonNodes(Document& doc, const Rig& rig);
+// One TRS node per bone, parent links, and a non-joint common root when there are several roots or
+// options.groundLift asks for one; refuses a bone whose translation or scale is not finite.
+Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& options);
 // The skin of every skeleton with a joint, used by a mesh or not: joints and float MAT4 inverse bind
 // matrices.
 Status addSkin(Document& doc, const Rig& rig);

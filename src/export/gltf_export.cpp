@@ -99,7 +99,7 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 
   gltf::Document doc;
   doc.buffer.reserve(estimateBytes(rig));
-  RP_CHECK(gltf::addSkeletonNodes(doc, rig));
+  RP_CHECK(gltf::addSkeletonNodes(doc, rig, options));
   RP_CHECK(gltf::addSkin(doc, rig));
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, own, options));

@@ -293,6 +293,8 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
       doc.sceneNodes.push_back(nodeIndex);
     } else if (mesh.attachBone >= 0) {
       doc.nodes[doc.boneNode[static_cast<size_t>(mesh.attachBone)]]["children"].push_back(nodeIndex);
+    } else if (doc.groundNode) {
+      doc.nodes[*doc.groundNode]["children"].push_back(nodeIndex);
     } else {
       doc.sceneNodes.push_back(nodeIndex);
     }

@@ -99,7 +99,7 @@ std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::
   return name;
 }
 
-Status addSkeletonNodes(Document& doc, const Rig& rig) {
+Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& options) {
   const auto& bones = rig.skeleton.bones;
   // Node TRS are JSON numbers, which have no NaN or infinity (repairRig() mends such a bone).
   for (size_t i = 0; i < bones.size(); ++i) {
@@ -147,17 +147,24 @@ Status addSkeletonNodes(Document& doc, const Rig& rig) {
     if (!extras.empty()) node["extras"] = std::move(extras);
     doc.nodes.push_back(std::move(node));
   }
-  if (roots.size() == 1) {
+  const float lift = options.groundLift;
+  if (roots.size() == 1 && lift == 0.0f) {
     doc.sceneNodes.push_back(doc.boneNode[roots[0]]);
-  } else if (roots.size() > 1) {
+  } else if (roots.size() > 1 || lift != 0.0f) {
     // A skin's joints need one common root (SKIN_NO_COMMON_ROOT, §1.1); this non-joint node is it,
-    // and Blender turns it into the armature object.
+    // and Blender turns it into the armature object. It also carries the ground lift, above every
+    // joint, so that inverse bind matrices and keys stay the rig's; rigport's glTF reader drops it.
     Json node = Json::object();
     node["name"] = uniqueNodeName(doc, rig.name.empty() ? std::string("Armature") : rig.name, "Armature");
     Json c = Json::array();
     for (uint32_t r : roots) c.push_back(doc.boneNode[r]);
-    node["children"] = std::move(c);
+    if (!c.empty()) node["children"] = std::move(c);
     node["extras"] = {{"rigportSyntheticRoot", true}};
+    if (lift != 0.0f) {
+      node["translation"] = {0.0f, lift, 0.0f};
+      node["extras"]["rigportGroundLift"] = lift;
+      doc.groundNode = static_cast<uint32_t>(doc.nodes.size());
+    }
     doc.sceneNodes.push_back(static_cast<uint32_t>(doc.nodes.size()));
     doc.nodes.push_back(std::move(node));
   }

@@ -72,7 +72,8 @@ Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
-               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{4, 256, 0xFFFF}},
+               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{4, 256, 0xFFFF},
+               StandHints{"IDLE_stance", "ped.ifp", true}},
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
                kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
                readOneClipSet<renderware::readAnm>, renderware::writeAnm,

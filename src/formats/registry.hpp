@@ -27,6 +27,17 @@ enum Carries : uint32_t {
 // "skeleton, skin, meshes", in that order.
 std::string carriesText(uint32_t carries);
 
+// How a format's models stand when nothing else poses them (core/rest_pose.hpp); empty for most.
+struct StandHints {
+  // The clip the game plays when nothing else does: the rest pose when the bind pose lies on its
+  // side, and the file that usually holds it (for the advice a warning gives).
+  std::string_view idleClip;
+  std::string_view idleClipFile;
+  // The model's origin is above its feet (a GTA ped's is its pelvis): glTF output lifts its lowest
+  // point onto the ground (GltfOptions::groundLift).
+  bool originAboveFeet = false;
+};
+
 struct FormatInfo {
   std::string_view name;         // stable id used on the command line, e.g. "renderware-dff"
   std::string_view description;  // one line for `rigport formats`
@@ -43,6 +54,7 @@ struct FormatInfo {
   Result<std::vector<uint8_t>> (*write)(const Rig& rig);
   // What the writer's format can hold; `convert --to` fits a rig to it first, saying what was lost.
   WriteLimits limits{};
+  StandHints stand{};
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

@@ -17,6 +17,9 @@ constexpr float kBindPoseTolerance = 1e-3f;
 // Axis dot products of an unsheared float frame stay below ~1e-6; real GTA III frames reach 0.01.
 constexpr float kShearTolerance = 1e-4f;
 constexpr size_t kNamedFrames = 3;
+// A clump frame turned by less than this (degrees) is float noise (acos of a w one ulp below 1
+// gives 0.04), not a turn to drop.
+constexpr float kTurnTolerance = 0.1f;
 
 float shear(const glm::mat4& m) {
   const glm::vec3 x(m[0]), y(m[1]), z(m[2]);
@@ -32,14 +35,37 @@ nlohmann::json poseJson(const Bone& b) {
           {"scale", {b.scale.x, b.scale.y, b.scale.z}}};
 }
 
-// Replaces each joint's TRS by its bind pose: world = atomic LTM · inverse(invMat), local relative
-// to the parent's new world; other bones keep their local TRS and follow their parent.
-void adoptBindPose(Rig& rig, const glm::mat4& atomicWorld, const std::vector<uint32_t>& nodeBones,
-                   const std::vector<glm::mat4>& inverseMatrices) {
+// Bones whose skin matrix carries a shear a node cannot hold: how many, the worst shear, the first
+// few names and how far joint world × inverse bind ends up off identity.
+struct ShearedSkin {
+  size_t count = 0;
+  float worst = 0.0f;
+  float offIdentity = 0.0f;
+  std::string named;
+  void add(const std::string& name, float shear, float off) {
+    if (count < kNamedFrames) named += fmt::format("{}'{}' ({:.3g})", count == 0 ? "" : ", ", name, shear);
+    worst = std::max(worst, shear);
+    offIdentity = std::max(offIdentity, off);
+    ++count;
+  }
+};
+
+float offIdentity(const glm::mat4& m) {
+  float worst = 0.0f;
+  for (int c = 0; c < 4; ++c)
+    for (int k = 0; k < 4; ++k) worst = std::max(worst, std::fabs(m[c][k] - (c == k ? 1.0f : 0.0f)));
+  return worst;
+}
+
+// Replaces each joint's TRS by its bind pose: world = inverse(invMat) (the skin's space, §1.9),
+// local relative to the parent's new world; other bones keep their local TRS and follow their parent.
+void adoptBindPose(Rig& rig, const std::vector<uint32_t>& nodeBones, const std::vector<glm::mat4>& inverseMatrices,
+                   size_t atomicIndex) {
   auto& bones = rig.skeleton.bones;
   std::vector<int64_t> nodeOfBone(bones.size(), -1);
   for (size_t n = 0; n < std::min(nodeBones.size(), inverseMatrices.size()); ++n) nodeOfBone[nodeBones[n]] = static_cast<int64_t>(n);
   std::vector<glm::mat4> world(bones.size());
+  ShearedSkin sheared;
   for (size_t b = 0; b < bones.size(); ++b) {
     Bone& bone = bones[b];
     const glm::mat4 parentWorld = bone.parent >= 0 ? world[static_cast<size_t>(bone.parent)] : glm::mat4(1.0f);
@@ -47,9 +73,9 @@ void adoptBindPose(Rig& rig, const glm::mat4& atomicWorld, const std::vector<uin
       world[b] = parentWorld * bone.localMatrix();
       continue;
     }
-    world[b] = atomicWorld * glm::inverse(inverseMatrices[static_cast<size_t>(nodeOfBone[b])]);
+    const glm::mat4& invMat = inverseMatrices[static_cast<size_t>(nodeOfBone[b])];
     Bone bind = bone;
-    decomposeTrs(glm::inverse(parentWorld) * world[b], bind);
+    const float shear = decomposeTrs(glm::inverse(parentWorld) * glm::inverse(invMat), bind);
     if (!std::isfinite(glm::length(bind.translation)) || !std::isfinite(glm::length(bind.scale))) {
       world[b] = parentWorld * bone.localMatrix();  // a singular skin matrix: this bone keeps its frame
       continue;
@@ -59,7 +85,17 @@ void adoptBindPose(Rig& rig, const glm::mat4& atomicWorld, const std::vector<uin
     bone.translation = bind.translation;
     bone.rotation = bind.rotation;
     bone.scale = bind.scale;
+    world[b] = parentWorld * bone.localMatrix();
+    if (shear > kShearTolerance) sheared.add(bone.name, shear, offIdentity(world[b] * invMat));
   }
+  if (sheared.count == 0) return;
+  rig.provenance.warn("skin-shear",
+                      fmt::format("atomic {}: the skin's bind pose of {} joint(s) needs a shear (axis dot products up to {:.3g}): "
+                                  "{}{}; glTF nodes hold only translation, rotation and scale, so the rest pose drops it and "
+                                  "joint world × inverse bind is off identity there by up to {:.3g}",
+                                  atomicIndex, sheared.count, sheared.worst, sheared.named,
+                                  sheared.count > kNamedFrames ? fmt::format(" and {} more", sheared.count - kNamedFrames) : "",
+                                  sheared.offIdentity));
 }
 
 }  // namespace
@@ -95,24 +131,17 @@ void warnShearedFrames(const Skeleton& skeleton, const std::vector<RwFrame>& fra
                         count, worst, named, count > kNamedFrames ? fmt::format(" and {} more", count - kNamedFrames) : ""));
 }
 
-bool chooseRestPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones,
-                    const std::vector<glm::mat4>& inverseMatrices, const std::vector<glm::mat4>& frameWorld,
-                    size_t atomicIndex, bool adopt) {
+bool chooseRestPose(Rig& rig, const std::vector<uint32_t>& nodeBones, const std::vector<glm::mat4>& inverseMatrices,
+                    const std::vector<glm::mat4>& frameWorld, size_t atomicIndex, bool adopt) {
   const size_t n = std::min(inverseMatrices.size(), nodeBones.size());
   if (n == 0) return false;
-  const glm::mat4 toAtomic = glm::inverse(frameWorld[atomicBone]);
   float worst = 0.0f;
   size_t worstNode = 0;
   for (size_t i = 0; i < n; ++i) {
-    const glm::mat4 m = toAtomic * frameWorld[nodeBones[i]] * inverseMatrices[i];
-    for (int c = 0; c < 4; ++c) {
-      for (int k = 0; k < 4; ++k) {
-        const float err = std::fabs(m[c][k] - (c == k ? 1.0f : 0.0f));
-        if (!(err <= worst)) {  // also catches NaN
-          worst = err;
-          worstNode = i;
-        }
-      }
+    const float err = offIdentity(frameWorld[nodeBones[i]] * inverseMatrices[i]);
+    if (!(err <= worst)) {  // also catches NaN
+      worst = err;
+      worstNode = i;
     }
   }
   if (worst <= kBindPoseTolerance) return false;
@@ -123,11 +152,37 @@ bool chooseRestPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& 
     rig.provenance.warn("bind-pose", what + "; the rest pose was already taken from an earlier atomic's skin");
     return false;
   }
-  adoptBindPose(rig, frameWorld[atomicBone], nodeBones, inverseMatrices);
+  adoptBindPose(rig, nodeBones, inverseMatrices, atomicIndex);
   rig.provenance.warn("bind-pose", what + "; the rest pose is the skin's bind pose, the pose the mesh was modelled in "
-                                          "(so it stands as modelled without a clip), and each joint keeps the "
+                                          "(so the mesh rests undeformed without a clip), and each joint keeps the "
                                           "FrameList pose in extras.framePose");
   return true;
+}
+
+void dropClumpRootTurn(Skeleton& skeleton, uint32_t root, size_t frame, std::vector<glm::mat4>& frameWorld, Provenance& prov) {
+  Bone& bone = skeleton.bones[root];
+  const float angle = glm::degrees(2.0f * std::acos(std::min(1.0f, std::fabs(bone.rotation.w))));
+  if (!(angle > kTurnTolerance)) return;
+  // The axis to three decimals, without float noise or a negative zero in the message.
+  glm::vec3 axis = glm::normalize(glm::vec3(bone.rotation.x, bone.rotation.y, bone.rotation.z) * (bone.rotation.w < 0.0f ? -1.0f : 1.0f));
+  for (int k = 0; k < 3; ++k) axis[k] = std::round(axis[k] * 1000.0f) / 1000.0f + 0.0f;
+  if (!bone.extras.is_object()) bone.extras = nlohmann::json::object();
+  bone.extras["framePose"] = poseJson(bone);
+  const glm::mat4 turned = frameWorld[root];
+  bone.rotation = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  // Every bone under the root moves with it: world' = root' · inverse(root) · world.
+  const glm::mat4 move = bone.localMatrix() * glm::inverse(turned);
+  std::vector<bool> under(skeleton.bones.size(), false);
+  for (size_t b = 0; b < skeleton.bones.size(); ++b) {
+    const int32_t p = skeleton.bones[b].parent;
+    under[b] = b == root || (p >= 0 && under[static_cast<size_t>(p)]);
+    if (under[b]) frameWorld[b] = move * frameWorld[b];
+  }
+  prov.warn("clump-root-turn",
+            fmt::format("frame {} '{}', the clump's own frame above the HAnim hierarchy, is turned {:.3g} degrees about "
+                        "({:.3g}, {:.3g}, {:.3g}); the game replaces it with the ped's placement, so the turn is dropped "
+                        "(kept in its extras.framePose) and clips play upright",
+                        frame, bone.name, angle, axis.x, axis.y, axis.z));
 }
 
 }  // namespace rigport::renderware

@@ -1,7 +1,9 @@
 // Which pose a DFF rig rests in (format note renderware.md §1.9): the FrameList pose, unless the
 // skin's inverse bind matrices disagree with it, in which case the skin's bind pose (the pose the
-// mesh was modelled in; most real SA peds have their frame hierarchy turned against it). Also
-// reports frames a glTF node cannot hold (shear).
+// mesh was modelled in; most real SA peds have their frame hierarchy turned against it). The bind
+// space is the skin's, as in librw's skinning, where a skinned vertex lands at bone LTM × IBM × v
+// and the frame the atomic hangs on cancels out. Also reports what a glTF node cannot hold (shear
+// in frames or in the skin's matrices) and drops the turn of the clump's own frame.
 #pragma once
 
 #include <vector>
@@ -25,12 +27,20 @@ void warnShearedFrames(const Skeleton& skeleton, const std::vector<RwFrame>& fra
                        Provenance& prov);
 
 // §1.9 cross-check of one skinned atomic against the file's frame matrices (`frameWorld`, so shear
-// alone never counts): for every node, inverse(atomic LTM) · bone LTM · invMat = identity. When it
-// fails and `adopt`, every joint's local TRS becomes the skin's bind pose (bone world = atomic LTM ·
-// inverse(invMat), relative to the parent's), the old TRS goes to the bone's extras.framePose, and
-// the "bind-pose" warning says so. Returns whether the pose was replaced.
-bool chooseRestPose(Rig& rig, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones,
-                    const std::vector<glm::mat4>& inverseMatrices, const std::vector<glm::mat4>& frameWorld,
-                    size_t atomicIndex, bool adopt);
+// alone never counts): for every node, bone LTM · invMat = identity (librw: the atomic's frame
+// cancels, so it takes no part). When it fails and `adopt`, every joint's local TRS becomes the
+// skin's bind pose (bone world = inverse(invMat), relative to the parent's), the old TRS goes to the
+// bone's extras.framePose, the "bind-pose" warning says so, and a "skin-shear" warning names the
+// joints whose matrices carry a shear the nodes cannot. Returns whether the pose was replaced.
+bool chooseRestPose(Rig& rig, const std::vector<uint32_t>& nodeBones, const std::vector<glm::mat4>& inverseMatrices,
+                    const std::vector<glm::mat4>& frameWorld, size_t atomicIndex, bool adopt);
+
+// The clump's own frame (the root above the HAnim hierarchy's frame, when it is not a node of the
+// hierarchy) is where the game puts the ped's placement, replacing the matrix stored there: a turn
+// kept in it would tip every clip over. Drops the rotation of bone `root` (its file pose goes to
+// extras.framePose) with a "clump-root-turn" warning naming the frame and the angle, and moves
+// `frameWorld` of every bone under it accordingly; nothing when it is not turned. `frame` is its
+// index in the file.
+void dropClumpRootTurn(Skeleton& skeleton, uint32_t root, size_t frame, std::vector<glm::mat4>& frameWorld, Provenance& prov);
 
 }  // namespace rigport::renderware

@@ -120,17 +120,16 @@ Hierarchy mapHierarchy(const std::vector<RwFrame>& frames, const std::vector<uin
 }
 
 // A frameless node has no FrameList bind pose; its skin inverse matrix gives one (§1.9: bone world
-// = atomic LTM · inverse(invMat)). Without a usable matrix the bone keeps its parent's pose.
+// = inverse(invMat), the skin's space). Without a usable matrix the bone keeps its parent's pose.
 // Frameless bones follow every frame bone and each other in node order, so parents are placed first.
-void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, uint32_t atomicBone,
-                         const std::vector<glm::mat4>& inverseMatrices) {
+void placeFramelessBones(Skeleton& skeleton, const Hierarchy& h, const std::vector<glm::mat4>& inverseMatrices) {
   std::vector<glm::mat4> world = skeleton.worldBindMatrices();
   for (size_t node : h.frameless) {
     const uint32_t bone = h.nodeBones[node];
     Bone& b = skeleton.bones[bone];
     const glm::mat4& parentWorld = world[static_cast<size_t>(b.parent)];
     if (node < inverseMatrices.size()) {
-      const glm::mat4 local = glm::inverse(parentWorld) * world[atomicBone] * glm::inverse(inverseMatrices[node]);
+      const glm::mat4 local = glm::inverse(parentWorld) * glm::inverse(inverseMatrices[node]);
       if (allFinite(local)) decomposeTrs(local, b);
     }
     world[bone] = parentWorld * b.localMatrix();
@@ -317,7 +316,7 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
     for (const RwAtomic& a : atomics) {
       const RwGeometry& geo = geometries[a.geometryIndex];
       if (!h.frameless.empty() && geo.skin) {
-        placeFramelessBones(rig.skeleton, h, remap[a.frameIndex], geo.skin->inverseMatrices);
+        placeFramelessBones(rig.skeleton, h, geo.skin->inverseMatrices);
         break;
       }
     }
@@ -336,8 +335,16 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
     return e;
   }
   warnShearedFrames(rig.skeleton, frames, order, rig.provenance);
-  // The file's frame matrices, before any bone's TRS becomes the skin's bind pose.
-  const std::vector<glm::mat4> frameWorld = frameWorldMatrices(rig.skeleton, frames, order);
+  // The file's frame matrices, before any bone's TRS becomes the skin's bind pose; the clump's own
+  // frame above the hierarchy without its turn, as the game places it.
+  std::vector<glm::mat4> frameWorld = frameWorldMatrices(rig.skeleton, frames, order);
+  if (hierFrame < frames.size()) {
+    uint32_t root = remap[hierFrame];
+    while (bones[root].parent >= 0) root = static_cast<uint32_t>(bones[root].parent);
+    if (std::find(nodeBones.begin(), nodeBones.end(), root) == nodeBones.end()) {
+      dropClumpRootTurn(rig.skeleton, root, order[root], frameWorld, rig.provenance);
+    }
+  }
   bool restPoseChosen = false;  // only the first disagreeing skin sets the rest pose
   std::vector<size_t> lastAtomic(geometries.size());
   for (size_t a = 0; a < atomics.size(); ++a) lastAtomic[atomics[a].geometryIndex] = a;
@@ -353,8 +360,7 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
     if (byMesh != nullptr) RP_CHECK(byMesh->reload(atomics[a].geometryIndex));
     RP_CHECK(buildMesh(geo, lastUse, remap[atomics[a].frameIndex], nodeBones, rig, a));
     if (geo.skin) {
-      restPoseChosen |= chooseRestPose(rig, remap[atomics[a].frameIndex], nodeBones, geo.skin->inverseMatrices, frameWorld,
-                                       a, !restPoseChosen);
+      restPoseChosen |= chooseRestPose(rig, nodeBones, geo.skin->inverseMatrices, frameWorld, a, !restPoseChosen);
     }
     if (byMesh != nullptr) {
       if (lastUse) byMesh->release(atomics[a].geometryIndex);

@@ -160,8 +160,10 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     }
   }
 
-  // Geometry per mesh, on the hierarchy frame when skinned (GTA style), else on its bone (or the
-  // first frame). Positions are stored in the atomic frame's space (§1.9).
+  // Geometry per mesh: a skinned one on the hierarchy frame (GTA and DragonFF style) with its
+  // positions and inverse bind matrices as they are, in the skin's space (§1.9: librw's skinning
+  // cancels the atomic's frame, a vertex lands at bone LTM × IBM × v); an unskinned one on its bone,
+  // or on the first frame with its positions taken into that frame's space.
   const std::vector<glm::mat4> world = sk.worldBindMatrices();
   std::vector<RwGeometry> geometries;
   std::vector<uint32_t> atomicFrames;
@@ -172,7 +174,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
                        fmt::format("mesh {} has {} vertices; RW triangles index at most 65535", mi, mesh.positions.size()));
     }
     uint32_t frame = 0;
-    bool toFrameSpace = !sk.bones.empty();
+    bool toFrameSpace = !sk.bones.empty() && !mesh.skinned();
     if (mesh.skinned() && hasHierarchy) {
       frame = hierFrame;
     } else if (mesh.attachBone >= 0) {
@@ -197,8 +199,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
       std::vector<glm::mat4> inverse(tree.bones.size());
       for (size_t n = 0; n < tree.bones.size(); ++n) {
         const Bone& b = sk.bones[tree.bones[n]];
-        const glm::mat4 ibm = b.inverseBind ? *b.inverseBind : glm::inverse(world[tree.bones[n]]);
-        inverse[n] = transform ? ibm * atomicWorld : ibm;
+        inverse[n] = b.inverseBind ? *b.inverseBind : glm::inverse(world[tree.bones[n]]);
       }
       geo.skin = makeSkin(mesh, nodeOfBone, inverse);
     }
