@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
 #include "support/gltf_validator.hpp"
@@ -25,7 +25,7 @@ std::string writeGlb(const Rig& rig, const std::string& path) {
   auto glb = exportGlb(rig);
   EXPECT_TRUE(glb.ok()) << glb.error().describe();
   if (glb.ok()) {
-    EXPECT_TRUE(writeFileAtomic(path, *glb).ok()) << path;
+    EXPECT_TRUE(platform::writeFileAtomic(path, *glb).ok()) << path;
   }
   return path;
 }

@@ -14,7 +14,7 @@
 #include "core/assemble.hpp"
 #include "core/axes.hpp"
 #include "core/compare.hpp"
-#include "core/file_io.hpp"
+#include "platform/files.hpp"
 #include "core/hash.hpp"
 #include "core/repair.hpp"
 #include "demo/character.hpp"
@@ -275,7 +275,7 @@ TEST(Compare, RenderwareSampleAgainstItsOwnGlbIsWithin1e5) {
   auto glb = exportGlb(dff);
   ASSERT_TRUE(glb.ok()) << glb.error().describe();
   const std::string path = test::scratchDir("compare_rw_glb") + "/ped.glb";
-  ASSERT_TRUE(writeFileAtomic(path, *glb).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(path, *glb).ok());
   const test::ValidatorRun validator = test::validateGltfFile(path);
   EXPECT_TRUE(validator.ok) << validator.output;
   const Rig back = readAsConvertDoes(path, {});
