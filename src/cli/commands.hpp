@@ -13,5 +13,6 @@ void addFormatsCommand(CLI::App& app, int& exitCode);
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addViewCommand(CLI::App& app, int& exitCode);
 void addHashCommand(CLI::App& app, int& exitCode);
+void addCompareCommand(CLI::App& app, int& exitCode);
 
 }  // namespace rigport::cli

@@ -6,6 +6,7 @@ namespace rigport::cli {
 enum ExitCode : int {
   kExitOk = 0,
   kExitInputFailed = 1,       // at least one input could not be read or converted
+  kExitDiffers = 1,           // `rigport compare`: the rigs differ beyond --tolerance, or a part is in one only
   kExitUsage = 2,             // the command line itself is wrong
   kExitOutputFailed = 3,      // an output file could not be written
   kExitValidationFailed = 4,  // `rigport demo`: the glTF validator rejected a written .glb
@@ -15,7 +16,7 @@ enum ExitCode : int {
 inline constexpr const char* kExitCodeHelp =
     "Exit codes:\n"
     "  0  success\n"
-    "  1  some inputs could not be read or converted (the others were)\n"
+    "  1  some inputs could not be read or converted (the others were); compare: the rigs differ\n"
     "  2  usage error\n"
     "  3  an output file could not be written\n"
     "  4  validation failed (rigport demo)\n"

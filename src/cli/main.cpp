@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   addDemoCommand(app, exitCode);
   addViewCommand(app, exitCode);
   addHashCommand(app, exitCode);
+  addCompareCommand(app, exitCode);
 
   if (args.argc() > 1 && reportUnknownCommand(app, args.utf8[1])) return kExitUsage;
   try {

@@ -1,0 +1,293 @@
+#include "core/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/axes.hpp"
+#include "core/pose.hpp"
+#include "core/track_space.hpp"
+
+namespace rigport {
+namespace {
+
+// A place whose error is within this fraction of the worst so far does not take its place.
+constexpr double kTie = 1e-4;
+
+// Keeps a measure's worst value and where it is (compare.hpp, Where).
+class Worst {
+ public:
+  explicit Worst(Measure& m) : m_(m) {}
+  template <class Describe>
+  void see(double value, Describe&& describe) {
+    ++m_.compared;
+    if (std::isnan(value)) {
+      if (!std::isnan(m_.worst)) m_.where = describe();
+      m_.worst = value;
+      return;
+    }
+    if (!(value > m_.worst)) return;  // also once worst is NaN
+    if (value > whereValue_ * (1.0 + kTie)) {
+      m_.where = describe();
+      whereValue_ = value;
+    }
+    m_.worst = value;
+  }
+
+ private:
+  Measure& m_;
+  double whereValue_ = 0.0;
+};
+
+double distance(const glm::vec3& a, const glm::vec3& b) { return glm::length(glm::dvec3(a) - glm::dvec3(b)); }
+
+double jointDistance(const glm::mat4& a, const glm::mat4& b, float lever) {
+  const glm::vec3 oa(a[3]), ob(b[3]);
+  double d = distance(oa, ob);
+  for (int i = 0; i < 3; ++i) d = std::max(d, distance(oa + lever * glm::vec3(a[i]), ob + lever * glm::vec3(b[i])));
+  return d;
+}
+
+std::string boneLabel(const Bone& bone, size_t index) { return bone.name.empty() ? fmt::format("#{}", index) : bone.name; }
+
+bool sameHash(const Bone& x, const Bone& y) {
+  if (x.nameHash && y.nameHash && *x.nameHash == *y.nameHash && x.nameHashKind == y.nameHashKind) return true;
+  return x.nameHash && x.nameHashKind != HashKind::None && !y.name.empty() && hashName(x.nameHashKind, y.name) == *x.nameHash;
+}
+
+// first bone -> second bone or -1: by name, else id, else name hash; each second bone taken once.
+std::vector<int32_t> matchBones(const Skeleton& first, const Skeleton& second) {
+  const auto& a = first.bones;
+  const auto& b = second.bones;
+  std::vector<int32_t> match(a.size(), -1);
+  std::vector<bool> taken(b.size(), false);
+  auto pass = [&](auto&& same) {
+    for (size_t i = 0; i < a.size(); ++i) {
+      for (size_t j = 0; match[i] < 0 && j < b.size(); ++j) {
+        if (taken[j] || !same(a[i], b[j])) continue;
+        match[i] = static_cast<int32_t>(j);
+        taken[j] = true;
+      }
+    }
+  };
+  std::unordered_map<std::string, std::vector<size_t>> byName;
+  for (size_t j = b.size(); j-- > 0;) {
+    if (!b[j].name.empty()) byName[b[j].name].push_back(j);  // reversed: back() is the first
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto it = a[i].name.empty() ? byName.end() : byName.find(a[i].name);
+    if (it == byName.end() || it->second.empty()) continue;
+    match[i] = static_cast<int32_t>(it->second.back());
+    taken[it->second.back()] = true;
+    it->second.pop_back();
+  }
+  pass([](const Bone& x, const Bone& y) { return x.id && y.id && *x.id == *y.id; });
+  pass([](const Bone& x, const Bone& y) { return sameHash(x, y) || sameHash(y, x); });
+  return match;
+}
+
+// The diagonal of the bounding box of every vertex at rest, or of the joints when there is none.
+double modelSize(const Rig& rig, const Pose& rest) {
+  glm::dvec3 lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
+  auto add = [&](const glm::vec3& p) {
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return;
+    lo = glm::min(lo, glm::dvec3(p));
+    hi = glm::max(hi, glm::dvec3(p));
+  };
+  for (size_t m = 0; m < rig.meshes.size(); ++m)
+    for (size_t v = 0; v < rig.meshes[m].vertexCount(); ++v) add(rest.vertex(m, v));
+  if (!(lo.x <= hi.x)) {
+    for (const glm::mat4& w : rest.jointWorld()) add(glm::vec3(w[3]));
+  }
+  return lo.x <= hi.x ? glm::length(hi - lo) : 0.0;
+}
+
+// Grid times closer than this to a key time are that key time (30 Hz keys computed as k/30.0f and
+// a grid of k × (1/30) differ in the last bits).
+constexpr float kSameTime = 1e-6f;
+
+// The times both clips are sampled at (see compare.hpp), increasing.
+std::vector<float> sampleTimes(const Animation& a, const Animation& b, const CompareOptions& o, std::vector<std::string>& notes) {
+  std::vector<float> keys;
+  for (const Animation* clip : {&a, &b}) {
+    for (const BoneTrack& t : clip->tracks) {
+      for (const std::vector<float>* times : {&t.translation.times, &t.rotation.times, &t.scale.times}) {
+        keys.insert(keys.end(), times->begin(), times->end());
+      }
+    }
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  const double end = std::max({static_cast<double>(a.duration), static_cast<double>(b.duration), keys.empty() ? 0.0 : keys.back()});
+  double step = 1.0 / o.rate;
+  if (end / step > static_cast<double>(o.maxGridSamples)) {
+    step = end / static_cast<double>(o.maxGridSamples);
+    notes.push_back(fmt::format("clip '{}': {:.0f} s sampled every {:.3g} s, not at {} Hz", a.name, end, step, o.rate));
+  }
+  auto nearKey = [&](float t) {
+    const auto at = std::lower_bound(keys.begin(), keys.end(), t - kSameTime);
+    return at != keys.end() && *at <= t + kSameTime;
+  };
+  std::vector<float> times = keys;
+  for (size_t k = 0; static_cast<double>(k) * step <= end; ++k) {
+    const float t = static_cast<float>(static_cast<double>(k) * step);
+    if (!nearKey(t)) times.push_back(t);
+  }
+  if (!nearKey(static_cast<float>(end))) times.push_back(static_cast<float>(end));
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const size_t n = times.size();
+  for (size_t i = 0; i + 1 < n; ++i) {
+    const float mid = times[i] + (times[i + 1] - times[i]) * 0.5f;
+    if (mid > times[i] && mid < times[i + 1]) times.push_back(mid);
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+// Pairs clips by name, or the only clip of each side; lists the others as unmatched.
+std::vector<std::pair<size_t, size_t>> pairClips(const Rig& a, const Rig& b, Comparison& out) {
+  std::vector<std::pair<size_t, size_t>> pairs;
+  std::vector<bool> taken(b.animations.size(), false);
+  if (a.animations.size() == 1 && b.animations.size() == 1) {
+    pairs.emplace_back(0, 0);
+    const bool byName = a.animations[0].name == b.animations[0].name;
+    if (!byName) out.notes.push_back(fmt::format("clip '{}' (first) compared with '{}' (second): the only clip of each", a.animations[0].name, b.animations[0].name));
+    out.clips.push_back(ClipPair{a.animations[0].name, b.animations[0].name, byName, 0});
+    return pairs;
+  }
+  for (size_t i = 0; i < a.animations.size(); ++i) {
+    size_t j = 0;
+    while (j < b.animations.size() && (taken[j] || b.animations[j].name != a.animations[i].name)) ++j;
+    if (j == b.animations.size()) {
+      out.unmatched.push_back(Unmatched{Unmatched::Kind::Clip, true, a.animations[i].name, i, 1});
+      continue;
+    }
+    taken[j] = true;
+    pairs.emplace_back(i, j);
+    out.clips.push_back(ClipPair{a.animations[i].name, b.animations[j].name, true, 0});
+  }
+  for (size_t j = 0; j < b.animations.size(); ++j) {
+    if (!taken[j]) out.unmatched.push_back(Unmatched{Unmatched::Kind::Clip, false, b.animations[j].name, j, 1});
+  }
+  return pairs;
+}
+
+// Everything one comparison needs about the two rigs, in glTF axes.
+class Comparer {
+ public:
+  Comparer(const Rig& a, const Rig& b, Comparison& out) : a_(a), b_(b), pa_(a), pb_(b), out_(out) {
+    match_ = matchBones(a.skeleton, b.skeleton);
+    listUnmatched();
+    out_.modelSize = std::max(modelSize(a, pa_), modelSize(b, pb_));
+    lever_ = static_cast<float>(kJointLeverOfSize * (out_.modelSize > 0.0 ? out_.modelSize : 1.0));
+    for (const char* name : {"rest joints", "bind vertices", "clip joints", "clip vertices"}) out_.measures.push_back(Measure{name, 0.0, 0, {}});
+    for (Measure& m : out_.measures) worst_.emplace_back(m);  // the measures are not moved from here on
+  }
+
+  void rest() {
+    measureJoints(worst_[0], "", std::nullopt);
+    measureVertices(worst_[1], "", std::nullopt);
+  }
+
+  void clip(const Animation& a, const Animation& b, ClipPair& pair, const CompareOptions& o) {
+    const std::vector<float> times = sampleTimes(a, b, o, out_.notes);
+    pair.samples = times.size();
+    for (float t : times) {
+      pa_.setTime(&a, t);
+      pb_.setTime(&b, t);
+      measureJoints(worst_[2], a.name, t);
+      measureVertices(worst_[3], a.name, t);
+    }
+  }
+
+ private:
+  void listUnmatched() {
+    std::vector<bool> taken(b_.skeleton.bones.size(), false);
+    for (size_t i = 0; i < match_.size(); ++i) {
+      if (match_[i] >= 0) {
+        taken[static_cast<size_t>(match_[i])] = true;
+        ++out_.bones;
+      } else {
+        out_.unmatched.push_back(Unmatched{Unmatched::Kind::Bone, true, boneLabel(a_.skeleton.bones[i], i), i, 1});
+      }
+    }
+    for (size_t j = 0; j < taken.size(); ++j) {
+      if (!taken[j]) out_.unmatched.push_back(Unmatched{Unmatched::Kind::Bone, false, boneLabel(b_.skeleton.bones[j], j), j, 1});
+    }
+    const size_t meshes = std::min(a_.meshes.size(), b_.meshes.size());
+    out_.meshes = meshes;
+    for (size_t m = 0; m < meshes; ++m) {
+      const size_t na = a_.meshes[m].vertexCount(), nb = b_.meshes[m].vertexCount();
+      out_.vertices += std::min(na, nb);
+      if (na != nb) out_.unmatched.push_back(Unmatched{Unmatched::Kind::Vertices, na > nb, (na > nb ? a_ : b_).meshes[m].name, m, na > nb ? na - nb : nb - na});
+    }
+    for (size_t m = meshes; m < a_.meshes.size(); ++m) out_.unmatched.push_back(Unmatched{Unmatched::Kind::Mesh, true, a_.meshes[m].name, m, 1});
+    for (size_t m = meshes; m < b_.meshes.size(); ++m) out_.unmatched.push_back(Unmatched{Unmatched::Kind::Mesh, false, b_.meshes[m].name, m, 1});
+  }
+
+  void measureJoints(Worst& worst, const std::string& clip, std::optional<float> t) {
+    const auto& wa = pa_.jointWorld();
+    const auto& wb = pb_.jointWorld();
+    for (size_t i = 0; i < match_.size(); ++i) {
+      if (match_[i] < 0) continue;
+      worst.see(jointDistance(wa[i], wb[static_cast<size_t>(match_[i])], lever_),
+                [&] { return Where{clip, t, boneLabel(a_.skeleton.bones[i], i), std::nullopt, std::nullopt}; });
+    }
+  }
+
+  void measureVertices(Worst& worst, const std::string& clip, std::optional<float> t) {
+    for (size_t mesh = 0; mesh < out_.meshes; ++mesh) {
+      const size_t n = std::min(a_.meshes[mesh].vertexCount(), b_.meshes[mesh].vertexCount());
+      for (size_t v = 0; v < n; ++v) {
+        worst.see(distance(pa_.vertex(mesh, v), pb_.vertex(mesh, v)), [&] { return Where{clip, t, "", mesh, v}; });
+      }
+    }
+  }
+
+  const Rig& a_;
+  const Rig& b_;
+  Pose pa_, pb_;
+  Comparison& out_;
+  std::vector<Worst> worst_;  // one per measure of out_
+  std::vector<int32_t> match_;
+  float lever_ = 0.0f;
+};
+
+// A copy in glTF axes with every track absolute, as the exporter poses it.
+Rig posable(const Rig& rig) {
+  Rig copy = rig;
+  toGltfAxes(copy);
+  for (Animation& a : copy.animations) makeAbsolute(a, copy.skeleton);
+  return copy;
+}
+
+}  // namespace
+
+const char* unmatchedKindName(Unmatched::Kind kind) {
+  switch (kind) {
+    case Unmatched::Kind::Bone: return "bone";
+    case Unmatched::Kind::Mesh: return "mesh";
+    case Unmatched::Kind::Vertices: return "vertices";
+    case Unmatched::Kind::Clip: return "clip";
+  }
+  return "?";
+}
+
+double Comparison::defaultTolerance() const { return kDefaultToleranceOfSize * (modelSize > 0.0 ? modelSize : 1.0); }
+
+Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options) {
+  const Rig a = posable(first);
+  const Rig b = posable(second);
+  Comparison out;
+  Comparer comparer(a, b, out);
+  comparer.rest();
+  const std::vector<std::pair<size_t, size_t>> pairs = pairClips(a, b, out);
+  for (size_t p = 0; p < pairs.size(); ++p) comparer.clip(a.animations[pairs[p].first], b.animations[pairs[p].second], out.clips[p], options);
+  return out;
+}
+
+}  // namespace rigport

@@ -1,0 +1,90 @@
+// comparePoses(): how far apart two rigs are as a client sees them (`rigport compare`, issue 27 §1),
+// for a rig and the game file written from it, or a rig and its .glb. Both are posed in glTF's
+// axes (core/axes.hpp, as the exporter converts them) by core/pose.hpp, each by the rules its model
+// carries (interpolation per channel, tracks relative to the bind pose made absolute), and measured:
+//   rest joints     joint world matrices at the rest pose
+//   bind vertices   every vertex at the rest pose (skinned through the inverse bind matrices)
+//   clip joints     joint world matrices at each sample time of every clip both rigs have
+//   clip vertices   every vertex at those times
+// Distances are in metres. A joint's is the farthest the two world matrices put its origin or the
+// tips of its axes at a lever of kJointLeverOfSize × the model size (so a turn of θ radians counts
+// about θ × lever). Clips are sampled at the union of both sides' key times, a grid of
+// `rate` per second from 0 to the later end, and the midpoint of every gap between those times (so
+// that keys on the grid still show how each side interpolates between them).
+//
+// Matching: bones by name, else bone id, else name hash (as stored, or a stored hash against the
+// other side's names hashed the same way); meshes by index, vertices by index; clips by name, or the
+// only clip of each side whatever its name (a note says so). What has no partner is listed.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/rig.hpp"
+
+namespace rigport {
+
+inline constexpr double kJointLeverOfSize = 0.1;
+// The default tolerance: this fraction of the model size (no format states a precision yet).
+inline constexpr double kDefaultToleranceOfSize = 1e-4;
+
+struct CompareOptions {
+  float rate = 30.0f;  // samples per second between key times (> 0)
+  // Most grid samples per clip pair; a longer clip is sampled more coarsely, with a note.
+  size_t maxGridSamples = 100000;
+};
+
+// Where a measure's worst error is: the first place (bones parent first, meshes and vertices in
+// order, times increasing) within a relative 1e-4 of the worst, so that a moved joint is named
+// rather than one of the children it carries along.
+struct Where {
+  std::string clip;            // the first rig's clip name; empty for the rest pose
+  std::optional<float> time;   // seconds, in clips
+  std::string bone;            // joint measures: the first rig's bone name
+  std::optional<size_t> mesh;  // vertex measures
+  std::optional<size_t> vertex;
+};
+
+struct Measure {
+  std::string name;    // "rest joints", "bind vertices", "clip joints", "clip vertices"
+  double worst = 0.0;  // metres; NaN when a side poses to NaN
+  size_t compared = 0; // joint or vertex evaluations
+  Where where;
+};
+
+// Something one rig has and the other does not.
+struct Unmatched {
+  enum class Kind { Bone, Mesh, Vertices, Clip };
+  Kind kind = Kind::Bone;
+  bool inFirst = true;   // the rig that has it
+  std::string name;      // bone, mesh or clip name
+  size_t index = 0;      // its index in the rig that has it (the mesh's, for Vertices)
+  size_t count = 1;      // Vertices: how many vertices beyond the other mesh's count
+};
+const char* unmatchedKindName(Unmatched::Kind kind);
+
+struct ClipPair {
+  std::string first, second;
+  bool byName = true;   // false: the only clip of each side, names differing
+  size_t samples = 0;
+};
+
+struct Comparison {
+  double modelSize = 0.0;          // metres: the larger bind-pose bounding-box diagonal (vertices, else joints)
+  std::vector<Measure> measures;   // the four above, in that order
+  std::vector<Unmatched> unmatched;
+  std::vector<ClipPair> clips;
+  std::vector<std::string> notes;
+  size_t bones = 0;                // matched
+  size_t meshes = 0;
+  size_t vertices = 0;
+  double defaultTolerance() const;  // kDefaultToleranceOfSize × modelSize (× 1 m for a model without extent)
+};
+
+// `first` and `second` as assembled for export (clips bound to their skeletons, repaired); each is
+// copied and converted to glTF axes.
+Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options = {});
+
+}  // namespace rigport

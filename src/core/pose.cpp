@@ -1,0 +1,89 @@
+#include "core/pose.hpp"
+
+#include "core/key_sample.hpp"
+
+namespace rigport {
+namespace {
+
+// The exporter's inverse bind matrix (export/gltf_skin.cpp): the bone's own, else the inverse of
+// its world bind pose, with the last row made 0,0,0,1 (a file's padding there is not kept). A bone
+// with neither, which the exporter refuses, is left at identity here so that it can still be compared.
+glm::mat4 exportedInverseBind(const Bone& bone, const glm::mat4& worldBind) {
+  const std::optional<glm::mat4> inverse = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(worldBind);
+  glm::mat4 ibm = inverse ? *inverse : glm::mat4(1.0f);
+  ibm[0][3] = ibm[1][3] = ibm[2][3] = 0.0f;  // glm is column-major: [column][row]
+  ibm[3][3] = 1.0f;
+  return ibm;
+}
+
+// The first of the shallowest joints: where the exporter hangs vertices that have no weight.
+size_t shallowestJoint(const Skeleton& skeleton) {
+  const std::vector<uint32_t> joints = skeleton.jointList();
+  std::vector<uint32_t> depth(skeleton.bones.size(), 0);
+  for (size_t i = 0; i < depth.size(); ++i) {
+    const int32_t p = skeleton.bones[i].parent;
+    if (p >= 0 && static_cast<size_t>(p) < i) depth[i] = depth[static_cast<size_t>(p)] + 1;
+  }
+  size_t best = joints.empty() ? 0 : joints.front();
+  for (uint32_t j : joints) {
+    if (j < depth.size() && depth[j] < depth[best]) best = j;
+  }
+  return best;
+}
+
+}  // namespace
+
+Pose::Pose(const Rig& rig) : rig_(rig), posed_(rig.skeleton) {
+  const std::vector<glm::mat4> bind = rig.skeleton.worldBindMatrices();
+  inverseBind_.resize(bind.size());
+  for (size_t b = 0; b < bind.size(); ++b) inverseBind_[b] = exportedInverseBind(rig.skeleton.bones[b], bind[b]);
+  rootJoint_ = shallowestJoint(rig.skeleton);
+  setTime(nullptr, 0.0f);
+}
+
+void Pose::setTime(const Animation* clip, float t) {
+  const std::vector<Bone>& rest = rig_.skeleton.bones;
+  std::vector<Bone>& bones = posed_.bones;
+  for (size_t b = 0; b < bones.size(); ++b) {
+    bones[b].translation = rest[b].translation;
+    bones[b].rotation = rest[b].rotation;
+    bones[b].scale = rest[b].scale;
+  }
+  if (clip != nullptr) {
+    for (const BoneTrack& track : clip->tracks) {
+      if (track.bone < 0 || static_cast<size_t>(track.bone) >= bones.size()) continue;  // unbound: moves nothing
+      Bone& bone = bones[static_cast<size_t>(track.bone)];
+      const Bone& bind = rest[static_cast<size_t>(track.bone)];
+      bone.translation = sampleKeys(track.translation, t, bind.translation);
+      bone.rotation = sampleKeys(track.rotation, t, bind.rotation);
+      bone.scale = sampleKeys(track.scale, t, bind.scale);
+    }
+  }
+  // glTF's composition: a child inherits its parent's whole matrix, scale included. Every format
+  // read today composes so; one whose children do not inherit scale would need a flag on Skeleton
+  // (there is none yet) and its own composition here.
+  world_ = posed_.worldBindMatrices();
+  skin_.resize(world_.size());
+  for (size_t b = 0; b < world_.size(); ++b) skin_[b] = world_[b] * inverseBind_[b];
+}
+
+glm::vec3 Pose::vertex(size_t m, size_t v) const {
+  const Mesh& mesh = rig_.meshes[m];
+  const glm::vec4 p(mesh.positions[v], 1.0f);
+  if (!mesh.skinned()) {
+    const bool onBone = mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) < world_.size();
+    return glm::vec3(onBone ? world_[static_cast<size_t>(mesh.attachBone)] * p : p);
+  }
+  glm::dvec3 sum(0.0);
+  double weight = 0.0;
+  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
+    const Influence& inf = mesh.influences[i];
+    if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
+    sum += static_cast<double>(inf.weight) * glm::dvec3(glm::vec3(skin_[inf.bone] * p));
+    weight += inf.weight;
+  }
+  if (weight > 0.0) return glm::vec3(sum / weight);
+  return rootJoint_ < skin_.size() ? glm::vec3(skin_[rootJoint_] * p) : glm::vec3(p);
+}
+
+}  // namespace rigport

@@ -1,0 +1,44 @@
+// Pose: a rig as a glTF client poses it (glTF 2.0 §3.7.3.3 "Skins", gltf_ecosystem.md §1.1): a
+// joint's world matrix is its parent's times its local T·R·S, a skinned vertex is the weighted sum
+// of (joint world × inverse bind matrix)·v, an unskinned mesh rides on its bone (or the model root).
+// What `rigport compare` measures (core/compare.hpp); it applies the glTF exporter's rules where
+// the rig model leaves a choice, so that a rig and its .glb pose alike.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "core/rig.hpp"
+
+namespace rigport {
+
+class Pose {
+ public:
+  // At the rest pose. `rig` must outlive the Pose.
+  explicit Pose(const Rig& rig);
+
+  // Moves the bones to time `t` (seconds) of `clip`, a clip bound to this rig's skeleton whose
+  // tracks are Absolute (makeAbsolute(), core/track_space.hpp): each keyed channel sampled by its
+  // own interpolation (sampleKeys(), core/key_sample.hpp), every other channel at the bone's rest
+  // value. nullptr: the rest pose.
+  void setTime(const Animation* clip, float t);
+
+  // Per bone, its world matrix in the current pose.
+  const std::vector<glm::mat4>& jointWorld() const { return world_; }
+  // Vertex v of mesh m in the current pose. Weights count in proportion to their sum (the glTF
+  // exporter renormalises them to 1); a vertex without weight rides on the shallowest joint (where
+  // the exporter puts it).
+  glm::vec3 vertex(size_t m, size_t v) const;
+
+ private:
+  const Rig& rig_;
+  Skeleton posed_;                       // the rig's skeleton, local TRS at the current time
+  std::vector<glm::mat4> inverseBind_;   // per bone, as the exporter writes it
+  std::vector<glm::mat4> world_;
+  std::vector<glm::mat4> skin_;          // per bone: world × inverse bind
+  size_t rootJoint_ = 0;                 // a bone index
+};
+
+}  // namespace rigport

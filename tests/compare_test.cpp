@@ -1,0 +1,287 @@
+// comparePoses() (core/compare.hpp), the library under `rigport compare`: two rigs measured as a
+// glTF client poses them. The fixture is the demo character (27 bones, a skinned body, a 1 s walk
+// keyed at 30 fps on 15 bones) and copies of it with one thing broken; each test says which fact of
+// the comparison it pins. Identical rigs are 0 apart; each break must exceed the default tolerance
+// and be reported at the right clip, time and bone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/assemble.hpp"
+#include "core/axes.hpp"
+#include "core/compare.hpp"
+#include "platform/files.hpp"
+#include "core/hash.hpp"
+#include "core/repair.hpp"
+#include "demo/character.hpp"
+#include "export/gltf.hpp"
+#include "formats/registry.hpp"
+#include "support/gltf_validator.hpp"
+#include "support/test_support.hpp"
+
+using namespace rigport;
+
+namespace {
+
+const Measure& measure(const Comparison& c, const std::string& name) {
+  for (const Measure& m : c.measures) {
+    if (m.name == name) return m;
+  }
+  ADD_FAILURE() << "no measure " << name;
+  static const Measure none;
+  return none;
+}
+
+BoneTrack& trackOf(Rig& rig, const std::string& bone) {
+  for (BoneTrack& t : rig.animations.front().tracks) {
+    if (t.bone == rig.skeleton.find(bone)) return t;
+  }
+  ADD_FAILURE() << "no track for " << bone;
+  return rig.animations.front().tracks.front();
+}
+
+// Whether the bone named `name` is `ancestor` or lies below it.
+bool isSelfOrBelow(const Skeleton& sk, const std::string& name, const std::string& ancestor) {
+  for (int32_t b = sk.find(name); b >= 0; b = sk.bones[static_cast<size_t>(b)].parent) {
+    if (sk.bones[static_cast<size_t>(b)].name == ancestor) return true;
+  }
+  return false;
+}
+
+void expectEveryMeasureWithin(const Comparison& c, double limit) {
+  for (const Measure& m : c.measures) {
+    EXPECT_GT(m.compared, 0u) << m.name;
+    EXPECT_LE(m.worst, limit) << m.name;
+  }
+}
+
+// What `convert` hands the exporter: the file read, its --anim clips bound, repaired.
+Rig readAsConvertDoes(const std::string& path, const std::vector<std::string>& anims) {
+  auto asset = loadAsset(path);
+  EXPECT_TRUE(asset.ok()) << path << ": " << asset.error().describe();
+  std::vector<ClipSet> clips;
+  for (const std::string& a : anims) {
+    auto clipAsset = loadAsset(a);
+    EXPECT_TRUE(clipAsset.ok()) << a;
+    for (ClipSet& c : clipAsset->clips) clips.push_back(std::move(c));
+  }
+  auto rigs = assemble(std::move(*asset), clips, nullptr, {});
+  EXPECT_TRUE(rigs.ok() && rigs->size() == 1) << path;
+  Rig rig = std::move(rigs->front().rig);
+  EXPECT_TRUE(repairRig(rig).ok());
+  return rig;
+}
+
+}  // namespace
+
+// Fact: a rig compared with itself is 0 apart on every measure, with every bone, vertex and the one
+// clip matched and sampled beyond its 31 key times (the grid and the midpoints between).
+TEST(Compare, IdenticalRigsAreZeroApartEverywhere) {
+  const Rig rig = makeDemoCharacter();
+  const Comparison c = comparePoses(rig, rig);
+  for (const Measure& m : c.measures) {
+    EXPECT_EQ(m.worst, 0.0) << m.name;
+    EXPECT_GT(m.compared, 0u) << m.name;
+  }
+  EXPECT_TRUE(c.unmatched.empty());
+  EXPECT_EQ(c.bones, rig.skeleton.bones.size());
+  EXPECT_EQ(c.meshes, 1u);
+  EXPECT_EQ(c.vertices, rig.vertexCount());
+  ASSERT_EQ(c.clips.size(), 1u);
+  EXPECT_TRUE(c.clips[0].byName);
+  EXPECT_EQ(c.clips[0].samples, 61u) << "31 key times on the 30 Hz grid and the 30 midpoints between them";
+  EXPECT_GT(c.modelSize, 1.5);  // a figure about 1.8 m tall
+  EXPECT_LT(c.modelSize, 3.0);
+  EXPECT_DOUBLE_EQ(c.defaultTolerance(), kDefaultToleranceOfSize * c.modelSize);
+}
+
+// Fact: both rigs are posed in glTF's axes, so the same character stored Z-up in centimetres (as a
+// game file would hold it) compares equal to the Y-up metre original.
+TEST(Compare, TheSameRigInOtherAxesAndUnitsIsTheSame) {
+  const Rig rig = makeDemoCharacter();
+  Rig zUp = rig;
+  convertAxes(zUp, AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 0.01f});
+  ASSERT_GT(std::fabs(zUp.meshes[0].positions[0].z - rig.meshes[0].positions[0].z), 0.01f) << "the copy really is in other axes";
+  const Comparison c = comparePoses(rig, zUp);
+  expectEveryMeasureWithin(c, 1e-5);
+  EXPECT_TRUE(c.unmatched.empty());
+}
+
+// Fact: a joint moved 1 cm in the rest pose is reported at that joint (not at the children it carries
+// along), 1 cm off, and moves the vertices it binds (the inverse bind matrices are the file's own).
+TEST(Compare, AMovedJointIsNamedWithItsDistance) {
+  const Rig rig = makeDemoCharacter();
+  Rig moved = rig;
+  moved.skeleton.bones[static_cast<size_t>(moved.skeleton.find("spine_02"))].translation += glm::vec3(0.01f, 0.0f, 0.0f);
+  const Comparison c = comparePoses(rig, moved);
+  const Measure& rest = measure(c, "rest joints");
+  EXPECT_NEAR(rest.worst, 0.01, 1e-6);
+  EXPECT_EQ(rest.where.bone, "spine_02");
+  EXPECT_FALSE(rest.where.time.has_value());
+  EXPECT_GT(rest.worst, c.defaultTolerance());
+  EXPECT_NEAR(measure(c, "bind vertices").worst, 0.01, 1e-6);
+  EXPECT_EQ(measure(c, "clip joints").where.bone, "spine_02") << "unkeyed, it stays moved in the clip";
+}
+
+// Fact: two tracks swapped (the thighs') leave the rest pose alone and put the clip's legs elsewhere,
+// reported in that clip at a thigh or below it.
+TEST(Compare, SwappedTracksAreFoundInTheClip) {
+  const Rig rig = makeDemoCharacter();
+  Rig swapped = rig;
+  std::swap(trackOf(swapped, "thigh_l").rotation, trackOf(swapped, "thigh_r").rotation);
+  const Comparison c = comparePoses(rig, swapped);
+  EXPECT_EQ(measure(c, "rest joints").worst, 0.0);
+  EXPECT_EQ(measure(c, "bind vertices").worst, 0.0);
+  const Measure& joints = measure(c, "clip joints");
+  EXPECT_GT(joints.worst, 0.05) << "legs swinging in opposite phase";
+  EXPECT_EQ(joints.where.clip, "walk");
+  EXPECT_TRUE(isSelfOrBelow(rig.skeleton, joints.where.bone, "thigh_l") || isSelfOrBelow(rig.skeleton, joints.where.bone, "thigh_r"))
+      << joints.where.bone;
+  EXPECT_GT(measure(c, "clip vertices").worst, c.defaultTolerance());
+}
+
+// Fact: a dropped key is found at its own time: the left thigh interpolates across the gap, and
+// linear interpolation is furthest from the dropped value exactly where it was (key 7, near the
+// swing's turn, where the curve bends most); the worst joint is the thigh or a bone it carries.
+TEST(Compare, ADroppedKeyIsReportedAtItsTime) {
+  const Rig rig = makeDemoCharacter();
+  Rig dropped = rig;
+  Keys<glm::quat>& thigh = trackOf(dropped, "thigh_l").rotation;
+  const float droppedTime = thigh.times[7];
+  thigh.times.erase(thigh.times.begin() + 7);
+  thigh.values.erase(thigh.values.begin() + 7);
+  const Comparison c = comparePoses(rig, dropped);
+  const Measure& joints = measure(c, "clip joints");
+  EXPECT_GT(joints.worst, c.defaultTolerance());
+  EXPECT_EQ(joints.where.clip, "walk");
+  EXPECT_TRUE(isSelfOrBelow(rig.skeleton, joints.where.bone, "thigh_l")) << joints.where.bone;
+  ASSERT_TRUE(joints.where.time.has_value());
+  EXPECT_EQ(*joints.where.time, droppedTime);
+  const Measure& vertices = measure(c, "clip vertices");
+  EXPECT_GT(vertices.worst, c.defaultTolerance());
+  ASSERT_TRUE(vertices.where.time.has_value());
+  EXPECT_EQ(*vertices.where.time, droppedTime);
+  EXPECT_EQ(measure(c, "rest joints").worst, 0.0);
+}
+
+// Fact: each side is sampled by its own interpolation: the same keys as STEP differ from LINEAR
+// between keys. The keys lie on the 30 Hz grid, so only the midpoints between sample times show it.
+TEST(Compare, StepAgainstLinearOnTheSameKeysDiffersBetweenKeys) {
+  const Rig rig = makeDemoCharacter();
+  Rig stepped = rig;
+  Keys<glm::quat>& head = trackOf(stepped, "head").rotation;
+  head.interpolation = Interpolation::Step;
+  const std::vector<float> keyTimes = head.times;
+  const Comparison c = comparePoses(rig, stepped);
+  const Measure& joints = measure(c, "clip joints");
+  EXPECT_GT(joints.worst, c.defaultTolerance());
+  EXPECT_EQ(joints.where.bone, "head");
+  ASSERT_TRUE(joints.where.time.has_value());
+  EXPECT_EQ(std::find(keyTimes.begin(), keyTimes.end(), *joints.where.time), keyTimes.end()) << "at a key both sides agree";
+  EXPECT_GT(measure(c, "clip vertices").worst, c.defaultTolerance());
+}
+
+// Fact: a clip that only one side has is listed as unmatched (a difference), and nothing is sampled.
+TEST(Compare, AMissingClipIsListed) {
+  const Rig rig = makeDemoCharacter();
+  Rig still = rig;
+  still.animations.clear();
+  const Comparison c = comparePoses(rig, still);
+  ASSERT_EQ(c.unmatched.size(), 1u);
+  EXPECT_EQ(c.unmatched[0].kind, Unmatched::Kind::Clip);
+  EXPECT_TRUE(c.unmatched[0].inFirst);
+  EXPECT_EQ(c.unmatched[0].name, "walk");
+  EXPECT_EQ(measure(c, "clip joints").compared, 0u);
+  EXPECT_EQ(measure(c, "rest joints").worst, 0.0);
+}
+
+// Fact: the only clip of each side is compared whatever its name, and a note says so.
+TEST(Compare, TheOnlyClipOfEachSideIsPairedDespiteItsName) {
+  const Rig rig = makeDemoCharacter();
+  Rig renamed = rig;
+  renamed.animations[0].name = "walk_edited";
+  const Comparison c = comparePoses(rig, renamed);
+  EXPECT_TRUE(c.unmatched.empty());
+  ASSERT_EQ(c.clips.size(), 1u);
+  EXPECT_FALSE(c.clips[0].byName);
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes[0].find("walk_edited"), std::string::npos) << c.notes[0];
+  EXPECT_EQ(measure(c, "clip joints").worst, 0.0);
+}
+
+// Fact: bones match by name, else by id, else by name hash; a bone with none of them in common is
+// missing on both sides.
+TEST(Compare, BonesMatchByNameThenIdThenHash) {
+  const Rig rig = makeDemoCharacter();
+  const size_t head = static_cast<size_t>(rig.skeleton.find("head"));
+  Rig byId = rig;
+  byId.skeleton.bones[head].name = "Head";  // renamed, same id
+  Comparison c = comparePoses(rig, byId);
+  EXPECT_TRUE(c.unmatched.empty());
+  EXPECT_EQ(c.bones, rig.skeleton.bones.size());
+
+  Rig byHash = byId;
+  byHash.skeleton.bones[head].id.reset();
+  byHash.skeleton.bones[head].name = "bone_1234";
+  byHash.skeleton.bones[head].nameHash = fnv1_32Lower("HEAD");
+  byHash.skeleton.bones[head].nameHashKind = HashKind::Fnv1_32Lower;
+  c = comparePoses(rig, byHash);
+  EXPECT_TRUE(c.unmatched.empty());
+  EXPECT_EQ(measure(c, "clip joints").worst, 0.0);
+
+  Rig lost = byHash;
+  lost.skeleton.bones[head].nameHash.reset();
+  c = comparePoses(rig, lost);
+  ASSERT_EQ(c.unmatched.size(), 2u);
+  EXPECT_EQ(c.unmatched[0].name, "head");
+  EXPECT_TRUE(c.unmatched[0].inFirst);
+  EXPECT_EQ(c.unmatched[1].name, "bone_1234");
+  EXPECT_FALSE(c.unmatched[1].inFirst);
+  EXPECT_EQ(c.bones, rig.skeleton.bones.size() - 1);
+}
+
+// Fact: a mesh with fewer vertices, or a mesh only one side has, is listed with its count.
+TEST(Compare, MissingVerticesAndMeshesAreListed) {
+  const Rig rig = makeDemoCharacter();
+  Rig shorter = rig;
+  Mesh& body = shorter.meshes[0];
+  body.positions.resize(body.positions.size() - 5);
+  body.normals.resize(body.positions.size());
+  body.uvs.resize(std::min(body.uvs.size(), body.positions.size()));
+  body.influenceOffsets.resize(body.positions.size() + 1);
+  Mesh prop;
+  prop.name = "prop";
+  shorter.meshes.push_back(prop);
+  const Comparison c = comparePoses(rig, shorter);
+  ASSERT_EQ(c.unmatched.size(), 2u);
+  EXPECT_EQ(c.unmatched[0].kind, Unmatched::Kind::Vertices);
+  EXPECT_TRUE(c.unmatched[0].inFirst);
+  EXPECT_EQ(c.unmatched[0].count, 5u);
+  EXPECT_EQ(c.unmatched[1].kind, Unmatched::Kind::Mesh);
+  EXPECT_FALSE(c.unmatched[1].inFirst);
+  EXPECT_EQ(c.unmatched[1].name, "prop");
+  EXPECT_EQ(c.vertices, rig.vertexCount() - 5);
+}
+
+// Fact (the workflow users run): the RenderWare sample with its .anm, exported to .glb (which the
+// glTF-Validator accepts) and read back, poses within 1e-5 m of the game file on every measure.
+TEST(Compare, RenderwareSampleAgainstItsOwnGlbIsWithin1e5) {
+  const Rig dff = readAsConvertDoes(test::sample("renderware/synthetic_skin_rw36003.dff"), {test::sample("renderware/synthetic_skin_rw36003.anm")});
+  ASSERT_FALSE(dff.animations.empty());
+  auto glb = exportGlb(dff);
+  ASSERT_TRUE(glb.ok()) << glb.error().describe();
+  const std::string path = test::scratchDir("compare_rw_glb") + "/ped.glb";
+  ASSERT_TRUE(platform::writeFileAtomic(path, *glb).ok());
+  const test::ValidatorRun validator = test::validateGltfFile(path);
+  EXPECT_TRUE(validator.ok) << validator.output;
+  const Rig back = readAsConvertDoes(path, {});
+  const Comparison c = comparePoses(dff, back);
+  expectEveryMeasureWithin(c, 1e-5);
+  EXPECT_TRUE(c.unmatched.empty());
+  ASSERT_EQ(c.clips.size(), 1u);
+  EXPECT_GT(c.vertices, 0u);
+}
