@@ -525,6 +525,37 @@ json quadPrimitive(Builder& b) {
           {"indices", b.add(std::vector<uint16_t>{0, 1, 2, 2, 1, 3}, 6, kUShort, "SCALAR")}};
 }
 
+// Blender keeps a node's custom properties but writes rigport's `true` back as 1; a .glb rigport
+// lifted onto the ground and Blender re-exported still drops the lifting node. Extras another tool
+// wrote with other types (an event time as text, a clip name as a number) are not rigport's and
+// are left out instead of stopping the read.
+TEST(GltfInSkeleton, MarkersWrittenBackAsNumbersAndForeignExtrasTypesAreRead) {
+  Builder b;
+  json doc = skinnedDoc(b, quadPrimitive(b));
+  doc["nodes"].push_back({{"name", "Ground"},
+                          {"translation", {0.0, 0.25, 0.0}},
+                          {"children", {0}},
+                          {"extras", {{"rigportSyntheticRoot", 1}, {"rigportGroundLift", 0.25}}}});
+  doc["scenes"][0]["nodes"] = {3, 2};
+  doc["animations"] = {{{"name", "wave"},
+                        {"channels", {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "translation"}}}}}},
+                        {"samplers", {{{"input", b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR")},
+                                       {"output", b.add(std::vector<float>{0, 1, 0, 0, 2, 0}, 2, kFloat, "VEC3")}}}},
+                        {"extras", {{"events", {{{"time", "soon"}, {"type", 7}}}}}}}};
+  doc["extras"] = {{"animationsWithoutChannels", {{{"name", 12}}}}};
+  auto asset = readText(b.finish(doc));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Rig& rig = asset->rigs[0];
+  ASSERT_EQ(rig.skeleton.bones.size(), 2u) << "the lifting node is not a bone";
+  EXPECT_EQ(rig.skeleton.bones[0].name, "root");
+  EXPECT_EQ(rig.skeleton.bones[0].parent, -1);
+  ASSERT_EQ(rig.animations.size(), 2u);
+  ASSERT_EQ(rig.animations[0].events.size(), 1u);
+  EXPECT_EQ(rig.animations[0].events[0].time, 0.0f);
+  EXPECT_EQ(rig.animations[0].events[0].type, "");
+  EXPECT_EQ(rig.animations[1].name, "doc") << "a name that is not text is not read: the clip is named for the file, as any nameless clip";
+}
+
 // Spec §3.12: a reader must not load a file requiring an extension it does not support. A Draco
 // file's POSITION has no bufferView, which tinygltf refuses in its own words first; the error
 // names the extension instead. KHR_mesh_quantization, which the accessor reader decodes, is read.

@@ -331,13 +331,11 @@ PedFiles lyingPedFiles(const std::string& name) {
   return f;
 }
 
-test::CliRun rigport(const std::string& args) { return test::runCli(args); }
-
 // Converts with `args` to <dir>/out.glb, which must validate, and loads it.
 tinygltf::Model convertPed(const PedFiles& f, const std::string& args) {
   const std::string out = f.dir + "/out.glb";
   std::remove(out.c_str());
-  const test::CliRun run = rigport("convert " + test::quote(f.dff) + " " + args + " -o " + test::quote(out));
+  const test::CliRun run = test::runCli("convert " + test::quote(f.dff) + " " + args + " -o " + test::quote(out));
   EXPECT_EQ(run.code, 0) << run.text;
   const test::ValidatorRun v = test::validateGltfFile(out);
   EXPECT_TRUE(v.ok) << v.output;
@@ -376,7 +374,7 @@ TEST(RenderwareStand, ConvertStandsALyingPedInItsIdleClipOnTheGround) {
     EXPECT_EQ(back->rigs[0].skeleton.bones.size(), kBones);
     EXPECT_EQ(back->rigs[0].skeleton.bones[0].name, "Normal");
   }
-  const test::CliRun info = rigport("info " + test::quote(f.dff) + " --anim " + test::quote(f.ifp));
+  const test::CliRun info = test::runCli("info " + test::quote(f.dff) + " --anim " + test::quote(f.ifp));
   EXPECT_NE(info.text.find("[rest-pose] the bind pose lies on its side"), std::string::npos) << info.text;
   EXPECT_NE(info.text.find("the rest pose is clip 'IDLE_stance' at 0 s"), std::string::npos) << info.text;
   {
@@ -392,7 +390,7 @@ TEST(RenderwareStand, ConvertStandsALyingPedInItsIdleClipOnTheGround) {
     expectStands(pose, "--rest-pose idle_stance@0.25");
     EXPECT_NEAR(lowestVertex(pose), -1.0f, 1e-5f) << "no lift: the toes 1 m below the pelvis";
   }
-  const test::CliRun unknown = rigport("convert " + test::quote(f.dff) + " --anim " + test::quote(f.ifp) + " --rest-pose run -o " +
+  const test::CliRun unknown = test::runCli("convert " + test::quote(f.dff) + " --anim " + test::quote(f.ifp) + " --rest-pose run -o " +
                                        test::quote(f.dir + "/unknown.glb"));
   EXPECT_NE(unknown.code, 0);
   EXPECT_NE(unknown.text.find("no clip named 'run'"), std::string::npos) << unknown.text;
@@ -402,7 +400,7 @@ TEST(RenderwareStand, ConvertStandsALyingPedInItsIdleClipOnTheGround) {
 // stand it; a standing ped gets no such warning, and stands on the ground as it is.
 TEST(RenderwareStand, LyingBindPoseWithoutAClipIsReportedWithTheWayToStandIt) {
   const PedFiles f = lyingPedFiles("lies_cli");
-  const test::CliRun info = rigport("info " + test::quote(f.dff));
+  const test::CliRun info = test::runCli("info " + test::quote(f.dff));
   EXPECT_NE(info.text.find("[rest-pose-lies] the bind pose lies on its side (1."), std::string::npos) << info.text;
   EXPECT_NE(info.text.find("to stand it, take the rest pose from the game's idle clip: --anim ped.ifp --rest-pose IDLE_stance"),
             std::string::npos)
@@ -410,7 +408,7 @@ TEST(RenderwareStand, LyingBindPoseWithoutAClipIsReportedWithTheWayToStandIt) {
 
   const std::string standing = f.dir + "/standing.dff";
   save(standing, writePed(pedRig(standingWorld(glm::quat(1, 0, 0, 0)), standingWorld(glm::quat(1, 0, 0, 0)))));
-  const test::CliRun quiet = rigport("info " + test::quote(standing));
+  const test::CliRun quiet = test::runCli("info " + test::quote(standing));
   EXPECT_EQ(quiet.text.find("rest-pose"), std::string::npos) << quiet.text;
   const tinygltf::Model m = convertPed(PedFiles{f.dir, standing, ""}, "");
   test::GltfPose pose(m);

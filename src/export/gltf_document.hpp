@@ -35,6 +35,8 @@ struct Document {
   // the ground (GltfOptions::groundLift), which also holds the meshes riding on no bone.
   std::vector<uint32_t> boneNode;
   std::optional<uint32_t> groundNode;
+  // The joints' common root: the root bone's node, or the non-joint node above several root bones.
+  uint32_t skeletonRoot = 0;
   // Set by addSkin when the skeleton has a joint.
   std::optional<uint32_t> skin;
   std::vector<uint32_t> joints;          // skin joint position -> bone index

@@ -148,14 +148,18 @@ Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& option
     doc.nodes.push_back(std::move(node));
   }
   const float lift = options.groundLift;
+  if (roots.size() == 1) doc.skeletonRoot = doc.boneNode[roots[0]];
   if (roots.size() == 1 && lift == 0.0f) {
     doc.sceneNodes.push_back(doc.boneNode[roots[0]]);
   } else if (roots.size() > 1 || lift != 0.0f) {
     // A skin's joints need one common root (SKIN_NO_COMMON_ROOT, §1.1); this non-joint node is it,
     // and Blender turns it into the armature object. It also carries the ground lift, above every
     // joint, so that inverse bind matrices and keys stay the rig's; rigport's glTF reader drops it.
+    // Above a single root bone it only lifts: the skin's `skeleton` stays that bone, so Blender
+    // makes the bone's node the armature (as without a lift) and this node an empty above it.
     Json node = Json::object();
-    node["name"] = uniqueNodeName(doc, rig.name.empty() ? std::string("Armature") : rig.name, "Armature");
+    const std::string wanted = roots.size() == 1 ? "Ground" : (rig.name.empty() ? std::string("Armature") : rig.name);
+    node["name"] = uniqueNodeName(doc, wanted, "Armature");
     Json c = Json::array();
     for (uint32_t r : roots) c.push_back(doc.boneNode[r]);
     if (!c.empty()) node["children"] = std::move(c);
@@ -165,6 +169,7 @@ Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& option
       node["extras"]["rigportGroundLift"] = lift;
       doc.groundNode = static_cast<uint32_t>(doc.nodes.size());
     }
+    if (roots.size() != 1) doc.skeletonRoot = static_cast<uint32_t>(doc.nodes.size());
     doc.sceneNodes.push_back(static_cast<uint32_t>(doc.nodes.size()));
     doc.nodes.push_back(std::move(node));
   }

@@ -58,12 +58,12 @@ Status addSkin(Document& doc, const Rig& rig) {
   const uint32_t ibmAccessor = doc.buffer.accessor(offset, doc.joints.size() * sizeof(glm::mat4), doc.joints.size(),
                                                    ComponentType::Float, "MAT4", ViewTarget::None);
   Json skin = Json::object();
-  skin["name"] = doc.nodes[doc.sceneNodes.front()]["name"];
+  skin["name"] = doc.nodes[doc.skeletonRoot]["name"];
   skin["inverseBindMatrices"] = ibmAccessor;
   Json joints = Json::array();
   for (uint32_t b : doc.joints) joints.push_back(doc.boneNode[b]);
   skin["joints"] = std::move(joints);
-  skin["skeleton"] = doc.sceneNodes.front();
+  skin["skeleton"] = doc.skeletonRoot;
   if (Json extras = withModelExtras(rig.skeleton.extras, Json::object()); !extras.empty()) skin["extras"] = std::move(extras);
   doc.skins.push_back(std::move(skin));
   doc.skin = 0;

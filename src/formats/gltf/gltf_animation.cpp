@@ -96,7 +96,7 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
 Keys<float> scalarKeys(const nlohmann::json& j) {
   Keys<float> keys;
   bool known = true;
-  keys.interpolation = interpolationNamed(j.value("interpolation", std::string("LINEAR")), known);
+  keys.interpolation = interpolationNamed(extraOr(j, "interpolation", std::string("LINEAR")), known);
   const auto floats = [&](const char* name) {
     std::vector<float> out;
     if (auto it = j.find(name); it != j.end() && it->is_array()) {
@@ -122,9 +122,9 @@ void takeAnimationExtras(nlohmann::json extras, Animation& anim) {
     for (const auto& e : *it) {
       if (!e.is_object()) continue;
       Event event;
-      event.time = e.value("time", 0.0f);
-      event.type = e.value("type", std::string());
-      event.payload = e.value("payload", std::string());
+      event.time = extraOr(e, "time", 0.0f);
+      event.type = extraOr(e, "type", std::string());
+      event.payload = extraOr(e, "payload", std::string());
       anim.events.push_back(std::move(event));
     }
     extras.erase(it);
@@ -133,8 +133,8 @@ void takeAnimationExtras(nlohmann::json extras, Animation& anim) {
     for (const auto& s : *it) {
       if (!s.is_object()) continue;
       ScalarChannel channel;
-      channel.name = s.value("name", std::string());
-      channel.target = s.value("target", std::string());
+      channel.name = extraOr(s, "name", std::string());
+      channel.target = extraOr(s, "target", std::string());
       channel.keys = scalarKeys(s);
       anim.scalars.push_back(std::move(channel));
     }
@@ -216,7 +216,7 @@ Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layou
       for (const auto& entry : *it) {
         if (!entry.is_object()) continue;
         Animation anim;
-        anim.name = entry.value("name", std::string());
+        anim.name = extraOr(entry, "name", std::string());
         if (auto e = entry.find("extras"); e != entry.end()) takeAnimationExtras(*e, anim);
         rigs[0].animations.push_back(std::move(anim));
       }

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <tiny_gltf.h>
@@ -32,5 +33,17 @@ Result<Document> loadDocument(const Source& source, ReadContext& ctx);
 // The JSON object tinygltf kept verbatim for an object's extras (null when it has none or they are
 // not an object).
 nlohmann::json extrasOf(const std::string& extrasJson);
+// object[key] when it holds a T (a string or a number), else `fallback`: extras are free-form, and a
+// field of another type than rigport writes is someone else's, not a reason to stop.
+template <class T>
+T extraOr(const nlohmann::json& object, const char* key, T fallback) {
+  const auto it = object.find(key);
+  if (it == object.end()) return fallback;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return it->is_string() ? it->template get<std::string>() : fallback;
+  } else {
+    return it->is_number() ? it->template get<T>() : fallback;
+  }
+}
 
 }  // namespace rigport::gltf_in

@@ -21,6 +21,16 @@
 namespace rigport::gltf_in {
 namespace {
 
+// A flag rigport wrote as `true` in a node's extras; Blender keeps custom properties but writes a
+// boolean back as 1, so any non-zero number counts too.
+bool isMarked(const nlohmann::json& extras, const char* key) {
+  if (!extras.is_object()) return false;
+  const auto it = extras.find(key);
+  if (it == extras.end()) return false;
+  if (it->is_boolean()) return it->get<bool>();
+  return it->is_number() && it->get<double>() != 0.0;
+}
+
 Result<std::vector<int>> nodeParents(const Document& doc) {
   const auto& nodes = doc.model.nodes;
   std::vector<int> parent(nodes.size(), -1);
@@ -199,9 +209,11 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
     if (roots.size() == 1) {
       const tinygltf::Node& top = m.nodes[static_cast<size_t>(roots[0])];
       const nlohmann::json extras = extrasOf(top.extras_json_string);
-      if (!isJoint[static_cast<size_t>(roots[0])] && extras.is_object() && extras.value("rigportSyntheticRoot", false)) {
+      if (!isJoint[static_cast<size_t>(roots[0])] && isMarked(extras, "rigportSyntheticRoot")) {
         roots = top.children;
-        if (rig.name.empty()) rig.name = top.name;
+        // Above one root bone the node only lifts the model onto the ground and is named for that.
+        const bool liftOnly = extras.contains("rigportGroundLift") && top.children.size() == 1;
+        if (rig.name.empty() && !liftOnly) rig.name = top.name;
       }
     }
     int synthetic = -1;
