@@ -3,6 +3,7 @@
 // read and assembled as `convert` reads it; the worst error of each measure is printed with where
 // it happens, and the exit code says whether every one is within --tolerance.
 #include <cmath>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "core/compare.hpp"
+#include "formats/registry.hpp"
 
 namespace rigport::cli {
 namespace {
@@ -33,10 +35,27 @@ struct CompareSettings {
   bool json = false;
 };
 
-// One side: read and assembled as `convert` does, which must give one rig.
+// Whether two assembled rigs are one skeleton playing different clips (a package's clips, each
+// assembled onto the package's RIG): the same bones, by name and parent, in the same order.
+bool sameSkeleton(const Rig& a, const Rig& b) {
+  const auto& x = a.skeleton.bones;
+  const auto& y = b.skeleton.bones;
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i].name != y[i].name || x[i].parent != y[i].parent) return false;
+  return true;
+}
+
+// One side: read and assembled as `convert` does, which must give one rig; rigs that are one
+// skeleton with its clips split over them are that rig with every clip.
 Result<Rig> loadSide(const std::string& path, const InputOptions& options, const char* itemFlag) {
   RP_ASSIGN(const SharedInputs shared, loadSharedInputs(options));
   RP_ASSIGN(std::vector<AssembledRig> rigs, loadInput(path, shared));
+  while (rigs.size() > 1 && sameSkeleton(rigs[0].rig, rigs.back().rig) && rigs[0].rig.meshes.size() == rigs.back().rig.meshes.size()) {
+    auto& clips = rigs.back().rig.animations;
+    rigs[0].rig.animations.insert(rigs[0].rig.animations.end(), std::make_move_iterator(clips.begin()), std::make_move_iterator(clips.end()));
+    rigs.pop_back();
+  }
   if (rigs.size() == 1) return std::move(rigs.front().rig);
   Error e = makeError(ErrorCode::Usage, rigs.empty() ? std::string("holds no rig to compare")
                                                      : fmt::format("holds {} rigs; pick one with {} (`rigport info` lists them)", rigs.size(), itemFlag));
@@ -73,16 +92,38 @@ Json whereJson(const Where& w) {
 
 bool within(const Measure& m, double tolerance) { return m.worst <= tolerance; }  // NaN is not
 
+// The coarsest stated precision (registry.hpp) of the formats the two rigs were read from: each
+// rig's own, each file named on the command line (a clip file bound to a skeleton from another).
+struct Precision {
+  double ofSize = kDefaultToleranceOfSize;
+  std::string format;  // whose precision it is
+};
+
+Precision statedPrecision(const CompareSettings& s, const Rig& a, const Rig& b) {
+  Precision p;
+  auto consider = [&](const FormatInfo* f) {
+    if (f != nullptr && f->precision > p.ofSize) p = {f->precision, std::string(f->name)};
+  };
+  consider(findFormat(a.provenance.format));
+  consider(findFormat(b.provenance.format));
+  for (const std::string& path : {s.first, s.second}) consider(detectFormat({}, path));
+  for (const auto* files : {&s.inputs.animations, &s.secondAnimations})
+    for (const std::string& path : *files) consider(detectFormat({}, path));
+  return p;
+}
+
 struct Verdict {
+  Precision precision;
   double tolerance = 0.0;
   size_t beyond = 0;   // measures beyond tolerance
   bool missing = false;
   int exitCode() const { return beyond > 0 || missing ? kExitDiffers : kExitOk; }
 };
 
-Verdict judge(const Comparison& c, const CompareSettings& s) {
+Verdict judge(const Comparison& c, const CompareSettings& s, const Precision& precision) {
   Verdict v;
-  v.tolerance = s.tolerance.value_or(c.defaultTolerance());
+  v.precision = precision;
+  v.tolerance = s.tolerance.value_or(c.tolerance(precision.ofSize));
   for (const Measure& m : c.measures) v.beyond += within(m, v.tolerance) ? 0 : 1;
   v.missing = !c.unmatched.empty() && !s.allowMissing;
   return v;
@@ -109,6 +150,7 @@ Json toJson(const CompareSettings& s, const Rig& a, const Rig& b, const Comparis
               {"second", sideJson(s.second, b)},
               {"modelSize", c.modelSize},
               {"tolerance", v.tolerance},
+              {"precision", {{"ofSize", v.precision.ofSize}, {"format", v.precision.format}}},
               {"same", v.exitCode() == kExitOk},
               {"measures", std::move(measures)},
               {"matched", {{"bones", c.bones}, {"meshes", c.meshes}, {"vertices", c.vertices}, {"clips", std::move(clips)}}},
@@ -120,7 +162,8 @@ void printText(const CompareSettings& s, const Rig& a, const Rig& b, const Compa
   fmt::print("first           {} ({}, rig '{}')\n", s.first, a.provenance.format, a.name);
   fmt::print("second          {} ({}, rig '{}')\n", s.second, b.provenance.format, b.name);
   fmt::print("model size      {:.6g} m (bind-pose bounding-box diagonal)\n", c.modelSize);
-  fmt::print("tolerance       {:.6g} m{}\n", v.tolerance, s.tolerance ? "" : fmt::format(" ({:g} x model size)", kDefaultToleranceOfSize));
+  const std::string whose = v.precision.format.empty() ? std::string() : fmt::format(": {}'s stated precision", v.precision.format);
+  fmt::print("tolerance       {:.6g} m{}\n", v.tolerance, s.tolerance ? "" : fmt::format(" ({:g} x model size{})", v.precision.ofSize, whose));
   size_t samples = 0;
   for (const ClipPair& p : c.clips) samples += p.samples;
   fmt::print("matched         {} bones, {} meshes ({} vertices), {} clips ({} samples)\n", c.bones, c.meshes, c.vertices, c.clips.size(), samples);
@@ -158,7 +201,7 @@ int runCompare(const CompareSettings& s) {
   CompareOptions options;
   options.rate = s.rate;
   const Comparison c = comparePoses(*a, *b, options);
-  const Verdict v = judge(c, s);
+  const Verdict v = judge(c, s, statedPrecision(s, *a, *b));
   if (s.json) {
     fmt::print("{}\n", toJson(s, *a, *b, c, v).dump(2, ' ', false, Json::error_handler_t::replace));
   } else {
@@ -185,7 +228,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--tolerance", s->tolerance, "Largest error in metres that counts as the same (default: 1e-4 x the model size)")
+  cmd->add_option("--tolerance", s->tolerance, "Largest error in metres that counts as the same (default: the formats' stated precision)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--rate", s->rate, "Samples per second between key times (default 30)")->check(CLI::PositiveNumber);
   cmd->add_flag("--allow-missing", s->allowMissing, "A bone, mesh, vertex or clip that only one file has is listed, not a difference");
@@ -196,8 +239,9 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
       "a glTF client poses them: rest joints (joint world matrices), bind vertices, and per clip of both (by name, or\n"
       "the only clip of each) joints and vertices at every key time of either side, 1/RATE s apart, and halfway\n"
       "between. A joint's error is the farthest its origin or axis tips (at 1/10 of the model size) are apart.\n"
-      "Bones match by name, else id, else name hash; vertices by mesh and vertex index. No format states a\n"
-      "precision yet, so the default tolerance is 1e-4 x the model size (its bind-pose bounding-box diagonal).\n"
+      "Bones match by name, else id, else name hash; vertices by mesh and vertex index. The default tolerance is the\n"
+      "coarsest stated precision of the formats read, times the model size (its bind-pose bounding-box diagonal):\n"
+      "1e-4 for float values, 1e-3 for quantised keys (sims3-clip, sims3-package, gta-ifp).\n"
       "Exit codes: 0 every measure within --tolerance and nothing unmatched (or --allow-missing); 1 a measure\n"
       "beyond it, something unmatched, or a file that cannot be read; 2 usage error.");
   cmd->callback([s, &exitCode] { exitCode = runCompare(*s); });

@@ -116,7 +116,8 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
                                      const std::string& animOut) {
   EncodedFiles result;
   const bool storesAnimations = (format.carries & kCarriesAnimations) != 0;
-  if (storesAnimations && format.limits.oneClipPerFile) {  // a clip format of one clip per file: -o names them
+  // A clip format of one clip per file, or any clip format given {clip}: -o names the files.
+  if ((storesAnimations && format.limits.oneClipPerFile) || (format.animationOnly() && out.find(kClipPlaceholder) != std::string::npos)) {
     std::vector<Animation> animations = std::exchange(rig.animations, {});
     RP_CHECK(encodeClips(rig, std::move(animations), format, out, "-o", result));
     return result;

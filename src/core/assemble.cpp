@@ -132,6 +132,8 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
   std::vector<ClipSet> extras(extraClips.begin(), extraClips.end());
   if (!options.clips.empty()) {
     size_t kept = 0;
+    // A glTF's clips come on its rig, a game file's in clip sets: --clip picks from both.
+    for (Rig& r : input.rigs) kept += keepClips(r.animations, options.clips);
     for (ClipSet& c : input.clips) kept += keepClips(c.animations, options.clips);
     for (ClipSet& c : extras) kept += keepClips(c.animations, options.clips);
     if (kept == 0) return usage(fmt::format("no clip named {} (`rigport info` lists the clips)", fmt::join(options.clips, ", ")), file);

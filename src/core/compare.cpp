@@ -277,7 +277,7 @@ const char* unmatchedKindName(Unmatched::Kind kind) {
   return "?";
 }
 
-double Comparison::defaultTolerance() const { return kDefaultToleranceOfSize * (modelSize > 0.0 ? modelSize : 1.0); }
+double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }
 
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options) {
   const Rig a = posable(first);

@@ -27,7 +27,8 @@
 namespace rigport {
 
 inline constexpr double kJointLeverOfSize = 0.1;
-// The default tolerance: this fraction of the model size (no format states a precision yet).
+// The default tolerance of the library call: this fraction of the model size (the precision of
+// float32 values; `rigport compare` takes the coarsest stated precision of the formats it read).
 inline constexpr double kDefaultToleranceOfSize = 1e-4;
 
 struct CompareOptions {
@@ -80,7 +81,9 @@ struct Comparison {
   size_t bones = 0;                // matched
   size_t meshes = 0;
   size_t vertices = 0;
-  double defaultTolerance() const;  // kDefaultToleranceOfSize × modelSize (× 1 m for a model without extent)
+  // ofSize × modelSize (× 1 m for a model without extent).
+  double tolerance(double ofSize) const;
+  double defaultTolerance() const { return tolerance(kDefaultToleranceOfSize); }
 };
 
 // `first` and `second` as assembled for export (clips bound to their skeletons, repaired); each is

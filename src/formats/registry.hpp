@@ -38,6 +38,15 @@ struct StandHints {
   bool originAboveFeet = false;
 };
 
+// A format's stated precision: how close to what was written its values pose, as a fraction of the
+// model's size (`rigport compare`'s default tolerance, README "Modding"). Float32 values pose within
+// 1e-4 of the size after axis and unit conversion and sampling; quantised keys less closely.
+inline constexpr double kFloatPrecision = 1e-4;
+// Keys stored as small integers: Sims 3 CLIP keys of 12 bits a component over each channel's range
+// (sims3_clip.md §2.5), GTA ANPK rotations in 1/4096 and translations in 1/1024 m (renderware.md,
+// IFP). A finger at the end of a chain of rounded turns moves up to a few 1e-4 of the model's size.
+inline constexpr double kQuantisedKeyPrecision = 1e-3;
+
 struct FormatInfo {
   std::string_view name;         // stable id used on the command line, e.g. "renderware-dff"
   std::string_view description;  // one line for `rigport formats`
@@ -55,6 +64,7 @@ struct FormatInfo {
   // What the writer's format can hold; `convert --to` fits a rig to it first, saying what was lost.
   WriteLimits limits{};
   StandHints stand{};
+  double precision = kFloatPrecision;
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

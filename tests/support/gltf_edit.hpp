@@ -1,0 +1,25 @@
+// glTF as third-party tools write it, for writer tests (issue 27 §2): a rig exported by rigport,
+// read with tinygltf, edited the way gltfpack, glTF-Transform or assimp write, and saved (each
+// saved file must pass the Khronos validator).
+#pragma once
+
+#include <string>
+
+#include <glm/glm.hpp>
+#include <tiny_gltf.h>
+
+#include "core/rig.hpp"
+
+namespace rigport::test {
+
+// `rig` as rigport's exporter writes it, as tinygltf reads it.
+tinygltf::Model exported(const Rig& rig);
+// Writes `model` as a .glb at `path` and checks it with the validator; returns `path`.
+std::string save(tinygltf::Model& model, const std::string& path);
+// The mesh moved into B⁻¹'s space and B folded into every inverse bind matrix (joint world × IBM =
+// B): what gltfpack's dequantisation, glTF-Transform quantize and assimp's FBX conversions write.
+void foldBindShape(tinygltf::Model& m, const glm::mat4& b);
+// The skin's joint list reversed, with the inverse bind matrices and JOINTS_0 following: valid glTF.
+void reverseJoints(tinygltf::Model& m);
+
+}  // namespace rigport::test
