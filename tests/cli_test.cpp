@@ -98,6 +98,9 @@ TEST(Cli, FormatsListsEveryRegistryFormatWithItsCapabilities) {
     const std::string line = r.text.substr(at, r.text.find('\n', at) - at);
     EXPECT_NE(line.find(std::string(f.extensions)), std::string::npos) << line;
     EXPECT_NE(line.find(f.write != nullptr ? "yes   yes" : "yes   no"), std::string::npos) << line;
+    // Columns stay aligned however long a name or extension list is (".clip,.animation" shifted them).
+    const size_t readColumn = r.text.find("read");
+    EXPECT_EQ(line.substr(readColumn, 4), "yes ") << line;
   }
 }
 

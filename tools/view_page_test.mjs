@@ -206,6 +206,46 @@ async function checkKeys(page) {
   await page.keyboard.press('Escape');
 }
 
+// A GTA ped with its 330-clip ped.ifp (issue 26: the clip buttons filled the column and left the 3D
+// view 0 px tall): the demo's .glb with its walk listed 330 times under other names, each a valid
+// animation sharing the walk's samplers' accessors.
+function manyClipsGlb(fromGlb, toGlb, count) {
+  const glb = readFileSync(fromGlb);
+  const jsonLength = glb.readUInt32LE(12);
+  const json = JSON.parse(glb.toString('utf8', 20, 20 + jsonLength));
+  const walk = json.animations[0];
+  json.animations = Array.from({ length: count }, (_, i) => ({ ...walk, name: `clip_${String(i).padStart(4, '0')}` }));
+  let text = Buffer.from(JSON.stringify(json));
+  text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
+  const bin = glb.subarray(20 + jsonLength);
+  const header = Buffer.alloc(20);
+  header.writeUInt32LE(0x46546c67, 0);
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(20 + text.length + bin.length, 8);
+  header.writeUInt32LE(text.length, 12);
+  header.writeUInt32LE(0x4e4f534a, 16);
+  writeFileSync(toGlb, Buffer.concat([header, text, bin]));
+}
+
+async function checkManyClips(page, count) {
+  const v = (f, a) => page.evaluate(f, a);
+  const clips = await v(() => window.rigportView.clips().length);
+  check(clips === count, `[many clips] the page lists all ${count} clips`, `${clips}`);
+  const layout = await v(() => window.rigportView.layout());
+  check(layout.view.height >= 300, '[many clips] the 3D view keeps its space', `${layout.view.width}x${layout.view.height} px`);
+  check(layout.clips.height <= 100 && layout.clipsScroll > layout.clips.height, '[many clips] the clip list scrolls within a few rows',
+    `${layout.clips.height} px shown of ${layout.clipsScroll} px`);
+  check(layout.filterShown, '[many clips] a filter box is shown');
+  await page.locator('#clip-filter').fill('clip_032');
+  const shown = await page.locator('#clips button[data-clip]:visible').count();
+  check(shown === 10, '[many clips] typing in the filter keeps the matching clips', `${shown} shown for "clip_032"`);
+  await page.locator('#clips button[data-clip="clip_0329"]').click();
+  check((await v(() => window.rigportView.state().clip)) === 'clip_0329', '[many clips] clicking a filtered clip plays it');
+  check((await v(() => window.rigportView.filterClips(''))) === count, '[many clips] clearing the filter shows every clip again');
+  const s = pixelStats(await readPixels(page, { selector: '#view' }), BACKGROUND);
+  check(s.foregroundShare > 0.01, '[many clips] the model is drawn', `${(100 * s.foregroundShare).toFixed(1)}% non-background`);
+}
+
 async function main() {
   const work = args.work;
   rmSync(work, { recursive: true, force: true });
@@ -227,10 +267,15 @@ async function main() {
     return { vertices: rig.vertices, clips: rig.animations.map((x) => x.name) };
   };
   skeletonOnlyPage(join(work, 'dff.html'), join(work, 'skeleton.html'));
+  // Page 4: 330 clips.
+  const MANY = 330;
+  manyClipsGlb(join(work, 'demo', 'demo_character.glb'), join(work, 'many.glb'), MANY);
+  rigport('view', join(work, 'many.glb'), '-o', join(work, 'many.html'));
   const pages = [
     { file: join(work, 'demo.html'), expected: [infoOf(demoDff, [demoAnm]), {}] },
     { file: join(work, 'dff.html'), expected: [infoOf(dff, [anm])] },
     { file: join(work, 'skeleton.html'), skeletonOnly: true },
+    { file: join(work, 'many.html'), manyClips: MANY },
   ];
 
   let browser;
@@ -249,7 +294,7 @@ async function main() {
     check(probeLog.external.length === 1, 'the harness sees and blocks a remote request', probeLog.external.join(' '));
     await probePage.close();
 
-    for (const [p, { file, expected, skeletonOnly }] of pages.entries()) {
+    for (const [p, { file, expected, skeletonOnly, manyClips }] of pages.entries()) {
       const started = Date.now();
       const { page, log } = await openFile(browser, file);
       const ready = await page.waitForFunction(() => window.rigportView && (window.rigportView.ready || window.rigportView.error), null, { timeout: 30000 })
@@ -259,6 +304,8 @@ async function main() {
       check(typeof renderer === 'string' && renderer.length > 0, `${file}: WebGL renders`, renderer);
       if (skeletonOnly) {
         await checkSkeletonOnly(page);
+      } else if (manyClips) {
+        await checkManyClips(page, manyClips);
       } else {
         const models = embeddedModels(readFileSync(file, 'utf8'));
         check(models.length === expected.length, `${file} holds ${expected.length} model(s)`);

@@ -1,4 +1,8 @@
 // `rigport formats`: the registry as a table.
+#include <algorithm>
+#include <string>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
@@ -10,12 +14,22 @@ namespace rigport::cli {
 void addFormatsCommand(CLI::App& app, int& exitCode) {
   CLI::App* cmd = app.add_subcommand("formats", "List the formats rigport reads and writes");
   cmd->callback([&exitCode] {
-    constexpr const char* kRow = "{:<16} {:<11} {:<5} {:<6} {:<15} {}\n";
-    fmt::print(kRow, "format", "extensions", "read", "write", "animation-only", "carries");
+    // Columns as wide as their widest entry, so that a long name or extension list never shifts a row.
+    size_t nameWidth = 6, extensionWidth = 10;
+    for (const FormatInfo& f : formats()) {
+      nameWidth = std::max(nameWidth, f.name.size());
+      extensionWidth = std::max(extensionWidth, f.extensions.size());
+    }
+    const auto row = [&](std::string_view name, std::string_view extensions, std::string_view write, std::string_view animationOnly,
+                         const std::string& carries) {
+      fmt::print("{:<{}}  {:<{}}  {:<4}  {:<5}  {:<14}  {}\n", name, nameWidth, extensions, extensionWidth, "yes", write, animationOnly, carries);
+    };
+    fmt::print("{:<{}}  {:<{}}  {:<4}  {:<5}  {:<14}  {}\n", "format", nameWidth, "extensions", extensionWidth, "read", "write", "animation-only",
+               "carries");
     for (const FormatInfo& f : formats()) {
       std::string carries = carriesText(f.carries);
       if (!f.binding.empty()) carries += fmt::format(" (bound by {})", f.binding);
-      fmt::print(kRow, f.name, f.extensions, "yes", f.write != nullptr ? "yes" : "no", f.animationOnly() ? "yes" : "no", carries);
+      row(f.name, f.extensions, f.write != nullptr ? "yes" : "no", f.animationOnly() ? "yes" : "no", carries);
     }
     exitCode = kExitOk;
   });

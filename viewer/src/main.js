@@ -32,8 +32,9 @@ const invalidate = () => { dirty = true; };
 const state = { model: null, index: -1, helper: null, bone: null, touched: 0, skeleton: true, weights: false, matte: true };
 
 const player = new Player(
-  { list: $('clips'), range: $('range'), time: $('time'), speed: $('speed'), marks: $('marks'), playButton: $('play') },
+  { list: $('clips'), filter: $('clip-filter'), range: $('range'), time: $('time'), speed: $('speed'), marks: $('marks'), playButton: $('play') },
   invalidate,
+  (clip) => frameClip(clip),
 );
 stage.controls.addEventListener('change', invalidate);
 
@@ -58,12 +59,24 @@ function selectBone(bone) {
   updateToggles();
 }
 
-function frame() {
-  const box = boundsOf(state.model);
+function frame(box = boundsOf(state.model)) {
   frameBox(stage, box);
   $('grid').textContent = `grid cell = ${formatMetres(placeGrid(stage, box))}`;
   marker.scale.setScalar(box.getSize(new THREE.Vector3()).length() / 150);
   invalidate();
+}
+
+// Camera and grid on everywhere the clip takes the model (a walk leaves the rest pose's box): the
+// bounds at nine times across the clip, with the rest pose's.
+function frameClip(clip) {
+  const box = boundsOf(state.model);
+  const length = player.lengthOf(clip);
+  for (let i = 0; i <= 8; i++) {
+    player.poseAt((length * i) / 8);
+    box.union(boundsOf(state.model));
+  }
+  player.poseAt(player.time);
+  frame(box);
 }
 
 async function showModel(index) {
@@ -144,7 +157,7 @@ function bindUi() {
   $('t-skeleton').addEventListener('click', () => toggle('skeleton'));
   $('t-weights').addEventListener('click', () => toggle('weights'));
   $('t-matte').addEventListener('click', () => toggle('matte'));
-  $('t-frame').addEventListener('click', frame);
+  $('t-frame').addEventListener('click', () => frame());
   $('t-help').addEventListener('click', () => { $('help').hidden = !$('help').hidden; });
   attachPicking(stage, () => (state.model ? state.model.bones : []), $('tip'), selectBone);
   new ResizeObserver(() => { resize(stage); render(); }).observe($('stage'));
@@ -152,7 +165,7 @@ function bindUi() {
     if (e.target.tagName === 'SELECT' || e.ctrlKey || e.metaKey || e.altKey) return;
     const keys = {
       ' ': () => player.toggle(), ArrowLeft: () => player.step(-1), ArrowRight: () => player.step(1),
-      s: () => toggle('skeleton'), w: () => toggle('weights'), m: () => toggle('matte'), f: frame,
+      s: () => toggle('skeleton'), w: () => toggle('weights'), m: () => toggle('matte'), f: () => frame(),
       '?': () => { $('help').hidden = !$('help').hidden; }, Escape: () => { $('help').hidden = true; },
     };
     if (keys[e.key]) {
@@ -188,6 +201,12 @@ const api = {
     render();
   },
   frame() { frame(); render(); },
+  filterClips(text) { const shown = player.filter(text); render(); return shown; },
+  layout: () => {
+    const size = (id) => { const r = $(id).getBoundingClientRect(); return { width: r.width, height: r.height }; };
+    const list = $('clips');
+    return { view: size('view'), clips: size('clips'), clipsScroll: list.scrollHeight, filterShown: !$('clip-filter').hidden };
+  },
   // Where a bone's joint is on screen (client pixels), so a test can hover and click it.
   boneScreen(name) {
     const bone = state.model.bones.find((b) => b.name === name);

@@ -4,10 +4,14 @@
 import * as THREE from 'three';
 import { restPose } from './model.js';
 
+// Above this many clips the list gets a filter box (a GTA ped.ifp holds 330).
+const FILTER_ABOVE = 8;
+
 export class Player {
-  constructor(ui, onChange) {
-    this.ui = ui;  // {list, range, time, speed, marks, playButton}
+  constructor(ui, onChange, onClipStart = () => {}) {
+    this.ui = ui;  // {list, filter, range, time, speed, marks, playButton}
     this.onChange = onChange;
+    this.onClipStart = onClipStart;  // a new clip starts: the caller frames the camera on it
     this.model = null;
     this.mixer = null;
     this.action = null;
@@ -18,6 +22,19 @@ export class Player {
     ui.range.addEventListener('input', () => this.seek(Number(ui.range.value)));
     ui.speed.addEventListener('change', () => { this.speed = Number(ui.speed.value); });
     ui.playButton.addEventListener('click', () => this.toggle());
+    ui.filter.addEventListener('input', () => this.filter(ui.filter.value));
+  }
+
+  // Shows the clip buttons whose name holds `text` (any case); the rest pose button stays.
+  filter(text) {
+    const needle = text.trim().toLowerCase();
+    let shown = 0;
+    for (const b of this.ui.list.children) {
+      if (!b.dataset.clip) continue;
+      b.hidden = needle !== '' && !b.dataset.clip.toLowerCase().includes(needle);
+      if (!b.hidden) shown++;
+    }
+    return shown;
   }
 
   setModel(model) {
@@ -38,6 +55,10 @@ export class Player {
       b.addEventListener('click', () => this.play(clip.name));
       this.ui.list.append(b);
     }
+    const count = model.gltf.animations.length;
+    this.ui.filter.hidden = count <= FILTER_ABOVE;
+    this.ui.filter.value = '';
+    this.ui.filter.placeholder = `filter ${count} clips`;
     this.rest();
   }
 
@@ -75,6 +96,7 @@ export class Player {
       this.action = this.mixer.clipAction(clip);
       this.action.play();
       this.time = 0;
+      this.onClipStart(clip);
     }
     this.playing = true;
     this.apply();
@@ -112,6 +134,13 @@ export class Player {
     this.apply();
   }
 
+  // Poses the playing clip at `t` without moving the timeline (for framing the whole clip).
+  poseAt(t) {
+    if (!this.action) return;
+    this.action.time = t;
+    this.mixer.update(0);
+  }
+
   apply() {
     if (this.action) {
       this.action.time = this.time;
@@ -128,7 +157,11 @@ export class Player {
     range.disabled = !this.clip;
     time.textContent = this.clip ? `${this.time.toFixed(3)} / ${length.toFixed(3)} s` : 'rest pose';
     playButton.textContent = this.playing ? '❚❚' : '▶';
-    for (const b of list.children) b.classList.toggle('active', this.clip ? b.dataset.clip === this.clip.name : !b.dataset.clip);
+    for (const b of list.children) {
+      const active = this.clip ? b.dataset.clip === this.clip.name : !b.dataset.clip;
+      if (active && !b.classList.contains('active')) b.scrollIntoView({ block: 'nearest' });
+      b.classList.toggle('active', active);
+    }
     if (marks.dataset.clip !== (this.clip ? this.clip.name : '')) this.drawMarks(length);
     this.onChange();
   }
