@@ -556,6 +556,30 @@ TEST(GltfInSkeleton, MarkersWrittenBackAsNumbersAndForeignExtrasTypesAreRead) {
   EXPECT_EQ(rig.animations[1].name, "doc") << "a name that is not text is not read: the clip is named for the file, as any nameless clip";
 }
 
+// Shape keys (Blender exports them as morph targets and a weights channel on the mesh node): the
+// rig model holds none, so both are reported as what they are, not dropped silently and not
+// blamed on a node that is not a bone (issue 27 §2, "Morph targets").
+TEST(GltfInMesh, MorphTargetsAndTheirWeightsChannelAreNamed) {
+  Builder b;
+  json prim = quadPrimitive(b);
+  prim["targets"] = {{{"POSITION", b.add(std::vector<float>(12, 0.1f), 4, kFloat, "VEC3")}}};
+  json doc = skinnedDoc(b, prim);
+  doc["meshes"][0]["weights"] = {0.0};
+  doc["animations"] = {{{"name", "smile"},
+                        {"channels", {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "weights"}}}}}},
+                        {"samplers", {{{"input", b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR")},
+                                       {"output", b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR")}}}}}};
+  auto asset = readText(b.finish(doc));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  std::vector<std::string> codes;
+  for (const Warning& w : asset->provenance.warnings) codes.push_back(w.code);
+  for (const Rig& r : asset->rigs)
+    for (const Warning& w : r.provenance.warnings) codes.push_back(w.code);
+  EXPECT_NE(std::find(codes.begin(), codes.end(), "morph-targets-dropped"), codes.end()) << ::testing::PrintToString(codes);
+  EXPECT_NE(std::find(codes.begin(), codes.end(), "channel-path-skipped"), codes.end()) << ::testing::PrintToString(codes);
+  EXPECT_EQ(std::find(codes.begin(), codes.end(), "channel-not-on-bone"), codes.end()) << ::testing::PrintToString(codes);
+}
+
 // Spec §3.12: a reader must not load a file requiring an extension it does not support. A Draco
 // file's POSITION has no bufferView, which tinygltf refuses in its own words first; the error
 // names the extension instead. KHR_mesh_quantization, which the accessor reader decodes, is read.

@@ -36,6 +36,13 @@ Provenance freshProvenance(const Provenance& p) {
 Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenance& losses) {
   const Provenance saved = rig.provenance;
   rig.provenance = freshProvenance(saved);
+  if ((format.carries & kCarriesMesh) == 0 && !rig.meshes.empty()) {
+    size_t vertices = 0;
+    for (const Mesh& m : rig.meshes) vertices += m.positions.size();
+    rig.provenance.warn("meshes-dropped", fmt::format("{} meshes ({} vertices) are not written: {} stores {}", rig.meshes.size(), vertices,
+                                                      format.name, carriesText(format.carries)));
+    rig.meshes.clear();
+  }
   RP_CHECK(fitToLimits(rig, format.limits, format.name));
   losses.absorb(rig.provenance);
   auto bytes = format.write(rig);

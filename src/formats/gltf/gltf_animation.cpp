@@ -166,12 +166,14 @@ Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layou
       const tinygltf::AnimationChannel& ch = ga.channels[c];
       const std::string at = fmt::format("animations[{}].channels[{}]", a, c);
       const int node = ch.target_node;
-      if (node < 0 || static_cast<size_t>(node) >= m.nodes.size() || layout.boneOfNode[static_cast<size_t>(node)] < 0) {
-        file.warn("channel-not-on-bone", fmt::format("{} ('{}'): targets a node that is not a bone; skipped", at, ga.name));
-        continue;
-      }
+      // The path first: a weights channel targets a mesh node, and is a shape-key animation, not a
+      // channel on the wrong node.
       if (ch.target_path != "translation" && ch.target_path != "rotation" && ch.target_path != "scale") {
         file.warn("channel-path-skipped", fmt::format("{} ('{}'): path '{}' (morph weights) has no place in a rig; skipped", at, ga.name, ch.target_path));
+        continue;
+      }
+      if (node < 0 || static_cast<size_t>(node) >= m.nodes.size() || layout.boneOfNode[static_cast<size_t>(node)] < 0) {
+        file.warn("channel-not-on-bone", fmt::format("{} ('{}'): targets a node that is not a bone; skipped", at, ga.name));
         continue;
       }
       const size_t rig = static_cast<size_t>(layout.rigOfNode[static_cast<size_t>(node)]);

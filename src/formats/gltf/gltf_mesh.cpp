@@ -75,6 +75,12 @@ class MeshBuilder {
         warnings.warn("primitive-mode-skipped", fmt::format("{}.mode is {} (lines): no triangles to convert; the primitive was skipped", at, prim.mode));
         continue;
       }
+      if (!prim.targets.empty()) {
+        // The rig model holds no blend shapes: the mesh keeps its base shape, and the user learns
+        // that the shape keys stay behind (a weights channel is reported by the animation reader).
+        warnings.warn("morph-targets-dropped",
+                      fmt::format("{} ('{}'): {} morph targets (shape keys) are not read; the mesh keeps its base shape", at, gm.name, prim.targets.size()));
+      }
       if (p == 0 || prim.attributes != sharedAttributes) {
         base = static_cast<uint32_t>(mesh.positions.size());
         RP_CHECK(addVertices(prim, at, skin, layout, toBone, mesh));
