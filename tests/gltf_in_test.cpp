@@ -580,6 +580,25 @@ TEST(GltfInMesh, MorphTargetsAndTheirWeightsChannelAreNamed) {
   EXPECT_EQ(std::find(codes.begin(), codes.end(), "channel-not-on-bone"), codes.end()) << ::testing::PrintToString(codes);
 }
 
+// Weights that do not sum to 1 (glTF requires it, and a reader must not mend them): kept as stored,
+// with a warning naming how many vertices and the worst (issue 27 §2, "renormalised silently").
+TEST(GltfInMesh, WeightsNotSummingToOneAreKeptAndNamed) {
+  Builder b;
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(std::vector<uint8_t>{0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0}, 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(std::vector<float>{0.5f, 0.5f, 0, 0, 0.5f, 0.3f, 0, 0, 0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0}, 4, kFloat, "VEC4")}}}};
+  auto asset = readText(b.finish(skinnedDoc(b, prim)));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Rig& rig = asset->rigs[0];
+  ASSERT_TRUE(hasWarning(rig, "weights-not-normalised")) << ::testing::PrintToString(rig.provenance.warnings.size());
+  for (const Warning& w : rig.provenance.warnings) {
+    if (w.code == "weights-not-normalised") EXPECT_NE(w.message.find("1 vertices' weights do not sum to 1 (vertex 1: 0.8)"), std::string::npos) << w.message;
+  }
+  const Mesh& mesh = rig.meshes.at(0);
+  EXPECT_FLOAT_EQ(mesh.influences[mesh.influenceOffsets[1] + 1].weight, 0.3f) << "kept as stored";
+}
+
 // Spec §3.12: a reader must not load a file requiring an extension it does not support. A Draco
 // file's POSITION has no bufferView, which tinygltf refuses in its own words first; the error
 // names the extension instead. KHR_mesh_quantization, which the accessor reader decodes, is read.

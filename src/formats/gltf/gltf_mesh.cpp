@@ -83,7 +83,7 @@ class MeshBuilder {
       }
       if (p == 0 || prim.attributes != sharedAttributes) {
         base = static_cast<uint32_t>(mesh.positions.size());
-        RP_CHECK(addVertices(prim, at, skin, layout, toBone, mesh));
+        RP_CHECK(addVertices(prim, at, skin, layout, toBone, mesh, warnings));
         sharedAttributes = prim.attributes;
       }
       const uint32_t count = static_cast<uint32_t>(mesh.positions.size()) - base;
@@ -145,7 +145,7 @@ class MeshBuilder {
   }
 
   Status addVertices(const tinygltf::Primitive& prim, const std::string& at, const tinygltf::Skin* skin, const Layout& layout,
-                     const glm::mat4* toBone, Mesh& mesh) {
+                     const glm::mat4* toBone, Mesh& mesh, Provenance& warnings) {
     // Blender 3.4 on Debian cannot write Draco either (gltf_ecosystem.md §2.3 trap 4); no decoder here.
     if (prim.extensions.count("KHR_draco_mesh_compression") != 0) {
       return fieldError(doc_, at + ".extensions", ErrorCode::Unsupported,
@@ -211,6 +211,24 @@ class MeshBuilder {
     }
     if (!ctx_.budget().charge(n * joints.size() * 4 * sizeof(Influence))) {
       return fieldError(doc_, at, ErrorCode::TooLarge, ctx_.budget().refusal(n * joints.size() * 4 * sizeof(Influence)));
+    }
+    // glTF requires each vertex's weights to sum to 1 and a reader must not fix them; rigport keeps
+    // them as stored, but its glTF export scales them to sum 1, which moves such a vertex: say so.
+    // 0.01 leaves the rounding of 8-bit normalised weights alone.
+    size_t offSum = 0, worstVertex = 0;
+    float worstSum = 1.0f;
+    for (size_t v = 0; v < n; ++v) {
+      float sum = 0.0f;
+      for (size_t s = 0; s < joints.size(); ++s)
+        for (size_t c = 0; c < 4; ++c) sum += weights[s][v * 4 + c];
+      if (std::fabs(sum - 1.0f) > 0.01f) {
+        if (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f)) worstVertex = v, worstSum = sum;
+      }
+    }
+    if (offSum > 0) {
+      warnings.warn("weights-not-normalised", fmt::format("{}: {} vertices' weights do not sum to 1 (vertex {}: {:.4g}); kept as stored, and "
+                                                          "scaled to sum 1 by rigport's glTF export, which moves those vertices",
+                                                          at, offSum, worstVertex, worstSum));
     }
     for (size_t v = 0; v < n; ++v) {
       for (size_t s = 0; s < joints.size(); ++s) {
