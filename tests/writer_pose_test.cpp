@@ -349,3 +349,29 @@ TEST(KeysOnFrames, KeysAt24FpsAreResampledOntoClipFrames) {
 }
 
 }  // namespace
+
+namespace {
+
+// A bone named outside ASCII (Blender allows any Unicode): DFF and arena readers stop a name at the
+// first byte outside printable ASCII (renderware.md §1.3, rw4_arena.md), so the DFF lost the rest
+// silently and the arena writer refused the file. Both now spell it in ASCII and say so, and the
+// name reads back whole.
+TEST(BoneNames, OutsideAsciiAreSpelledInItWithAWarning) {
+  const std::string dir = test::scratchDir("writer_pose_names");
+  Rig rig = demo();
+  const int32_t head = rig.skeleton.find("head");
+  ASSERT_GE(head, 0);
+  rig.skeleton.bones[static_cast<size_t>(head)].name = "Kopf_\xC3\xBC_\xE9\xA0\xAD";  // Kopf_ü_頭
+  tinygltf::Model model = exported(rig);
+  const std::string in = save(model, dir + "/unicode.glb");
+  for (const std::string& out : {dir + "/x.dff", dir + "/x.psg"}) {
+    const std::string text = cli("convert " + test::quote(in) + " --to " + (out.ends_with(".dff") ? "renderware-dff" : "rw4-arena") + " -o " +
+                                 test::quote(out));
+    EXPECT_NE(text.find("1 bone names are not printable ASCII"), std::string::npos) << text;
+    EXPECT_NE(text.find("as 'Kopf____'"), std::string::npos) << text;
+    const Rig back = readBack(out);
+    EXPECT_GE(back.skeleton.find("Kopf____"), 0) << out;
+  }
+}
+
+}  // namespace

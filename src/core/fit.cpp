@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -111,6 +113,49 @@ std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit) {
   return pieces;
 }
 
+bool printableAscii(char c) { return c >= 0x20 && c < 0x7F; }
+
+// `name` with each character outside printable ASCII (a whole UTF-8 sequence) as '_', and made
+// unique among `taken` with a numeric suffix (two names may differ only where they are replaced).
+std::string asciiSpelling(const std::string& name, const std::set<std::string>& taken) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (printableAscii(static_cast<char>(c))) {
+      out.push_back(static_cast<char>(c));
+      continue;
+    }
+    out.push_back('_');
+    while (c >= 0xC0 && i + 1 < name.size() && (static_cast<unsigned char>(name[i + 1]) & 0xC0) == 0x80) ++i;  // the rest of its sequence
+  }
+  if (out.empty()) out = "bone";
+  std::string unique = out;
+  for (int n = 2; taken.count(unique) != 0; ++n) unique = fmt::format("{}_{}", out, n);
+  return unique;
+}
+
+// Bone names outside printable ASCII (the format's readers stop at the first such byte) spelled in
+// it; one warning lists the renames.
+void asciiBoneNames(Rig& rig, std::string_view format) {
+  auto& bones = rig.skeleton.bones;
+  std::set<std::string> taken;
+  for (const Bone& b : bones) taken.insert(b.name);
+  std::vector<std::string> renames;
+  for (Bone& b : bones) {
+    if (std::all_of(b.name.begin(), b.name.end(), printableAscii) && !b.name.empty()) continue;
+    std::string spelled = asciiSpelling(b.name, taken);
+    taken.insert(spelled);
+    renames.push_back(fmt::format("'{}' as '{}'", printable(b.name), spelled));
+    b.name = std::move(spelled);
+  }
+  if (renames.empty()) return;
+  constexpr size_t kListed = 8;
+  std::string list;
+  for (size_t i = 0; i < std::min(renames.size(), kListed); ++i) list += (i ? ", " : "") + renames[i];
+  if (renames.size() > kListed) list += fmt::format(" and {} more", renames.size() - kListed);
+  rig.provenance.warn("names-ascii", fmt::format("{} bone names are not printable ASCII, which {} stores: written {}", renames.size(), format, list));
+}
+
 }  // namespace
 
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format) {
@@ -154,6 +199,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
       anim.scalars.clear();
     }
   }
+  if (limits.asciiNames) asciiBoneNames(rig, format);
   if (limits.noScaleKeys) dropScaleKeys(rig, format);
   if (limits.hermiteKeys) keysToHermite(rig, format);
   if (limits.keyFrameRate > 0.0f) keysOnFrames(rig, limits.keyFrameRate, format);

@@ -72,7 +72,7 @@ Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
-               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{4, 256, 0xFFFF},
+               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{.maxInfluences = 4, .maxJoints = 256, .maxVertices = 0xFFFF, .asciiNames = true},
                StandHints{"IDLE_stance", "ped.ifp", true}},
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
                kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
@@ -84,7 +84,7 @@ constexpr std::array kFormats{
                kQuantisedKeyPrecision},
     FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons and skinned meshes",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
-               rw4::listArena, rw4::readArena, writePs3Arena, WriteLimits{4, 0, 0xFFFF}},
+               rw4::listArena, rw4::readArena, writePs3Arena, WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .asciiNames = true}},
     FormatInfo{"sims3-clip", "The Sims 3 CLIP animation (0x6B20C4F3; s3pe's .animation)", ".clip,.animation", kCarriesAnimations,
                "FNV32 of the lower-cased bone name", sims3::probeClip, listClips<sims3::readClip>, readOneClipSet<sims3::readClip>,
                sims3::writeClip, WriteLimits{.noScaleKeys = true, .keyFrameRate = 30.0f, .oneClipPerFile = true}, {}, kQuantisedKeyPrecision},
