@@ -1,6 +1,7 @@
 #include "cli/batch.hpp"
 
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -45,30 +46,72 @@ bool included(const fs::path& relative, const BatchSelection& selection) {
   return false;
 }
 
+// One folder given on the command line, walked depth first. `entered` holds the real path of every
+// folder entered, so a link back to one of them is reported instead of walked again.
+class FolderWalk {
+ public:
+  FolderWalk(fs::path root, const BatchSelection& selection, BatchInputs& out) : root_(std::move(root)), selection_(selection), out_(out) {}
+
+  std::vector<fs::path> run() {
+    enter(root_);
+    std::sort(found_.begin(), found_.end());
+    return std::move(found_);
+  }
+
+ private:
+  void enter(const fs::path& folder) {
+    std::error_code ec;
+    const fs::path real = fs::canonical(folder, ec);
+    if (!ec && !entered_.insert(real).second) {
+      out_.skipped.push_back(ioError(folder.string(), fmt::format("a symbolic link to {}, a folder already walked; not followed", real.string())));
+      return;
+    }
+    fs::directory_iterator it(folder, ec);
+    if (ec) {
+      out_.unreadable.push_back(ioError(folder.string(), fmt::format("cannot list the folder: {}; its files are not converted", ec.message())));
+      return;
+    }
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) see(it->path());
+    if (ec) out_.unreadable.push_back(ioError(folder.string(), fmt::format("cannot list the whole folder: {}", ec.message())));
+  }
+
+  void see(const fs::path& path) {
+    const fs::path relative = path.lexically_relative(root_);
+    if (hidden(relative)) return;
+    std::error_code ec;
+    const fs::file_status target = fs::status(path, ec);  // through links
+    if (ec || !fs::exists(target)) {
+      // A link whose target is missing, a chain of links that never ends (ELOOP), or an entry the
+      // system will not describe.
+      const std::string what = ec == std::errc::too_many_symbolic_link_levels ? "a loop of symbolic links"
+                               : !ec || ec == std::errc::no_such_file_or_directory ? "a symbolic link to nothing"
+                                                                                   : fmt::format("cannot be read: {}", ec.message());
+      out_.skipped.push_back(ioError(path.string(), fmt::format("{}; skipped", what)));
+      return;
+    }
+    if (fs::is_directory(target)) return enter(path);
+    if (fs::is_regular_file(target) && included(relative, selection_)) found_.push_back(relative);
+  }
+
+  const fs::path root_;
+  const BatchSelection& selection_;
+  BatchInputs& out_;
+  std::set<fs::path> entered_;
+  std::vector<fs::path> found_;
+};
+
 }  // namespace
 
-Result<std::vector<BatchInput>> expandInputs(const std::vector<std::string>& arguments, const BatchSelection& selection) {
-  std::vector<BatchInput> inputs;
+BatchInputs expandInputs(const std::vector<std::string>& arguments, const BatchSelection& selection) {
+  BatchInputs inputs;
   for (const std::string& argument : arguments) {
     std::error_code ec;
     if (!fs::is_directory(argument, ec)) {
-      inputs.push_back(BatchInput{argument, ""});
+      inputs.files.push_back(BatchInput{argument, ""});
       continue;
     }
-    std::vector<fs::path> found;
-    fs::recursive_directory_iterator it(argument, fs::directory_options::skip_permission_denied, ec);
-    for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      const fs::path relative = it->path().lexically_relative(argument);
-      if (hidden(relative)) {
-        if (it->is_directory(ec)) it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_regular_file(ec) && included(relative, selection)) found.push_back(relative);
-    }
-    if (ec) return ioError(argument, fmt::format("cannot list the folder: {}", ec.message()));
-    std::sort(found.begin(), found.end());
-    for (const fs::path& relative : found) {
-      inputs.push_back(BatchInput{(fs::path(argument) / relative).string(), relative.parent_path().string()});
+    for (const fs::path& relative : FolderWalk(argument, selection, inputs).run()) {
+      inputs.files.push_back(BatchInput{(fs::path(argument) / relative).string(), relative.parent_path().string()});
     }
   }
   return inputs;

@@ -29,10 +29,18 @@ struct BatchSelection {
   bool animationFiles = false;       // a walked folder also yields animation-only files (a --skeleton is given)
 };
 
+// What the walk found: the files to convert, and what it could not take, never silently.
+struct BatchInputs {
+  std::vector<BatchInput> files;
+  std::vector<Error> unreadable;  // folders the walk could not list: each fails like an input
+  std::vector<Error> skipped;     // dangling symbolic links and links that lead back into the walk: warnings
+};
+
 // Files named on the command line are taken as they are, in order; a folder adds its files in
 // sorted path order: those --include matches, or without --include those whose extension a
-// registered format claims. Hidden files and folders (".name") are skipped.
-Result<std::vector<BatchInput>> expandInputs(const std::vector<std::string>& arguments, const BatchSelection& selection);
+// registered format claims. Hidden files and folders (".name") are skipped. A symbolic link to a
+// folder is followed unless it leads to a folder the walk has already entered (a loop).
+BatchInputs expandInputs(const std::vector<std::string>& arguments, const BatchSelection& selection);
 
 // Threads for `-j 0`: the cores this process may run on.
 unsigned defaultJobs();

@@ -306,19 +306,19 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
   // Losses of a --to conversion are listed one by one: the user must see what the game file lacks.
   for (const Warning& w : r.losses.warnings) {
     progress.clear();
-    fmt::print(stderr, "rigport: warning: {}: {}{}\n", r.input, w.message, w.count > 1 ? fmt::format(" ({} times)", w.count) : "");
+    fmt::print(stderr, "rigport: warning: {}: {}{}\n", printable(r.input), printable(w.message), w.count > 1 ? fmt::format(" ({} times)", w.count) : "");
   }
   const size_t warnings = r.warnings.warningCount();
   if (warnings == 0 && !s.verbose && r.coverage.dropped.empty()) return;
   progress.clear();
   if (s.verbose) {
-    for (const std::string& out : r.written) fmt::print(stderr, "rigport: wrote {}\n", out);
+    for (const std::string& out : r.written) fmt::print(stderr, "rigport: wrote {}\n", printable(out));
   }
   if (r.coverage.clips > 0 && (s.verbose || !r.coverage.dropped.empty())) {
-    fmt::print(stderr, "rigport: {}: {}\n", r.input, r.coverage.summary());
+    fmt::print(stderr, "rigport: {}: {}\n", printable(r.input), printable(r.coverage.summary()));
   }
   if (warnings > 0) {
-    fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", r.input, warnings, warnings == 1 ? "" : "s");
+    fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", printable(r.input), warnings, warnings == 1 ? "" : "s");
   }
 }
 
@@ -338,16 +338,16 @@ int runConvert(ConvertSettings& s) {
   if (!shared) {
     printError(shared.error());
     if (s.json) {
-      fmt::print("{}\n", Json{{"converted", 0}, {"failed", s.files.size()}, {"files", Json::array()}, {"error", errorToJson(shared.error())}}.dump(2));
+      fmt::print("{}\n", Json{{"converted", 0}, {"failed", s.files.size()}, {"files", Json::array()}, {"error", errorToJson(shared.error())}}
+                             .dump(2, ' ', false, Json::error_handler_t::replace));
     }
     return kExitInputFailed;
   }
   BatchSelection selection{s.include, shared->skeleton.has_value()};
-  auto inputs = expandInputs(s.files, selection);
-  if (!inputs) {
-    printError(inputs.error());
-    return kExitInputFailed;
-  }
+  const BatchInputs walked = expandInputs(s.files, selection);
+  for (const Error& e : walked.skipped) fmt::print(stderr, "rigport: warning: {}\n", e.describe());
+  for (const Error& e : walked.unreadable) printError(e);
+  const std::vector<BatchInput>& inputs = walked.files;
   if (!s.to.empty()) {
     auto target = targetFormat(s.to);
     if (!target) return printError(target.error()), kExitUsage;
@@ -364,25 +364,28 @@ int runConvert(ConvertSettings& s) {
     if (!animTarget) return printError(animTarget.error()), kExitUsage;
     s.animTarget = *animTarget;
   }
-  if ((namesAFile(s) || !s.animOut.empty()) && inputs->size() > 1) {
-    fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs->size());
+  if ((namesAFile(s) || !s.animOut.empty()) && inputs.size() > 1) {
+    fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs.size());
     return kExitUsage;
   }
-  if (inputs->empty()) {
+  if (inputs.empty()) {
+    if (!walked.unreadable.empty()) return kExitInputFailed;  // said above
     fmt::print(stderr, "rigport: error: no input files: the folders given hold no file{}\n",
                s.include.empty() ? " of a format rigport reads (`rigport formats`; --include picks files by name)" : " that --include matches");
     return kExitInputFailed;
   }
   std::vector<Plan> plans;
-  plans.reserve(inputs->size());
-  for (const BatchInput& input : *inputs) plans.push_back(plan(input, s));
+  plans.reserve(inputs.size());
+  for (const BatchInput& input : inputs) plans.push_back(plan(input, s));
   const std::vector<std::optional<Error>> clashes = claim(plans);
 
   Converter converter(s, *shared);
   ProgressBar progress(plans.size());
   const InterruptGuard interrupt;
   Json files = Json::array();
-  size_t converted = 0, skipped = 0, inputFailures = 0, outputFailures = 0;
+  for (const Error& e : walked.unreadable) files.push_back(Json{{"input", e.file}, {"error", errorToJson(e)}});
+  // A folder the walk could not list fails as an input does: its files were never converted.
+  size_t converted = 0, skipped = 0, inputFailures = walked.unreadable.size(), outputFailures = 0;
   const std::function<FileResult(size_t)> work = [&](size_t i) {
     if (!clashes[i]) return converter.convert(plans[i]);
     FileResult r;
@@ -401,9 +404,9 @@ int runConvert(ConvertSettings& s) {
     progress.show(i + 1, fs::path(plans[i].input.path).filename().string());
   };
   const unsigned jobs = s.jobs == 0 ? defaultJobs() : s.jobs;
-  const size_t finished = runInOrder<FileResult>(plans.size(), jobs, work, done, &InterruptGuard::requested);
+  const size_t finished = walked.unreadable.size() + runInOrder<FileResult>(plans.size(), jobs, work, done, &InterruptGuard::requested);
   progress.clear();
-  const size_t total = plans.size();
+  const size_t total = plans.size() + walked.unreadable.size();
   const size_t failed = inputFailures + outputFailures;
   if (total > 1 || failed > 0 || skipped > 0 || finished < total) {
     fmt::print(stderr, "rigport: converted {} of {} file{}{}{}{}\n", converted, total, total == 1 ? "" : "s",

@@ -31,20 +31,21 @@ struct InfoSettings {
   bool json = false;
 };
 
+// Names and messages carry text from the file: printed through printable() (core/error.hpp).
 void printWarnings(const Provenance& p) {
   fmt::print("  warnings        {}\n", p.warningCount());
   for (const Warning& w : p.warnings) {
-    fmt::print("    [{}] {}{}\n", w.code, w.message, w.count > 1 ? fmt::format(" (x{})", w.count) : "");
+    fmt::print("    [{}] {}{}\n", w.code, printable(w.message), w.count > 1 ? fmt::format(" (x{})", w.count) : "");
   }
 }
 
 // Clip names can be long: the name column is as wide as the longest, the numbers stay aligned.
 void printClips(const std::vector<Animation>& animations) {
   size_t width = 4;
-  for (const Animation& a : animations) width = std::max(width, a.name.size());
+  for (const Animation& a : animations) width = std::max(width, printable(a.name).size());
   fmt::print("    {:<{}}  {:>9}  {:>6}  {:>8}  {:>6}\n", "clip", width, "seconds", "tracks", "keys", "events");
   for (const Animation& a : animations) {
-    fmt::print("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : a.name, width, a.duration, a.tracks.size(),
+    fmt::print("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : printable(a.name), width, a.duration, a.tracks.size(),
                storedKeyCount(a), a.events.size());
   }
 }
@@ -52,7 +53,7 @@ void printClips(const std::vector<Animation>& animations) {
 void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& meshes) {
   const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
-  fmt::print("  rig             {}\n", rig.name);
+  fmt::print("  rig             {}\n", printable(rig.name));
   const nlohmann::json rw = rig.extras.is_object() ? rig.extras.value("renderware", nlohmann::json()) : nlohmann::json();
   if (rw.is_object()) fmt::print("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
   fmt::print("  bones           {}\n", sk.bones.size());
@@ -88,12 +89,12 @@ Json playsOnToJson(const std::optional<PlaysOn>& p) {
 }
 
 void printClipSet(const ClipSet& clips, const std::optional<PlaysOn>& on) {
-  fmt::print("  clips           {} ({} clip{}, no skeleton of their own)\n", clips.name, clips.animations.size(),
+  fmt::print("  clips           {} ({} clip{}, no skeleton of their own)\n", printable(clips.name), clips.animations.size(),
              clips.animations.size() == 1 ? "" : "s");
-  if (clips.wants) fmt::print("  wants skeleton  {}\n", clips.wants->name);
-  if (on && !on->skeleton.empty()) fmt::print("  plays on        {} ({} of {} tracks found)\n", on->skeleton, on->found, on->tracks);
+  if (clips.wants) fmt::print("  wants skeleton  {}\n", printable(clips.wants->name));
+  if (on && !on->skeleton.empty()) fmt::print("  plays on        {} ({} of {} tracks found)\n", printable(on->skeleton), on->found, on->tracks);
   if (on && on->skeleton.empty()) {
-    fmt::print("  plays on        its own hash-named nodes ({} holds {} of {} tracks)\n", on->best, on->found, on->tracks);
+    fmt::print("  plays on        its own hash-named nodes ({} holds {} of {} tracks)\n", printable(on->best), on->found, on->tracks);
   }
   printClips(clips.animations);
   printWarnings(clips.provenance);
@@ -101,10 +102,10 @@ void printClipSet(const ClipSet& clips, const std::optional<PlaysOn>& on) {
 
 void printItems(const std::vector<ItemInfo>& items) {
   size_t width = 4, idWidth = 6;  // ids can be long (a package's TYPE:GROUP:INSTANCE)
-  for (const ItemInfo& i : items) width = std::max(width, i.name.size()), idWidth = std::max(idWidth, i.id.size());
+  for (const ItemInfo& i : items) width = std::max(width, printable(i.name).size()), idWidth = std::max(idWidth, i.id.size());
   fmt::print("  items           {}\n", items.size());
   fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", "id", idWidth, "kind", "name", width, "bytes");
-  for (const ItemInfo& i : items) fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", i.id, idWidth, i.kind, i.name, width, i.bytes);
+  for (const ItemInfo& i : items) fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", i.id, idWidth, i.kind, printable(i.name), width, i.bytes);
 }
 
 bool bindsAnything(const InputOptions& o) { return !o.animations.empty() || !o.skeleton.empty(); }
@@ -157,6 +158,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   if (assembles) {
     RP_ASSIGN(rigs, assembleInput(std::move(asset), shared));
   } else {
+    if (shared.strict) RP_CHECK(refuseDroppedParts(asset));
     for (ClipSet& c : asset.clips) clipSkeletons.push_back(playsOn(c, asset.rigs));
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
     for (size_t i = 0; i < asset.rigs.size(); ++i) {
@@ -189,7 +191,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     json = Json{{"file", path}, {"format", format}, {"items", itemsToJson(items)}, {"rigs", std::move(rigsJson)}, {"clipSets", std::move(clipsJson)}};
     return Ok{};
   }
-  fmt::print("{}\n", path);
+  fmt::print("{}\n", printable(path));
   fmt::print("  format          {}\n", format);
   if (items.size() > 1) printItems(items);
   for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);

@@ -57,7 +57,8 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd.add_flag("--bind-by-position", o.bindByPosition,
                "Bind clips by node position even when their node count differs from the skeleton's joints");
-  cmd.add_flag("--strict", o.strict, "Fail on damage that would be repaired (non-finite vertices, negative key times)");
+  cmd.add_flag("--strict", o.strict,
+               "Fail on damage that would be repaired or dropped (non-finite vertices, negative key times, a resource that does not decode)");
   cmd.add_option("--memory-limit", o.memoryLimit, "Most memory one file's read may allocate from sizes in the file (default 1G)")
       ->check([](const std::string& text) { return parseByteSize(text) == 0 ? std::string("not a size like 512M or 2G") : std::string(); });
   cmd.add_option("--hierarchy", o.hierarchy,
@@ -84,7 +85,15 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
   return shared;
 }
 
+Status refuseDroppedParts(const Asset& asset) {
+  RP_CHECK(rigport::refuseDroppedParts(asset.provenance));
+  for (const Rig& r : asset.rigs) RP_CHECK(rigport::refuseDroppedParts(r.provenance));
+  for (const ClipSet& c : asset.clips) RP_CHECK(rigport::refuseDroppedParts(c.provenance));
+  return Ok{};
+}
+
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared) {
+  if (shared.strict) RP_CHECK(refuseDroppedParts(asset));
   RP_ASSIGN(std::vector<AssembledRig> rigs,
             assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
   for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));

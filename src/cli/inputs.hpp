@@ -23,7 +23,7 @@ struct InputOptions {
   std::vector<std::string> clips;       // --clip
   bool bindByPosition = false;
   std::string memoryLimit;              // --memory-limit, e.g. "1G"
-  bool strict = false;                  // --strict: damage that would be repaired is an error
+  bool strict = false;                  // --strict: damage that would be repaired or dropped is an error
   std::string hierarchy;                // --hierarchy FILE: bone parents for formats that store none (RW4)
 };
 
@@ -42,8 +42,11 @@ struct SharedInputs {
 // Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
 Result<SharedInputs> loadSharedInputs(const InputOptions& options);
 
+// --strict: the first warning of `asset` that says a damaged part was dropped, as an error
+// (core/repair.hpp, dropsDamagedPart()).
+Status refuseDroppedParts(const Asset& asset);
 // Assembles one input's asset with the shared inputs and repairs what real files damage
-// (core/repair.hpp; with --strict, damage is an error).
+// (core/repair.hpp; with --strict, damage, repaired or dropped, is an error).
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
 // loadAsset(path), then assembleInput().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);

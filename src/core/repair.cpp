@@ -1,6 +1,7 @@
 #include "core/repair.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -13,6 +14,19 @@ namespace rigport {
 namespace {
 
 constexpr size_t kListedIndices = 5;
+
+// The readers' warnings for a part dropped because it is damaged (issue 25: --strict accepted 103
+// damaged packages that gave fewer clips than the clean one).
+constexpr std::array<std::string_view, 21> kDroppedPartCodes{
+    "resource-skipped", "name-map", "duplicate-curve", "unknown-event",                    // Sims 3
+    "rw4-mesh-skipped", "rw4-mesh-table", "rw4-no-vertices", "rw4-index-range",              // RW4 meshes
+    "rw4-palette-slot", "rw4-object-outside", "rw4-skeleton-object", "rw4-animation-skin",   // RW4 objects
+    "rw4-keyframe-anim", "rw4-key-time",                                                     // RW4 clips
+    "animation-skipped",                                                                     // glTF
+    "skin-index",                                                                            // RenderWare
+    "joint-map", "bone-id", "duplicate-block", "duplicate-channel",                          // BattleForge
+    "sluggers-skin-bone",                                                                    // Sluggers
+};
 
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 bool finite(const glm::vec2& v) { return std::isfinite(v.x) && std::isfinite(v.y); }
@@ -430,6 +444,17 @@ Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, b
 }
 
 }  // namespace
+
+bool dropsDamagedPart(std::string_view code) {
+  return std::find(kDroppedPartCodes.begin(), kDroppedPartCodes.end(), code) != kDroppedPartCodes.end();
+}
+
+Status refuseDroppedParts(const Provenance& provenance) {
+  for (const Warning& w : provenance.warnings) {
+    if (dropsDamagedPart(w.code)) return makeError(ErrorCode::BadValue, fmt::format("{} ({}; strict: a damaged part is not dropped)", w.message, w.code));
+  }
+  return Ok{};
+}
 
 Status repairMesh(Rig& rig, size_t m, const RepairOptions& options) {
   return repairMeshAt(rig, m, bindPositions(rig.skeleton), options.strict);

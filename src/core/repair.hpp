@@ -16,7 +16,13 @@
 //     underflows: rescaled to unit length; an event time that is not finite: the event dropped; a
 //     clip duration that is not finite: the clip's last time;
 //   - an animation with key or event times before 0: every time shifted so it starts at 0.
+//
+// Readers drop what they cannot repair (a resource that does not decode, a mesh or clip whose
+// data is broken, influences naming no bone), each with a warning; dropsDamagedPart() knows
+// those warnings, so that strict refuses them as it refuses a repair.
 #pragma once
+
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/rig.hpp"
@@ -32,5 +38,12 @@ struct RepairOptions {
 // Mesh m's repairs, those repairRig() makes to it (repairRig = every mesh's, then the animations'),
 // for a reader that hands its meshes over one at a time (ReadContext::meshBuilt).
 [[nodiscard]] Status repairMesh(Rig& rig, size_t m, const RepairOptions& options = {});
+
+// Whether warning `code` says a damaged or unreadable part of the input (a resource, a mesh, a
+// clip, influences, keys) was dropped. A part rigport does not model (an unknown chunk, morph
+// targets, lines) is not damage: those warnings are notes.
+bool dropsDamagedPart(std::string_view code);
+// Strict's answer to such a warning: the first one in `provenance` as an error, else Ok.
+[[nodiscard]] Status refuseDroppedParts(const Provenance& provenance);
 
 }  // namespace rigport

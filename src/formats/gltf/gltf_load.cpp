@@ -8,7 +8,10 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -202,15 +205,147 @@ std::vector<std::string> requiredInJson(std::span<const uint8_t> json) {
   return out;
 }
 
+// A data URI quoted whole would put a buffer's base64 in the message: its first kQuotedUriChars
+// characters are kept, with its length (issue 25).
+constexpr size_t kQuotedUriChars = 64;
+
+std::string shortenDataUris(std::string text) {
+  for (size_t at = text.find("data:"); at != std::string::npos; at = text.find("data:", at + 1)) {
+    const size_t end = std::min(text.find_first_of(" \t\n'\"", at), text.size());
+    if (end - at <= kQuotedUriChars) continue;
+    text.replace(at, end - at, fmt::format("{}… ({} bytes)", text.substr(at, kQuotedUriChars), end - at));
+  }
+  return text;
+}
+
+// Where tinygltf's "'P' property is missing in PARENT" happened: tinygltf names the kind of object,
+// not which one. The places each kind is found ('*' any index or key); the first such object
+// without P is the one.
+struct MissingPlace {
+  std::string_view parent;
+  std::vector<std::string_view> path;
+};
+const std::vector<MissingPlace>& missingPlaces() {
+  static const std::vector<MissingPlace> places{
+      {"Accessor", {"accessors", "*"}},
+      {"SparseAccessor", {"accessors", "*", "sparse"}},
+      {"SparseAccessor", {"accessors", "*", "sparse", "*"}},
+      {"BufferView", {"bufferViews", "*"}},
+      {"Buffer", {"buffers", "*"}},
+      {"Skin", {"skins", "*"}},
+      {"Camera", {"cameras", "*"}},
+      {"OrthographicCamera", {"cameras", "*", "orthographic"}},
+      {"PerspectiveCamera", {"cameras", "*", "perspective"}},
+      {"Primitive", {"meshes", "*", "primitives", "*"}},
+      {"AnimationChannel", {"animations", "*", "channels", "*"}},
+      {"Asset", {"asset"}},
+  };
+  return places;
+}
+
+// The first object at `path` below `node` without `property`, as "accessors[3]" (or empty).
+std::string firstWithout(const nlohmann::json& node, std::span<const std::string_view> path, const std::string& property,
+                         const std::string& at) {
+  if (path.empty()) return node.is_object() && !node.contains(property) ? at : std::string();
+  const std::string_view step = path.front();
+  const auto rest = path.subspan(1);
+  if (node.is_array() && step == "*") {
+    for (size_t i = 0; i < node.size(); ++i) {
+      if (std::string found = firstWithout(node[i], rest, property, fmt::format("{}[{}]", at, i)); !found.empty()) return found;
+    }
+  } else if (node.is_object()) {
+    for (const auto& [key, child] : node.items()) {
+      if (step != "*" && key != step) continue;
+      if (std::string found = firstWithout(child, rest, property, at.empty() ? key : at + "." + key); !found.empty()) return found;
+    }
+  }
+  return {};
+}
+
+// "accessors[3]" for "'count' property is missing in Accessor", or empty when the JSON does not say.
+std::string missingPropertyPlace(const std::string& message, const nlohmann::json& doc) {
+  const std::string_view kMissing = "' property is missing in ";
+  const size_t mid = message.find(kMissing);
+  if (message.empty() || message[0] != '\'' || mid == std::string::npos) return {};
+  const std::string property = message.substr(1, mid - 1);
+  std::string parent = message.substr(mid + kMissing.size());
+  // Some of tinygltf's messages quote the parent as `Parent'.
+  std::erase_if(parent, [](char c) { return c == '`' || c == '\'' || c == '.' || c == ' '; });
+  for (const MissingPlace& p : missingPlaces()) {
+    if (p.parent != parent) continue;
+    if (std::string found = firstWithout(doc, p.path, property, ""); !found.empty()) return found;
+  }
+  return {};
+}
+
+// The buffers[i].uri holding a data URI that `message` quotes: tinygltf's "Failed to decode 'uri'"
+// quotes the URI (a truncated base64 payload, or one whose size is not byteLength), not the buffer.
+std::string dataUriField(const std::string& message, const nlohmann::json& doc) {
+  if (!doc.is_object() || !doc.contains("buffers") || !doc["buffers"].is_array()) return {};
+  const auto& buffers = doc["buffers"];
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (!buffers[i].is_object() || !buffers[i].contains("uri") || !buffers[i]["uri"].is_string()) continue;
+    const std::string& uri = buffers[i]["uri"].get_ref<const std::string&>();
+    if (uri.starts_with("data:") && message.find(uri) != std::string::npos) return fmt::format("buffers[{}].uri", i);
+  }
+  return {};
+}
+
+// The byte offset of a JSON syntax error: tinygltf says only "Failed to parse JSON object", while
+// nlohmann's SAX parser stops at the byte it could not take. Every value is accepted and dropped.
+class SyntaxErrorAt final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::optional<uint64_t> offset;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  // `position` counts the bytes read, the offending one included.
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+    offset = position > 0 ? position - 1 : 0;
+    return false;
+  }
+};
+
+std::optional<uint64_t> syntaxErrorOffset(std::span<const uint8_t> json) {
+  SyntaxErrorAt sax;
+  nlohmann::json::sax_parse(json.begin(), json.end(), &sax);
+  return sax.offset;
+}
+
+// tinygltf's refusal as an error with a place: the buffer a file access or a data URI failed for,
+// the object a missing property belongs to, or the byte of a syntax error; else the JSON as a whole.
 Error tinygltfError(const std::string& file, const std::string& err, const FileAccess& access, std::span<const uint8_t> json) {
   if (auto refused = unsupportedRequired(requiredInJson(json), file)) return *refused;
   const bool io = !access.failure.empty() && !access.failedPath.empty();
+  // tinygltf ends each of its messages with a newline: one line of them, the first one located.
   std::string message = io ? access.failure : err;
   while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  for (size_t nl = message.find('\n'); nl != std::string::npos; nl = message.find('\n', nl)) message.replace(nl, 1, "; ");
   if (message.empty()) message = "tinygltf refused the document without saying why";
-  Error e = makeError(io ? ErrorCode::Io : ErrorCode::BadValue, message);
+  Error e = makeError(io ? ErrorCode::Io : ErrorCode::BadValue, shortenDataUris(message));
   e.file = file;
-  e.path = io ? bufferField(json, access.failedPath) : "json";
+  if (io) {
+    e.path = bufferField(json, access.failedPath);
+    return e;
+  }
+  const auto doc = nlohmann::json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) {
+    e.path = "json";
+    e.offset = syntaxErrorOffset(json);
+    return e;
+  }
+  e.path = dataUriField(err, doc);
+  if (e.path.empty()) e.path = missingPropertyPlace(err.substr(0, err.find('\n')), doc);
+  if (e.path.empty()) e.path = "json";
   return e;
 }
 
