@@ -25,6 +25,7 @@
 #include "core/validate.hpp"
 #include "formats/registry.hpp"
 #include "formats/rw4/arena.hpp"
+#include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "support/blender.hpp"
 #include "support/gltf_validator.hpp"
@@ -82,6 +83,13 @@ Rig makeRig(size_t meshes = 1, int grid = 6) {
     }
     rig.meshes.push_back(std::move(mesh));
   }
+  return rig;
+}
+
+// `rig` labelled as already in `platform`'s axes, so the writer stores its values as they are:
+// these tests check the bytes; rw4_spore_test.cpp checks the axes each platform declares.
+Rig inAxesOf(Platform platform, Rig rig) {
+  rig.provenance.axes = axesOf(platform);
   return rig;
 }
 
@@ -248,7 +256,7 @@ TEST(Rw4Arena, Ps3RoundTripReproducesTheRig) {
 TEST(Rw4Arena, PcArenaIsLittleEndianAndReadsBackTheSame) {
   ArenaWriteOptions o;
   o.platform = Platform::Pc;
-  const Rig rig = makeRig(2);
+  const Rig rig = inAxesOf(Platform::Pc, makeRig(2));
   const std::vector<uint8_t> bytes = write(rig, o);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data() + 4), 3), "w32");
   EXPECT_EQ(bytes[kHeaderIsBigEndian], 0);
@@ -266,8 +274,8 @@ TEST(Rw4Arena, EveryVertexElementTypeRoundTripsInBothByteOrders) {
       {kF, kCMP, kSF, kUB, kUB256},
       {kF, kCMP, kSF, kUB256, kUB},
   };
-  const Rig rig = makeRig(2);
   for (Platform p : {Platform::Ps3, Platform::Pc}) {
+    const Rig rig = inAxesOf(p, makeRig(2));
     for (const VertexLayout& l : layouts) {
       SCOPED_TRACE(fmt::format("{} pos {} nrm {} uv {} wgt {} idx {}", platformInfo(p).name, vertexTypeName(l.position),
                                vertexTypeName(l.normal), vertexTypeName(l.uv), vertexTypeName(l.weights), vertexTypeName(l.indices)));
@@ -757,7 +765,7 @@ void addAnimation(Rig& rig) {
 
 // §5 objects of a PC arena: Skeleton parents and hashes, AnimationSkin, KeyframeAnim bound by hash.
 TEST(Rw4Arena, PcKeyframeAnimBindsByTheSkeletonHashes) {
-  Rig rig = makeRig();
+  Rig rig = inAxesOf(Platform::Pc, makeRig());
   addAnimation(rig);
   ArenaWriteOptions o;
   o.platform = Platform::Pc;
@@ -804,7 +812,7 @@ TEST(Rw4Arena, PcKeyframeAnimBindsByTheSkeletonHashes) {
 // A PC arena with a Skeleton but no RenderModelData: the bones are named by their hashes and
 // posed by the AnimationSkin.
 TEST(Rw4Arena, SkeletonObjectWithoutModelDataBecomesARig) {
-  const Rig rig = makeRig();
+  const Rig rig = inAxesOf(Platform::Pc, makeRig());
   ArenaWriteOptions o;
   o.platform = Platform::Pc;
   o.animationObjects = true;

@@ -142,6 +142,8 @@ std::function<Status(Rig&, size_t, size_t)> summariseAndRelease(StreamedMeshes& 
   };
 }
 
+constexpr const char* kNoRig = "this file holds no rig (no skeleton, skinned mesh or clip); its items are listed above, not converted";
+
 // One file: its items and what reading it gives (assembled with --anim/--skeleton when given).
 Status infoOne(const std::string& path, const InfoSettings& s, const SharedInputs& shared, Json& json) {
   RP_ASSIGN(const std::vector<ItemInfo> items, listItems(path, shared.read));
@@ -151,6 +153,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   if (!assembles) read.meshBuilt = summariseAndRelease(streamed, shared.strict);
   RP_ASSIGN(Asset asset, loadAsset(path, read));
   const std::string format = asset.provenance.format;
+  const Provenance fileProvenance = asset.provenance;  // what a file with no rig and no clip has to say
   std::vector<AssembledRig> rigs;
   std::vector<ClipSet> clipSets;
   std::vector<std::optional<PlaysOn>> clipSkeletons;  // per clip set
@@ -189,6 +192,12 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
       clipsJson.push_back(std::move(c));
     }
     json = Json{{"file", path}, {"format", format}, {"items", itemsToJson(items)}, {"rigs", std::move(rigsJson)}, {"clipSets", std::move(clipsJson)}};
+    if (rigs.empty() && clipSets.empty()) {
+      Json warnings = Json::array();
+      for (const Warning& w : fileProvenance.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
+      json["noRig"] = kNoRig;
+      json["warnings"] = std::move(warnings);
+    }
     return Ok{};
   }
   fmt::print("{}\n", printable(path));
@@ -196,6 +205,10 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   if (items.size() > 1) printItems(items);
   for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);
   for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
+  if (rigs.empty() && clipSets.empty()) {
+    fmt::print("  rig             none: {}\n", kNoRig);
+    printWarnings(fileProvenance);
+  }
   return Ok{};
 }
 

@@ -14,6 +14,17 @@ bool listed(const std::vector<std::string>& names, const std::string& a, const s
   return std::find(names.begin(), names.end(), a) != names.end() || (!b.empty() && std::find(names.begin(), names.end(), b) != names.end());
 }
 
+// A clip set not picked whole keeps the animations picked by their own item id (none, when it
+// lists none).
+void keepListedAnimations(ClipSet& clips, const std::vector<std::string>& items) {
+  std::vector<Animation> kept;
+  for (size_t a = 0; a < clips.animations.size() && a < clips.animationItems.size(); ++a) {
+    if (listed(items, clips.animationItems[a])) kept.push_back(std::move(clips.animations[a]));
+  }
+  clips.animations = std::move(kept);
+  clips.animationItems.clear();
+}
+
 Error usage(std::string message, const std::string& file) {
   Error e = makeError(ErrorCode::Usage, std::move(message));
   e.file = file;
@@ -124,7 +135,11 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
       exported[i] = listed(options.items, rig.name) ||
                     std::any_of(rig.itemIds.begin(), rig.itemIds.end(), [&](const std::string& id) { return listed(options.items, id); });
     }
-    std::erase_if(input.clips, [&](const ClipSet& c) { return !listed(options.items, c.name, c.item); });
+    for (ClipSet& c : input.clips) {
+      if (listed(options.items, c.name, c.item)) continue;
+      keepListedAnimations(c, options.items);
+    }
+    std::erase_if(input.clips, [](const ClipSet& c) { return c.animations.empty(); });
     if (std::find(exported.begin(), exported.end(), true) == exported.end() && input.clips.empty()) {
       return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
     }

@@ -33,6 +33,9 @@ struct ClipSet {
   std::string item;  // item id in its file
   std::string name;
   std::vector<Animation> animations;
+  // Empty, or per animation the item id `info` lists for it alone (an arena's KeyframeAnim row):
+  // `--item` with one of them keeps the set with those animations only.
+  std::vector<std::string> animationItems;
   std::optional<SkeletonKey> wants;
   Provenance provenance;
 };

@@ -59,9 +59,8 @@ void Pose::setTime(const Animation* clip, float t) {
       bone.scale = sampleKeys(track.scale, t, bind.scale);
     }
   }
-  // glTF's composition: a child inherits its parent's whole matrix, scale included. Every format
-  // read today composes so; one whose children do not inherit scale would need a flag on Skeleton
-  // (there is none yet) and its own composition here.
+  // By the skeleton's own rule (Skeleton::inheritScale): glTF's, or Spore's, whose children do not
+  // inherit scale; the exporter's compensation nodes make a glTF client pose the latter alike.
   world_ = posed_.worldBindMatrices();
   skin_.resize(world_.size());
   for (size_t b = 0; b < world_.size(); ++b) skin_[b] = world_[b] * inverseBind_[b];

@@ -1,5 +1,6 @@
 // Pose: a rig as a glTF client poses it (glTF 2.0 §3.7.3.3 "Skins", gltf_ecosystem.md §1.1): a
-// joint's world matrix is its parent's times its local T·R·S, a skinned vertex is the weighted sum
+// joint's world matrix is its parent's times its local T·R·S (less the parent's scale where the
+// skeleton's children do not inherit it, Skeleton::inheritScale), a skinned vertex is the weighted sum
 // of (joint world × inverse bind matrix)·v, an unskinned mesh rides on its bone (or the model root).
 // What `rigport compare` measures (core/compare.hpp); it applies the glTF exporter's rules where
 // the rig model leaves a choice, so that a rig and its .glb pose alike.

@@ -15,12 +15,26 @@ glm::mat4 Bone::localMatrix() const {
          glm::scale(glm::mat4(1.0f), scale);
 }
 
+glm::vec3 inverseScale(const glm::vec3& s) {
+  const auto inv = [](float c) { return c != 0.0f ? 1.0f / c : 1.0f; };
+  return {inv(s.x), inv(s.y), inv(s.z)};
+}
+
 std::vector<glm::mat4> Skeleton::worldBindMatrices() const {
   std::vector<glm::mat4> world(bones.size());
   for (size_t i = 0; i < bones.size(); ++i) {
-    const glm::mat4 local = bones[i].localMatrix();
+    glm::mat4 local = bones[i].localMatrix();
     const int32_t p = bones[i].parent;
-    world[i] = (p >= 0 && static_cast<size_t>(p) < i) ? world[static_cast<size_t>(p)] * local : local;
+    if (p < 0 || static_cast<size_t>(p) >= i) {
+      world[i] = local;
+      continue;
+    }
+    const Bone& parent = bones[static_cast<size_t>(p)];
+    if (!inheritScale && parent.scale != glm::vec3(1.0f)) {
+      local = glm::translate(glm::mat4(1.0f), bones[i].translation) * glm::scale(glm::mat4(1.0f), inverseScale(parent.scale)) *
+              glm::mat4_cast(bones[i].rotation) * glm::scale(glm::mat4(1.0f), bones[i].scale);
+    }
+    world[i] = world[static_cast<size_t>(p)] * local;
   }
   return world;
 }

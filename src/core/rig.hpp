@@ -53,13 +53,23 @@ struct Skeleton {
   // The skin's joints, in the source's palette order; empty means "every bone, in bone order".
   // Influences name bones, the exporter maps them to positions in this list.
   std::vector<uint32_t> joints;
+  // Whether a child inherits its parent's scale. true: glTF's rule, W_c = W_p · T_c · R_c · S_c.
+  // false: segment scale compensation (Spore's animation, rw4_arena.md §5): the parent's scale
+  // moves the child's origin but is undone below it, W_c = W_p · T_c · S_p⁻¹ · R_c · S_c, S_p the
+  // parent's own local scale. The glTF exporter writes that with a node between the two
+  // (export/gltf_scale_compensation.hpp).
+  bool inheritScale = true;
   nlohmann::json extras;
 
+  // Per bone, its world matrix composed by the rule inheritScale states.
   std::vector<glm::mat4> worldBindMatrices() const;
   // Index of the bone named `name`, or -1.
   int32_t find(const std::string& name) const;
   std::vector<uint32_t> jointList() const;  // `joints`, or 0..bones-1 when it is empty
 };
+
+// 1/s per component; a zero component (a collapsed axis, nothing to undo) gives 1.
+glm::vec3 inverseScale(const glm::vec3& s);
 
 // No NaN or infinite entry.
 bool allFinite(const glm::mat4& m);

@@ -18,6 +18,7 @@
 #include "core/finite_scan.hpp"
 #include "core/track_space.hpp"
 #include "export/gltf_document.hpp"
+#include "export/gltf_scale_compensation.hpp"
 
 namespace rigport::gltf {
 namespace {
@@ -191,6 +192,21 @@ std::string withChannels(std::string object, const std::vector<Channel>& channel
   return object;
 }
 
+// Each compensation node under a bone whose scale this clip keys gets 1/S_p(t)
+// (gltf_scale_compensation.hpp); its keys are checked as the parent's were.
+Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Animation& anim, const std::vector<int32_t>& trackOfBone, size_t a,
+                             std::vector<Sampler>& samplers, std::vector<Channel>& channels) {
+  for (size_t c = 0; c < skeleton.bones.size(); ++c) {
+    if (!doc.compensationNode[c]) continue;
+    const int32_t t = trackOfBone[static_cast<size_t>(skeleton.bones[c].parent)];
+    if (t < 0 || anim.tracks[static_cast<size_t>(t)].scale.empty()) continue;
+    const Keys<glm::vec3> inverse = inverseScaleKeys(anim.tracks[static_cast<size_t>(t)].scale);
+    TrackWriter writer(doc, samplers, channels);
+    RP_CHECK(writer.add(inverse, *doc.compensationNode[c], "scale", KeysAt{a, static_cast<size_t>(t), "scale"}));
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
@@ -202,6 +218,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
     std::vector<Sampler> samplers;
     std::vector<Channel> channels;
     std::vector<bool> animated(rig.skeleton.bones.size(), false);
+    std::vector<int32_t> trackOfBone(rig.skeleton.bones.size(), -1);
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& track = anim.tracks[t];
       if (track.bone < 0) continue;  // listed in extras.unboundTracks
@@ -212,12 +229,14 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
         return invalidModel(fmt::format("animations[{}]/tracks[{}]", a, t), fmt::format("a second track animates bone '{}'", rig.skeleton.bones[bone].name));
       }
       animated[bone] = true;
+      trackOfBone[bone] = static_cast<int32_t>(t);
       TrackWriter writer(doc, samplers, channels);
       const uint32_t node = doc.boneNode[bone];
-      RP_CHECK(writer.add(track.translation, node, "translation", KeysAt{a, t, "translation"}));
+      RP_CHECK(writer.add(track.translation, doc.compensationNode[bone].value_or(node), "translation", KeysAt{a, t, "translation"}));
       RP_CHECK(writer.add(track.rotation, node, "rotation", KeysAt{a, t, "rotation"}));
       RP_CHECK(writer.add(track.scale, node, "scale", KeysAt{a, t, "scale"}));
     }
+    RP_CHECK(addCompensationScales(doc, rig.skeleton, anim, trackOfBone, a, samplers, channels));
     Json out = Json::object();
     out["name"] = anim.name.empty() ? fmt::format("animation_{}", a) : anim.name;
     if (channels.empty()) {

@@ -34,6 +34,9 @@ struct Document {
   // Set by addSkeletonNodes: node index of bone i is boneNode[i]; the node lifting the model onto
   // the ground (GltfOptions::groundLift), which also holds the meshes riding on no bone.
   std::vector<uint32_t> boneNode;
+  // Per bone: the node carrying its translation and its parent's inverse scale, where the skeleton
+  // does not inherit scale (gltf_scale_compensation.hpp).
+  std::vector<std::optional<uint32_t>> compensationNode;
   std::optional<uint32_t> groundNode;
   // The joints' common root: the root bone's node, or the non-joint node above several root bones.
   uint32_t skeletonRoot = 0;
@@ -51,7 +54,8 @@ std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::
 // own keys win on a clash, so a reader cannot hide what the exporter reports.
 Json withModelExtras(const nlohmann::json& model, Json ours);
 
-// One TRS node per bone, parent links, and a non-joint common root when there are several roots or
+// One TRS node per bone, parent links, a compensation node above each child of a scaled bone where
+// the skeleton does not inherit scale, and a non-joint common root when there are several roots or
 // options.groundLift asks for one; refuses a bone whose translation or scale is not finite.
 Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& options);
 // The skin of every skeleton with a joint, used by a mesh or not: joints and float MAT4 inverse bind

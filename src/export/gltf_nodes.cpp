@@ -7,6 +7,7 @@
 
 #include "core/hash.hpp"
 #include "export/gltf_document.hpp"
+#include "export/gltf_scale_compensation.hpp"
 
 namespace rigport::gltf {
 namespace {
@@ -120,6 +121,12 @@ Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& option
       roots.push_back(static_cast<uint32_t>(i));
     }
   }
+  const std::vector<bool> compensated = compensatedBones(rig.skeleton, rig.animations);
+  doc.compensationNode.assign(bones.size(), std::nullopt);
+  uint32_t next = static_cast<uint32_t>(doc.nodes.size() + bones.size());
+  for (size_t i = 0; i < bones.size(); ++i) {
+    if (compensated[i]) doc.compensationNode[i] = next++;
+  }
   for (size_t i = 0; i < bones.size(); ++i) {
     const Bone& bone = bones[i];
     Json node = Json::object();
@@ -127,10 +134,10 @@ Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& option
     node["name"] = name;
     if (!children[i].empty()) {
       Json c = Json::array();
-      for (uint32_t child : children[i]) c.push_back(doc.boneNode[child]);
+      for (uint32_t child : children[i]) c.push_back(doc.compensationNode[child].value_or(doc.boneNode[child]));
       node["children"] = std::move(c);
     }
-    if (bone.translation != glm::vec3(0.0f)) node["translation"] = {bone.translation.x, bone.translation.y, bone.translation.z};
+    if (bone.translation != glm::vec3(0.0f) && !compensated[i]) node["translation"] = {bone.translation.x, bone.translation.y, bone.translation.z};
     // Renormalised in double: validate() allows 1e-3 of drift, ROTATION_NON_UNIT allows 0.00769.
     const glm::dvec4 q(bone.rotation.x, bone.rotation.y, bone.rotation.z, bone.rotation.w);
     const glm::vec4 r(q / glm::length(q));
@@ -145,6 +152,18 @@ Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& option
     }
     extras = withModelExtras(bone.extras, std::move(extras));
     if (!extras.empty()) node["extras"] = std::move(extras);
+    doc.nodes.push_back(std::move(node));
+  }
+  for (size_t i = 0; i < bones.size(); ++i) {
+    if (!compensated[i]) continue;
+    const Bone& bone = bones[i];
+    Json node = Json::object();
+    node["name"] = uniqueNodeName(doc, bone.name + "_parentScale", fmt::format("bone_{}_parentScale", i));
+    node["children"] = Json::array({doc.boneNode[i]});
+    if (bone.translation != glm::vec3(0.0f)) node["translation"] = {bone.translation.x, bone.translation.y, bone.translation.z};
+    const glm::vec3 s = inverseScale(bones[static_cast<size_t>(bone.parent)].scale);
+    if (s != glm::vec3(1.0f)) node["scale"] = {s.x, s.y, s.z};
+    node["extras"] = {{"rigportScaleCompensation", true}};
     doc.nodes.push_back(std::move(node));
   }
   const float lift = options.groundLift;

@@ -64,7 +64,11 @@ Status addSkin(Document& doc, const Rig& rig) {
   for (uint32_t b : doc.joints) joints.push_back(doc.boneNode[b]);
   skin["joints"] = std::move(joints);
   skin["skeleton"] = doc.skeletonRoot;
-  if (Json extras = withModelExtras(rig.skeleton.extras, Json::object()); !extras.empty()) skin["extras"] = std::move(extras);
+  // Whether children inherit scale is no glTF property (the compensation nodes pose it); kept for
+  // rigport's reader, and for a skeleton no bone of which is scaled yet.
+  Json ours = Json::object();
+  if (!rig.skeleton.inheritScale) ours["rigportInheritScale"] = false;
+  if (Json extras = withModelExtras(rig.skeleton.extras, std::move(ours)); !extras.empty()) skin["extras"] = std::move(extras);
   doc.skins.push_back(std::move(skin));
   doc.skin = 0;
   return Ok{};

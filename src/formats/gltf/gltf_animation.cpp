@@ -166,18 +166,21 @@ Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layou
       const tinygltf::AnimationChannel& ch = ga.channels[c];
       const std::string at = fmt::format("animations[{}].channels[{}]", a, c);
       const int node = ch.target_node;
+      const bool carrier = node >= 0 && static_cast<size_t>(node) < m.nodes.size() && layout.translationOfNode[static_cast<size_t>(node)] >= 0;
+      // A compensation node's scale is the parent's inverse, which the parent's own channel gives.
+      if (carrier && ch.target_path == "scale") continue;
       // The path first: a weights channel targets a mesh node, and is a shape-key animation, not a
       // channel on the wrong node.
       if (ch.target_path != "translation" && ch.target_path != "rotation" && ch.target_path != "scale") {
         file.warn("channel-path-skipped", fmt::format("{} ('{}'): path '{}' (morph weights) has no place in a rig; skipped", at, ga.name, ch.target_path));
         continue;
       }
-      if (node < 0 || static_cast<size_t>(node) >= m.nodes.size() || layout.boneOfNode[static_cast<size_t>(node)] < 0) {
+      if (!carrier && (node < 0 || static_cast<size_t>(node) >= m.nodes.size() || layout.boneOfNode[static_cast<size_t>(node)] < 0)) {
         file.warn("channel-not-on-bone", fmt::format("{} ('{}'): targets a node that is not a bone; skipped", at, ga.name));
         continue;
       }
       const size_t rig = static_cast<size_t>(layout.rigOfNode[static_cast<size_t>(node)]);
-      const int bone = layout.boneOfNode[static_cast<size_t>(node)];
+      const int bone = carrier ? layout.translationOfNode[static_cast<size_t>(node)] : layout.boneOfNode[static_cast<size_t>(node)];
       Animation& anim = perRig[rig];
       auto [it, fresh] = trackOf.try_emplace({rig, bone}, anim.tracks.size());
       if (fresh) {

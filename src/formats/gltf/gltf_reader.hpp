@@ -19,6 +19,9 @@ struct Layout {
   std::vector<int> parent;       // per node: its parent node, -1 at a root
   std::vector<int> rigOfNode;    // per node: the rig whose skeleton holds it, -1 outside every skeleton
   std::vector<int> boneOfNode;   // per node: its bone in that rig, -1 if not a bone
+  // Per node: for rigport's scale compensation node (export/gltf_scale_compensation.hpp), the bone
+  // whose translation it carries; -1 otherwise.
+  std::vector<int> translationOfNode;
   std::vector<int> rigOfSkin;    // per skin
   std::vector<std::vector<int>> boneNode;  // per rig, per bone: its node (-1 for a synthetic root)
   // Per skin: the bind-shape transform its inverse bind matrices all held, which its meshes'

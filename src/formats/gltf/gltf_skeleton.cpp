@@ -5,7 +5,9 @@
 // mesh node above the skeleton, and the joints inherit that node's transform (Spec §3.7.3.3 ignores
 // it for the mesh only), so it is a bone. rigport's exporter marks the root it adds above several root bones
 // with extras.rigportSyntheticRoot; that node is not a bone. Joints under different roots get a
-// synthetic root bone, with a warning. Inverse bind matrices come from the skin (identity where it
+// synthetic root bone, with a warning. A node it marks extras.rigportScaleCompensation (between a
+// scaled bone and a child, for a skeleton whose children do not inherit scale) is no bone either:
+// its translation is the child's, its scale follows from the parent's (skin extras.rigportInheritScale). Inverse bind matrices come from the skin (identity where it
 // has none, as the spec says), less a bind-shape transform they all share (gltf_bind_shape.cpp);
 // rigport's bone extras (boneId, nameHash, originalName) go back into the bone. Joints that no
 // scene shows are read all the same, with a warning.
@@ -108,6 +110,7 @@ void takeBoneExtras(nlohmann::json extras, Bone& bone) {
     }
   }
   extras.erase("rigportSyntheticRoot");
+  extras.erase("rigportScaleCompensation");
   if (!extras.empty()) bone.extras = std::move(extras);
 }
 
@@ -130,6 +133,11 @@ void nodeTrs(const tinygltf::Node& node, Bone& bone) {
     bone.rotation = glm::quat(glm::length(q) > 0 ? glm::normalize(q) : glm::dquat(1, 0, 0, 0));
   }
   if (node.scale.size() == 3) bone.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
+}
+
+// rigport's scale compensation node: marked, no joint, no mesh, one child (gltf_nodes.cpp).
+bool isCompensation(const tinygltf::Node& n, bool joint) {
+  return !joint && n.mesh < 0 && n.children.size() == 1 && isMarked(extrasOf(n.extras_json_string), "rigportScaleCompensation");
 }
 
 std::string uniqueBoneName(const Skeleton& sk, std::string base) {
@@ -158,6 +166,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
   RP_ASSIGN(layout.parent, nodeParents(doc));
   layout.rigOfNode.assign(m.nodes.size(), -1);
   layout.boneOfNode.assign(m.nodes.size(), -1);
+  layout.translationOfNode.assign(m.nodes.size(), -1);
   layout.rigOfSkin.assign(m.skins.size(), -1);
   layout.bindShape.assign(m.skins.size(), std::nullopt);
 
@@ -230,6 +239,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
     // The bone nodes and their parent nodes, depth-first.
     std::vector<std::pair<int, int>> found;  // node, parent node (-1: the synthetic root or none)
     std::vector<std::pair<int, int>> stack;
+    std::vector<int> compensationAbove(m.nodes.size(), -1);
     for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, -1);
     while (!stack.empty()) {
       const auto [node, parentNode] = stack.back();
@@ -238,6 +248,11 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
       const tinygltf::Node& n = m.nodes[static_cast<size_t>(node)];
       layout.rigOfNode[static_cast<size_t>(node)] = static_cast<int>(r);
       if (n.mesh >= 0 && !isJoint[static_cast<size_t>(node)] && !holdsJoint[static_cast<size_t>(node)]) continue;  // a mesh, not a bone
+      if (isCompensation(n, isJoint[static_cast<size_t>(node)])) {
+        compensationAbove[static_cast<size_t>(n.children[0])] = node;
+        stack.emplace_back(n.children[0], parentNode);
+        continue;
+      }
       found.emplace_back(node, parentNode);
       for (auto it = n.children.rbegin(); it != n.children.rend(); ++it) stack.emplace_back(*it, node);
     }
@@ -257,6 +272,12 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
       bone.name = n.name;
       bone.parent = parentNode < 0 ? synthetic : layout.boneOfNode[static_cast<size_t>(parentNode)];
       nodeTrs(n, bone);
+      if (const int k = compensationAbove[static_cast<size_t>(node)]; k >= 0) {
+        Bone carrier;
+        nodeTrs(m.nodes[static_cast<size_t>(k)], carrier);
+        bone.translation = carrier.translation;
+        layout.translationOfNode[static_cast<size_t>(k)] = static_cast<int>(rig.skeleton.bones.size());
+      }
       takeBoneExtras(extrasOf(n.extras_json_string), bone);
       if (bone.name.empty()) bone.name = fmt::format("node_{}", node);
       layout.boneOfNode[static_cast<size_t>(node)] = static_cast<int>(rig.skeleton.bones.size());
@@ -274,7 +295,13 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
     const bool first = rig.skeleton.joints.empty();
     if (first) {
       rig.skeleton.extras = extrasOf(skin.extras_json_string);
-      if (rig.skeleton.extras.is_object() && rig.skeleton.extras.empty()) rig.skeleton.extras = nullptr;
+      if (rig.skeleton.extras.is_object()) {
+        if (auto it = rig.skeleton.extras.find("rigportInheritScale"); it != rig.skeleton.extras.end()) {
+          rig.skeleton.inheritScale = !(it->is_boolean() || it->is_number()) || isMarked(rig.skeleton.extras, "rigportInheritScale");
+          rig.skeleton.extras.erase(it);
+        }
+        if (rig.skeleton.extras.empty()) rig.skeleton.extras = nullptr;
+      }
     }
     std::vector<float> ibm;
     if (skin.inverseBindMatrices >= 0) {

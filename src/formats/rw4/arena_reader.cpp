@@ -5,6 +5,7 @@
 
 #include "core/validate.hpp"
 #include "formats/rw4/arena.hpp"
+#include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/bind_skeleton.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
@@ -98,6 +99,10 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
     for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
   }
   RP_CHECK(readMeshes(arena, root, md, fileToRig, ctx, rigIndex, rig));
+  // `--item` takes any row `info` lists that is part of this rig.
+  rig.itemIds.push_back(std::to_string(row));
+  if (skeleton != nullptr) rig.itemIds.push_back(std::to_string(skeleton->row));
+  for (uint32_t mesh : md.meshes) rig.itemIds.push_back(std::to_string(mesh));
   rig.extras = arenaExtras(arena, row);
   return rig;
 }
@@ -121,6 +126,7 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
     }
     if (skin->inverseBind.size() != s.parents.size()) continue;
     md.inverseBind = skin->inverseBind;
+    rig.itemIds.push_back(std::to_string(i));
     haveSkin = true;
   }
   if (!haveSkin) {
@@ -133,8 +139,22 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
   RP_CHECK(buildSkeleton(md, parents, rig));
   // Hashes by file order: joints[file bone] is the bone's rig index.
   for (size_t fb = 0; fb < s.nameHashes.size(); ++fb) rig.skeleton.bones[rig.skeleton.joints[fb]].nameHash = s.nameHashes[fb];
+  rig.itemIds.push_back(std::to_string(s.row));
   rig.extras = arenaExtras(arena, s.row);
   return rig;
+}
+
+// Spore keeps its meshes in the old graphics family (§2.5: VDES 0x20004, VBUF 0x20005, IBUF
+// 0x20007, Mesh 0x20009), which is not read yet: said, never skipped silently.
+void warnSporeMeshes(const Arena& arena, Provenance& prov) {
+  size_t objects = 0;
+  for (const DictEntry& e : arena.dictionary) {
+    objects += (e.typeId == 0x00020004 || e.typeId == 0x00020005 || e.typeId == 0x00020007 || e.typeId == 0x00020009) ? 1 : 0;
+  }
+  if (objects == 0) return;
+  prov.warn("rw4-spore-mesh", fmt::format("{} Spore mesh objects (VDES 0x00020004, VBUF 0x00020005, IBUF 0x00020007, Mesh 0x00020009) "
+                                          "are not read: their mesh is missing from the rig",
+                                          objects));
 }
 
 }  // namespace
@@ -158,6 +178,7 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   ByteReader root = ctx.reader(source.bytes());
   Asset asset;
   RP_ASSIGN(const Arena arena, parseArena(root, asset.provenance));
+  asset.provenance.axes = axesOf(arena.platform->platform);
   const std::vector<RwSkeleton> skeletons = readSkeletonObjects(arena, root, asset.provenance);
   std::vector<bool> skeletonUsed(skeletons.size(), false);
   std::vector<uint32_t> models;
@@ -186,20 +207,25 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
       continue;
     }
     clips.animations.push_back(std::move(*anim));
+    clips.animationItems.push_back(std::to_string(i));
   }
   if (!clips.animations.empty()) {
     clips.item = "animations";
+    clips.provenance.axes = asset.provenance.axes;
     clips.provenance.absorb(asset.provenance);
     asset.clips.push_back(std::move(clips));
   }
+  warnSporeMeshes(arena, asset.provenance);
   if (asset.rigs.empty() && asset.clips.empty()) {
-    asset.provenance.warn("rw4-no-model", fmt::format("the arena's {} objects hold no RenderModelData (0x00EB0001), "
-                                                      "Skeleton (0x00070002) or KeyframeAnim (0x00070001)",
+    asset.provenance.warn("rw4-no-model", fmt::format("no rig: the arena's {} objects include no RenderModelData (0x00EB0001), "
+                                                      "Skeleton (0x00070002) or KeyframeAnim (0x00070001); textures and other objects are not read",
                                                       arena.dictionary.size()));
   }
   for (Rig& rig : asset.rigs) {
     Provenance own = std::move(rig.provenance);
     rig.provenance = Provenance{};
+    rig.provenance.axes = asset.provenance.axes;
+    rig.skeleton.inheritScale = inheritsScale(arena.platform->platform);
     rig.provenance.absorb(asset.provenance);
     rig.provenance.absorb(own);
   }

@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "core/axes.hpp"
 #include "core/byte_writer.hpp"
 #include "core/hash.hpp"
 #include "core/track_space.hpp"
+#include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
@@ -366,7 +369,15 @@ std::vector<uint8_t> headerBytes(const PlatformInfo& pi, uint32_t id, uint32_t n
 
 }  // namespace
 
-Result<std::vector<uint8_t>> writeArena(const Rig& rig, const ArenaWriteOptions& o) {
+Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOptions& o) {
+  // In the platform's own axes (axes.hpp), which a reader of the arena takes it to be in.
+  std::optional<Rig> converted;
+  const AxisSystem axes = axesOf(o.platform);
+  if (input.provenance.axes != axes) {
+    converted = input;
+    convertAxes(*converted, axes);
+  }
+  const Rig& rig = converted ? *converted : input;
   RP_CHECK(checkLayout(o.layout));
   RP_CHECK(checkBones(rig));
   if (rig.meshes.size() > 65535) return usage(fmt::format("{} meshes; RenderModelData counts them in 16 bits", rig.meshes.size()));
