@@ -106,12 +106,21 @@ TEST(CliFaults, AnUnreadableSubFolderFailsTheRunAndIsNamed) {
   fs::create_directories(in + "/locked");
   fs::copy_file(test::sample(kGood), in + "/locked/hidden_from_us.dff");
   fs::create_directories(dir + "/out");
+  // nobody must reach the CLI and the folders wherever the clone lies and whatever the umask: a
+  // copy of the CLI in the scratch folder, and the scratch folders open to all.
+  const std::string cli = dir + "/rigport";
+  fs::copy_file(RIGPORT_CLI, cli);
+  const auto open = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) fs::permissions(e.path(), open, fs::perm_options::add);
+  for (fs::path p = dir; p.has_relative_path() && p != fs::temp_directory_path(); p = p.parent_path()) {
+    fs::permissions(p, open, fs::perm_options::add);
+  }
   fs::permissions(dir + "/out", fs::perms::all);  // nobody writes there too
   fs::permissions(in + "/locked", fs::perms::none);
   const std::string args = "convert " + quote(in) + " -o " + quote(dir + "/out");
   CliRun r;
   if (listsAnyway(in + "/locked")) {
-    r.code = test::runCommand("setpriv --reuid=65534 --regid=65534 --clear-groups '" RIGPORT_CLI "' " + args, &r.text);
+    r.code = test::runCommand("setpriv --reuid=65534 --regid=65534 --clear-groups " + quote(cli) + " " + args, &r.text);
   } else {
     r = test::runCli(args);
   }
