@@ -19,6 +19,7 @@
 #include "core/axes.hpp"
 #include "formats/renderware/axes.hpp"
 #include "support/blender.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/librw_dump.hpp"
 #include "support/test_support.hpp"
@@ -41,14 +42,6 @@ std::string convert(const std::string& dir, const std::string& dff, const std::v
   const int code = test::runCommand(quote(RIGPORT_CLI) + args + " -o " + quote(dir), &output);
   EXPECT_EQ(code, 0) << args << "\n" << output;
   return code == 0 ? dir + "/" + stem(dff) + ".glb" : std::string();
-}
-
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::Model model;
-  tinygltf::TinyGLTF loader;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << path << ": " << err;
-  return model;
 }
 
 // An accessor's elements as doubles, normalised integer types scaled to [0, 1].
@@ -163,7 +156,7 @@ void expectGlbMatchesDump(const DumpCase& c) {
   ASSERT_FALSE(glb.empty());
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   const test::Dump d = test::parseDump(rwSample(c.dump));
   ASSERT_EQ(d.nodes.size(), 6u);
 
@@ -255,7 +248,7 @@ TEST(RenderwareGltf, IfpPackagesBecomeAnimationsOfOneGlb) {
   ASSERT_FALSE(glb.empty());
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   EXPECT_EQ(m.skins.size(), 1u);
   // Expected: each package's animations in file order, each animating the nodes its tracks name
   // with that track's key count (io_scene_gta_ifp's reading, *.expected.json).
@@ -312,7 +305,7 @@ TEST(RenderwareGltf, BlenderImportsTheVertexGroupsBonesAndKeyframes) {
   // its position (glTF (x, y, z) is Blender (x, -z, y); this sample's positions are distinct). Its
   // importer keeps only vertices that a triangle uses: the sample's two leg vertices (12, 13) are
   // in no triangle, so exactly the indexed vertices must arrive.
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   const tinygltf::Primitive& primitive = m.meshes.at(0).primitives.at(0);
   const auto positions = readAccessor(m, primitive.attributes.at("POSITION"));
   ASSERT_EQ(positions.size(), d.vertices.size());
