@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -372,6 +373,43 @@ TEST(BoneNames, OutsideAsciiAreSpelledInItWithAWarning) {
     const Rig back = readBack(out);
     EXPECT_GE(back.skeleton.find("Kopf____"), 0) << out;
   }
+}
+
+}  // namespace
+
+namespace {
+
+std::string writeGlb(const Rig& rig, const std::string& path) {
+  auto glb = exportGlb(rig);
+  EXPECT_TRUE(glb.ok()) << (glb ? "" : glb.error().describe());
+  if (glb) std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(glb->data()), static_cast<std::streamsize>(glb->size()));
+  return path;
+}
+
+// A Spore skeleton (children do not inherit their parent's scale, rw4_arena.md §5) with a scaled
+// chest, written to a DFF, whose children do: the bones below the chest pose elsewhere, and the
+// conversion says so instead of writing the local TRS silently.
+TEST(ScaleInheritance, WritingToAFormatThatInheritsScaleIsNamed) {
+  const std::string dir = test::scratchDir("writer_pose_scale_inheritance");
+  Rig rig = demo();
+  rig.skeleton.inheritScale = false;
+  const int32_t chest = rig.skeleton.find("spine_03");
+  ASSERT_GE(chest, 0);
+  rig.skeleton.bones[static_cast<size_t>(chest)].scale = glm::vec3(1.3f);
+  std::string child;
+  for (const Bone& b : rig.skeleton.bones)
+    if (b.parent == chest && child.empty()) child = b.name;
+  // Written by rigport's exporter as it is: tinygltf's writer does not keep a skin's extras, where
+  // the rule is recorded.
+  const std::string in = writeGlb(rig, dir + "/spore_like.glb");
+  const std::string text = cli("convert " + test::quote(in) + " --to renderware-dff -o " + test::quote(dir + "/x.dff"));
+  EXPECT_NE(text.find("the source's children do not inherit their parent's scale, renderware-dff's do"), std::string::npos) << text;
+  EXPECT_NE(text.find("(first '" + child + "')"), std::string::npos) << text;
+
+  rig.skeleton.inheritScale = true;  // the same rig under glTF's rule converts without it
+  const std::string quiet = cli("convert " + test::quote(writeGlb(rig, dir + "/plain.glb")) + " --to renderware-dff -o " + test::quote(dir + "/y.dff"));
+  EXPECT_EQ(quiet.find("scale-inheritance"), std::string::npos) << quiet;
+  EXPECT_EQ(quiet.find("do not inherit"), std::string::npos) << quiet;
 }
 
 }  // namespace

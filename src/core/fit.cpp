@@ -156,6 +156,28 @@ void asciiBoneNames(Rig& rig, std::string_view format) {
   rig.provenance.warn("names-ascii", fmt::format("{} bone names are not printable ASCII, which {} stores: written {}", renames.size(), format, list));
 }
 
+// A rig whose children do not inherit their parent's scale (Spore) written to a format whose
+// children do: the bones under a scaled parent pose differently; say which and how many.
+void warnScaleInheritance(Rig& rig, std::string_view format) {
+  if (rig.skeleton.inheritScale) return;
+  const auto& bones = rig.skeleton.bones;
+  std::vector<bool> scaled(bones.size(), false);
+  for (size_t b = 0; b < bones.size(); ++b) scaled[b] = bones[b].scale != glm::vec3(1.0f);
+  for (const Animation& anim : rig.animations)
+    for (const BoneTrack& t : anim.tracks)
+      if (t.bone >= 0 && static_cast<size_t>(t.bone) < bones.size() && !t.scale.values.empty()) scaled[static_cast<size_t>(t.bone)] = true;
+  size_t children = 0;
+  std::string first;
+  for (const Bone& b : bones) {
+    if (b.parent < 0 || !scaled[static_cast<size_t>(b.parent)]) continue;
+    if (children++ == 0) first = b.name;
+  }
+  if (children == 0) return;
+  rig.provenance.warn("scale-inheritance", fmt::format("the source's children do not inherit their parent's scale, {}'s do: {} bones under a scaled "
+                                                       "parent (first '{}') pose differently there",
+                                                       format, children, printable(first)));
+}
+
 }  // namespace
 
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format) {
@@ -200,6 +222,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
     }
   }
   if (limits.asciiNames) asciiBoneNames(rig, format);
+  warnScaleInheritance(rig, format);
   if (limits.noScaleKeys) dropScaleKeys(rig, format);
   if (limits.hermiteKeys) keysToHermite(rig, format);
   if (limits.keyFrameRate > 0.0f) keysOnFrames(rig, limits.keyFrameRate, format);
