@@ -7,7 +7,6 @@
 // bones and keyframes a user sees (format note gltf_ecosystem.md §2.3).
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -42,31 +41,6 @@ std::string convert(const std::string& dir, const std::string& dff, const std::v
   const int code = test::runCommand(quote(RIGPORT_CLI) + args + " -o " + quote(dir), &output);
   EXPECT_EQ(code, 0) << args << "\n" << output;
   return code == 0 ? dir + "/" + stem(dff) + ".glb" : std::string();
-}
-
-// An accessor's elements as doubles, normalised integer types scaled to [0, 1].
-std::vector<std::vector<double>> readAccessor(const tinygltf::Model& m, int index) {
-  const tinygltf::Accessor& a = m.accessors.at(static_cast<size_t>(index));
-  const tinygltf::BufferView& view = m.bufferViews.at(static_cast<size_t>(a.bufferView));
-  const std::vector<unsigned char>& data = m.buffers.at(static_cast<size_t>(view.buffer)).data;
-  const int comps = tinygltf::GetNumComponentsInType(static_cast<uint32_t>(a.type));
-  const int size = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(a.componentType));
-  const size_t stride = view.byteStride != 0 ? view.byteStride : static_cast<size_t>(comps * size);
-  std::vector<std::vector<double>> out(a.count, std::vector<double>(static_cast<size_t>(comps)));
-  for (size_t i = 0; i < a.count; ++i) {
-    const unsigned char* p = data.data() + view.byteOffset + a.byteOffset + i * stride;
-    for (int c = 0; c < comps; ++c, p += size) {
-      double& v = out[i][static_cast<size_t>(c)];
-      switch (a.componentType) {
-        case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, p, 4); v = f; break; }
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: v = *p / (a.normalized ? 255.0 : 1.0); break;
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { uint16_t s; std::memcpy(&s, p, 2); v = s / (a.normalized ? 65535.0 : 1.0); break; }
-        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { uint32_t u; std::memcpy(&u, p, 4); v = u; break; }
-        default: ADD_FAILURE() << "accessor " << index << " has component type " << a.componentType;
-      }
-    }
-  }
-  return out;
 }
 
 // node index -> parent node index (-1 for scene roots).
@@ -186,7 +160,7 @@ void expectGlbMatchesDump(const DumpCase& c) {
 
   // Inverse bind matrices (glTF stores them column-major, as glm).
   ASSERT_EQ(d.invMats.size(), d.nodes.size());
-  const auto ibms = readAccessor(m, skin.inverseBindMatrices);
+  const auto ibms = test::accessorFloats(m, skin.inverseBindMatrices);
   ASSERT_EQ(ibms.size(), d.nodes.size());
   for (size_t j = 0; j < ibms.size(); ++j) {
     const glm::mat4 expected = expectedInverseBind(d.invMats[j]);
@@ -199,8 +173,8 @@ void expectGlbMatchesDump(const DumpCase& c) {
   const auto& attributes = m.meshes[0].primitives[0].attributes;
   ASSERT_TRUE(attributes.count("JOINTS_0") && attributes.count("WEIGHTS_0"));
   EXPECT_EQ(attributes.count("JOINTS_1"), 0u);  // the samples have at most 4 influences
-  const auto joints = readAccessor(m, attributes.at("JOINTS_0"));
-  const auto weights = readAccessor(m, attributes.at("WEIGHTS_0"));
+  const auto joints = test::accessorFloats(m, attributes.at("JOINTS_0"));
+  const auto weights = test::accessorFloats(m, attributes.at("WEIGHTS_0"));
   ASSERT_EQ(joints.size(), d.vertices.size());
   ASSERT_EQ(weights.size(), d.vertices.size());
   for (size_t i = 0; i < d.vertices.size(); ++i) {
@@ -226,7 +200,7 @@ void expectGlbMatchesDump(const DumpCase& c) {
     for (const tinygltf::AnimationChannel& ch : anim.channels) {
       if (ch.target_node != skin.joints[j]) continue;
       paths.insert(ch.target_path);
-      const auto input = readAccessor(m, anim.samplers[static_cast<size_t>(ch.sampler)].input);
+      const auto input = test::accessorFloats(m, anim.samplers[static_cast<size_t>(ch.sampler)].input);
       const std::vector<double>& times = keyTimes.at(static_cast<int>(j));
       ASSERT_EQ(input.size(), times.size()) << "joint " << j << " " << ch.target_path;
       for (size_t k = 0; k < times.size(); ++k) EXPECT_NEAR(input[k][0], times[k], 1e-6) << "joint " << j << " key " << k;
@@ -268,7 +242,7 @@ TEST(RenderwareGltf, IfpPackagesBecomeAnimationsOfOneGlb) {
     for (const tinygltf::AnimationChannel& ch : anim.channels) {
       if (ch.target_path != "rotation") continue;
       rotationKeys[m.nodes[static_cast<size_t>(ch.target_node)].name] =
-          readAccessor(m, anim.samplers[static_cast<size_t>(ch.sampler)].input).size();
+          test::accessorFloats(m, anim.samplers[static_cast<size_t>(ch.sampler)].input).size();
     }
     std::map<std::string, size_t> want;
     for (const nlohmann::json& track : expected[a]["bones"]) want[track["name"].get<std::string>()] = track["keys"].size();
@@ -307,10 +281,10 @@ TEST(RenderwareGltf, BlenderImportsTheVertexGroupsBonesAndKeyframes) {
   // in no triangle, so exactly the indexed vertices must arrive.
   const tinygltf::Model m = test::loadGlbModel(glb);
   const tinygltf::Primitive& primitive = m.meshes.at(0).primitives.at(0);
-  const auto positions = readAccessor(m, primitive.attributes.at("POSITION"));
+  const auto positions = test::accessorFloats(m, primitive.attributes.at("POSITION"));
   ASSERT_EQ(positions.size(), d.vertices.size());
   std::vector<bool> indexed(positions.size(), false);
-  for (const auto& i : readAccessor(m, primitive.indices)) indexed.at(static_cast<size_t>(i[0])) = true;
+  for (const auto& i : test::accessorFloats(m, primitive.indices)) indexed.at(static_cast<size_t>(i[0])) = true;
   ASSERT_EQ(report["meshes"].size(), 1u);
   const nlohmann::json& mesh = report["meshes"][0];
   std::vector<bool> matched(positions.size(), false);

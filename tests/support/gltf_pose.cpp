@@ -43,6 +43,12 @@ std::vector<std::vector<float>> accessorFloats(const tinygltf::Model& m, int ind
           v = static_cast<float>(s) / (a.normalized ? 65535.0f : 1.0f);
           break;
         }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {  // indices; exact below 2^24
+          uint32_t u;
+          std::memcpy(&u, p, 4);
+          v = static_cast<float>(u);
+          break;
+        }
         default: ADD_FAILURE() << "accessor " << index << " has component type " << a.componentType;
       }
     }

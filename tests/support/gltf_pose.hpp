@@ -49,7 +49,7 @@ class GltfPose {
   std::vector<NodeTrs> local_;
 };
 
-// The elements of an accessor as floats (normalised integers scaled to [0, 1]).
+// The elements of an accessor as floats (normalised integers scaled to [0, 1], indices as counts).
 std::vector<std::vector<float>> accessorFloats(const tinygltf::Model& model, int accessor);
 
 }  // namespace rigport::test
