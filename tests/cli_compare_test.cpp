@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/files.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
+#include "support/gltf_edit.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -18,17 +18,9 @@ using namespace rigport;
 using test::Capture;
 using test::CliRun;
 using test::quote;
+using test::writeGlb;
 
 namespace {
-
-std::string writeGlb(const Rig& rig, const std::string& path) {
-  auto glb = exportGlb(rig);
-  EXPECT_TRUE(glb.ok()) << glb.error().describe();
-  if (glb.ok()) {
-    EXPECT_TRUE(platform::writeFileAtomic(path, *glb).ok()) << path;
-  }
-  return path;
-}
 
 nlohmann::json measureNamed(const nlohmann::json& report, const std::string& name) {
   for (const auto& m : report.at("measures")) {

@@ -18,6 +18,7 @@
 #include "export/gltf.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "platform/files.hpp"
+#include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
@@ -131,14 +132,6 @@ float modelSize(const std::vector<glm::vec3>& points) {
   return glm::length(hi - lo);
 }
 
-std::string writeGlb(const Rig& rig, const std::string& dir, const std::string& name) {
-  auto glb = exportGlb(rig);
-  EXPECT_TRUE(glb.ok()) << glb.error().describe();
-  const std::string path = dir + "/" + name;
-  EXPECT_TRUE(platform::writeFileAtomic(path, *glb).ok());
-  return path;
-}
-
 }  // namespace
 
 TEST(Rw4Spore, ArenaDeclaresItsPlatformsAxesAndScaleRule) {
@@ -152,7 +145,7 @@ TEST(Rw4Spore, ArenaDeclaresItsPlatformsAxesAndScaleRule) {
 TEST(Rw4Spore, ScaleKeysUnderARotatedParentPoseAsTheGameDoes) {
   const Rig rig = throughSporeArena(sporeCreature());
   const std::string dir = test::scratchDir("rw4_spore_scale");
-  const std::string path = writeGlb(rig, dir, "creature.glb");
+  const std::string path = test::writeGlb(rig, dir + "/creature.glb");
   const test::ValidatorRun v = test::validateGltfFile(path);
   EXPECT_TRUE(v.ok) << v.output;
 
@@ -215,7 +208,7 @@ TEST(Rw4Spore, GltfThroughASporeArenaComesBackUnchanged) {
   const Rig back = throughSporeArena(rig);
   EXPECT_EQ(back.provenance.axes, kSporeAxes);
   const std::string dir = test::scratchDir("rw4_spore_axes");
-  const tinygltf::Model model = test::loadGlbModel(writeGlb(back, dir, "back.glb"));
+  const tinygltf::Model model = test::loadGlbModel(test::writeGlb(back, dir + "/back.glb"));
   test::GltfPose pose(model);
   const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
   for (size_t b = 0; b < world.size(); ++b) {
@@ -239,7 +232,7 @@ TEST(Rw4Spore, Ps3ArenaStaysYUp) {
   const Rig& back = asset->rigs[0];
   EXPECT_TRUE(back.provenance.axes.isGltf());
   EXPECT_TRUE(back.skeleton.inheritScale);
-  const tinygltf::Model model = test::loadGlbModel(writeGlb(back, test::scratchDir("rw4_ps3_axes"), "skater.glb"));
+  const tinygltf::Model model = test::loadGlbModel(test::writeGlb(back, test::scratchDir("rw4_ps3_axes") + "/skater.glb"));
   test::GltfPose pose(model);
   const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
   for (size_t b = 0; b < world.size(); ++b) {

@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -40,6 +39,7 @@ using test::exported;
 using test::foldBindShape;
 using test::reverseJoints;
 using test::save;
+using test::writeGlb;
 namespace fs = std::filesystem;
 
 namespace {
@@ -379,13 +379,6 @@ TEST(BoneNames, OutsideAsciiAreSpelledInItWithAWarning) {
 
 namespace {
 
-std::string writeGlb(const Rig& rig, const std::string& path) {
-  auto glb = exportGlb(rig);
-  EXPECT_TRUE(glb.ok()) << (glb ? "" : glb.error().describe());
-  if (glb) std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(glb->data()), static_cast<std::streamsize>(glb->size()));
-  return path;
-}
-
 // A Spore skeleton (children do not inherit their parent's scale, rw4_arena.md §5) with a scaled
 // chest, written to a DFF, whose children do: the bones below the chest pose elsewhere, and the
 // conversion says so instead of writing the local TRS silently.
@@ -399,8 +392,7 @@ TEST(ScaleInheritance, WritingToAFormatThatInheritsScaleIsNamed) {
   std::string child;
   for (const Bone& b : rig.skeleton.bones)
     if (b.parent == chest && child.empty()) child = b.name;
-  // Written by rigport's exporter as it is: tinygltf's writer does not keep a skin's extras, where
-  // the rule is recorded.
+  // Written by rigport's exporter as it is: the rule is recorded in the skin's extras.
   const std::string in = writeGlb(rig, dir + "/spore_like.glb");
   const std::string text = cli("convert " + test::quote(in) + " --to renderware-dff -o " + test::quote(dir + "/x.dff"));
   EXPECT_NE(text.find("the source's children do not inherit their parent's scale, renderware-dff's do"), std::string::npos) << text;

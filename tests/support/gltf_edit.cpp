@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "export/gltf.hpp"
+#include "platform/files.hpp"
 #include "support/gltf_validator.hpp"
 
 namespace rigport::test {
@@ -35,6 +36,13 @@ std::vector<int> skinnedAttributes(const tinygltf::Model& m, const std::string& 
 }
 
 }  // namespace
+
+std::string writeGlb(const Rig& rig, const std::string& path) {
+  auto glb = exportGlb(rig);
+  EXPECT_TRUE(glb.ok()) << (glb ? "" : glb.error().describe());
+  if (glb) EXPECT_TRUE(platform::writeFileAtomic(path, *glb).ok()) << path;
+  return path;
+}
 
 tinygltf::Model exported(const Rig& rig) {
   auto glb = exportGlb(rig);

@@ -12,6 +12,8 @@
 
 namespace rigport::test {
 
+// `rig` written by rigport's exporter as it is (tinygltf's writer would drop a skin's extras).
+std::string writeGlb(const Rig& rig, const std::string& path);
 // `rig` as rigport's exporter writes it, as tinygltf reads it.
 tinygltf::Model exported(const Rig& rig);
 // Writes `model` as a .glb at `path` and checks it with the validator; returns `path`.
