@@ -219,18 +219,6 @@ class MeshBuilder {
     float worstSum = 1.0f;
     for (size_t v = 0; v < n; ++v) {
       float sum = 0.0f;
-      for (size_t s = 0; s < joints.size(); ++s)
-        for (size_t c = 0; c < 4; ++c) sum += weights[s][v * 4 + c];
-      if (std::fabs(sum - 1.0f) > 0.01f) {
-        if (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f)) worstVertex = v, worstSum = sum;
-      }
-    }
-    if (offSum > 0) {
-      warnings.warn("weights-not-normalised", fmt::format("{}: {} vertices' weights do not sum to 1 (vertex {}: {:.4g}); kept as stored, and "
-                                                          "scaled to sum 1 by rigport's glTF export, which moves those vertices",
-                                                          at, offSum, worstVertex, worstSum));
-    }
-    for (size_t v = 0; v < n; ++v) {
       for (size_t s = 0; s < joints.size(); ++s) {
         for (size_t c = 0; c < 4; ++c) {
           const float weight = weights[s][v * 4 + c];
@@ -242,9 +230,16 @@ class MeshBuilder {
           }
           const int bone = layout.boneOfNode[static_cast<size_t>(skin->joints[joint])];
           mesh.influences.push_back(Influence{static_cast<uint32_t>(bone), weight});
+          sum += weight;
         }
       }
       mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+      if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
+    }
+    if (offSum > 0) {
+      warnings.warn("weights-not-normalised", fmt::format("{}: {} vertices' weights do not sum to 1 (vertex {}: {:.4g}); kept as stored, and "
+                                                          "scaled to sum 1 by rigport's glTF export, which moves those vertices",
+                                                          at, offSum, worstVertex, worstSum));
     }
     return Ok{};
   }
