@@ -13,6 +13,7 @@
 #include <tiny_gltf.h>
 
 #include "support/blender.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -35,14 +36,6 @@ std::string convertSample(const std::string& dir) {
   return r.code == 0 ? glb : std::string();
 }
 
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::Model model;
-  tinygltf::TinyGLTF loader;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << path << ": " << err;
-  return model;
-}
-
 int nodeNamed(const tinygltf::Model& m, const std::string& name) {
   for (size_t i = 0; i < m.nodes.size(); ++i)
     if (m.nodes[i].name == name) return static_cast<int>(i);
@@ -58,7 +51,7 @@ TEST(BattleforgeGltf, DrsWithTwoSkaGivesOneValidGlb) {
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
 
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.skins.size(), 1u);
   EXPECT_EQ(m.skins[0].joints.size(), 3u);
   ASSERT_EQ(m.animations.size(), 2u);

@@ -12,6 +12,7 @@
 #include "platform/files.hpp"
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/ifp_builder.hpp"
 #include "support/test_support.hpp"
@@ -23,14 +24,6 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string rw(const std::string& name) { return test::sample("renderware/" + name); }
-
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::Model gltf;
-  tinygltf::TinyGLTF loader;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&gltf, &err, &warn, path)) << path << ": " << err;
-  return gltf;
-}
 
 std::vector<std::string> animationNames(const tinygltf::Model& gltf) {
   std::vector<std::string> names;
@@ -73,7 +66,7 @@ TEST(CliAssets, SkeletonBindsAnIfpGivenAloneAndClipPicksOne) {
                        " --clip wave_c -o " + test::quote(out) + " -v");
   ASSERT_EQ(r.code, 0) << r.text;
   EXPECT_NE(r.text.find("wrote " + out), std::string::npos) << r.text;
-  const tinygltf::Model gltf = loadGlb(out);
+  const tinygltf::Model gltf = test::loadGlbModel(out);
   EXPECT_EQ(animationNames(gltf), std::vector<std::string>{"wave_c"});
   EXPECT_EQ(gltf.skins.size(), 1u);
   EXPECT_FALSE(gltf.meshes.empty()) << "the skeleton file's mesh comes along";
@@ -90,7 +83,7 @@ TEST(CliAssets, AnimNeverSwallowsTheModelArgument) {
   const std::string dir = test::scratchDir("cli-assets-order");
   const CliRun r = test::runCli("convert --anim " + test::quote(rw("synthetic_skin_rw36003.anm")) + " " + test::quote(rw("synthetic_skin_rw36003.dff")) + " -o " + test::quote(dir));
   ASSERT_EQ(r.code, 0) << r.text;
-  const tinygltf::Model gltf = loadGlb(dir + "/synthetic_skin_rw36003.glb");
+  const tinygltf::Model gltf = test::loadGlbModel(dir + "/synthetic_skin_rw36003.glb");
   EXPECT_EQ(gltf.animations.size(), 1u);
 }
 

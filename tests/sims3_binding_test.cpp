@@ -96,14 +96,6 @@ Rig objectRig() {
   return rig;
 }
 
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::Model model;
-  tinygltf::TinyGLTF loader;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << path << ": " << err;
-  return model;
-}
-
 std::set<std::string> animatedNodes(const tinygltf::Model& m) {
   std::set<std::string> out;
   for (const auto& a : m.animations)
@@ -160,7 +152,7 @@ TEST(Sims3Binding, RigWithClipAndNoMeshGetsASkinAndConvertsBackToTheClip) {
   const std::string glb = dir + "/out/rig_clip.glb";
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   EXPECT_TRUE(m.meshes.empty());
   ASSERT_EQ(m.skins.size(), 1u);
   std::set<std::string> joints;
@@ -202,7 +194,7 @@ TEST(Sims3Binding, ClipBarelyCoveredByAnObjectRigKeepsItsOwnNodes) {
   const std::string glb = dir + "/out/object/a_synthetic_test_x.glb";
   ASSERT_TRUE(fs::exists(glb)) << run.text;
   EXPECT_TRUE(test::validateGltfFile(glb).ok);
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.animations.size(), 1u);
   EXPECT_EQ(animatedNodes(m), (std::set<std::string>{"0xFEAE6981", "0x57884BB9", "0x556B181A", "0x6FA96266"}));
 
@@ -219,7 +211,7 @@ TEST(Sims3Binding, ClipBarelyCoveredByAnObjectRigKeepsItsOwnNodes) {
                                           test::Capture::StdoutOnly);
   ASSERT_EQ(named.code, 0) << named.text;
   EXPECT_NE(warningsOf(named).find("binding to skeleton 'objRig': 1 of 4 tracks found"), std::string::npos) << named.text;
-  EXPECT_EQ(animatedNodes(loadGlb(dir + "/named/object.glb")), (std::set<std::string>{"b__ROOT__"}));
+  EXPECT_EQ(animatedNodes(test::loadGlbModel(dir + "/named/object.glb")), (std::set<std::string>{"b__ROOT__"}));
 }
 
 // A RIG filed under a key that is no hash of its name, and named "objectRigFile" by the name map
@@ -232,7 +224,7 @@ TEST(Sims3Binding, ItemTakesThePackageIdAndTheNameTheRigStores) {
     const std::string out = dir + "/" + std::to_string(std::hash<std::string>{}(item)) + ".glb";
     const test::CliRun run = test::runCli("convert " + test::quote(pkg) + " --item " + item + " -o " + test::quote(out));
     ASSERT_EQ(run.code, 0) << item << "\n" << run.text;
-    const tinygltf::Model m = loadGlb(out);
+    const tinygltf::Model m = test::loadGlbModel(out);
     ASSERT_EQ(m.skins.size(), 1u) << item;
     EXPECT_EQ(m.skins[0].joints.size(), 3u) << item;
   }

@@ -15,6 +15,7 @@
 #include "formats/registry.hpp"
 #include "formats/sims3/sims3.hpp"
 #include "support/blender.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
@@ -26,14 +27,6 @@ using Json = nlohmann::json;
 
 std::string s3(const std::string& name) { return test::sample("sims3/" + name); }
 const std::string kPackage = "synthetic_clip_and_rig.package";
-
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::Model model;
-  tinygltf::TinyGLTF loader;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << path << ": " << err;
-  return model;
-}
 
 // Node names an animation's channels target, with the paths animated on each.
 std::map<std::string, std::set<std::string>> animatedNodes(const tinygltf::Model& m, size_t animation = 0) {
@@ -61,7 +54,7 @@ TEST(Sims3Cli, ConvertPackageGivesAValidGlbPlayingOnTheRigsBones) {
   ASSERT_TRUE(fs::exists(glb)) << run.text;
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.animations.size(), 1u);
   EXPECT_EQ(m.animations[0].name, "a_synthetic_test_x");
   const auto nodes = animatedNodes(m);
@@ -101,7 +94,7 @@ TEST(Sims3Cli, ConvertPackageWithSeveralClipsWritesOneGlbEach) {
     ASSERT_TRUE(fs::exists(glb)) << clip << "\n" << run.text;
     const test::ValidatorRun v = test::validateGltfFile(glb);
     EXPECT_TRUE(v.ok) << v.output;
-    const tinygltf::Model m = loadGlb(glb);
+    const tinygltf::Model m = test::loadGlbModel(glb);
     ASSERT_EQ(m.animations.size(), 1u);
     EXPECT_EQ(m.animations[0].name, clip);
     EXPECT_EQ(animatedNodes(m).count("b__ROOT_bind__"), 1u);
@@ -118,7 +111,7 @@ TEST(Sims3Cli, MergeWritesEveryClipOfThePackageIntoOneGlb) {
   EXPECT_FALSE(fs::exists(dir + "/two"));
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.animations.size(), 2u);
   EXPECT_EQ(m.animations[0].name, "a_walk_x");
   EXPECT_EQ(m.animations[1].name, "c_run_x");
@@ -133,7 +126,7 @@ TEST(Sims3Cli, ItemPicksOneClipWhichStillPlaysOnThePackagesRig) {
   const std::string glb = dir + "/out/two.glb";
   ASSERT_TRUE(fs::exists(glb)) << run.text;
   EXPECT_EQ(run.text.find("warning"), std::string::npos) << run.text;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.animations.size(), 1u);
   EXPECT_EQ(m.animations[0].name, "c_run_x");
   EXPECT_EQ(animatedNodes(m).count("b__ROOT_bind__"), 1u);
@@ -147,7 +140,7 @@ TEST(Sims3Cli, ClipWithoutARigConvertsOnHashNamedNodesWithAWarning) {
   const std::string glb = dir + "/synthetic_a_synthetic_test_x.glb";
   ASSERT_TRUE(fs::exists(glb));
   EXPECT_TRUE(test::validateGltfFile(glb).ok);
-  const auto nodes = animatedNodes(loadGlb(glb));
+  const auto nodes = animatedNodes(test::loadGlbModel(glb));
   EXPECT_EQ(nodes.count("0x57884BB9"), 1u);
   EXPECT_EQ(nodes.count("0xFEAE6981"), 1u);
   const test::CliRun info = test::runCli("info " + test::quote(s3("synthetic_a_synthetic_test_x.clip")) + " --skeleton " +
@@ -164,7 +157,7 @@ TEST(Sims3Cli, ClipWithSkeletonFromARigFileOrAPackageItem) {
     ASSERT_EQ(run.code, 0) << run.text;
     const std::string glb = dir + "/synthetic_a_synthetic_test_x.glb";
     EXPECT_TRUE(test::validateGltfFile(glb).ok) << skeleton;
-    const auto nodes = animatedNodes(loadGlb(glb));
+    const auto nodes = animatedNodes(test::loadGlbModel(glb));
     EXPECT_EQ(nodes.count("b__ROOT_bind__"), 1u) << skeleton;
     EXPECT_EQ(nodes.count("0x57884BB9"), 0u) << skeleton;
   }
