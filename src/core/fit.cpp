@@ -178,6 +178,48 @@ void warnScaleInheritance(Rig& rig, std::string_view format) {
                                                        format, children, printable(first)));
 }
 
+// A mesh riding bone b (a prop on a hand) for a format whose meshes are all skinned: bound to b
+// with weight 1, each vertex p of b's space moved to bind space as B·p, B = inverse(b's inverse
+// bind matrix), so that skinning (W_b · B⁻¹ · B · p) puts it where riding put it (W_b · p), in
+// every pose. Without this the writers' fallback binding would leave it at bone-local coordinates
+// in model space: a helmet at the feet.
+Status bindRiders(Rig& rig, std::string_view format) {
+  const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+  std::vector<uint32_t> joints = rig.skeleton.jointList();
+  size_t bound = 0;
+  std::string first;
+  for (Mesh& mesh : rig.meshes) {
+    if (mesh.skinned() || mesh.attachBone < 0) continue;
+    const auto b = static_cast<size_t>(mesh.attachBone);
+    const Bone& bone = rig.skeleton.bones[b];
+    const std::optional<glm::mat4> inverse = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(world[b]);
+    if (!inverse) {
+      return makeError(ErrorCode::Usage, fmt::format("mesh '{}' rides bone '{}', whose bind pose has no inverse (a zero scale); {} skins every "
+                                                     "mesh, so it cannot be placed: nothing was written",
+                                                     printable(mesh.name), printable(bone.name), format));
+    }
+    const glm::mat4 bind = glm::inverse(*inverse);
+    const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(bind)));
+    for (glm::vec3& p : mesh.positions) p = glm::vec3(bind * glm::vec4(p, 1.0f));
+    for (glm::vec3& n : mesh.normals) {
+      const glm::vec3 moved = normalMatrix * n;
+      if (glm::length(moved) > 0.0f) n = glm::normalize(moved);
+    }
+    mesh.influences.assign(mesh.positions.size(), Influence{static_cast<uint32_t>(b), 1.0f});
+    mesh.influenceOffsets.resize(mesh.positions.size() + 1);
+    std::iota(mesh.influenceOffsets.begin(), mesh.influenceOffsets.end(), 0u);
+    mesh.attachBone = -1;
+    if (std::find(joints.begin(), joints.end(), static_cast<uint32_t>(b)) == joints.end()) joints.push_back(static_cast<uint32_t>(b));
+    if (bound++ == 0) first = mesh.name;
+  }
+  if (bound == 0) return Ok{};
+  if (!rig.skeleton.joints.empty()) rig.skeleton.joints = std::move(joints);
+  rig.provenance.warn("meshes-bound-to-bone", fmt::format("{} mesh{} riding a bone (first '{}') bound to that bone with weight 1, since {} skins "
+                                                          "every mesh; the pose is unchanged",
+                                                          bound, bound == 1 ? "" : "es", printable(first), format));
+  return Ok{};
+}
+
 }  // namespace
 
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format) {
@@ -189,6 +231,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
                                                      joints, format, limits.maxJoints));
     }
   }
+  if (limits.skinnedMeshesOnly) RP_CHECK(bindRiders(rig, format));
   std::vector<Mesh> meshes;
   for (Mesh& mesh : rig.meshes) {
     if (limits.maxInfluences > 0 && mesh.skinned() && mesh.maxInfluences() > limits.maxInfluences) {

@@ -40,7 +40,7 @@ PositionBits bitsOf(const glm::vec3& p) {
   return {bits(p.x), bits(p.y), bits(p.z)};
 }
 
-// A vertex's influences, largest 4, normalised; a vertex of an unskinned mesh rides its attach bone.
+// A vertex's influences, largest 4, normalised; a vertex of an unskinned mesh (at the model root) rides bone 0.
 std::vector<Influence> topFour(const Mesh& mesh, size_t v) {
   std::vector<Influence> out;
   if (mesh.skinned()) {
@@ -49,7 +49,7 @@ std::vector<Influence> topFour(const Mesh& mesh, size_t v) {
   std::erase_if(out, [](const Influence& i) { return !(i.weight > 0.0f); });
   std::stable_sort(out.begin(), out.end(), [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
   if (out.size() > 4) out.resize(4);
-  if (out.empty()) out.push_back({static_cast<uint32_t>(std::max(mesh.attachBone, 0)), 1.0f});
+  if (out.empty()) out.push_back({0, 1.0f});
   float sum = 0.0f;
   for (const Influence& i : out) sum += i.weight;
   for (Influence& i : out) i.weight /= sum;
@@ -145,6 +145,12 @@ Result<std::vector<uint8_t>> writeDrs(const Rig& source) {
   const bool skinned = !rig.skeleton.bones.empty();
   if (rig.skeleton.bones.size() > 32768) {
     return makeError(ErrorCode::Unsupported, fmt::format("{} bones; CDspJointMap identifiers are 16-bit", rig.skeleton.bones.size()));
+  }
+  for (const Mesh& mesh : rig.meshes) {
+    // Every DRS mesh is skinned; fitToLimits binds a rider first (core/fit.hpp, skinnedMeshesOnly).
+    if (!mesh.skinned() && mesh.attachBone >= 0) {
+      return invalidModel(fmt::format("meshes['{}']", mesh.name), "rides a bone; DRS skins every mesh (bind it with fitToLimits first)");
+    }
   }
   std::unordered_set<std::string> names;
   for (const Bone& b : rig.skeleton.bones) {

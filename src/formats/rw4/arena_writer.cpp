@@ -108,8 +108,11 @@ Result<MeshPlan> planMesh(const Rig& rig, const Mesh& mesh, size_t meshIndex, co
       }
     }
   }
-  // Influences: the 4 largest per vertex, rescaled to sum 1; an unskinned mesh rides its attach bone.
-  const uint32_t rigid = mesh.attachBone >= 0 ? static_cast<uint32_t>(mesh.attachBone) : 0;
+  // Every arena mesh is skinned; fitToLimits binds a rider first (core/fit.hpp, skinnedMeshesOnly).
+  if (!mesh.skinned() && mesh.attachBone >= 0) {
+    return usage(fmt::format("mesh {} rides bone {}; an arena skins every mesh (bind it with fitToLimits first)", meshIndex, mesh.attachBone));
+  }
+  // Influences: the 4 largest per vertex, rescaled to sum 1; an unskinned mesh (at the model root) rides bone 0.
   std::vector<std::array<Influence, kMaxInfluences>> chosen(nv);
   std::vector<size_t> counts(nv, 0);
   std::map<uint32_t, uint16_t> slotOf;
@@ -121,7 +124,7 @@ Result<MeshPlan> planMesh(const Rig& rig, const Mesh& mesh, size_t meshIndex, co
     std::erase_if(inf, [](const Influence& i) { return !(i.weight > 0.0f); });
     std::stable_sort(inf.begin(), inf.end(), [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
     if (inf.size() > kMaxInfluences) inf.resize(kMaxInfluences);
-    if (inf.empty()) inf.push_back(Influence{rigid, 1.0f});
+    if (inf.empty()) inf.push_back(Influence{0, 1.0f});
     float sum = 0.0f;
     for (const Influence& i : inf) sum += i.weight;
     for (size_t k = 0; k < inf.size(); ++k) {
