@@ -18,6 +18,8 @@
 //   BindShape       a ×100 scale and an offset folded into every inverse bind matrix (assimp's FBX
 //                   conversions; gltfpack's dequantisation is the same): 16,383 m tall before
 //   ReversedJoints  the skin's joint list reversed (the .anm's tracks landed on other bones)
+//   AnimatedArmature  an animated node above the skeleton that is no joint (Blender's armature
+//                   object, assimp's root): the .anm writer refused the whole conversion
 //   PropOnBone      an unskinned mesh node under the head bone (a helmet: the DRS writer wrote it
 //                   at its head-local position, 3.0 m below the head)
 #include <gtest/gtest.h>
@@ -107,6 +109,8 @@ std::string makeInput(const std::string& name, const std::string& path) {
     };
   } else if (name == "ReversedJoints") {
     edit = test::reverseJoints;
+  } else if (name == "AnimatedArmature") {
+    edit = test::animateArmature;
   } else if (name == "PropOnBone") {
     rig.meshes.push_back(helmet(rig.skeleton.find("head")));
   }
@@ -139,7 +143,8 @@ const Target kTargets[] = {
 
 void PrintTo(const Target& target, std::ostream* os) { *os << target.name; }
 
-const char* const kInputs[] = {"Plain", "TwoClips", "StepKeys", "Keys24fps", "LateStart", "ScaleKeys", "BindShape", "ReversedJoints", "PropOnBone"};
+const char* const kInputs[] = {"Plain", "TwoClips", "StepKeys", "Keys24fps", "LateStart", "ScaleKeys", "BindShape", "ReversedJoints",
+                                "AnimatedArmature", "PropOnBone"};
 
 std::string withDir(std::string text, const std::string& dir) {
   for (size_t at; (at = text.find("{dir}")) != std::string::npos;) text.replace(at, 5, dir);

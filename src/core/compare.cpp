@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/axes.hpp"
+#include "core/error.hpp"
 #include "core/pose.hpp"
 #include "core/track_space.hpp"
 
@@ -182,6 +183,7 @@ class Comparer {
   Comparer(const Rig& a, const Rig& b, Comparison& out) : a_(a), b_(b), pa_(a), pb_(b), out_(out) {
     match_ = matchBones(a.skeleton, b.skeleton);
     listUnmatched();
+    measuredBones();
     out_.modelSize = std::max(modelSize(a, pa_), modelSize(b, pb_));
     lever_ = static_cast<float>(kJointLeverOfSize * (out_.modelSize > 0.0 ? out_.modelSize : 1.0));
     for (const char* name : {"rest joints", "bind vertices", "clip joints", "clip vertices"}) out_.measures.push_back(Measure{name, 0.0, 0, {}});
@@ -229,11 +231,34 @@ class Comparer {
     for (size_t m = meshes; m < b_.meshes.size(); ++m) out_.unmatched.push_back(Unmatched{Unmatched::Kind::Mesh, false, b_.meshes[m].name, m, 1});
   }
 
+  // A bone that is a joint on neither side (an armature or clump node) moves no vertex, and a writer
+  // whose tracks bind to joints folds its motion into its children (core/fit_keys.hpp): its own
+  // matrix is not measured, what it moves is.
+  void measuredBones() {
+    const auto joints = [](const Skeleton& s) {
+      std::vector<bool> out(s.bones.size(), false);
+      for (uint32_t j : s.jointList())
+        if (j < out.size()) out[j] = true;
+      return out;
+    };
+    const std::vector<bool> ja = joints(a_.skeleton), jb = joints(b_.skeleton);
+    measured_.assign(match_.size(), false);
+    std::string skipped;
+    size_t count = 0;
+    for (size_t i = 0; i < match_.size(); ++i) {
+      if (match_[i] < 0) continue;
+      measured_[i] = ja[i] || jb[static_cast<size_t>(match_[i])];
+      if (!measured_[i] && count++ < 4) skipped += fmt::format("{}'{}'", count > 1 ? ", " : "", printable(a_.skeleton.bones[i].name));
+    }
+    if (count > 0) out_.notes.push_back(fmt::format("{} bone{} a joint on neither side ({}{}) not measured: {} no vertex", count, count == 1 ? "" : "s",
+                                                    skipped, count > 4 ? ", ..." : "", count == 1 ? "it moves" : "they move"));
+  }
+
   void measureJoints(Worst& worst, const std::string& clip, std::optional<float> t) {
     const auto& wa = pa_.jointWorld();
     const auto& wb = pb_.jointWorld();
     for (size_t i = 0; i < match_.size(); ++i) {
-      if (match_[i] < 0) continue;
+      if (!measured_[i]) continue;
       worst.see(jointDistance(wa[i], wb[static_cast<size_t>(match_[i])], lever_),
                 [&] { return Where{clip, t, boneLabel(a_.skeleton.bones[i], i), std::nullopt, std::nullopt}; });
     }
@@ -254,6 +279,7 @@ class Comparer {
   Comparison& out_;
   std::vector<Worst> worst_;  // one per measure of out_
   std::vector<int32_t> match_;
+  std::vector<bool> measured_;  // per bone of the first rig: matched, and a joint on one side
   float lever_ = 0.0f;
 };
 

@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "core/decompose.hpp"
+#include "core/error.hpp"
 #include "core/key_sample.hpp"
+#include "core/track_space.hpp"
 
 namespace rigport {
 namespace {
@@ -157,7 +160,114 @@ struct Worst {
   }
 };
 
+// A bone's local matrix at time t of `track` (its rest where the track has no keys, or no track).
+glm::mat4 localAt(const Bone& bone, const BoneTrack* track, float t) {
+  if (track == nullptr) return bone.localMatrix();
+  Bone at = bone;
+  at.translation = sampleKeys(track->translation, t, bone.translation);
+  at.rotation = sampleKeys(track->rotation, t, bone.rotation);
+  at.scale = sampleKeys(track->scale, t, bone.scale);
+  return at.localMatrix();
+}
+
+void addKeyTimes(std::vector<float>& times, const BoneTrack* track) {
+  if (track == nullptr) return;
+  for (const auto* keys : {&track->translation.times, &track->rotation.times, &track->scale.times}) times.insert(times.end(), keys->begin(), keys->end());
+}
+
+BoneTrack* trackOn(Animation& anim, int32_t bone) {
+  for (BoneTrack& t : anim.tracks)
+    if (t.bone == bone) return &t;
+  return nullptr;
+}
+
+// The child's track with the parent's motion P₀⁻¹·P(t) folded in; `worst` takes the deviation
+// between keys (the composed pose against the linear keys, kSamplesPerSegment per segment).
+BoneTrack folded(const Rig& rig, const BoneTrack& parent, int32_t child, const BoneTrack* own, Worst& worst) {
+  const Bone& p = rig.skeleton.bones[static_cast<size_t>(parent.bone)];
+  const Bone& c = rig.skeleton.bones[static_cast<size_t>(child)];
+  const glm::mat4 restInverse = glm::inverse(p.localMatrix());
+  const auto composed = [&](float t) {
+    Bone pose;
+    decomposeTrs(restInverse * localAt(p, &parent, t) * localAt(c, own, t), pose);
+    return pose;
+  };
+  std::vector<float> times;
+  addKeyTimes(times, &parent);
+  addKeyTimes(times, own);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  BoneTrack out;
+  if (own != nullptr) {
+    out.target = own->target;
+  } else {
+    out.target.name = c.name;
+    out.target.id = c.id;
+  }
+  out.bone = child;
+  bool scaled = own != nullptr && !own->scale.empty();
+  for (float t : times) {
+    const Bone pose = composed(t);
+    out.translation.times.push_back(t);
+    out.translation.values.push_back(pose.translation);
+    out.rotation.times.push_back(t);
+    out.rotation.values.push_back(pose.rotation);
+    out.scale.times.push_back(t);
+    out.scale.values.push_back(pose.scale);
+    scaled = scaled || deviation(pose.scale, c.scale) > 1e-6;
+  }
+  continuousSigns(out.rotation);
+  if (!scaled) out.scale = {};
+  std::pair<double, float> moved{0.0, 0.0f}, turned{0.0, 0.0f};
+  for (size_t k = 1; k < times.size(); ++k) {
+    for (int i = 1; i < kSamplesPerSegment; ++i) {
+      const float t = times[k - 1] + (times[k] - times[k - 1]) * static_cast<float>(i) / kSamplesPerSegment;
+      const Bone truth = composed(t);
+      if (const double d = deviation(truth.translation, sampleKeys(out.translation, t, c.translation)); d > moved.first) moved = {d, t};
+      if (const double d = deviation(truth.rotation, sampleKeys(out.rotation, t, c.rotation)); d > turned.first) turned = {d, t};
+    }
+  }
+  worst.add(rig, out, moved, turned);
+  return out;
+}
+
 }  // namespace
+
+void foldNonJointTracks(Rig& rig, std::string_view format) {
+  const auto& bones = rig.skeleton.bones;
+  std::vector<bool> joint(bones.size(), false);
+  for (uint32_t j : rig.skeleton.jointList())
+    if (j < bones.size()) joint[j] = true;
+  for (Animation& anim : rig.animations) {
+    const auto onNonJoint = [&](const BoneTrack& t) { return t.bone >= 0 && static_cast<size_t>(t.bone) < bones.size() && !joint[static_cast<size_t>(t.bone)]; };
+    if (std::none_of(anim.tracks.begin(), anim.tracks.end(), onNonJoint)) continue;
+    makeAbsolute(anim, rig.skeleton);  // P(t) and C(t) are local poses, not offsets from the bind
+    Worst worst;
+    std::vector<std::string> names;
+    // Parents come before children in bone order, so a chain of non-joint bones folds down to the joints.
+    for (size_t b = 0; b < bones.size(); ++b) {
+      if (joint[b]) continue;
+      const auto it = std::find_if(anim.tracks.begin(), anim.tracks.end(), [&](const BoneTrack& t) { return t.bone == static_cast<int32_t>(b); });
+      if (it == anim.tracks.end()) continue;
+      const BoneTrack parent = std::move(*it);
+      anim.tracks.erase(it);
+      names.push_back(bones[b].name);
+      for (size_t c = b + 1; c < bones.size(); ++c) {
+        if (bones[c].parent != static_cast<int32_t>(b)) continue;
+        BoneTrack* own = trackOn(anim, static_cast<int32_t>(c));
+        BoneTrack moved = folded(rig, parent, static_cast<int32_t>(c), own, worst);
+        if (own != nullptr) *own = std::move(moved);
+        else anim.tracks.push_back(std::move(moved));
+      }
+    }
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i) list += fmt::format("{}'{}'", i ? ", " : "", printable(names[i]));
+    rig.provenance.warn("tracks-folded", fmt::format("animation '{}': the track{} on {}, not a joint ({} binds tracks to joints only), folded into "
+                                                     "{} children's tracks, keyed at the union of their key times; largest deviation {}",
+                                                     anim.name, names.size() == 1 ? "" : "s", list, format, names.size() == 1 ? "its" : "their",
+                                                     worst.describe()));
+  }
+}
 
 void dropScaleKeys(Rig& rig, std::string_view format) {
   const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();

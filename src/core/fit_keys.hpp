@@ -26,4 +26,12 @@ void keysToHermite(Rig& rig, std::string_view format);
 // last key; the largest deviation (sampled 8 times per frame) is reported per clip.
 void keysOnFrames(Rig& rig, float fps, std::string_view format);
 
+// Tracks on bones that are not joints (an animated armature or clump node: Blender's armature
+// object, assimp's root), for a format whose tracks bind to joints only (.anm, by HAnim node
+// position). Each such track moves into the bone's children, whose local matrix becomes
+// P₀⁻¹·P(t)·C(t) (P the bone's animated local, P₀ its rest, which the file keeps; C the child's),
+// keyed at the union of both tracks' key times and played linearly; the bone's own track goes.
+// Exact at the keys; the largest deviation between them (sampled) is reported per clip.
+void foldNonJointTracks(Rig& rig, std::string_view format);
+
 }  // namespace rigport

@@ -77,7 +77,7 @@ constexpr std::array kFormats{
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
                kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
                readOneClipSet<renderware::readAnm>, renderware::writeAnm,
-               WriteLimits{.noEvents = true, .noScalarChannels = true, .noScaleKeys = true}},
+               WriteLimits{.noEvents = true, .noScalarChannels = true, .noScaleKeys = true, .tracksOnJointsOnly = true}},
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr, {}, {},

@@ -102,4 +102,24 @@ void reverseJoints(tinygltf::Model& m) {
   }
 }
 
+void animateArmature(tinygltf::Model& m) {
+  tinygltf::Scene& scene = m.scenes.at(static_cast<size_t>(std::max(m.defaultScene, 0)));
+  tinygltf::Node armature;
+  armature.name = "Armature";
+  std::vector<int> roots;  // the skinned mesh node stays a root (the validator's NODE_SKINNED_MESH_NON_ROOT)
+  for (int n : scene.nodes) (m.nodes.at(static_cast<size_t>(n)).skin >= 0 ? roots : armature.children).push_back(n);
+  const int node = static_cast<int>(m.nodes.size());
+  m.nodes.push_back(armature);
+  roots.push_back(node);
+  scene.nodes = roots;
+  tinygltf::Animation& anim = m.animations.at(0);
+  for (const char* path : {"translation", "rotation"}) {
+    const auto it = std::find_if(anim.channels.begin(), anim.channels.end(), [&](const tinygltf::AnimationChannel& c) { return c.target_path == path; });
+    ASSERT_NE(it, anim.channels.end()) << "no " << path << " channel to borrow";
+    tinygltf::AnimationChannel channel = *it;
+    channel.target_node = node;
+    anim.channels.push_back(channel);
+  }
+}
+
 }  // namespace rigport::test

@@ -23,5 +23,9 @@ std::string save(tinygltf::Model& model, const std::string& path);
 void foldBindShape(tinygltf::Model& m, const glm::mat4& b);
 // The skin's joint list reversed, with the inverse bind matrices and JOINTS_0 following: valid glTF.
 void reverseJoints(tinygltf::Model& m);
+// A node "Armature" above the scene's skeleton roots (Blender's armature object, assimp's root node), moved
+// and turned by the first animation through the samplers of its first translation and rotation
+// channels: a track on a node that is no joint.
+void animateArmature(tinygltf::Model& m);
 
 }  // namespace rigport::test
