@@ -556,6 +556,35 @@ TEST(GltfInSkeleton, MarkersWrittenBackAsNumbersAndForeignExtrasTypesAreRead) {
   EXPECT_EQ(rig.animations[1].name, "doc") << "a name that is not text is not read: the clip is named for the file, as any nameless clip";
 }
 
+// Nodes under the armature that are no joint and hold none (issue 27 §2, "Nodes that are not
+// joints"): a lamp and a camera parented to a bone are no bones, left out with a warning; an
+// empty leaf such as assimp's '_end' tip may be a game's socket frame, so it stays a bone, named
+// in a warning instead of silently.
+TEST(GltfInSkeleton, LampsAndCamerasAreNoBonesAndEmptyLeavesAreNamed) {
+  Builder b;
+  json doc = skinnedDoc(b, quadPrimitive(b));
+  doc["extensionsUsed"] = {"KHR_lights_punctual"};
+  doc["extensions"] = {{"KHR_lights_punctual", {{"lights", {{{"type", "point"}}}}}}};
+  doc["cameras"] = {{{"type", "perspective"}, {"perspective", {{"yfov", 0.8}, {"znear", 0.1}}}}};
+  doc["nodes"].push_back({{"name", "Lamp"}, {"extensions", {{"KHR_lights_punctual", {{"light", 0}}}}}});
+  doc["nodes"].push_back({{"name", "Camera"}, {"camera", 0}});
+  doc["nodes"].push_back({{"name", "bone1_end"}, {"translation", {0.0, 0.5, 0.0}}});
+  doc["nodes"][1]["children"] = {3, 4, 5};
+  auto asset = readText(b.finish(doc));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Rig& rig = asset->rigs[0];
+  ASSERT_EQ(rig.skeleton.bones.size(), 3u);
+  EXPECT_EQ(rig.skeleton.bones[2].name, "bone1_end");
+  EXPECT_EQ(rig.skeleton.find("Lamp"), -1);
+  EXPECT_EQ(rig.skeleton.find("Camera"), -1);
+  for (const Warning& w : rig.provenance.warnings) {
+    if (w.code == "nodes-not-bones") EXPECT_NE(w.message.find("2 lamp or camera nodes under the skeleton ('Lamp', 'Camera') left out"), std::string::npos) << w.message;
+    if (w.code == "bones-not-joints") EXPECT_NE(w.message.find("1 node under the skeleton ('bone1_end')"), std::string::npos) << w.message;
+  }
+  EXPECT_TRUE(hasWarning(rig, "nodes-not-bones"));
+  EXPECT_TRUE(hasWarning(rig, "bones-not-joints"));
+}
+
 // Shape keys (Blender exports them as morph targets and a weights channel on the mesh node): the
 // rig model holds none, so both are reported as what they are, not dropped silently and not
 // blamed on a node that is not a bone (issue 27 §2, "Morph targets").

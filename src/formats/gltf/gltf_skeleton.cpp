@@ -135,6 +135,14 @@ void nodeTrs(const tinygltf::Node& node, Bone& bone) {
   if (node.scale.size() == 3) bone.scale = glm::vec3(node.scale[0], node.scale[1], node.scale[2]);
 }
 
+// Up to four names, quoted, then how many more.
+std::string nameList(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < std::min<size_t>(names.size(), 4); ++i) out += fmt::format("{}'{}'", i ? ", " : "", printable(names[i]));
+  if (names.size() > 4) out += fmt::format(" and {} more", names.size() - 4);
+  return out;
+}
+
 // rigport's scale compensation node: marked, no joint, no mesh, one child (gltf_nodes.cpp).
 bool isCompensation(const tinygltf::Node& n, bool joint) {
   return !joint && n.mesh < 0 && n.children.size() == 1 && isMarked(extrasOf(n.extras_json_string), "rigportScaleCompensation");
@@ -238,6 +246,7 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
     }
     // The bone nodes and their parent nodes, depth-first.
     std::vector<std::pair<int, int>> found;  // node, parent node (-1: the synthetic root or none)
+    std::vector<std::string> notBones, leaves;  // lamps and cameras left out; non-joint nodes with no joint below, kept
     std::vector<std::pair<int, int>> stack;
     std::vector<int> compensationAbove(m.nodes.size(), -1);
     for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, -1);
@@ -247,7 +256,13 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
       if (node < 0 || static_cast<size_t>(node) >= m.nodes.size()) continue;  // checked by nodeParents
       const tinygltf::Node& n = m.nodes[static_cast<size_t>(node)];
       layout.rigOfNode[static_cast<size_t>(node)] = static_cast<int>(r);
-      if (n.mesh >= 0 && !isJoint[static_cast<size_t>(node)] && !holdsJoint[static_cast<size_t>(node)]) continue;  // a mesh, not a bone
+      const bool boneOnlyByPlace = !isJoint[static_cast<size_t>(node)] && !holdsJoint[static_cast<size_t>(node)];
+      if (n.mesh >= 0 && boneOnlyByPlace) continue;  // a mesh, not a bone
+      if (boneOnlyByPlace && (n.camera >= 0 || n.extensions.count("KHR_lights_punctual") != 0)) {
+        notBones.push_back(n.name.empty() ? fmt::format("node_{}", node) : n.name);  // a lamp or camera parented into the armature
+        continue;
+      }
+      if (boneOnlyByPlace) leaves.push_back(n.name.empty() ? fmt::format("node_{}", node) : n.name);
       if (isCompensation(n, isJoint[static_cast<size_t>(node)])) {
         compensationAbove[static_cast<size_t>(n.children[0])] = node;
         stack.emplace_back(n.children[0], parentNode);
@@ -285,6 +300,17 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
       boneNode.push_back(node);
     }
     if (synthetic >= 0) rig.skeleton.bones[0].name = uniqueBoneName(rig.skeleton, "root");
+    if (!notBones.empty()) {
+      rig.provenance.warn("nodes-not-bones", fmt::format("{} lamp or camera node{} under the skeleton ({}) left out: {} no bone", notBones.size(),
+                                                         notBones.size() == 1 ? "" : "s", nameList(notBones), notBones.size() == 1 ? "it is" : "they are"));
+    }
+    if (!leaves.empty()) {
+      rig.provenance.warn("bones-not-joints", fmt::format("{} node{} under the skeleton ({}) {} no joint of a skin and {} no joint below: kept as "
+                                                          "bones that move no vertex (a game's frame or socket; a leaf tip such as '_end' can be "
+                                                          "deleted in the editor)",
+                                                          leaves.size(), leaves.size() == 1 ? "" : "s", nameList(leaves),
+                                                          leaves.size() == 1 ? "is" : "are", leaves.size() == 1 ? "has" : "have"));
+    }
   }
 
   // Joints and inverse bind matrices, skin by skin; the first skin of a rig gives its palette order.
