@@ -3,7 +3,7 @@
 // [--no-ground] [--to FORMAT [--anim-out FILE]]`:
 // each input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf +
 // .bin); with --to, to DIR/<stem>.<format's extension> through that format's writer
-// (cli/convert_to.hpp); a file found in a folder keeps its place below the folder. A bad input is
+// (pipeline/encode.hpp); a file found in a folder keeps its place below the folder. A bad input is
 // reported and skipped; the batch goes on, on every core, and reports in input order.
 #include <algorithm>
 #include <chrono>
@@ -19,9 +19,9 @@
 
 #include "cli/batch.hpp"
 #include "cli/commands.hpp"
-#include "cli/convert_to.hpp"
+#include "pipeline/encode.hpp"
 #include "cli/exit_codes.hpp"
-#include "cli/file_names.hpp"
+#include "pipeline/file_names.hpp"
 #include "cli/inputs.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"

@@ -1,56 +1,24 @@
-// What the subcommands share about their inputs: the options that select and bind (--anim,
-// --skeleton, --item, --clip, --bind-by-position, --memory-limit), loading them once, and reading
-// one input into the rigs to export through the library's assemble().
+// The options every subcommand shares about its inputs (--anim, --skeleton, --item, --clip,
+// --bind-by-position, --memory-limit, --strict, --hierarchy): pipeline/inputs.hpp's LoadOptions, as
+// flags.
 #pragma once
 
-#include <optional>
 #include <string>
-#include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "core/assemble.hpp"
-#include "core/error.hpp"
-#include "core/read_context.hpp"
-#include "core/rig.hpp"
+#include "pipeline/inputs.hpp"
 
 namespace rigport::cli {
 
-struct InputOptions {
-  std::vector<std::string> animations;  // --anim FILE, repeatable
-  std::string skeleton;                 // --skeleton FILE[#ITEM]
-  std::vector<std::string> items;       // --item
-  std::vector<std::string> clips;       // --clip
-  bool bindByPosition = false;
-  std::string memoryLimit;              // --memory-limit, e.g. "1G"
-  bool strict = false;                  // --strict: damage that would be repaired or dropped is an error
-  std::string hierarchy;                // --hierarchy FILE: bone parents for formats that store none (RW4)
+struct InputOptions : LoadOptions {
+  std::string memoryLimitText;  // --memory-limit, e.g. "1G"
 };
 
 // Adds the input options to a subcommand.
 void addInputOptions(CLI::App& cmd, InputOptions& options);
-
-// The --anim clip sets and the --skeleton rig, loaded once for every input.
-struct SharedInputs {
-  ReadOptions read;
-  AssembleOptions assemble;
-  std::vector<ClipSet> animations;
-  std::optional<Rig> skeleton;
-  bool strict = false;
-};
-
-// Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
+// pipeline's loadSharedInputs() with --memory-limit's size.
 Result<SharedInputs> loadSharedInputs(const InputOptions& options);
-
-// --strict: the first warning of `asset` that says a damaged part was dropped, as an error
-// (core/repair.hpp, dropsDamagedPart()).
-Status refuseDroppedParts(const Asset& asset);
-// Assembles one input's asset with the shared inputs and repairs what real files damage
-// (core/repair.hpp; with --strict, damage, repaired or dropped, is an error).
-Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
-// loadAsset(path), then assembleInput().
-Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
-
 // Prints "rigport: error: <Error::describe()>" on stderr.
 void printError(const Error& error);
 

@@ -21,7 +21,7 @@ struct WriteLimits {
   bool noScaleKeys = false;      // keys carry no scale: scale keys are dropped, the loss measured (core/fit_keys.hpp)
   bool hermiteKeys = false;      // keys are Hermite with one tangent each: STEP and LINEAR keys are converted
   float keyFrameRate = 0.0f;     // keys lie on frames of this rate and play linearly: other keys are resampled; 0: any time
-  bool oneClipPerFile = false;   // a file holds one clip: several need a file each (cli/convert_to.hpp)
+  bool oneClipPerFile = false;   // a file holds one clip: several need a file each (pipeline/encode.hpp)
   bool asciiNames = false;       // bone names are printable ASCII: others are spelled in it, each rename named
   bool tracksOnJointsOnly = false; // tracks bind to joints: a track on another bone is folded into its children's
   bool skinnedMeshesOnly = false; // every mesh is skinned: a mesh riding a bone is bound to it with weight 1, its vertices moved into bind space

@@ -1,6 +1,6 @@
-#include "cli/file_names.hpp"
+#include "pipeline/file_names.hpp"
 
-namespace rigport::cli {
+namespace rigport {
 
 std::string fileSafe(std::string_view name, std::string_view fallback) {
   std::string out(name.empty() ? fallback : name);
@@ -18,4 +18,4 @@ std::string fileSafe(std::string_view name, std::string_view fallback) {
   return out;
 }
 
-}  // namespace rigport::cli
+}  // namespace rigport

@@ -1,4 +1,4 @@
-#include "cli/convert_to.hpp"
+#include "pipeline/encode.hpp"
 
 #include <cctype>
 #include <filesystem>
@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "cli/file_names.hpp"
+#include "pipeline/file_names.hpp"
 #include "core/fit.hpp"
 
-namespace rigport::cli {
+namespace rigport {
 namespace {
 
 namespace fs = std::filesystem;
@@ -148,4 +148,4 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
   return result;
 }
 
-}  // namespace rigport::cli
+}  // namespace rigport

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace rigport::cli {
+namespace rigport {
 
 // `name` as one file name part that every file system rigport runs on accepts: path separators,
 // control characters and the characters Windows reserves (< > : " | ? *) become '_', "." and ".."
@@ -14,4 +14,4 @@ namespace rigport::cli {
 inline constexpr size_t kMaxFileNamePart = 200;
 std::string fileSafe(std::string_view name, std::string_view fallback);
 
-}  // namespace rigport::cli
+}  // namespace rigport

@@ -1,5 +1,5 @@
-// `rigport convert IN --to FORMAT [--anim-out FILE]`: a rig written by a format's registry writer
-// instead of the glTF exporter (the glTF -> game direction of the modding loop). Generic over the
+// encodeForFormat(): a rig written by a format's registry writer instead of the glTF exporter
+// (`rigport convert IN --to FORMAT [--anim-out FILE]`) (the glTF -> game direction of the modding loop). Generic over the
 // registry: any entry with a `write` is a target; what it cannot hold is fitted first
 // (core/fit.hpp) and each loss is reported. A target that stores no animations (a RenderWare .dff)
 // writes them to --anim-out with the format its extension names (.anm), all clips in one file, or
@@ -15,7 +15,7 @@
 #include "core/rig.hpp"
 #include "formats/registry.hpp"
 
-namespace rigport::cli {
+namespace rigport {
 
 // The format's first extension (".dff").
 std::string firstExtension(const FormatInfo& format);
@@ -35,4 +35,4 @@ struct EncodedFiles {
 Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
                                      const std::string& animOut);
 
-}  // namespace rigport::cli
+}  // namespace rigport

@@ -1,0 +1,50 @@
+// Reading inputs into the rigs to export: the clip files and the skeleton named once for a whole
+// batch (LoadOptions, loaded into SharedInputs), then each input read, assembled with them
+// (core/assemble.hpp) and repaired (core/repair.hpp). The CLI's --anim, --skeleton, --item, --clip,
+// --strict, --memory-limit and --hierarchy are these options.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/assemble.hpp"
+#include "core/error.hpp"
+#include "core/read_context.hpp"
+#include "core/rig.hpp"
+
+namespace rigport {
+
+struct LoadOptions {
+  std::vector<std::string> animations;  // clip files bound to each input's skeleton
+  std::string skeleton;                 // FILE or FILE#ITEM: the skeleton for clips that carry none
+  std::vector<std::string> items;       // only these items of each input (id or name); empty: all
+  std::vector<std::string> clips;       // only the clips with these names; empty: all
+  bool bindByPosition = false;          // bind by node position even when counts differ
+  uint64_t memoryLimit = 0;             // most bytes one file's read may allocate from sizes in it; 0: ReadOptions' default
+  bool strict = false;                  // damage that would be repaired or dropped is an error
+  std::string hierarchy;                // JSON bone-parent manifest for formats that store none (docs/hierarchy_manifest.md)
+};
+
+// What LoadOptions name, loaded once for every input.
+struct SharedInputs {
+  ReadOptions read;
+  AssembleOptions assemble;
+  std::vector<ClipSet> animations;
+  std::optional<Rig> skeleton;
+  bool strict = false;
+};
+
+// Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
+Result<SharedInputs> loadSharedInputs(const LoadOptions& options);
+// With `strict`: the first warning of `asset` that says a damaged part was dropped, as an error
+// (core/repair.hpp, dropsDamagedPart()).
+Status refuseDroppedParts(const Asset& asset);
+// Assembles one input's asset with the shared inputs and repairs what real files damage
+// (core/repair.hpp; when strict, damage, repaired or dropped, is an error).
+Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
+// loadAsset(path), then assembleInput().
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
+
+}  // namespace rigport
