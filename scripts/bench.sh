@@ -4,7 +4,7 @@
 # generating the synthetic input). The figures in BENCHMARKS.md come from this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 for b in build/bench/*_bench; do
   echo "== $(basename "$b")"

@@ -4,7 +4,7 @@
 # it) in headless Chromium. The figures in BENCHMARKS.md ("rigport view page") come from this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target rigport_cli >/dev/null
 mkdir -p build/bench
 /usr/bin/time -f "rigport view: %e s, peak RSS %M KiB" build/rigport view --demo --demo-vertices 1000000 \
