@@ -1,0 +1,433 @@
+# The Blender add-on (blender/rigport_blender) driven headless in Blender, installed from its zip into a
+# scratch user folder (BLENDER_USER_SCRIPTS / BLENDER_USER_CONFIG, set by tests/blender_addon.cmake).
+# Run: blender -b --factory-startup --python-exit-code 1 --python tools/blender_addon_test.py --
+#        --part import|export --zip rigport_blender.zip --rigport RIGPORT --samples DIR --work DIR
+# import: every format's sample and demo file through File > Import > Game rig (rigport): one armature
+#   per rig with the glTF's joints, parents and rest matrices (rigport's own .glb of the same input,
+#   read here, is the reference), skinned meshes with the glTF's weights, one action per clip on its
+#   own NLA track spanning the clip's length, provenance; a Sims 3 rig with clips and no mesh is an
+#   armature; items and clips chosen by name; a failure adds nothing.
+# export: import, rotate one bone in one action and move one vertex, File > Export > Game rig
+#   (rigport) to the source format; `rigport compare` finds the written file within the format's
+#   precision of what Blender exported, and the original file differs from it at that bone.
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import bpy
+from mathutils import Matrix, Quaternion
+from mathutils.kdtree import KDTree
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+        print("FAIL:", message)
+    return condition
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    for name in ("--part", "--zip", "--rigport", "--samples", "--work"):
+        parser.add_argument(name, required=True)
+    return parser.parse_args(sys.argv[sys.argv.index("--") + 1:])
+
+
+def install(zip_path, rigport):
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    bpy.ops.preferences.addon_install(filepath=zip_path, overwrite=True)
+    bpy.ops.preferences.addon_enable(module="rigport_blender")
+    bpy.context.preferences.addons["rigport_blender"].preferences.cli_path = rigport
+
+
+def clear_scene():
+    for kind in ("objects", "meshes", "armatures", "actions", "materials", "images", "collections"):
+        blocks = getattr(bpy.data, kind)
+        for block in list(blocks):
+            blocks.remove(block)
+
+
+def import_files(paths, **options):
+    """File > Import > Game rig (rigport) on files of one folder, as the file browser passes them.
+    An operator that reports an error raises in background mode: returned as {'CANCELLED'}."""
+    folder = os.path.dirname(paths[0])
+    try:
+        return bpy.ops.import_scene.rigport(directory=folder + os.sep, files=[{"name": os.path.basename(p)} for p in paths],
+                                            **options)
+    except RuntimeError as error:
+        print("refused:", error)
+        return {"CANCELLED"}
+
+
+def reference(args, label, cli_args):
+    """rigport's own .glb files for the same input and options (what the add-on imports)."""
+    from rigport_blender import gltf_json
+    out = os.path.join(args.work, "reference", label)
+    done = subprocess.run([args.rigport, "convert", *cli_args, "-o", out, "--merge", "--overwrite"], capture_output=True, text=True)
+    if not check(done.returncode == 0, f"{label}: reference convert failed: {done.stderr}"):
+        return []
+    return [gltf_json.GltfFile(os.path.join(out, n)) for n in sorted(os.listdir(out)) if n.endswith(".glb")]
+
+
+# glTF's Y up to Blender's Z up, as Blender's importer converts: (x, y, z) -> (x, -z, y).
+Y_UP_TO_Z_UP = Matrix(((1, 0, 0, 0), (0, 0, -1, 0), (0, 1, 0, 0), (0, 0, 0, 1)))
+
+
+def node_matrix(node):
+    if "matrix" in node:
+        m = node["matrix"]
+        return Matrix([[m[c * 4 + r] for c in range(4)] for r in range(4)])
+    t = node.get("translation", [0, 0, 0])
+    x, y, z, w = node.get("rotation", [0, 0, 0, 1])
+    s = node.get("scale", [1, 1, 1])
+    return Matrix.Translation(t) @ Quaternion((w, x, y, z)).to_matrix().to_4x4() @ Matrix.Diagonal((*s, 1))
+
+
+def world_matrices(gltf):
+    nodes = gltf["nodes"]
+    parent = {c: i for i, n in enumerate(nodes) for c in n.get("children", [])}
+    world = {}
+
+    def of(i):
+        if i not in world:
+            local = node_matrix(nodes[i])
+            world[i] = of(parent[i]) @ local if i in parent else local
+        return world[i]
+
+    for i in range(len(nodes)):
+        of(i)
+    return world, parent
+
+
+def unscaled(m):
+    """Rotation and translation of a matrix (Blender's bones carry no rest scale)."""
+    loc, rot, _ = m.decompose()
+    return Matrix.Translation(loc) @ rot.to_matrix().to_4x4()
+
+
+def bone_nodes(gltf):
+    """The nodes Blender makes bones of: the skin's joints and any node between two of them (a
+    rigportScaleCompensation node under a scaled bone)."""
+    joints = set(gltf["skins"][0]["joints"])
+    _, parent = world_matrices(gltf)
+    bones = set(joints)
+    for j in joints:
+        path, p = [], parent.get(j)
+        while p is not None and p not in joints:
+            path.append(p)
+            p = parent.get(p)
+        if p is not None:
+            bones.update(path)
+    return bones
+
+
+def check_rig(label, armature, glb):
+    """Bones, parents and rest matrices of `armature` against the glTF skin's joints. With the
+    importer's bone_heuristic 'BLENDER' a bone's axes are its node's, carried into Blender's Z up:
+    its armature-space matrix is C @ W (C: glTF Y up to Z up, W: the node's world matrix), less scale."""
+    gltf = glb.json
+    nodes = gltf["nodes"]
+    world, parent = world_matrices(gltf)
+    wanted = bone_nodes(gltf)
+    bones = armature.data.bones
+    check(len(bones) == len(wanted), f"{label}: {len(bones)} bones, the glTF has {len(wanted)} joint nodes")
+    size = max((world[j].translation.length for j in wanted), default=1.0) or 1.0
+    worst = 0.0
+    for j in wanted:
+        name = nodes[j]["name"]
+        bone = bones.get(name)
+        if not check(bone is not None, f"{label}: no bone '{name}'"):
+            continue
+        p = parent.get(j)
+        expected_parent = nodes[p]["name"] if p in wanted else None
+        check((bone.parent.name if bone.parent else None) == expected_parent,
+              f"{label}: bone '{name}' parent {bone.parent.name if bone.parent else None}, glTF {expected_parent}")
+        expected = unscaled(Y_UP_TO_Z_UP @ world[j])
+        got = armature.matrix_world @ bone.matrix_local
+        for r in range(3):
+            for c in range(4):
+                scale = size if c == 3 else 1.0
+                worst = max(worst, abs(got[r][c] - expected[r][c]) / scale)
+    check(worst < 1e-4, f"{label}: rest matrices differ from the glTF nodes by {worst:.3g} (relative)")
+    for key in ("rigport_source", "rigport_format", "rigport_rig_format"):
+        check(armature.get(key), f"{label}: armature lacks provenance '{key}'")
+    return worst
+
+
+def accessor_rows(glb, index, width):
+    """An accessor's values, `width` per row (float, u8 or u16 components)."""
+    import struct
+    gltf = glb.json
+    accessor = gltf["accessors"][index]
+    view = gltf["bufferViews"][accessor["bufferView"]]
+    kind = {5126: ("f", 4), 5121: ("B", 1), 5123: ("H", 2), 5125: ("I", 4)}[accessor["componentType"]]
+    stride = view.get("byteStride", kind[1] * width)
+    start = view.get("byteOffset", 0) + accessor.get("byteOffset", 0)
+    return [struct.unpack_from(f"<{width}{kind[0]}", glb.bin, start + i * stride) for i in range(accessor["count"])]
+
+
+def check_meshes(label, armature, glb):
+    """Each glTF mesh is a mesh deformed by the armature; each of its vertices lies where a vertex
+    the glTF's triangles use lies (in Blender's axes; the importer drops unused ones) and has that
+    vertex's weights on the groups named after the joints."""
+    gltf = glb.json
+    joint_names = [gltf["nodes"][j]["name"] for j in gltf["skins"][0]["joints"]]
+    objects = [o for o in bpy.data.objects if o.type == "MESH" and o.find_armature() == armature]
+    mesh_nodes = [n for n in gltf["nodes"] if "mesh" in n]
+    check(len(objects) == len(mesh_nodes), f"{label}: {len(objects)} meshes deformed by the armature, glTF has {len(mesh_nodes)}")
+    worst_weight, compared = 0.0, 0
+    for node in mesh_nodes:
+        obj = next((o for o in objects if o.data.name == gltf["meshes"][node["mesh"]].get("name")), None)
+        if not check(obj is not None, f"{label}: no Blender mesh for glTF mesh {node['mesh']}"):
+            continue
+        groups = {g.index: g.name for g in obj.vertex_groups}
+        expected = []  # (position in Blender's axes, weights by joint name)
+        for prim in gltf["meshes"][node["mesh"]]["primitives"]:
+            a = prim["attributes"]
+            positions = accessor_rows(glb, a["POSITION"], 3)
+            joints = accessor_rows(glb, a["JOINTS_0"], 4)
+            weights = accessor_rows(glb, a["WEIGHTS_0"], 4)
+            indices = {i for (i,) in accessor_rows(glb, prim["indices"], 1)} if "indices" in prim else range(len(positions))
+            for v in indices:
+                influence = {}
+                for jn, w in zip(joints[v], weights[v]):
+                    if w > 0:
+                        influence[joint_names[jn]] = influence.get(joint_names[jn], 0.0) + w
+                p = positions[v]
+                expected.append(((p[0], -p[2], p[1]), influence))
+        vertices = obj.data.vertices
+        check(len(vertices) == len(expected), f"{label}: mesh {obj.name} has {len(vertices)} vertices, the glTF's triangles use {len(expected)}")
+        tree = KDTree(len(expected))
+        for i, (p, _) in enumerate(expected):
+            tree.insert(p, i)
+        tree.balance()
+        for v in vertices:
+            candidates = [expected[i][1] for _, i, _ in tree.find_range(v.co, 1e-4)]
+            if not check(candidates, f"{label}: mesh {obj.name} vertex {v.index} at {tuple(v.co)} is no glTF vertex"):
+                break
+            got = {groups[g.group]: g.weight for g in v.groups if g.weight > 0}
+            worst_weight = max(worst_weight, min(max((abs(got.get(n, 0.0) - c.get(n, 0.0)) for n in set(got) | set(c)), default=0.0)
+                                                 for c in candidates))
+            compared += 1
+    check(worst_weight < 1e-4, f"{label}: weights differ from the glTF's by {worst_weight:.3g}")
+    return compared
+
+
+def check_clips(label, armature, glb):
+    """One NLA track per glTF animation, named after the clip, its action spanning the clip's length."""
+    fps = bpy.context.scene.render.fps
+    clips = glb.animations()
+    data = armature.animation_data
+    tracks = {t.name: t for t in data.nla_tracks} if data else {}
+    check(len(tracks) == len(clips), f"{label}: {len(tracks)} NLA tracks, the glTF has {len(clips)} clips")
+    for name, duration, _ in clips:
+        track = tracks.get(name)
+        if not check(track is not None and len(track.strips) == 1, f"{label}: no NLA track with one strip for clip '{name}'"):
+            continue
+        strip = track.strips[0]
+        start, end = strip.action.frame_range
+        check(abs(start) < 1e-3 and abs(end - duration * fps) < 1e-3,
+              f"{label}: clip '{name}' ({duration} s at {fps} fps) spans frames {start}..{end}")
+        check(abs(strip.frame_end - strip.frame_start - duration * fps) < 1e-3,
+              f"{label}: clip '{name}' NLA strip spans {strip.frame_start}..{strip.frame_end}")
+    return len(clips)
+
+
+def armatures():
+    return [o for o in bpy.data.objects if o.type == "ARMATURE"]
+
+
+def import_case(args, label, files, cli_extra=(), expect_meshes=True, **options):
+    """Imports `files`, then checks every armature against rigport's .glb of the same input."""
+    clear_scene()
+    outcome = import_files(files, **options)
+    if not check(outcome == {"FINISHED"}, f"{label}: import returned {outcome}"):
+        return
+    refs = reference(args, label, [*files[:1], *cli_extra])
+    got = armatures()
+    check(len(got) == len(refs), f"{label}: {len(got)} armatures, rigport wrote {len(refs)} rigs")
+    for armature, glb in zip(sorted(got, key=lambda a: a.name), sorted(refs, key=lambda g: g.json["skins"][0]["name"])):
+        worst = check_rig(label, armature, glb)
+        vertices = check_meshes(label, armature, glb)
+        clips = check_clips(label, armature, glb)
+        check(not expect_meshes or vertices > 0, f"{label}: no skinned vertex compared")
+        print(f"ok {label}: {len(armature.data.bones)} bones (rest within {worst:.2g}), {vertices} vertices, {clips} clips")
+    return got
+
+
+def run_import(args):
+    samples, demo = args.samples, os.path.join(args.work, "demo")
+    rw, s3, bf, rw4 = (os.path.join(samples, d) for d in ("renderware", "sims3", "battleforge", "rw4"))
+    dff, ifp = os.path.join(rw, "synthetic_skin_rw36003.dff"), os.path.join(rw, "synthetic_anims_anp3.ifp")
+    # A model with a clip file beside it: the clip file is bound to the model (--anim).
+    import_case(args, "renderware dff+anm", [dff, os.path.join(rw, "synthetic_skin_rw36003.anm")],
+                ["--anim", os.path.join(rw, "synthetic_skin_rw36003.anm")])
+    # An IFP package's clips chosen by a word: only walk_c of walk_c and wave_c.
+    got = import_case(args, "gta ifp by clip name", [dff, ifp], ["--anim", ifp, "--clip", "walk_c"], clips="walk")
+    check(got and [t.name for t in got[0].animation_data.nla_tracks] == ["walk_c"], "gta ifp: the clip filter 'walk' kept other clips")
+    import_case(args, "renderware dff 3.3", [os.path.join(rw, "synthetic_skin_rw33002.dff")])
+    import_case(args, "battleforge drs+ska", [os.path.join(bf, "synthetic_skinned_3bones_2meshes.drs"), os.path.join(bf, "synthetic_type6_root_head.ska")],
+                ["--anim", os.path.join(bf, "synthetic_type6_root_head.ska")])
+    import_case(args, "rw4 pc", [os.path.join(rw4, "skater_pc.rw4")])
+    import_case(args, "rw4 ps3", [os.path.join(rw4, "skater_ps3.psg")])
+    # A Sims 3 package holds a rig and a clip with one key per track (1 s long, extras.duration): an
+    # armature with no mesh, the clip's action 30 frames long.
+    got = import_case(args, "sims3 package", [os.path.join(s3, "synthetic_clip_and_rig.package")], expect_meshes=False)
+    check(got and got[0].get("rigport_item") == "8EAF13DE:00000000:22E740AA495F9F1D", "sims3 package: the armature's item is not the rig's resource key")
+    bone = got[0].data.bones.get("b__ROOT__") if got else None
+    check(bone is not None and bone.get("nameHash") == "4272843137", "sims3 package: bone b__ROOT__ lacks its FNV32 nameHash")
+    # Items by name: the demo package's rig alone, its clip chosen by wildcard.
+    got = import_case(args, "sims3 package by item and clip", [os.path.join(demo, "demo_character.package")],
+                      ["--item", "8EAF13DE:00000000:74B4C1A35914E0AC", "--item", "6B20C4F3:00000000:6F78CB7E8EE3677E"], expect_meshes=False,
+                      items="demo_character", clips="wa*")
+    check(got and bpy.context.scene.render.fps == 30, "sims3 demo: scene not at the clip's 30 fps")
+    # A clip file alone plays on the skeleton the user names.
+    import_case(args, "sims3 clip on a skeleton", [os.path.join(demo, "demo_character.clip")],
+                ["--skeleton", os.path.join(demo, "demo_character.package")], expect_meshes=False,
+                skeleton=os.path.join(demo, "demo_character.package"))
+    for stem in ("demo_character.dff", "demo_character.drs", "demo_character.psg", "demo_character.sluggers"):
+        import_case(args, f"demo {stem}", [os.path.join(demo, stem)])
+    import_case(args, "gltf from Blender", [os.path.join(samples, "gltf", "blender34_synthetic_skin_rw36003.glb")])
+
+    # A folder: every file of a format rigport reads in it (here one DFF).
+    clear_scene()
+    folder = os.path.join(args.work, "folder")
+    os.makedirs(folder, exist_ok=True)
+    with open(dff, "rb") as src, open(os.path.join(folder, "ped.dff"), "wb") as dst:
+        dst.write(src.read())
+    check(bpy.ops.import_scene.rigport(directory=folder + os.sep) == {"FINISHED"} and len(armatures()) == 1,
+          "a folder import did not give one armature")
+
+    # Failures add nothing: a clip file without a skeleton, a clip filter matching no clip.
+    clear_scene()
+    objects = len(bpy.data.objects)
+    check(import_files([ifp]) == {"CANCELLED"}, "an IFP without a skeleton was not refused")
+    check(import_files([dff, ifp], clips="no_such_clip") == {"CANCELLED"}, "a clip filter matching nothing was not refused")
+    check(len(bpy.data.objects) == objects and len(bpy.data.actions) == 0 and len(bpy.data.collections) == 0,
+          "a refused import left objects, actions or collections behind")
+
+    # A failure inside Blender's import (here forced after the importer made the objects) removes
+    # every object, action and collection it added.
+    from rigport_blender import import_rig
+    clear_scene()
+    real_frame_clips = import_rig.frame_clips
+
+    def failing_frame_clips(*_):
+        raise ValueError("forced by the test")
+
+    import_rig.frame_clips = failing_frame_clips
+    try:
+        check(import_files([dff, os.path.join(rw, "synthetic_skin_rw36003.anm")]) == {"CANCELLED"}, "a forced failure was not reported")
+    finally:
+        import_rig.frame_clips = real_frame_clips
+    left = [len(getattr(bpy.data, k)) for k in ("objects", "meshes", "armatures", "actions", "collections")]
+    check(left == [0] * 5, f"a failed import left objects, meshes, armatures, actions, collections: {left}")
+
+    # rigport's warnings reach the report (the BattleForge sample has a skin-mismatch warning).
+    clear_scene()
+    result = import_rig.import_rigs(bpy.context, args.rigport, [os.path.join(bf, "synthetic_skinned_3bones_2meshes.drs")],
+                                    import_rig.ImportSettings())
+    check(any("skin-mismatch" in w for w in result.warnings), f"battleforge: rigport's warning not returned: {result.warnings}")
+
+
+def edit_one_bone(armature, degrees):
+    """Rotates the first animated bone of the first clip's action by `degrees` about its X axis, at
+    every key; returns (clip, bone)."""
+    track = armature.animation_data.nla_tracks[0]
+    action = track.strips[0].action
+    curves = [fc for fc in action.fcurves if fc.data_path.endswith("rotation_quaternion")]
+    bone = curves[0].data_path.split('"')[1]
+    quats = [fc for fc in curves if fc.data_path == curves[0].data_path]
+    quats.sort(key=lambda fc: fc.array_index)
+    turn = Quaternion((1, 0, 0), math.radians(degrees))
+    for k in range(len(quats[0].keyframe_points)):
+        q = Quaternion([fc.keyframe_points[k].co[1] for fc in quats]) @ turn
+        for i, fc in enumerate(quats):
+            fc.keyframe_points[k].co[1] = q[i]
+            fc.keyframe_points[k].handle_left[1] = q[i]
+            fc.keyframe_points[k].handle_right[1] = q[i]
+    for fc in quats:
+        fc.update()
+    return track.name, bone
+
+
+def move_one_vertex(armature):
+    meshes = [o for o in bpy.data.objects if o.type == "MESH" and o.find_armature() == armature]
+    if meshes:
+        meshes[0].data.vertices[0].co.z += 0.05
+    return bool(meshes)
+
+
+def compare(args, first, second, extra=()):
+    import json
+    done = subprocess.run([args.rigport, "compare", first, second, "--json", *extra], capture_output=True, text=True)
+    return json.loads(done.stdout) if done.stdout.strip() else {"error": done.stderr}
+
+
+def export_case(args, label, files, out_name, anim=None):
+    """Import, edit, File > Export > Game rig (rigport) to the source format; then the written file
+    poses like Blender's export (rigport compare, within the format's precision) and the clip pose of
+    the edited bone differs from the original's."""
+    from rigport_blender import export_rig
+    clear_scene()
+    if not check(import_files(files) == {"FINISHED"} and armatures(), f"{label}: import failed"):
+        return
+    armature = armatures()[0]
+    clip, bone = edit_one_bone(armature, 25.0)
+    moved = move_one_vertex(armature)
+    bpy.context.view_layer.objects.active = armature
+    out = os.path.join(args.work, "export", out_name)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    check(bpy.ops.export_scene.rigport(filepath=out, target="AUTO") == {"FINISHED"}, f"{label}: export operator failed")
+    check(os.path.isfile(out), f"{label}: {out} not written")
+    writable = [f.name for f in __import__("rigport_blender.cli", fromlist=["cli"]).formats(args.rigport) if f.writes]
+    result = export_rig.export_rig(bpy.context, args.rigport, armature, out, export_rig.default_format(armature, writable))
+    same = result.compare.get("same")
+    measure, worst, where = export_rig.worst_measure(result.compare)
+    check(same is True, f"{label}: the written file is not within precision of Blender's export: {measure} {worst} at {where}")
+    check(clip in result.compare.get("matched", {}).get("clips", []), f"{label}: clip '{clip}' not compared: {result.compare.get('matched')}")
+    # The edit reached the game file: against the original it differs in that clip, beyond precision.
+    before = compare(args, files[0], out, (["--anim", anim] if anim else []) +
+                     [a for f in result.files[1:] for a in ("--anim-b", f)] + ["--clip", clip])
+    clip_joints = next((m for m in before.get("measures", []) if m["measure"] == "clip joints"), {})
+    check(clip_joints.get("within") is False and clip_joints.get("worst", 0) > 10 * before.get("tolerance", 1),
+          f"{label}: the written clip '{clip}' does not differ from the original's: {clip_joints}")
+    if moved:
+        bind = next((m for m in before.get("measures", []) if m["measure"] == "bind vertices"), {})
+        check(bind.get("worst", 0) > 0.04, f"{label}: the moved vertex did not reach the written file: {bind}")
+    print(f"ok {label}: {clip}/{bone} edited, written {', '.join(os.path.basename(f) for f in result.files)}, "
+          f"worst {worst:.3g} ({measure}), original differs by {clip_joints.get('worst', 0):.3g}")
+
+
+def run_export(args):
+    demo, samples = os.path.join(args.work, "demo"), args.samples
+    export_case(args, "renderware dff+anm", [os.path.join(demo, "demo_character.dff"), os.path.join(demo, "demo_character.anm")],
+                "rw/demo_character.dff", anim=os.path.join(demo, "demo_character.anm"))
+    export_case(args, "battleforge drs+ska", [os.path.join(demo, "demo_character.drs"), os.path.join(demo, "demo_character.ska")],
+                "bf/demo_character.drs", anim=os.path.join(demo, "demo_character.ska"))
+    export_case(args, "sims3 package", [os.path.join(demo, "demo_character.package")], "s3/demo_character.package")
+    export_case(args, "sims3 sample package", [os.path.join(samples, "sims3", "synthetic_clip_and_rig.package")], "s3/sample.package")
+
+
+def main():
+    args = parse_args()
+    started = time.time()
+    # A fresh folder each run (the Blender user folders beside it are the add-on's install).
+    args.work = os.path.join(args.work, "run")
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    subprocess.run([args.rigport, "demo", os.path.join(args.work, "demo")], check=True, capture_output=True)
+    install(args.zip, args.rigport)
+    {"import": run_import, "export": run_export}[args.part](args)
+    print(f"{args.part}: {len(failures)} failure(s) in {time.time() - started:.1f} s")
+    if failures:
+        raise SystemExit(1)
+
+
+main()
