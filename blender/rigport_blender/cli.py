@@ -97,7 +97,8 @@ def convert(cli, args):
         written += entry.get("written", [])
         warnings += warning_lines(entry.get("warnings", []))
         for dropped in entry.get("coverage", {}).get("dropped", []):
-            warnings.append(f"tracks dropped: {json.dumps(dropped)}")
+            examples = ", ".join(str(e) for e in dropped.get("examples", []))
+            warnings.append(f"{dropped.get('count', 0)} clip tracks not bound ({dropped.get('reason', '')}): {examples}")
         if entry.get("error"):
             errors.append(entry["error"].get("text") or entry["error"].get("message", "failed"))
     if errors:

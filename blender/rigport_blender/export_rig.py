@@ -100,13 +100,16 @@ def export_rig(context, cli_path, armature, filepath, target):
         edited = os.path.join(work, "edited.glb")
         export_gltf(context, armature, edited)
         args = [edited, "--to", target, "-o", filepath, "--overwrite"]
-        clip_files = []
         if target in CLIP_FILES_OF and has_clips(armature):
-            stem = os.path.splitext(filepath)[0]
-            args += ["--anim-out", f"{stem}_{{clip}}{CLIP_FILES_OF[target]}"]
+            # One file per clip beside the model, named after the clip (these formats store no clip
+            # name: a clip file's name is its clip's).
+            folder = os.path.dirname(os.path.abspath(filepath))
+            args += ["--anim-out", os.path.join(folder, "{clip}" + CLIP_FILES_OF[target])]
         result.files, result.warnings = cli.convert(cli_path, args)
-        clip_files = [f for f in result.files if os.path.abspath(f) != os.path.abspath(filepath)]
-        compare = [edited, result.files[0], "--json"]
+        main = [f for f in result.files if os.path.abspath(f) == os.path.abspath(filepath)] or result.files[:1]
+        clip_files = [f for f in result.files if f not in main]
+        result.files = main + clip_files
+        compare = [edited, main[0], "--json"]
         for clip_file in clip_files:
             compare += ["--anim-b", clip_file]
         _, result.compare, _ = cli.run(cli_path, ["compare", *compare])

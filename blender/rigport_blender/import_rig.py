@@ -17,12 +17,17 @@ IMPORTER_OPTIONS = {"bone_heuristic": "BLENDER", "guess_original_bind_pose": Tru
 
 
 class ImportSettings:
-    def __init__(self, items="", clips="", skeleton="", rest_pose="", feet_on_ground=True):
+    def __init__(self, items="", clips="", skeleton="", rest_pose="", feet_on_ground=True, key_every_frame=False):
         self.items = split_list(items)
         self.clips = split_list(clips)
         self.skeleton = skeleton
         self.rest_pose = rest_pose.strip()
         self.feet_on_ground = feet_on_ground
+        # Blender interpolates a quaternion's four curves one by one, not along the sphere as glTF
+        # and the games do: between keys far apart (a Sims 3 clip turning 2 rad in 10 frames) its
+        # frames stray from the clip (3.8 cm on tests/data/samples/sims3's package), and the export
+        # bakes that. A key on every frame (`convert --resample`) holds the clip exactly at each one.
+        self.key_every_frame = key_every_frame
 
 
 class ImportResult:
@@ -46,14 +51,14 @@ def import_rigs(context, cli_path, paths, settings):
     with tempfile.TemporaryDirectory(prefix="rigport_") as work:
         # Everything is converted before anything is imported: a file rigport refuses adds nothing.
         jobs = plan(cli_path, files, settings)
-        converted = []
-        for n, job in enumerate(jobs):
-            written, warnings = cli.convert(cli_path, job.args(os.path.join(work, str(n))))
-            result.warnings += [f"{os.path.basename(job.path)}: {w}" for w in warnings]
-            converted.append((job, [gltf_json.GltfFile(w) for w in written]))  # absolute: `work` is
+        converted, result.warnings = convert_all(cli_path, jobs, os.path.join(work, "keys"), [])
+        clips = [clip for _, glbs in converted for g in glbs for clip in g.animations()]
+        fps = gltf_json.frame_rate([t for _, _, times in clips for t in times]) or context.scene.render.fps
+        if clips and settings.key_every_frame:
+            converted, result.warnings = convert_all(cli_path, jobs, os.path.join(work, "frames"), ["--resample", str(fps)])
         before = provenance.DataSnapshot()
         try:
-            set_frame_rate(context.scene, [g for _, glbs in converted for g in glbs])
+            set_frame_rate(context.scene, fps, clips)
             for job, glbs in converted:
                 collection = new_collection(context, os.path.basename(job.path))
                 for glb in glbs:
@@ -62,6 +67,16 @@ def import_rigs(context, cli_path, paths, settings):
             before.remove_added()
             raise cli.RigportError(f"import failed, nothing was added: {error}") from error
     return result
+
+
+def convert_all(cli_path, jobs, folder, extra):
+    """[(job, [GltfFile])] and the warnings of converting every job into `folder`."""
+    converted, warnings = [], []
+    for n, job in enumerate(jobs):
+        written, lines = cli.convert(cli_path, job.args(os.path.join(folder, str(n))) + extra)
+        warnings += [f"{os.path.basename(job.path)}: {w}" for w in lines]
+        converted.append((job, [gltf_json.GltfFile(w) for w in written]))  # absolute: `folder` is
+    return converted, warnings
 
 
 def expand_folders(paths, known_extensions):
@@ -165,18 +180,15 @@ def item_choice(info, wanted, clip_patterns):
     return [a for i in chosen for a in ("--item", i["id"])]
 
 
-def set_frame_rate(scene, glbs):
+def set_frame_rate(scene, fps, clips):
     """The scene plays at the clips' own rate (their key times) from frame 0 to the longest clip's end:
     the importer turns seconds into frames at the scene's rate, so this comes first."""
-    clips = [clip for g in glbs for clip in g.animations()]
     if not clips:
         return
-    fps = gltf_json.frame_rate([t for _, _, times in clips for t in times])
-    if fps:
-        scene.render.fps = fps
-        scene.render.fps_base = 1.0
+    scene.render.fps = fps
+    scene.render.fps_base = 1.0
     scene.frame_start = 0
-    scene.frame_end = max(1, round(max(duration for _, duration, _ in clips) * scene.render.fps))
+    scene.frame_end = max(1, round(max(duration for _, duration, _ in clips) * fps))
 
 
 def new_collection(context, name):
@@ -205,9 +217,29 @@ def import_glb(context, collection, job, glb):
         collection.objects.link(obj)
     armatures = [o for o in added if o.type == "ARMATURE"]
     for armature in armatures:
+        name_dummy_armature(armature, glb)
         provenance.record(armature, job, glb)
         frame_clips(context.scene, armature, glb)
     return armatures
+
+
+def name_dummy_armature(armature, glb):
+    """Where the skeleton's root joint has no parent node, the importer makes up the armature object
+    and names it after the skin (rigport names a skin after its root bone): exported back, it would
+    be a second bone of that name. It is named after the rig instead and marked as rigport's own root
+    (extras.rigportSyntheticRoot), which rigport's glTF reader does not take for a bone."""
+    nodes = glb.json.get("nodes", [])
+    has_parent = {c for n in nodes for c in n.get("children", [])}
+    joints = glb.json.get("skins", [{}])[0].get("joints", [])
+    if not joints or any(j in has_parent for j in joints if nodes[j].get("name") == armature.name):
+        return
+    if armature.name not in {nodes[j].get("name") for j in joints if j not in has_parent}:
+        return
+    scene = (glb.json.get("scenes") or [{}])[0].get("name", "")
+    if scene.endswith("_scene") and any(n.get("name") == scene[:-len("_scene")] for n in nodes):
+        scene = scene[:-len("_scene")]
+    armature.name = scene or armature.name
+    armature["rigportSyntheticRoot"] = True
 
 
 def frame_clips(scene, armature, glb):

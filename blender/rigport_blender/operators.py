@@ -68,6 +68,11 @@ class IMPORT_SCENE_OT_rigport(bpy.types.Operator, ImportHelper):
         name="Feet on the Ground",
         description="Lift a model whose origin is above its feet (a GTA ped) onto the ground",
         default=True)
+    key_every_frame: BoolProperty(
+        name="Key Every Frame",
+        description="Key every bone on every frame, so Blender's per-curve interpolation cannot stray from the clip "
+                    "between keys far apart (exact round trips; more keys to edit)",
+        default=False)
 
     def paths(self):
         names = [f.name for f in self.files if f.name]
@@ -76,7 +81,8 @@ class IMPORT_SCENE_OT_rigport(bpy.types.Operator, ImportHelper):
         return [self.directory or self.filepath]  # no file chosen: the folder
 
     def execute(self, context):
-        settings = import_rig.ImportSettings(self.items, self.clips, self.skeleton, self.rest_pose, self.feet_on_ground)
+        settings = import_rig.ImportSettings(self.items, self.clips, self.skeleton, self.rest_pose, self.feet_on_ground,
+                                               self.key_every_frame)
         try:
             result = import_rig.import_rigs(context, cli_path(context), self.paths(), settings)
         except cli.RigportError as error:
