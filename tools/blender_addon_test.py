@@ -127,13 +127,27 @@ def bone_nodes(gltf):
     return bones
 
 
+def bind_matrices(glb, world, parent):
+    """Each joint node's bind pose in the scene: the inverse of its inverse bind matrix, which Blender's
+    importer takes as relative to the armature (the top joint's parent node, e.g. rigport's ground lift)."""
+    skin = glb.json["skins"][0]
+    joints = set(skin["joints"])
+    top = next(j for j in skin["joints"] if parent.get(j) not in joints)
+    armature = world[parent[top]] if top in parent else Matrix.Identity(4)
+    rows = accessor_rows(glb, skin["inverseBindMatrices"], 16)
+    return {j: armature @ Matrix([[m[c * 4 + r] for c in range(4)] for r in range(4)]).inverted() for j, m in zip(skin["joints"], rows)}
+
+
 def check_rig(label, armature, glb):
-    """Bones, parents and rest matrices of `armature` against the glTF skin's joints. With the
-    importer's bone_heuristic 'BLENDER' a bone's axes are its node's, carried into Blender's Z up:
-    its armature-space matrix is C @ W (C: glTF Y up to Z up, W: the node's world matrix), less scale."""
+    """Bones, parents and rest matrices of `armature` against the glTF skin. The importer's rest is the
+    bind pose the meshes are bound in (guess_original_bind_pose: the inverse bind matrices; the node
+    tree where a node is no joint), and with bone_heuristic 'BLENDER' a bone's axes are its node's,
+    carried into Blender's Z up: its armature-space matrix is C @ B (C: glTF Y up to Z up, B: the
+    bind world matrix), less scale."""
     gltf = glb.json
     nodes = gltf["nodes"]
     world, parent = world_matrices(gltf)
+    world.update(bind_matrices(glb, world, parent))
     wanted = bone_nodes(gltf)
     bones = armature.data.bones
     check(len(bones) == len(wanted), f"{label}: {len(bones)} bones, the glTF has {len(wanted)} joint nodes")
@@ -271,6 +285,9 @@ def run_import(args):
     # An IFP package's clips chosen by a word: only walk_c of walk_c and wave_c.
     got = import_case(args, "gta ifp by clip name", [dff, ifp], ["--anim", ifp, "--clip", "walk_c"], clips="walk")
     check(got and [t.name for t in got[0].animation_data.nla_tracks] == ["walk_c"], "gta ifp: the clip filter 'walk' kept other clips")
+    # Rest pose from a clip: rigport poses the nodes from walk_c at 0.25 s; the armature's rest stays
+    # the bind pose its mesh is bound in (the inverse bind matrices, which check_rig compares).
+    import_case(args, "gta rest pose from a clip", [dff, ifp], ["--anim", ifp, "--rest-pose", "walk_c@0.25"], rest_pose="walk_c@0.25")
     import_case(args, "renderware dff 3.3", [os.path.join(rw, "synthetic_skin_rw33002.dff")])
     import_case(args, "battleforge drs+ska", [os.path.join(bf, "synthetic_skinned_3bones_2meshes.drs"), os.path.join(bf, "synthetic_type6_root_head.ska")],
                 ["--anim", os.path.join(bf, "synthetic_type6_root_head.ska")])
@@ -427,7 +444,55 @@ def worst_text(compare_json):
     return f"{worst:.3g} m ({measure} {where}; tolerance {compare_json.get('tolerance', 0):.3g})"
 
 
+def write_glb(gltf, binary, path):
+    import json
+    import struct
+    text = json.dumps(gltf).encode("utf-8")
+    text += b" " * (-len(text) % 4)
+    binary += b"\0" * (-len(binary) % 4)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + 8 + len(binary)))
+        f.write(struct.pack("<II", len(text), 0x4E4F534A) + text)
+        f.write(struct.pack("<II", len(binary), 0x004E4942) + binary)
+
+
+def one_key_clip_case(args):
+    """A clip whose every channel holds one key yet lasts 0.5 s (issue 28: it imported as a 1-frame
+    action, its length only in extras): rigport's .glb of the demo package with each sampler cut to
+    its first key and extras.duration 0.5, written to a Sims 3 package by rigport; imported through
+    the add-on, its action and NLA strip span frames 0..15 at 30 fps."""
+    demo = os.path.join(args.work, "demo")
+    glb = reference(args, "one key source", [os.path.join(demo, "demo_character.package")])[0]
+    gltf = glb.json
+    for anim in gltf["animations"]:
+        anim.setdefault("extras", {})["duration"] = 0.5
+        for sampler in anim["samplers"]:
+            sampler["interpolation"] = "LINEAR"
+            for key in ("input", "output"):
+                accessor = gltf["accessors"][sampler[key]]
+                accessor["count"] = 1
+                accessor.pop("min", None)
+                accessor.pop("max", None)
+            gltf["accessors"][sampler["input"]].update({"min": [0.0], "max": [0.0]})
+    folder = os.path.join(args.work, "one_key")
+    os.makedirs(folder)
+    write_glb(gltf, glb.bin, os.path.join(folder, "one_key.glb"))
+    done = subprocess.run([args.rigport, "convert", os.path.join(folder, "one_key.glb"), "--to", "sims3-package", "-o",
+                           os.path.join(folder, "one_key.package")], capture_output=True, text=True)
+    if not check(done.returncode == 0, f"one-key clip: rigport could not write the package: {done.stderr}"):
+        return
+    clear_scene()
+    check(import_files([os.path.join(folder, "one_key.package")]) == {"FINISHED"}, "one-key clip: import failed")
+    strip = armatures()[0].animation_data.nla_tracks["walk"].strips[0]
+    keys = {len(fc.keyframe_points) for fc in strip.action.fcurves}
+    check(keys == {1}, f"one-key clip: the action's curves hold {keys} keys, not one")
+    check(tuple(strip.action.frame_range) == (0.0, 15.0) and strip.frame_end - strip.frame_start == 15.0,
+          f"one-key clip: action spans {tuple(strip.action.frame_range)}, strip {strip.frame_start}..{strip.frame_end}")
+    print(f"ok one-key clip: {keys} key per curve, action frames {tuple(strip.action.frame_range)}")
+
+
 def run_export(args):
+    one_key_clip_case(args)
     demo, samples = os.path.join(args.work, "demo"), args.samples
     export_case(args, "renderware dff+anm", [os.path.join(demo, "demo_character.dff"), os.path.join(demo, "demo_character.anm")],
                 "rw/demo_character.dff", anim=os.path.join(demo, "demo_character.anm"))
