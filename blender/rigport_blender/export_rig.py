@@ -101,9 +101,9 @@ def export_rig(context, cli_path, armature, filepath, target):
         export_gltf(context, armature, edited)
         args = [edited, "--to", target, "-o", filepath, "--overwrite"]
         if target in CLIP_FILES_OF and has_clips(armature):
-            # One file per clip beside the model, named after the clip (these formats store no clip
-            # name: a clip file's name is its clip's).
-            folder = os.path.dirname(os.path.abspath(filepath))
+            # One file per clip, named after the clip (these formats store no clip name: a clip file's
+            # name is its clip's), in a folder of their own so no original beside the model is replaced.
+            folder = os.path.splitext(os.path.abspath(filepath))[0] + "_clips"
             args += ["--anim-out", os.path.join(folder, "{clip}" + CLIP_FILES_OF[target])]
         result.files, result.warnings = cli.convert(cli_path, args)
         main = [f for f in result.files if os.path.abspath(f) == os.path.abspath(filepath)] or result.files[:1]

@@ -217,23 +217,24 @@ def import_glb(context, collection, job, glb):
         collection.objects.link(obj)
     armatures = [o for o in added if o.type == "ARMATURE"]
     for armature in armatures:
-        name_dummy_armature(armature, glb)
+        name_armature(armature, glb)
         provenance.record(armature, job, glb)
         frame_clips(context.scene, armature, glb)
     return armatures
 
 
-def name_dummy_armature(armature, glb):
-    """Where the skeleton's root joint has no parent node, the importer makes up the armature object
-    and names it after the skin (rigport names a skin after its root bone): exported back, it would
-    be a second bone of that name. It is named after the rig instead and marked as rigport's own root
-    (extras.rigportSyntheticRoot), which rigport's glTF reader does not take for a bone."""
+def name_armature(armature, glb):
+    """The armature object is named after the rig where it stands for no bone of the game file:
+    - where the skeleton's root joint has no parent node, the importer makes the armature up and
+      names it after the skin (rigport names a skin after its root bone); exported back, it would be
+      a second bone of that name, so it is also marked as rigport's own root
+      (extras.rigportSyntheticRoot), which rigport's glTF reader does not take for a bone;
+    - where it is rigport's own root (the ground lift above a GTA ped: that mark came with it)."""
     nodes = glb.json.get("nodes", [])
     has_parent = {c for n in nodes for c in n.get("children", [])}
     joints = glb.json.get("skins", [{}])[0].get("joints", [])
-    if not joints or any(j in has_parent for j in joints if nodes[j].get("name") == armature.name):
-        return
-    if armature.name not in {nodes[j].get("name") for j in joints if j not in has_parent}:
+    made_up = armature.name in {nodes[j].get("name") for j in joints if j not in has_parent}
+    if not made_up and not armature.get("rigportSyntheticRoot"):
         return
     scene = (glb.json.get("scenes") or [{}])[0].get("name", "")
     if scene.endswith("_scene") and any(n.get("name") == scene[:-len("_scene")] for n in nodes):
