@@ -433,9 +433,23 @@ def export_case(args, label, files, out_name, anim=None, unedited_within=None, *
     if moved:
         bind = next((m for m in edited.get("measures", []) if m["measure"] == "bind vertices"), {})
         check(bind.get("worst", 0) > 0.04, f"{label}: the moved vertex did not reach the written file: {bind}")
-    print(f"ok {label}: unedited within {worst_text(plain)}; {clip}/{bone} edited, written "
+    # A clip's events ride the action's custom properties through Blender (the glTF importer drops
+    # animation extras): the written clips hold as many as the original's.
+    before_events, after_events = events_of(args, files[0]), events_of(args, out)
+    check(all(after_events.get(name) == count for name, count in before_events.items()),
+          f"{label}: events per clip {before_events} in the original, {after_events} written")
+    print(f"ok {label}: events {after_events}, unedited within {worst_text(plain)}; {clip}/{bone} edited, written "
           f"{', '.join(os.path.basename(f) for f in result.files)}, within {worst_text(result.compare)} of Blender's export, "
           f"original differs by {clip_joints.get('worst', 0):.3g}")
+
+
+def events_of(args, path):
+    """{clip: event count} of a file, as `rigport info --json` counts them."""
+    import json
+    done = subprocess.run([args.rigport, "info", "--json", path], capture_output=True, text=True)
+    entry = json.loads(done.stdout)[0]
+    return {a["name"]: a.get("events", 0) for holder in entry.get("rigs", []) + entry.get("clipSets", [])
+            for a in holder.get("animations", [])}
 
 
 def worst_text(compare_json):

@@ -42,6 +42,10 @@ class GltfFile:
             out.append((anim.get("name", ""), float(duration), times))
         return out
 
+    def animation_extras(self):
+        """{animation name: its extras} (events, scalar channels, a format's own fields)."""
+        return {a.get("name", ""): a.get("extras", {}) for a in self.json.get("animations", [])}
+
     def _floats(self, accessor_index):
         accessor = self.json["accessors"][accessor_index]
         view = self.json["bufferViews"][accessor["bufferView"]]

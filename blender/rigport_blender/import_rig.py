@@ -245,11 +245,14 @@ def name_armature(armature, glb):
 
 def frame_clips(scene, armature, glb):
     """Each clip's action spans its own length (extras.duration), not only its keys: a clip with one
-    key is still as long as the file says."""
+    key is still as long as the file says. The animation's other extras (a Sims 3 clip's events and
+    morph channels, its actor and source names) become the action's custom properties, which Blender's
+    exporter writes back as the animation's extras (export_extras): Blender's importer drops them."""
     data = armature.animation_data
     if data is None:
         return
     lengths = {name: duration for name, duration, _ in glb.animations()}
+    extras = glb.animation_extras()
     for track in data.nla_tracks:
         duration = lengths.get(track.name)
         if duration is None:
@@ -261,7 +264,9 @@ def frame_clips(scene, armature, glb):
             strip.action.use_frame_range = True
             strip.action.frame_start = 0.0
             strip.action.frame_end = end
-            strip.action["rigport_clip"] = track.name
+            for key, value in extras.get(track.name, {}).items():
+                if key != "duration":  # the frame range holds it, and follows edits
+                    strip.action[key] = value
             strip.action_frame_start = 0.0
             strip.action_frame_end = end
             strip.frame_end = strip.frame_start + end
