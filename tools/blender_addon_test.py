@@ -299,6 +299,11 @@ def run_import(args):
     check(got and got[0].get("rigport_item") == "8EAF13DE:00000000:22E740AA495F9F1D", "sims3 package: the armature's item is not the rig's resource key")
     bone = got[0].data.bones.get("b__ROOT__") if got else None
     check(bone is not None and bone.get("nameHash") == "4272843137", "sims3 package: bone b__ROOT__ lacks its FNV32 nameHash")
+    # The same rig imported twice: Blender names the second armature "b__ROOT__.001"; both stand for
+    # no game bone (named after the rig, marked rigportSyntheticRoot), or an export would add one.
+    check(import_files([os.path.join(s3, "synthetic_clip_and_rig.package")]) == {"FINISHED"}, "sims3 package: second import failed")
+    marked = [a.name for a in armatures() if a.get("rigportSyntheticRoot")]
+    check(len(marked) == 2, f"sims3 package imported twice: armatures {[a.name for a in armatures()]}, marked {marked}")
     # Items by name: the demo package's rig alone, its clip chosen by wildcard.
     got = import_case(args, "sims3 package by item and clip", [os.path.join(demo, "demo_character.package")],
                       ["--item", "8EAF13DE:00000000:74B4C1A35914E0AC", "--item", "6B20C4F3:00000000:6F78CB7E8EE3677E"], expect_meshes=False,
@@ -410,6 +415,8 @@ def export_case(args, label, files, out_name, anim=None, unedited_within=None, *
     os.makedirs(os.path.dirname(unedited), exist_ok=True)
     result = export_rig.export_rig(bpy.context, args.rigport, armature, unedited, target)
     plain = compare(args, *original[:1], unedited, original[1:] + [a for f in result.files[1:] for a in ("--anim-b", f)])
+    if target == "sims3-package":
+        kept = check_written_into(args, label + " unedited", files[0], unedited, None)
     if unedited_within is None:
         check(plain.get("same") is True, f"{label}: an unedited export does not pose like the original: {worst_text(plain)}")
     else:
@@ -433,6 +440,9 @@ def export_case(args, label, files, out_name, anim=None, unedited_within=None, *
     if moved:
         bind = next((m for m in edited.get("measures", []) if m["measure"] == "bind vertices"), {})
         check(bind.get("worst", 0) > 0.04, f"{label}: the moved vertex did not reach the written file: {bind}")
+    if target == "sims3-package":
+        kept = check_written_into(args, label, files[0], out, clip)
+        print(f"ok {label}: written into a copy of the original, {kept} resources byte for byte")
     # A clip's events ride the action's custom properties through Blender (the glTF importer drops
     # animation extras): the written clips hold as many as the original's.
     before_events, after_events = events_of(args, files[0]), events_of(args, out)
@@ -441,6 +451,39 @@ def export_case(args, label, files, out_name, anim=None, unedited_within=None, *
     print(f"ok {label}: events {after_events}, unedited within {worst_text(plain)}; {clip}/{bone} edited, written "
           f"{', '.join(os.path.basename(f) for f in result.files)}, within {worst_text(result.compare)} of Blender's export, "
           f"original differs by {clip_joints.get('worst', 0):.3g}")
+
+
+def package_resources(path):
+    """[(key, compression, stored bytes)] of a DBPF 2.0 package whose index stores every key field
+    (flags 0, as rigport writes it): sims3_clip.md §4."""
+    import struct
+    data = open(path, "rb").read()
+    count, = struct.unpack_from("<I", data, 0x24)
+    at, = struct.unpack_from("<I", data, 0x40)
+    flags, = struct.unpack_from("<I", data, at)
+    check(flags == 0, f"{path}: index flags {flags}")
+    out = []
+    for n in range(count):
+        kind, group, hi, lo, offset, size, _, compression, _ = struct.unpack_from("<IIIIIIIHH", data, at + 4 + 32 * n)
+        size &= 0x7FFFFFFF
+        out.append(((kind, group, hi << 32 | lo), compression, data[offset:offset + size]))
+    return out
+
+
+def check_written_into(args, label, original, written, edited_clip):
+    """The written package is the original's resources, in order, under their keys, byte for byte,
+    but the edited clip's (named `edited_clip`, or none)."""
+    import json
+    items = json.loads(subprocess.run([args.rigport, "info", "--json", original], capture_output=True, text=True).stdout)[0]["items"]
+    edited = {i["id"] for i in items if i["kind"] == "clip" and i["name"] == edited_clip}
+    before, after = package_resources(original), package_resources(written)
+    check([r[0] for r in after] == [r[0] for r in before], f"{label}: resources re-keyed or moved: {[r[0] for r in after]}")
+    changed = []
+    for (key, compression, data), (_, was_compression, was) in zip(after, before):
+        if (data, compression) != (was, was_compression):
+            changed.append("%08X:%08X:%016X" % key)
+    check(set(changed) == edited, f"{label}: changed resources {changed}, edited {sorted(edited)}")
+    return len(before) - len(changed)
 
 
 def events_of(args, path):

@@ -36,6 +36,9 @@ EXPORTER_OPTIONS = {
 
 # Formats that store a model without its clips, and the extension of the clip files written beside it.
 CLIP_FILES_OF = {"renderware-dff": ".anm", "battleforge-drs": ".ska"}
+# Formats `convert --base ORIGINAL` writes into a copy of the original (every resource the edit did
+# not touch kept byte for byte under its key).
+WRITES_INTO_ORIGINAL = {"sims3-package"}
 # A source format without a writer, and the writable format that holds the same rig.
 WRITABLE_INSTEAD = {"sims3-rig": "sims3-package", "sluggers-archive": "sluggers-model"}
 
@@ -92,14 +95,26 @@ def has_clips(armature):
     return data is not None and (data.action is not None or any(t.strips for t in data.nla_tracks))
 
 
-def export_rig(context, cli_path, armature, filepath, target):
-    """Writes `armature` as `target` at `filepath` (clip files beside it where the format stores none)
-    and compares the result with what Blender exported; returns an ExportResult."""
+def original_of(armature, target):
+    """The game file the armature was imported from, where `target` can be written into a copy of it."""
+    source = armature.get(provenance.SOURCE, "")
+    if target in WRITES_INTO_ORIGINAL and armature.get(provenance.FORMAT) == target and os.path.isfile(source):
+        return source
+    return ""
+
+
+def export_rig(context, cli_path, armature, filepath, target, into_original=True):
+    """Writes `armature` as `target` at `filepath` (clip files beside it where the format stores none;
+    into a copy of the original it came from where the format allows and `into_original`) and compares
+    the result with what Blender exported; returns an ExportResult."""
     result = ExportResult()
     with tempfile.TemporaryDirectory(prefix="rigport_") as work:
         edited = os.path.join(work, "edited.glb")
         export_gltf(context, armature, edited)
         args = [edited, "--to", target, "-o", filepath, "--overwrite"]
+        original = original_of(armature, target) if into_original else ""
+        if original:
+            args += ["--base", original]
         if target in CLIP_FILES_OF and has_clips(armature):
             # One file per clip, named after the clip (these formats store no clip name: a clip file's
             # name is its clip's), in a folder of their own so no original beside the model is replaced.

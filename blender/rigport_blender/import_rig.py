@@ -3,6 +3,7 @@
 # after its file, each clip one action on its own NLA track, framed by the clip's own length.
 import fnmatch
 import os
+import re
 import tempfile
 
 import bpy
@@ -233,7 +234,8 @@ def name_armature(armature, glb):
     nodes = glb.json.get("nodes", [])
     has_parent = {c for n in nodes for c in n.get("children", [])}
     joints = glb.json.get("skins", [{}])[0].get("joints", [])
-    made_up = armature.name in {nodes[j].get("name") for j in joints if j not in has_parent}
+    # Blender adds ".001" to a name an object already has (the same rig imported twice).
+    made_up = re.sub(r"\.\d{3}$", "", armature.name) in {nodes[j].get("name") for j in joints if j not in has_parent}
     if not made_up and not armature.get("rigportSyntheticRoot"):
         return
     scene = (glb.json.get("scenes") or [{}])[0].get("name", "")

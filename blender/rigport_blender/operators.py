@@ -126,6 +126,11 @@ class EXPORT_SCENE_OT_rigport(bpy.types.Operator, ExportHelper):
     check_extension = None
     filter_glob: StringProperty(default="*", options={"HIDDEN"})
     target: EnumProperty(name="Format", description="The game format to write", items=writable_formats)
+    into_original: BoolProperty(
+        name="Into a Copy of the Original",
+        description="Where the armature came from a Sims 3 package: write into a copy of it, every resource the edit "
+                    "did not touch kept byte for byte under its key (rigport convert --base)",
+        default=True)
 
     @classmethod
     def poll(cls, context):
@@ -148,7 +153,7 @@ class EXPORT_SCENE_OT_rigport(bpy.types.Operator, ExportHelper):
                 target = export_rig.default_format(armature, writable)
                 if not target:
                     raise cli.RigportError(f"'{armature.name}' has no writable source format: choose one under Format")
-            result = export_rig.export_rig(context, path, armature, self.filepath, target)
+            result = export_rig.export_rig(context, path, armature, self.filepath, target, self.into_original)
         except cli.RigportError as error:
             self.report({"ERROR"}, str(error))
             return {"CANCELLED"}
