@@ -334,6 +334,12 @@ def run_import(args):
     check(len(bpy.data.objects) == objects and len(bpy.data.actions) == 0 and len(bpy.data.collections) == 0,
           "a refused import left objects, actions or collections behind")
 
+    # A CLI path in the preferences that is no program is an error naming it.
+    prefs = bpy.context.preferences.addons["rigport_blender"].preferences
+    prefs.cli_path = os.path.join(args.work, "no_such_rigport")
+    check(import_files([dff]) == {"CANCELLED"} and len(bpy.data.objects) == 0, "a missing rigport CLI was not refused")
+    prefs.cli_path = args.rigport
+
     # A failure inside Blender's import (here forced after the importer made the objects) removes
     # every object, action and collection it added.
     from rigport_blender import import_rig

@@ -43,7 +43,7 @@ class IMPORT_SCENE_OT_rigport(bpy.types.Operator, ImportHelper):
     """Import game rigs (skeleton, skinned meshes, clips) through rigport"""
     bl_idname = "import_scene.rigport"
     bl_label = "Import Game Rig (rigport)"
-    bl_options = {"REGISTER", "UNDO", "PRESET"}
+    bl_options = {"REGISTER", "UNDO"}
 
     filter_glob: StringProperty(default="*", options={"HIDDEN"})
     files: CollectionProperty(type=bpy.types.OperatorFileListElement, options={"HIDDEN", "SKIP_SAVE"})
