@@ -56,6 +56,8 @@ struct ConvertSettings {
   std::string animOut;         // --anim-out FILE: where --to writes animations its format cannot hold
   const FormatInfo* target = nullptr;      // resolved --to
   const FormatInfo* animTarget = nullptr;  // resolved --anim-out
+  std::string base;                        // --base ORIGINAL: --to writes into a copy of it
+  std::optional<BaseFile> baseFile;        // resolved --base
 };
 
 enum class Outcome { Converted, Skipped, InputFailed, OutputFailed };
@@ -243,7 +245,7 @@ class Converter {
  private:
   // --to: every file is encoded before any is written, so a refusal leaves no output.
   std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
-    auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut);
+    auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);
     if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
     bool wroteOut = false;  // a clip format given -o 'clips/{clip}.ska' writes files named after the clips instead
     for (const auto& [path, bytes] : encoded->files) {
@@ -364,6 +366,14 @@ int runConvert(ConvertSettings& s) {
     if (!animTarget) return printError(animTarget.error()), kExitUsage;
     s.animTarget = *animTarget;
   }
+  if (!s.base.empty()) {
+    if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --base goes with --to FORMAT\n"), kExitUsage;
+    if (auto takes = baseFormat(*s.target, s.base); !takes) return printError(takes.error()), kExitUsage;
+    if (!namesAFile(s) || inputs.size() > 1) {
+      return fmt::print(stderr, "rigport: error: --base {}: give one input and -o the file to write\n", s.base), kExitUsage;
+    }
+    s.baseFile = BaseFile{s.base, shared->read};
+  }
   if ((namesAFile(s) || !s.animOut.empty()) && inputs.size() > 1) {
     fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs.size());
     return kExitUsage;
@@ -453,6 +463,9 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--to", s->to, "Write this format (a name from `rigport formats` with a writer) instead of glTF, e.g. renderware-dff");
   cmd->add_option("--anim-out", s->animOut,
                   "With --to a format without animations: write the clips here (walk.anm: all in one file; 'clips/{clip}.anm': one per clip)");
+  cmd->add_option("--base", s->base,
+                  "With --to: write into a copy of this original (a Sims 3 package): resources the rig holds with other content "
+                  "replaced, its new ones added, every other resource kept byte for byte under its key");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }

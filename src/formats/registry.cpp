@@ -94,7 +94,7 @@ constexpr std::array kFormats{
     FormatInfo{"sims3-package", "The Sims 3 DBPF 2.0 package (RefPack) of CLIP and RIG resources", ".package",
                kCarriesSkeleton | kCarriesAnimations | kCarriesContainer, "FNV32 of the lower-cased bone name", sims3::probePackage,
                sims3::listPackage, sims3::readPackage, sims3::writePackage, WriteLimits{.noScaleKeys = true, .keyFrameRate = 30.0f}, {},
-               kQuantisedKeyPrecision},
+               kQuantisedKeyPrecision, sims3::writePackageOnto},
     FormatInfo{"battleforge-drs", "BattleForge model (CSkSkeleton, CSkSkinInfo, CDspMeshFile, CDspJointMap, CGeoMesh)", ".drs",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", battleforge::probeDrs, listOneRig,
                readOneRig<battleforge::readDrs>, battleforge::writeDrs,

@@ -65,6 +65,9 @@ struct FormatInfo {
   WriteLimits limits{};
   StandHints stand{};
   double precision = kFloatPrecision;
+  // Rig -> a copy of `base` (a file of this format) with the rig's parts written into it and the rest
+  // kept byte for byte (`convert --to FORMAT --base ORIGINAL`); nullptr where the format has none.
+  Result<std::vector<uint8_t>> (*writeOnto)(const Rig& rig, const Source& base, ReadContext& ctx) = nullptr;
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

@@ -33,7 +33,22 @@ Provenance freshProvenance(const Provenance& p) {
   return out;
 }
 
-Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenance& losses) {
+// The rig written into a copy of --base (FormatInfo::writeOnto); errors name the base file.
+Result<std::vector<uint8_t>> writeOntoBase(const Rig& rig, const FormatInfo& format, const BaseFile& base) {
+  auto source = Source::open(base.path, base.options.memoryLimit);
+  if (!source) return source.error();
+  ReadContext ctx = fileReadContext(base.path, base.options);
+  auto bytes = format.writeOnto(rig, **source, ctx);
+  if (!bytes && bytes.error().file.empty()) {
+    Error e = bytes.error();
+    e.file = base.path;
+    e.message = "--base: " + e.message;
+    return e;
+  }
+  return bytes;
+}
+
+Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenance& losses, const BaseFile* base = nullptr) {
   const Provenance saved = rig.provenance;
   rig.provenance = freshProvenance(saved);
   if ((format.carries & kCarriesMesh) == 0 && !rig.meshes.empty()) {
@@ -45,7 +60,7 @@ Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenan
   }
   RP_CHECK(fitToLimits(rig, format.limits, format.name));
   losses.absorb(rig.provenance);
-  auto bytes = format.write(rig);
+  auto bytes = base != nullptr ? writeOntoBase(rig, format, *base) : format.write(rig);
   if (!bytes) {
     Error e = bytes.error();
     e.message = fmt::format("{} writer: {}", format.name, e.message);
@@ -119,8 +134,20 @@ Result<const FormatInfo*> animationFormat(const std::string& path) {
                                                  writers(kCarriesAnimations)));
 }
 
+Result<const FormatInfo*> baseFormat(const FormatInfo& target, const std::string& basePath) {
+  if (target.writeOnto == nullptr) {
+    std::string with;
+    for (const FormatInfo& f : formats()) {
+      if (f.writeOnto != nullptr) with += (with.empty() ? "" : ", ") + std::string(f.name);
+    }
+    return makeError(ErrorCode::Usage, fmt::format("--base {}: {} is written whole, not into a copy of an original; formats that take --base: {}",
+                                                   basePath, target.name, with.empty() ? std::string("none") : with));
+  }
+  return &target;
+}
+
 Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
-                                     const std::string& animOut) {
+                                     const std::string& animOut, const BaseFile* base) {
   EncodedFiles result;
   const bool storesAnimations = (format.carries & kCarriesAnimations) != 0;
   // A clip format of one clip per file, or any clip format given {clip}: -o names the files.
@@ -132,7 +159,7 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
   // A target that stores no animations writes the model alone, its clips go to --anim-out.
   std::vector<Animation> animations;
   if (!storesAnimations) animations = std::exchange(rig.animations, {});
-  RP_ASSIGN(std::vector<uint8_t> modelBytes, encode(rig, format, result.losses));
+  RP_ASSIGN(std::vector<uint8_t> modelBytes, encode(rig, format, result.losses, base));
   result.files.emplace_back(out, std::move(modelBytes));
   if (animations.empty()) return result;
   if (animFormat == nullptr || animOut.empty()) {

@@ -25,14 +25,22 @@ Result<const FormatInfo*> targetFormat(const std::string& name);
 // The format of --anim-out PATH, found by its extension among the writers that store animations.
 Result<const FormatInfo*> animationFormat(const std::string& path);
 
+// --base ORIGINAL: the file a format with FormatInfo::writeOnto writes into a copy of.
+struct BaseFile {
+  std::string path;
+  ReadOptions options;
+};
+// The target itself, when it takes --base; else a usage error naming those that do.
+Result<const FormatInfo*> baseFormat(const FormatInfo& target, const std::string& basePath);
+
 struct EncodedFiles {
   std::vector<std::pair<std::string, std::vector<uint8_t>>> files;  // path, bytes; nothing is written yet
   Provenance losses;  // what the target formats could not hold
 };
 
-// Encodes `rig` for `format` at `out`, and its animations at `animOut` with `animFormat` (both
-// empty/null: none). Fails without output when a writer refuses.
+// Encodes `rig` for `format` at `out` (into a copy of `base` where given), and its animations at
+// `animOut` with `animFormat` (both empty/null: none). Fails without output when a writer refuses.
 Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
-                                     const std::string& animOut);
+                                     const std::string& animOut, const BaseFile* base = nullptr);
 
 }  // namespace rigport

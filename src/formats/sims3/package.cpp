@@ -160,11 +160,17 @@ std::vector<uint8_t> serializeNameMap(const std::vector<std::pair<uint64_t, std:
   return w.take();
 }
 
-std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resources) {
+std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resources, std::span<const uint8_t> header) {
   ByteWriter w;
   w.fixedString(std::string_view(kMagic, 4), 4);
   w.u32(kMajor);
   w.zeros(kHeaderSize - 8);
+  // Another package's header, word by word (little-endian, §4), where given; its index fields are
+  // rewritten below.
+  for (size_t at = 0; header.size() == kHeaderSize && at < kHeaderSize; at += 4) {
+    w.patchU32(at, static_cast<uint32_t>(header[at]) | static_cast<uint32_t>(header[at + 1]) << 8 |
+                       static_cast<uint32_t>(header[at + 2]) << 16 | static_cast<uint32_t>(header[at + 3]) << 24);
+  }
   std::vector<uint32_t> offsets;
   for (const PackageResource& p : resources) {
     offsets.push_back(static_cast<uint32_t>(w.size()));
@@ -188,6 +194,7 @@ std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resour
   w.patchU32(kIndexSizeField, static_cast<uint32_t>(w.size() - indexAt));
   w.patchU32(kIndexVersionField, kIndexVersion);
   w.patchU32(kIndexOffsetField, static_cast<uint32_t>(indexAt));
+  w.patchU32(kIndexOffsetLegacyField, 0);  // 0x40 gives the place (a copied header may hold an old one here)
   return w.take();
 }
 

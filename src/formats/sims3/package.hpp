@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -50,7 +51,8 @@ struct PackageResource {
   static PackageResource make(uint32_t type, uint32_t group, uint64_t instance, std::vector<uint8_t> bytes, bool compress);
 };
 std::vector<uint8_t> serializeNameMap(const std::vector<std::pair<uint64_t, std::string>>& names);
-// The resources' bytes in order after the 96-byte header, then the index (flags 0, version 3).
-std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resources);
+// The resources' bytes in order after the 96-byte header, then the index (flags 0, version 3). The
+// header is `header` (another package's 96 bytes) where given, its index fields rewritten.
+std::vector<uint8_t> serializePackage(const std::vector<PackageResource>& resources, std::span<const uint8_t> header = {});
 
 }  // namespace rigport::sims3

@@ -36,5 +36,9 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx);
 // A package holding the rig as a RIG, each of its animations as a RefPack-compressed CLIP keyed by
 // its clip key (clip_resource_key.hpp), and a name map.
 Result<std::vector<uint8_t>> writePackage(const Rig& rig);
+// writePackage(rig) written into a copy of `base`, a package: its resources stay under their keys
+// with their stored bytes, those the rig's package holds with other content are replaced, the rig's
+// new ones are added (package_onto.cpp).
+Result<std::vector<uint8_t>> writePackageOnto(const Rig& rig, const Source& base, ReadContext& ctx);
 
 }  // namespace rigport::sims3
