@@ -12,7 +12,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
-
+#include <unordered_map>
 
 #include "core/hash.hpp"
 #include "core/key_sample.hpp"
