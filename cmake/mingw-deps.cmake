@@ -1,0 +1,17 @@
+# The Windows cross build's dependencies (cmake/mingw-w64.cmake): fmt, CLI11, nlohmann-json, glm and
+# tinygltf are header-only from Debian (fmt's and tinygltf's compiled parts are src/deps), but their
+# headers sit in the host's /usr/include beside glibc's, which MinGW must not see. So the build dir
+# gets a folder of symlinks to just those libraries' headers, and the imported targets the native
+# build's find_package calls would make point at it.
+set(RIGPORT_CROSS_INCLUDE ${CMAKE_BINARY_DIR}/cross-include)
+file(MAKE_DIRECTORY ${RIGPORT_CROSS_INCLUDE})
+foreach(header fmt CLI nlohmann glm tiny_gltf.h)
+  if(NOT EXISTS /usr/include/${header})
+    message(FATAL_ERROR "The Windows build needs /usr/include/${header}: run scripts/setup.sh")
+  endif()
+  file(CREATE_LINK /usr/include/${header} ${RIGPORT_CROSS_INCLUDE}/${header} SYMBOLIC)
+endforeach()
+foreach(target fmt::fmt CLI11::CLI11 nlohmann_json::nlohmann_json glm::glm TinyGLTF::TinyGLTF)
+  add_library(${target} INTERFACE IMPORTED)
+  set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${RIGPORT_CROSS_INCLUDE})
+endforeach()

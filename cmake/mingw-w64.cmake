@@ -1,0 +1,13 @@
+# Cross-compiles rigport for 64-bit Windows with Debian's MinGW-w64 (g++-mingw-w64-x86-64-posix:
+# the posix thread model, so std::thread and std::mutex work for convert -j). Used by
+# scripts/windows.sh; the host's /usr/include is never searched (glibc headers would clash with
+# MinGW's C library), so cmake/mingw-deps.cmake offers the header-only libraries alone.
+set(CMAKE_SYSTEM_NAME Windows)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++-posix)
+set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
+set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)  # host tools (esbuild, cmake -P) run on the host
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)

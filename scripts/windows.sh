@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Cross-compiles the library and the CLI for 64-bit Windows with MinGW-w64 (cmake/mingw-w64.cmake)
+# into build-windows/rigport.exe (static: no MinGW DLL needed), then, under Wine, converts every
+# sample of tests/data/samples one by one and fails unless each run's exit status and output bytes
+# equal the Linux CLI's (build/rigport, or $RIGPORT_LINUX). Not part of scripts/test.sh (CI).
+# Not built here yet: the GoogleTest programs, benchmarks and fuzz targets (issue 25).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+need=()
+for p in g++-mingw-w64-x86-64-posix wine wine64; do  # wine: the `wine` and `wineboot` commands
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+BUILD=$ROOT/build-windows
+LAUNCHER=()
+command -v ccache >/dev/null 2>&1 && LAUNCHER=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$ROOT/cmake/mingw-w64.cmake" \
+      -DCMAKE_BUILD_TYPE=Release -DRIGPORT_BUILD_TESTS=OFF -DRIGPORT_BUILD_BENCH=OFF "${LAUNCHER[@]}"
+cmake --build "$BUILD" --target rigport_cli -j"${JOBS:-$(nproc)}"
+
+LINUX=${RIGPORT_LINUX:-$ROOT/build/rigport}
+if [ ! -x "$LINUX" ]; then
+  echo "windows.sh: no Linux CLI at $LINUX to compare with (build it, or set RIGPORT_LINUX)" >&2
+  exit 1
+fi
+
+# A throwaway Wine prefix in the build dir; wineboot makes it once.
+export WINEPREFIX=$BUILD/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+[ -d "$WINEPREFIX" ] || wineboot --init >/dev/null 2>&1
+
+# Every file of a format rigport reads (notes, dumps and expected-value files are not inputs). Each
+# is converted alone, so a clip that needs --skeleton must fail the same way on both sides.
+OUT=$BUILD/identity
+rm -rf "$OUT"
+failed=0 compared=0
+while IFS= read -r sample; do
+  rel=${sample#tests/data/samples/}
+  mkdir -p "$OUT/linux/$rel" "$OUT/wine/$rel"
+  set +e
+  "$LINUX" convert -q -j1 "$sample" -o "$OUT/linux/$rel" >/dev/null 2>&1; linux_rc=$?
+  wine "$BUILD/rigport.exe" convert -q -j1 "$sample" -o "build-windows/identity/wine/$rel" >/dev/null 2>&1; wine_rc=$?
+  set -e
+  if [ "$linux_rc" != "$wine_rc" ]; then
+    echo "DIFFERENT: $rel: exit status $linux_rc on Linux, $wine_rc under Wine"; failed=1; continue
+  fi
+  if ! diff -r "$OUT/linux/$rel" "$OUT/wine/$rel" >/dev/null; then
+    echo "DIFFERENT: $rel:"; diff -rq "$OUT/linux/$rel" "$OUT/wine/$rel" | sed 's/^/  /'; failed=1; continue
+  fi
+  compared=$((compared + 1))
+  echo "same: $rel (exit $linux_rc, $(find "$OUT/linux/$rel" -type f | wc -l) file(s))"
+done < <(find tests/data/samples -type f ! -name '*.md' ! -name '*.txt' ! -name '*.json' ! -name '*.py' | sort)
+
+if [ "$failed" != 0 ]; then
+  echo "windows.sh: rigport.exe under Wine wrote different output (above)" >&2
+  exit 1
+fi
+echo "windows.sh: $compared samples, identical exit status and output bytes on Linux and under Wine"
