@@ -17,7 +17,6 @@ std::string folded(const std::string& name) {
 }
 
 std::string fileList(std::span<const std::string> files) {
-  if (files.empty()) return "no texture file was found or given (--txd FILE)";
   std::string out = "looked in ";
   for (size_t i = 0; i < files.size(); ++i) out += (i > 0 ? ", " : "") + files[i];
   return out;

@@ -136,6 +136,7 @@ void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path,
     for (const Texture& t : a.textures) textures.push_back(&t);
   for (const Texture& t : shared.textures) textures.push_back(&t);
   files.insert(files.end(), shared.textureFiles.begin(), shared.textureFiles.end());
+  if (files.empty()) return;  // no texture file beside it nor given: converted as a DFF alone always was
   for (AssembledRig& r : rigs) {
     r.rig.provenance.absorb(unread);
     bindTextures(r.rig, textures, files);

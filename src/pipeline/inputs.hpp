@@ -51,7 +51,8 @@ Status refuseDroppedParts(const Asset& asset);
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
 // Binds the materials of `rigs` (read from `path`) to textures by name: those of the texture files
 // beside `path` with its stem (any case: ped.dff takes PED.TXD), then the shared ones. A texture
-// file beside it that does not read, and a texture found nowhere, are warnings on the rig.
+// file beside it that does not read, and a texture found nowhere, are warnings on the rig; with no
+// texture file beside it or given, the rigs are left as they are (no warning).
 void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared);
 // loadAsset(path), then assembleInput() and bindInputTextures().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
