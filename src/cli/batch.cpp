@@ -36,6 +36,9 @@ bool included(const fs::path& relative, const BatchSelection& selection) {
   if (ext.empty()) return false;
   for (const FormatInfo& f : formats()) {
     if (f.animationOnly() && !selection.animationFiles) continue;
+    // A texture file in a folder is what the models beside it take (a TXD by a DFF's name); given
+    // by name, it is written as PNG files.
+    if ((f.carries & (kCarriesSkeleton | kCarriesMesh | kCarriesAnimations)) == 0) continue;
     const std::string_view list = f.extensions;
     for (size_t start = 0; start <= list.size();) {
       const size_t comma = std::min(list.find(',', start), list.size());

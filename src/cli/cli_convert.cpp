@@ -1,11 +1,13 @@
 // `rigport convert FILE|DIR... [-o DIR|FILE] [-j N] [--include GLOB] [--gltf] [--merge]
 // [--anim FILE]... [--skeleton FILE[#ITEM]] [--resample FPS] [--strict] [--rest-pose CLIP[@SECONDS]|bind]
-// [--no-ground] [--to FORMAT [--anim-out FILE]]`:
+// [--no-ground] [--to FORMAT [--anim-out FILE]] [--txd FILE]... [--no-textures]`:
 // each input to DIR/<stem>.glb, or DIR/<stem>/<item>.glb when it yields several rigs (or .gltf +
-// .bin); with --to, to DIR/<stem>.<format's extension> through that format's writer
+// .bin), with the textures of the texture files beside it or given embedded; a file of textures
+// alone (a TXD) to DIR/<stem>/<texture>.png; with --to, to DIR/<stem>.<format's extension> through that format's writer
 // (pipeline/encode.hpp); a file found in a folder keeps its place below the folder. A bad input is
 // reported and skipped; the batch goes on, on every core, and reports in input order.
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -30,6 +32,8 @@
 #include "core/resample.hpp"
 #include "export/gltf.hpp"
 #include "export/json_report.hpp"
+#include "formats/registry.hpp"
+#include "image/png.hpp"
 
 namespace rigport::cli {
 namespace {
@@ -193,8 +197,12 @@ class Converter {
       result.skipped.push_back(p.single.string());
       return result;
     }
-    auto rigs = loadInput(path, shared_);
+    auto asset = loadAsset(path, shared_.read);
+    if (!asset) return failed(std::move(result), Outcome::InputFailed, asset.error());
+    if (asset->rigs.empty() && asset->clips.empty() && !asset->textures.empty()) return writeTextures(*asset, p, std::move(result));
+    auto rigs = assembleInput(std::move(*asset), shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
+    bindInputTextures(*rigs, path, shared_);
     if (s_.merge) mergeSameSkeletons(*rigs, path);
     if ((namesAFile(s_) || !s_.animOut.empty()) && rigs->size() > 1) {
       return failed(std::move(result), Outcome::InputFailed,
@@ -243,6 +251,48 @@ class Converter {
   }
 
  private:
+  // A file of textures alone (a TXD): each texture's level 0 as <base>/<name>.png, every PNG
+  // encoded before any is written.
+  FileResult writeTextures(const Asset& asset, const Plan& p, FileResult result) {
+    if (namesAFile(s_) || s_.target != nullptr) {
+      return failed(std::move(result), Outcome::InputFailed,
+                    makeError(ErrorCode::Usage, "holds textures only, written as PNG files: give -o a folder, without --to"));
+    }
+    if (shared_.strict) {
+      if (auto refused = refuseDroppedParts(asset); !refused) return failed(std::move(result), Outcome::InputFailed, refused.error());
+    }
+    std::vector<std::pair<fs::path, std::vector<uint8_t>>> files;
+    std::set<std::string> taken;
+    for (const Texture& t : asset.textures) {
+      std::string name = fileSafe(t.name, "texture");
+      for (int n = 2; !taken.insert(lowered(name)).second; ++n) name = fmt::format("{}_{}", fileSafe(t.name, "texture"), n);
+      auto png = image::encodePng(t.image.levels.front());
+      if (!png) return failed(std::move(result), Outcome::InputFailed, png.error());
+      files.emplace_back(p.base / (name + ".png"), std::move(*png));
+    }
+    std::error_code ec;
+    fs::create_directories(p.base, ec);
+    for (const auto& [out, bytes] : files) {
+      if (!s_.overwrite && s_.skipExisting && fs::exists(out, ec)) {
+        result.skipped.push_back(out.string());
+        continue;
+      }
+      if (auto written = platform::writeFileAtomic(out.string(), bytes, overwrite()); !written) {
+        return failed(std::move(result), Outcome::OutputFailed, written.error());
+      }
+      result.written.push_back(out.string());
+    }
+    result.warnings.absorb(asset.provenance);
+    if (result.written.empty()) result.outcome = Outcome::Skipped;
+    return result;
+  }
+
+  // Names that differ only in case would be one file on a case-insensitive file system.
+  static std::string lowered(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  }
+
   // --to: every file is encoded before any is written, so a refusal leaves no output.
   std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
     auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);

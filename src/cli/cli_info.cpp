@@ -50,6 +50,29 @@ void printClips(const std::vector<Animation>& animations) {
   }
 }
 
+// A texture file's textures, or those a rig's materials bound (missing ones are warnings).
+void printTextures(const std::vector<Texture>& textures) {
+  size_t width = 7;
+  for (const Texture& t : textures) width = std::max(width, printable(t.name).size());
+  fmt::print("  textures        {}\n", textures.size());
+  fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", "texture", width, "size", "format", "mips", "alpha", "file");
+  for (const Texture& t : textures) {
+    const ImageLevel& l = t.image.levels.front();
+    fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", printable(t.name), width, fmt::format("{}x{}", l.width, l.height), t.pixelFormat,
+               t.image.levels.size(), alphaModeName(t.image.alpha), printable(t.file));
+  }
+}
+
+Json texturesToJson(const std::vector<Texture>& textures) {
+  Json out = Json::array();
+  for (const Texture& t : textures) {
+    const ImageLevel& l = t.image.levels.front();
+    out.push_back(Json{{"name", t.name}, {"width", l.width}, {"height", l.height}, {"format", t.pixelFormat},
+                       {"mips", t.image.levels.size()}, {"alpha", alphaModeName(t.image.alpha)}, {"file", t.file}});
+  }
+  return out;
+}
+
 void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& meshes) {
   const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
@@ -64,6 +87,7 @@ void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& mesh
   fmt::print("  animations      {}\n", rig.animations.size());
   if (!rig.animations.empty()) printClips(rig.animations);
   if (assembled.coverage.clips > 0) fmt::print("  binding         {}\n", assembled.coverage.summary());
+  if (!rig.textures.empty()) printTextures(rig.textures);
   printWarnings(rig.provenance);
 }
 
@@ -152,6 +176,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   ReadOptions read = shared.read;
   if (!assembles) read.meshBuilt = summariseAndRelease(streamed, shared.strict);
   RP_ASSIGN(Asset asset, loadAsset(path, read));
+  const std::vector<Texture> textures = std::move(asset.textures);  // a texture file's own
   const std::string format = asset.provenance.format;
   const Provenance fileProvenance = asset.provenance;  // what a file with no rig and no clip has to say
   std::vector<AssembledRig> rigs;
@@ -172,6 +197,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     }
     clipSets = std::move(asset.clips);
   }
+  bindInputTextures(rigs, path, shared);
   for (AssembledRig& r : rigs) RP_CHECK(settleStance(r.rig, s.stance, false));
   for (size_t i = 0; i < rigs.size(); ++i) {
     const auto streamedCounts = streamed.counts.find(i);  // a rig with no mesh streamed is counted as it is
@@ -182,6 +208,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     for (size_t i = 0; i < rigs.size(); ++i) {
       const AssembledRig& r = rigs[i];
       Json summary = rigSummaryToJson(r.rig, meshCounts[i]);
+      if (!r.rig.textures.empty()) summary["textures"] = texturesToJson(r.rig.textures);
       if (r.coverage.clips > 0) summary["coverage"] = coverageToJson(r.coverage);
       rigsJson.push_back(std::move(summary));
     }
@@ -192,6 +219,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
       clipsJson.push_back(std::move(c));
     }
     json = Json{{"file", path}, {"format", format}, {"items", itemsToJson(items)}, {"rigs", std::move(rigsJson)}, {"clipSets", std::move(clipsJson)}};
+    if (!textures.empty()) json["textures"] = texturesToJson(textures);
     if (rigs.empty() && clipSets.empty()) {
       Json warnings = Json::array();
       for (const Warning& w : fileProvenance.warnings) warnings.push_back(Json{{"code", w.code}, {"message", w.message}, {"count", w.count}});
@@ -202,10 +230,15 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   }
   fmt::print("{}\n", printable(path));
   fmt::print("  format          {}\n", format);
-  if (items.size() > 1) printItems(items);
+  if (items.size() > 1 && textures.empty()) printItems(items);  // a texture file's items are its textures, listed below
   for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);
   for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
-  if (rigs.empty() && clipSets.empty()) {
+  if (!textures.empty()) printTextures(textures);
+  if (rigs.empty() && clipSets.empty() && !textures.empty()) {
+    fmt::print("  rig             none: this file holds textures (`convert` writes them as PNG files; a model beside it with its "
+               "name, or given --txd, takes them)\n");
+    printWarnings(fileProvenance);
+  } else if (rigs.empty() && clipSets.empty()) {
     fmt::print("  rig             none: {}\n", kNoRig);
     printWarnings(fileProvenance);
   }

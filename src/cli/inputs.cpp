@@ -27,6 +27,13 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
                "Fail on damage that would be repaired or dropped (non-finite vertices, negative key times, a resource that does not decode)");
   cmd.add_option("--memory-limit", o.memoryLimitText, "Most memory one file's read may allocate from sizes in the file (default 1G)")
       ->check([](const std::string& text) { return parseByteSize(text) == 0 ? std::string("not a size like 512M or 2G") : std::string(); });
+  cmd.add_option("--txd", o.textureFiles,
+                 "Texture dictionary whose textures the models' materials take by name (after the one beside each model "
+                 "with its name); repeatable")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_flag("--no-textures", o.noTextures, "Read no texture file: materials keep their colour and texture names only");
   cmd.add_option("--hierarchy", o.hierarchy,
                  "JSON mapping bone name to parent name, for arenas that store no parents (docs/hierarchy_manifest.md)");
 }

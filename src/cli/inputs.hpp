@@ -1,5 +1,5 @@
 // The options every subcommand shares about its inputs (--anim, --skeleton, --item, --clip,
-// --bind-by-position, --memory-limit, --strict, --hierarchy): pipeline/inputs.hpp's LoadOptions, as
+// --bind-by-position, --memory-limit, --strict, --hierarchy, --txd, --no-textures): pipeline/inputs.hpp's LoadOptions, as
 // flags.
 #pragma once
 

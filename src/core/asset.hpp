@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/rig.hpp"
+#include "core/texture.hpp"
 
 namespace rigport {
 
@@ -43,6 +44,7 @@ struct ClipSet {
 struct Asset {
   std::vector<Rig> rigs;      // skeletons with their meshes and own animations
   std::vector<ClipSet> clips; // standalone animations
+  std::vector<Texture> textures;  // a texture file's images (a RenderWare TXD), bound to rigs by name
   Provenance provenance;      // the file's format, name, axes and file-level warnings
 };
 

@@ -17,13 +17,13 @@ constexpr size_t kListedIndices = 5;
 
 // The readers' warnings for a part dropped because it is damaged (issue 25: --strict accepted 103
 // damaged packages that gave fewer clips than the clean one).
-constexpr std::array<std::string_view, 21> kDroppedPartCodes{
+constexpr std::array<std::string_view, 22> kDroppedPartCodes{
     "resource-skipped", "name-map", "duplicate-curve", "unknown-event",                    // Sims 3
     "rw4-mesh-skipped", "rw4-mesh-table", "rw4-no-vertices", "rw4-index-range",              // RW4 meshes
     "rw4-palette-slot", "rw4-object-outside", "rw4-skeleton-object", "rw4-animation-skin",   // RW4 objects
     "rw4-keyframe-anim", "rw4-key-time",                                                     // RW4 clips
     "animation-skipped",                                                                     // glTF
-    "skin-index",                                                                            // RenderWare
+    "skin-index", "texture-skipped",                                                         // RenderWare
     "joint-map", "bone-id", "duplicate-block", "duplicate-channel",                          // BattleForge
     "sluggers-skin-bone",                                                                    // Sluggers
 };

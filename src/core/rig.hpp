@@ -23,6 +23,7 @@
 
 #include "core/default_init_allocator.hpp"
 #include "core/hash.hpp"
+#include "core/texture.hpp"
 
 namespace rigport {
 
@@ -96,6 +97,9 @@ struct Material {
   std::string name;
   glm::vec4 baseColor{1.0f};           // linear RGBA (readers convert 8-bit sRGB colours)
   std::vector<std::string> textures;   // texture names as the file stores them (no paths)
+  // The base colour texture: an index into Rig::textures, once a texture file bound it
+  // (core/texture_binding.hpp); none keeps the material's colour alone.
+  std::optional<uint32_t> baseColorTexture;
   nlohmann::json extras;               // null or an object, like the other extras
 };
 
@@ -261,6 +265,7 @@ struct Rig {
   Skeleton skeleton;
   std::vector<Mesh> meshes;
   std::vector<Material> materials;  // referenced by MeshPart::material
+  std::vector<Texture> textures;    // referenced by Material::baseColorTexture
   std::vector<Animation> animations;
   Provenance provenance;
   nlohmann::json extras;  // renderware: {"renderware": {"version": "3.6.0.3", "platform": ...}}

@@ -43,6 +43,23 @@ Status checkExtras(const nlohmann::json& extras, const std::string& path) {
   return invalidModel(path + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
 }
 
+// Every bound texture exists and its first level holds width x height RGBA pixels.
+Status checkTextures(const Rig& rig) {
+  for (size_t m = 0; m < rig.materials.size(); ++m) {
+    const auto t = rig.materials[m].baseColorTexture;
+    if (t && *t >= rig.textures.size()) return invalidModel(fmt::format("materials[{}]/baseColorTexture", m), fmt::format("texture {} of {}", *t, rig.textures.size()));
+  }
+  for (size_t t = 0; t < rig.textures.size(); ++t) {
+    const std::vector<ImageLevel>& levels = rig.textures[t].image.levels;
+    if (levels.empty()) return invalidModel(fmt::format("textures[{}]", t), "an image without levels");
+    const ImageLevel& l = levels.front();
+    if (l.width == 0 || l.height == 0 || l.rgba.size() != size_t{l.width} * l.height * 4) {
+      return invalidModel(fmt::format("textures[{}]/levels[0]", t), fmt::format("{}x{} pixels in {} bytes", l.width, l.height, l.rgba.size()));
+    }
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
@@ -118,6 +135,7 @@ Status validate(const Rig& rig, MeshChecks meshes) {
   RP_CHECK(checkExtras(rig.extras, "rig"));
   RP_CHECK(checkExtras(rig.skeleton.extras, "skeleton"));
   for (size_t m = 0; m < rig.materials.size(); ++m) RP_CHECK(checkExtras(rig.materials[m].extras, fmt::format("materials[{}]", m)));
+  RP_CHECK(checkTextures(rig));
   const size_t nb = bones.size();
   for (size_t i = 0; i < nb; ++i) {
     const Bone& b = bones[i];

@@ -1,6 +1,7 @@
 #include "export/gltf_buffer.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 
 #include <fmt/compile.h>
@@ -47,6 +48,7 @@ uint8_t* BufferBuilder::at(size_t offset) {
 
 uint32_t BufferBuilder::accessor(size_t offset, size_t byteLength, size_t count, ComponentType component,
                                  const char* type, ViewTarget target, std::span<const float> min, std::span<const float> max) {
+  assert(views_.size() == accessors_.size() && "an accessor after a view of its own would read another's view");
   views_.push_back(View{offset, byteLength, target});
   Accessor a{count, component, type, 0, {}, {}};
   if (!min.empty() && min.size() == max.size() && min.size() <= a.min.size()) {
@@ -75,6 +77,13 @@ uint32_t BufferBuilder::borrowAccessor(const void* data, size_t byteLength, size
   return accessor(offset, byteLength, count, component, type, target, min, max);
 }
 
+uint32_t BufferBuilder::copyView(std::span<const uint8_t> bytes) {
+  const size_t offset = allocate(bytes.size());
+  if (!bytes.empty()) std::memcpy(at(offset), bytes.data(), bytes.size());
+  views_.push_back(View{offset, bytes.size(), ViewTarget::None});
+  return static_cast<uint32_t>(views_.size() - 1);
+}
+
 namespace {
 
 // Bounds as the float32 values they are, widened to double and printed shortest-round-trip (the
@@ -90,7 +99,7 @@ void appendBounds(std::string& json, const char* key, const std::array<float, 4>
 void BufferBuilder::appendJson(std::string& json) const {
   json.reserve(json.size() + accessors_.size() * 140);
   auto out = std::back_inserter(json);
-  json += "\"accessors\":[";
+  if (!accessors_.empty()) json += "\"accessors\":[";
   for (size_t i = 0; i < accessors_.size(); ++i) {
     const Accessor& a = accessors_[i];
     fmt::format_to(out, FMT_COMPILE("{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\""), i ? "," : "", i,
@@ -101,7 +110,7 @@ void BufferBuilder::appendJson(std::string& json) const {
     }
     json += '}';
   }
-  json += "],\"bufferViews\":[";
+  json += accessors_.empty() ? "\"bufferViews\":[" : "],\"bufferViews\":[";
   for (size_t i = 0; i < views_.size(); ++i) {
     const View& v = views_[i];
     fmt::format_to(out, FMT_COMPILE("{}{{\"buffer\":0,\"byteOffset\":{},\"byteLength\":{}"), i ? "," : "", v.offset, v.byteLength);

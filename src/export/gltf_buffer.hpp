@@ -82,8 +82,13 @@ class BufferBuilder {
   uint32_t borrowAccessor(const void* data, size_t byteLength, size_t count, ComponentType component, const char* type,
                           ViewTarget target, std::span<const float> min = {}, std::span<const float> max = {});
 
-  bool hasAccessors() const { return !accessors_.empty(); }
-  // Appends `"accessors":[...],"bufferViews":[...]` (no braces around) to `json`.
+  // Copies `bytes` into the buffer and declares a bufferView over them that no accessor reads (an
+  // embedded image); returns the view's index. Accessor i reads view i, so every accessor must be
+  // declared before the first such view.
+  uint32_t copyView(std::span<const uint8_t> bytes);
+
+  bool hasViews() const { return !views_.empty(); }
+  // Appends `"accessors":[...],"bufferViews":[...]` (no braces around; no accessors without any) to `json`.
   void appendJson(std::string& json) const;
   // The buffer, padded to a multiple of 4; the builder keeps only its accessors, for appendJson().
   BinPieces finish();

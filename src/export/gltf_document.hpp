@@ -1,7 +1,7 @@
 // The glTF document under construction and the export stages that fill it, one file each:
 // gltf_nodes.cpp (bone nodes and names), gltf_skin.cpp (joints and inverse bind matrices),
 // gltf_mesh.cpp + gltf_influences.cpp (primitives, JOINTS_n/WEIGHTS_n), gltf_material.cpp,
-// gltf_animation.cpp.
+// gltf_texture.cpp (embedded PNG images), gltf_animation.cpp.
 // gltf_export.cpp prepares the rig and assembles the JSON, the GLB or the .gltf + .bin.
 #pragma once
 
@@ -26,6 +26,9 @@ struct Document {
   std::vector<std::string> animations;   // each animation's JSON text (gltf_animation.cpp says why)
   Json materials = Json::array();        // Rig::materials in order, then the default one if used
   std::optional<uint32_t> defaultMaterial;
+  Json textures = Json::array();         // Rig::textures in order (one per distinct image)
+  Json images = Json::array();           // texture i's level 0 as a PNG, image i
+  Json samplers = Json::array();         // the distinct samplers of the textures
   Json extras = Json::object();          // root extras: data no glTF object can hold
   std::vector<uint32_t> sceneNodes;      // the scene's root nodes
   std::unordered_set<std::string> usedNames;  // node names taken so far (kept unique)
@@ -63,6 +66,9 @@ Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& option
 Status addSkin(Document& doc, const Rig& rig);
 // One glTF material per rig material (gltf_material.cpp).
 void addMaterials(Document& doc, const Rig& rig);
+// One glTF texture, image (level 0 as a PNG in a bufferView) and sampler per rig texture
+// (gltf_texture.cpp). Images are bufferViews no accessor reads: call after every accessor is made.
+Status addTextures(Document& doc, const Rig& rig);
 // The material of a mesh without parts, added on first use.
 uint32_t defaultMaterial(Document& doc);
 // The meshes of a rig that is the exporter's own (moved in, or its axis-converted copy): unit

@@ -104,6 +104,7 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, own, options));
   RP_CHECK(gltf::addAnimations(doc, rig, animations));
+  RP_CHECK(gltf::addTextures(doc, rig));  // last: its images are bufferViews after every accessor's
 
   Exported out;
   out.bin = doc.buffer.finish();
@@ -120,8 +121,13 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   if (!doc.nodes.empty()) root["nodes"] = std::move(doc.nodes);
   if (!doc.meshes.empty()) root["meshes"] = std::move(doc.meshes);
   if (!doc.materials.empty()) root["materials"] = std::move(doc.materials);
+  if (!doc.textures.empty()) {
+    root["textures"] = std::move(doc.textures);
+    root["images"] = std::move(doc.images);
+    root["samplers"] = std::move(doc.samplers);
+  }
   if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
-  if (doc.buffer.hasAccessors()) {
+  if (doc.buffer.hasViews()) {
     Json buffer = Json::object();
     buffer["byteLength"] = out.bin.size;
     if (!binUri.empty()) buffer["uri"] = uriEncode(binUri);
@@ -141,7 +147,7 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
     }
     out.json += "]}";
   }
-  if (doc.buffer.hasAccessors()) {
+  if (doc.buffer.hasViews()) {
     out.json.back() = ',';
     doc.buffer.appendJson(out.json);
     out.json += '}';

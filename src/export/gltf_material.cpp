@@ -1,14 +1,16 @@
 // Materials (format note gltf_ecosystem.md, three.js rendering note): metallic 0 and roughness 1 on every
 // material, because the glTF default (metallic 1) renders black under ambient or hemisphere light
-// in three.js; texture names go to extras (rigport writes no images).
+// in three.js; texture names go to extras, and a bound texture (Material::baseColorTexture) is the
+// baseColorTexture, multiplied by the material colour as both glTF and RenderWare do.
 #include "export/gltf_document.hpp"
 
 namespace rigport::gltf {
 namespace {
 
-Json pbr(const glm::vec4& colour) {
+Json pbr(const glm::vec4& colour, std::optional<uint32_t> texture = std::nullopt) {
   Json out = Json::object();
   out["baseColorFactor"] = {colour.r, colour.g, colour.b, colour.a};
+  if (texture) out["baseColorTexture"] = Json{{"index", *texture}};
   out["metallicFactor"] = 0.0;
   out["roughnessFactor"] = 1.0;
   return out;
@@ -21,8 +23,15 @@ void addMaterials(Document& doc, const Rig& rig) {
     Json material = Json::object();
     if (!m.name.empty()) material["name"] = m.name;
     // baseColorFactor is clamped to [0, 1] by the schema.
-    material["pbrMetallicRoughness"] = pbr(glm::clamp(m.baseColor, glm::vec4(0.0f), glm::vec4(1.0f)));
-    if (m.baseColor.a < 1.0f) material["alphaMode"] = "BLEND";
+    material["pbrMetallicRoughness"] = pbr(glm::clamp(m.baseColor, glm::vec4(0.0f), glm::vec4(1.0f)), m.baseColorTexture);
+    // A translucent material colour blends whatever its texture; else the texture's pixels say
+    // (a cut-out's 0/255 alpha is MASK at glTF's default cutoff 0.5).
+    const AlphaMode textureAlpha = m.baseColorTexture ? rig.textures[*m.baseColorTexture].image.alpha : AlphaMode::Opaque;
+    if (m.baseColor.a < 1.0f || textureAlpha == AlphaMode::Blend) {
+      material["alphaMode"] = "BLEND";
+    } else if (textureAlpha == AlphaMode::Mask) {
+      material["alphaMode"] = "MASK";
+    }
     Json extras = Json::object();
     if (!m.textures.empty()) extras["textures"] = m.textures;
     extras = withModelExtras(m.extras, std::move(extras));

@@ -48,6 +48,16 @@ Result<Asset> readOneClipSet(const Source& source, ReadContext& ctx) {
   return asset;
 }
 
+// Formats whose reader gives the whole Asset from the bytes (texture dictionaries).
+template <Result<Asset> (*Read)(std::span<const uint8_t>, ReadContext&)>
+Result<Asset> readBytes(const Source& source, ReadContext& ctx) {
+  return Read(source.bytes(), ctx);
+}
+template <Result<std::vector<ItemInfo>> (*List)(std::span<const uint8_t>, ReadContext&)>
+Result<std::vector<ItemInfo>> listBytes(const Source& source, ReadContext& ctx) {
+  return List(source.bytes(), ctx);
+}
+
 // Clip packages list their clips. RenderWare's are read whole to list them: their headers are
 // interleaved with the keys, and reading is as fast as walking (BENCHMARKS.md, IFP read).
 template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
@@ -82,6 +92,11 @@ constexpr std::array kFormats{
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr, {}, {},
                kQuantisedKeyPrecision},
+    // A TXD holds no rig: `convert` writes its textures as PNGs, and a DFF beside it (or --txd) takes
+    // them into its glTF.
+    FormatInfo{"renderware-txd", "RenderWare texture dictionary: PC D3D8/D3D9 rasters (DXT1/3/5, 8888, 888, 1555, 565, 4444, LUM8, PAL8, PAL4)",
+               ".txd", kCarriesTextures | kCarriesContainer, "", renderware::probeTxd, listBytes<renderware::listTxd>,
+               readBytes<renderware::readTxd>, nullptr},
     FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons and skinned meshes",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
                rw4::listArena, rw4::readArena, writePs3Arena,
@@ -191,7 +206,7 @@ Result<Asset> readNestedAsset(const Source& inner, ReadContext& ctx, std::string
 std::string carriesText(uint32_t carries) {
   static constexpr std::pair<uint32_t, const char*> kWords[] = {{kCarriesSkeleton, "skeleton"}, {kCarriesSkin, "skin"},
                                                                 {kCarriesMesh, "meshes"},       {kCarriesAnimations, "animations"},
-                                                                {kCarriesContainer, "container"}};
+                                                                {kCarriesContainer, "container"}, {kCarriesTextures, "textures"}};
   std::string out;
   for (const auto& [bit, word] : kWords) {
     if ((carries & bit) == 0) continue;
@@ -239,6 +254,7 @@ Result<Asset> readAsset(const Source& source, ReadContext& ctx, const FormatInfo
     if (rig.name.empty()) rig.name = stem;
     nameUnnamedAnimations(rig.animations, rig.name);
   }
+  for (Texture& texture : asset.textures) texture.file = source.name();
   for (ClipSet& clips : asset.clips) {
     stamp(clips.provenance, *format, source.name());
     if (clips.name.empty()) clips.name = stem;

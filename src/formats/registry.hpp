@@ -23,6 +23,7 @@ enum Carries : uint32_t {
   kCarriesMesh = 1u << 2,
   kCarriesAnimations = 1u << 3,
   kCarriesContainer = 1u << 4,  // many items in one file (a package, an arena, an archive)
+  kCarriesTextures = 1u << 5,   // images for the materials of models in other files (a TXD)
 };
 // "skeleton, skin, meshes", in that order.
 std::string carriesText(uint32_t carries);

@@ -1,11 +1,14 @@
 #include "pipeline/inputs.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "core/hierarchy_manifest.hpp"
 #include "core/repair.hpp"
+#include "core/texture_binding.hpp"
 #include "formats/registry.hpp"
 
 namespace rigport {
@@ -38,6 +41,37 @@ Result<Rig> loadSkeleton(const std::string& spec, const ReadOptions& read) {
   return usage(fmt::format("holds no skeleton named '{}'", item));
 }
 
+std::string lowered(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// Files in the folder of `path` with its stem (any case) of a format that carries textures.
+std::vector<std::string> textureFilesBeside(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path input(path);
+  const std::string stem = lowered(input.stem().string());
+  std::vector<std::string> found;
+  std::error_code ec;
+  const fs::path folder = input.has_parent_path() ? input.parent_path() : fs::path(".");
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& candidate = it->path();
+    if (lowered(candidate.stem().string()) != stem || candidate == input) continue;
+    const std::string name = candidate.string();
+    const auto carriesTextures = [&](const FormatInfo& f) { return (f.carries & kCarriesTextures) != 0 && namesFileOf(f, name); };
+    if (std::any_of(formats().begin(), formats().end(), carriesTextures)) found.push_back(name);
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+bool namesATexture(const std::vector<AssembledRig>& rigs) {
+  for (const AssembledRig& r : rigs)
+    for (const Material& m : r.rig.materials)
+      if (!m.textures.empty()) return true;
+  return false;
+}
+
 }  // namespace
 
 Result<SharedInputs> loadSharedInputs(const LoadOptions& o) {
@@ -57,6 +91,14 @@ Result<SharedInputs> loadSharedInputs(const LoadOptions& o) {
     for (ClipSet& c : asset->clips) shared.animations.push_back(std::move(c));
   }
   if (!o.skeleton.empty()) { RP_ASSIGN(shared.skeleton, loadSkeleton(o.skeleton, shared.read)); }
+  shared.noTextures = o.noTextures;
+  for (const std::string& path : shared.noTextures ? std::vector<std::string>{} : o.textureFiles) {
+    auto asset = loadAsset(path, shared.read);
+    if (!asset) return withRole(asset.error(), path, "--txd");
+    if (asset->textures.empty()) return withRole(makeError(ErrorCode::Usage, "holds no textures"), path, "--txd");
+    for (Texture& t : asset->textures) shared.textures.push_back(std::move(t));
+    shared.textureFiles.push_back(path);
+  }
   return shared;
 }
 
@@ -75,9 +117,37 @@ Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs&
   return rigs;
 }
 
+void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared) {
+  if (shared.noTextures || !namesATexture(rigs)) return;
+  std::vector<Asset> beside;
+  std::vector<std::string> files;
+  Provenance unread;  // texture files beside the input that did not read
+  for (const std::string& file : textureFilesBeside(path)) {
+    files.push_back(file);
+    auto asset = loadAsset(file, shared.read);
+    if (!asset) {
+      unread.warn("texture-file", fmt::format("{} was not read: {}", file, asset.error().describe()));
+      continue;
+    }
+    beside.push_back(std::move(*asset));
+  }
+  std::vector<const Texture*> textures;
+  for (const Asset& a : beside)
+    for (const Texture& t : a.textures) textures.push_back(&t);
+  for (const Texture& t : shared.textures) textures.push_back(&t);
+  files.insert(files.end(), shared.textureFiles.begin(), shared.textureFiles.end());
+  if (files.empty()) return;  // no texture file beside it nor given: converted as a DFF alone always was
+  for (AssembledRig& r : rigs) {
+    r.rig.provenance.absorb(unread);
+    bindTextures(r.rig, textures, files);
+  }
+}
+
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
   RP_ASSIGN(Asset asset, loadAsset(path, shared.read));
-  return assembleInput(std::move(asset), shared);
+  RP_ASSIGN(std::vector<AssembledRig> rigs, assembleInput(std::move(asset), shared));
+  bindInputTextures(rigs, path, shared);
+  return rigs;
 }
 
 }  // namespace rigport

@@ -1,7 +1,7 @@
 // Reading inputs into the rigs to export: the clip files and the skeleton named once for a whole
 // batch (LoadOptions, loaded into SharedInputs), then each input read, assembled with them
 // (core/assemble.hpp) and repaired (core/repair.hpp). The CLI's --anim, --skeleton, --item, --clip,
-// --strict, --memory-limit and --hierarchy are these options.
+// --strict, --memory-limit, --hierarchy, --txd and --no-textures are these options.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,8 @@ struct LoadOptions {
   uint64_t memoryLimit = 0;             // most bytes one file's read may allocate from sizes in it; 0: ReadOptions' default
   bool strict = false;                  // damage that would be repaired or dropped is an error
   std::string hierarchy;                // JSON bone-parent manifest for formats that store none (docs/hierarchy_manifest.md)
+  std::vector<std::string> textureFiles;  // texture dictionaries for every input, after the one beside it
+  bool noTextures = false;              // no texture file is looked for or read
 };
 
 // What LoadOptions name, loaded once for every input.
@@ -34,6 +36,9 @@ struct SharedInputs {
   std::vector<ClipSet> animations;
   std::optional<Rig> skeleton;
   bool strict = false;
+  std::vector<Texture> textures;          // of the textureFiles, in the order given
+  std::vector<std::string> textureFiles;
+  bool noTextures = false;
 };
 
 // Loads what `options` names. Fails on the first file that cannot be read, naming it and its role.
@@ -44,7 +49,12 @@ Status refuseDroppedParts(const Asset& asset);
 // Assembles one input's asset with the shared inputs and repairs what real files damage
 // (core/repair.hpp; when strict, damage, repaired or dropped, is an error).
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
-// loadAsset(path), then assembleInput().
+// Binds the materials of `rigs` (read from `path`) to textures by name: those of the texture files
+// beside `path` with its stem (any case: ped.dff takes PED.TXD), then the shared ones. A texture
+// file beside it that does not read, and a texture found nowhere, are warnings on the rig; with no
+// texture file beside it or given, the rigs are left as they are (no warning).
+void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared);
+// loadAsset(path), then assembleInput() and bindInputTextures().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
 
 }  // namespace rigport

@@ -1,5 +1,5 @@
 // RenderWare 3 and the games on it: the DFF clump (frames, HAnim hierarchy, geometry, Skin PLG;
-// renderware.md §1.1–1.9), the .anm Anim Animation (§2) and GTA's IFP packages (§4).
+// renderware.md §1.1–1.9), the .anm Anim Animation (§2), GTA's IFP packages (§4) and texture dictionaries.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +38,14 @@ inline Result<ClipSet> readAnm(std::span<const uint8_t> bytes) {
 Result<std::vector<uint8_t>> writeAnm(const Rig& rig);
 // Writes clips read from an .anm back by the node positions they were read with.
 Result<std::vector<uint8_t>> writeAnm(const ClipSet& clips);
+
+// Texture dictionaries (.txd, txd_layout.hpp): PC D3D8/D3D9 rasters decoded to RGBA8 with their mips.
+bool probeTxd(std::span<const uint8_t> bytes);
+// The textures in Asset::textures; a damaged texture native is skipped with a `texture-skipped`
+// warning, another platform's raster and a size beyond the bytes or the budget refuse the file.
+Result<Asset> readTxd(std::span<const uint8_t> bytes, ReadContext& ctx);
+// One item per texture native (its name where the platform's layout is known), without decoding.
+Result<std::vector<ItemInfo>> listTxd(std::span<const uint8_t> bytes, ReadContext& ctx);
 
 bool probeIfp(std::span<const uint8_t> bytes);
 Result<ClipSet> readIfp(std::span<const uint8_t> bytes, ReadContext& ctx);

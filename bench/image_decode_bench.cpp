@@ -1,0 +1,84 @@
+// The image room's decoders (src/image, issue 29): one 1024x1024 level of each pixel layout a
+// RenderWare TXD stores, decoded to RGBA8, in MB/s of stored texture data beside memcpy of the same
+// bytes; and the PNG encoding the glTF export does of the decoded level. Stored bytes are random
+// (DXT blocks of random end points and indices decode like any others; P8 indices cover a full
+// 256-entry palette).
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "core/byte_reader.hpp"
+#include "image/decode.hpp"
+#include "image/png.hpp"
+#include "bench_main.hpp"
+#include "memcpy_ceiling.hpp"
+
+namespace {
+
+using rigport::image::PixelLayout;
+
+constexpr uint32_t kSide = 1024;
+
+const std::vector<uint8_t>& storedLevel(PixelLayout layout) {
+  static std::vector<uint8_t> levels[10];
+  std::vector<uint8_t>& bytes = levels[static_cast<size_t>(layout)];
+  if (bytes.empty()) {
+    std::mt19937 rng(7);
+    bytes.resize(rigport::image::levelBytes(layout, kSide, kSide));
+    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  }
+  return bytes;
+}
+
+const std::vector<uint8_t>& palette() {
+  static const std::vector<uint8_t> entries = [] {
+    std::vector<uint8_t> p(256 * 4);
+    for (size_t i = 0; i < p.size(); ++i) p[i] = static_cast<uint8_t>(i * 7);
+    return p;
+  }();
+  return entries;
+}
+
+void BM_DecodeLevel(benchmark::State& state, PixelLayout layout) {
+  const std::vector<uint8_t>& bytes = storedLevel(layout);
+  for (auto _ : state) {
+    rigport::ByteReader r(bytes);
+    auto level = rigport::image::decodeLevel(r, layout, kSide, kSide, palette(), "level");
+    if (!level) state.SkipWithError(level.error().describe().c_str());
+    benchmark::DoNotOptimize(level);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes.size() * state.iterations()));
+  state.counters["MB/s"] =
+      benchmark::Counter(static_cast<double>(bytes.size()) * static_cast<double>(state.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+
+void BM_MemcpyLevel(benchmark::State& state, PixelLayout layout) { rigport::bench::memcpyCeiling(state, storedLevel(layout)); }
+
+// PNG of a decoded DXT1 level: smooth within blocks, as textures are, unlike the random bytes.
+void BM_EncodePng(benchmark::State& state) {
+  rigport::ByteReader r(storedLevel(PixelLayout::Dxt1));
+  const rigport::ImageLevel level = *rigport::image::decodeLevel(r, PixelLayout::Dxt1, kSide, kSide, {}, "level");
+  for (auto _ : state) {
+    auto png = rigport::image::encodePng(level);
+    benchmark::DoNotOptimize(png);
+  }
+  state.counters["MB/s"] =
+      benchmark::Counter(static_cast<double>(level.rgba.size()) * static_cast<double>(state.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK_CAPTURE(BM_DecodeLevel, dxt1, PixelLayout::Dxt1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyLevel, dxt1, PixelLayout::Dxt1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeLevel, dxt5, PixelLayout::Dxt5)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyLevel, dxt5, PixelLayout::Dxt5)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeLevel, b8g8r8a8, PixelLayout::B8G8R8A8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyLevel, b8g8r8a8, PixelLayout::B8G8R8A8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeLevel, r5g6b5, PixelLayout::R5G6B5)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyLevel, r5g6b5, PixelLayout::R5G6B5)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeLevel, p8, PixelLayout::P8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyLevel, p8, PixelLayout::P8)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EncodePng)->Unit(benchmark::kMillisecond);
+
+RIGPORT_BENCHMARK_MAIN();
