@@ -53,9 +53,6 @@ void transformArmature(tinygltf::Model& m, const glm::mat4& local) {
   tinygltf::Scene& scene = m.scenes.at(static_cast<size_t>(std::max(m.defaultScene, 0)));
   tinygltf::Node armature;
   armature.name = "Armature";
-  glm::vec3 scale, translation, skew;
-  glm::quat rotation;
-  glm::vec4 perspective;
   std::vector<int> roots;
   for (int n : scene.nodes) (m.nodes.at(static_cast<size_t>(n)).skin >= 0 ? roots : armature.children).push_back(n);
   const glm::vec3 t(local[3]);
