@@ -35,6 +35,7 @@
 #include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/frame_list.hpp"
 #include "formats/renderware/geometry.hpp"
+#include "formats/renderware/renderware.hpp"
 #include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/test_support.hpp"
@@ -133,9 +134,9 @@ uint32_t u32(ByteReader& r, const char* field) {
 }
 
 // The clump's frames, geometries and atomics as stored (no reordering, no rig built).
-Clump readClump(const std::string& path) {
+Clump readClump(std::vector<uint8_t> bytes) {
   Clump c;
-  c.bytes = test::readBytes(path);
+  c.bytes = std::move(bytes);
   ByteReader file(c.bytes);
   auto clump = readChunk(file, kClump, "Clump");
   EXPECT_TRUE(clump.ok());
@@ -349,7 +350,7 @@ TEST_P(DragonffReads, TheRestPoseTheInputShows) {
   ASSERT_EQ(converted.code, 0) << converted.text;
 
   const Pose want = gltfRest(input);
-  const Clump clump = readClump(dff);
+  const Clump clump = readClump(test::readBytes(dff));
   const float tolerance = 1e-4f * modelSize(want);
   const Distance dragonff = distance(want, dragonffRest(clump), name + " (DragonFF)");
   const Distance librw = distance(want, librwRest(clump), name + " (librw)");
@@ -373,5 +374,31 @@ TEST_P(DragonffReads, TheRestPoseTheInputShows) {
 
 INSTANTIATE_TEST_SUITE_P(Inputs, DragonffReads,
                          testing::Values("Plain", "ScaledArmature", "TwoRoots", "HelperNode", "ReversedJoints", "BindShape", "MeshOffset"));
+
+// DragonFF's construct_bone_dict takes the last frame carrying a node's HAnim id as that node's
+// bone: a frame that is no node (a prop bone) with a joint's id would take the joint's place and
+// name. The writer gives such a frame no id.
+TEST(DragonffReads, AFrameThatIsNoNodeNeverCarriesANodesId) {
+  Rig rig = makeDemoCharacter();
+  const int32_t pelvis = rig.skeleton.find("pelvis");
+  ASSERT_GE(pelvis, 0);
+  rig.skeleton.joints = rig.skeleton.jointList();
+  for (size_t b = 0; b < rig.skeleton.bones.size(); ++b) rig.skeleton.bones[b].id = static_cast<uint32_t>(100 + b);
+  Bone prop;
+  prop.name = "prop";
+  prop.parent = rig.skeleton.find("hand_r");
+  prop.id = rig.skeleton.bones[static_cast<size_t>(pelvis)].id;  // not a joint: not in `joints`
+  rig.skeleton.bones.push_back(prop);
+  auto written = writeDff(rig);
+  ASSERT_TRUE(written.ok()) << written.error().describe();
+  const Clump clump = readClump(*written);
+  const int32_t id = static_cast<int32_t>(*rig.skeleton.bones[static_cast<size_t>(pelvis)].id);
+  size_t carrying = 0;
+  for (const RwFrame& f : clump.frames) carrying += f.hanim && f.hanim->nodeId == id ? 1 : 0;
+  EXPECT_EQ(carrying, 1u);
+  const Pose pose = dragonffRest(clump);
+  EXPECT_EQ(pose.joints.count("pelvis"), 1u);
+  EXPECT_EQ(pose.joints.count("prop"), 0u);
+}
 
 }  // namespace
