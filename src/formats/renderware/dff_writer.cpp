@@ -142,16 +142,33 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     }
     ids[b] = candidate++;
   }
+  // A bone that is no node keeps its id only where no node has it: DragonFF's construct_bone_dict
+  // takes the last frame with a node's id as that node's bone, librw's findById the first.
+  std::vector<int32_t> nodeIds;
+  for (uint32_t b : tree.bones) nodeIds.push_back(ids[b]);
+  std::sort(nodeIds.begin(), nodeIds.end());
   for (size_t b = 0; b < sk.bones.size(); ++b) {
-    if (ids[b] >= 0 || version < kHAnimOnEveryFrameBefore) {
+    if (nodeOfBone[b] < 0 && std::binary_search(nodeIds.begin(), nodeIds.end(), ids[b])) ids[b] = -1;
+  }
+  // The hierarchy lives on the first node's frame, as in GTA's files, unless the frames above it
+  // move it (Blender's armature object, the Khronos Fox's ×0.0254 and 90° turn): then on the root
+  // frame above. DragonFF makes the hierarchy frame an armature object that keeps no matrix of its
+  // own and hangs on the frame above it, and poses bones by their inverse bind matrices in that
+  // armature's space (docs/dragonff.md): that space must be the skin's, as for librw and rigport.
+  // (Not `empty() ? -1 : bones[0]`: that conditional is unsigned, and -1 became 4294967295, an
+  // out-of-bounds frame the fuzzer found.)
+  const std::vector<glm::mat4> world = sk.worldBindMatrices();
+  const bool hasHierarchy = !tree.bones.empty();
+  uint32_t hierFrame = hasHierarchy ? tree.bones[0] : 0;
+  if (hasHierarchy && sk.bones[hierFrame].parent >= 0 && !isIdentity(world[static_cast<size_t>(sk.bones[hierFrame].parent)])) {
+    while (sk.bones[hierFrame].parent >= 0) hierFrame = static_cast<uint32_t>(sk.bones[hierFrame].parent);
+  }
+  for (size_t b = 0; b < sk.bones.size(); ++b) {
+    if (ids[b] >= 0 || version < kHAnimOnEveryFrameBefore || (hasHierarchy && b == hierFrame)) {
       frames[b].hanim = HAnimPlg{};
       frames[b].hanim->nodeId = ids[b];
     }
   }
-  // The hierarchy lives on the first node's frame. (Not `empty() ? -1 : bones[0]`: that conditional
-  // is unsigned, and -1 became 4294967295, an out-of-bounds frame the fuzzer found.)
-  const bool hasHierarchy = !tree.bones.empty();
-  const uint32_t hierFrame = hasHierarchy ? tree.bones[0] : 0;
   if (hasHierarchy) {
     const std::vector<int32_t> flags = hanimFlagsFromParents(tree.parents);
     HAnimPlg& plg = *frames[hierFrame].hanim;
@@ -164,7 +181,6 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   // positions and inverse bind matrices as they are, in the skin's space (§1.9: librw's skinning
   // cancels the atomic's frame, a vertex lands at bone LTM × IBM × v); an unskinned one on its bone,
   // or on the first frame with its positions taken into that frame's space.
-  const std::vector<glm::mat4> world = sk.worldBindMatrices();
   std::vector<RwGeometry> geometries;
   std::vector<uint32_t> atomicFrames;
   for (size_t mi = 0; mi < rig.meshes.size(); ++mi) {
