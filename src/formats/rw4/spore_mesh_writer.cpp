@@ -48,7 +48,10 @@ Layout layoutOf(const Mesh& mesh) {
 }
 
 // rw4_exporter.py signed_float_to_ubyte: b = round(x × 127.5 + 127.5), clamped here to a byte.
-uint8_t packSigned(float x) { return static_cast<uint8_t>(std::clamp(std::round(x * 127.5f + 127.5f), 0.0f, 255.0f)); }
+uint8_t packSigned(float x) {
+  if (!std::isfinite(x)) x = 0.0f;
+  return static_cast<uint8_t>(std::clamp(std::round(x * 127.5f + 127.5f), 0.0f, 255.0f));
+}
 
 // rw4_exporter.py calculate_tangents: per triangle from the UV gradients, summed at its corners,
 // then made perpendicular to the vertex normal (the face normal's side where there is none).
