@@ -102,18 +102,6 @@ constexpr size_t kHeaderSize = 0x24;
 constexpr uint32_t kField0 = 40;  // rw4_exporter.py: "I have no idea of what this is"
 }  // namespace mesh
 
-// spore_meshes.md "BlendShapeBuffer": u32 type (1), u32 offsets[11] (object-relative, 0 = none),
-// u32 shape count, u32 vertex count, u32, u32 blend indices per vertex (RWBlendShapeBuffer.java).
-// Positions are xyz + 4 pad bytes a vertex, the base first, then each shape's deltas; texcoords are
-// uv + 8 pad bytes; blend indices u16 and weights f32, `boneIndicesCount` of each a vertex.
-namespace blendshapebuffer {
-constexpr uint32_t kType = 1;
-constexpr size_t kStreams = 11;
-constexpr size_t kPosition = 0, kTexcoord = 3, kBlendIndices = 9, kBlendWeights = 10;
-constexpr size_t kHeaderSize = 4 + 4 * kStreams + 16;
-constexpr size_t kPositionStride = 16, kTexcoordStride = 16;
-}  // namespace blendshapebuffer
-
 // spore_meshes.md "Animations": u32 (a subreference to itself), u32 count, count × (u32 id, ref KeyframeAnim).
 namespace animations {
 constexpr size_t kHeaderSize = 8;
