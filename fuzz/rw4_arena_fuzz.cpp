@@ -1,6 +1,7 @@
 // libFuzzer target for the RW4 arena reader (rw4_arena.md): any bytes → readArena returns an Asset
 // or an Error; every rig read must survive export and the JSON report (downstream.hpp), and one the
-// writer accepts must read back with the same bones. Seeds: tests/data/samples/rw4/*.psg, *.rw4.
+// writer accepts must read back with the same bones (and, in Spore's mesh layout, the same meshes).
+// Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +24,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto back = rigport::rw4::readArena(*again, ctx2);
     if (!back || back->rigs.size() != 1) std::abort();  // our own output must read back
     if (back->rigs[0].skeleton.bones.size() != rig.skeleton.bones.size()) std::abort();
+    // Spore's own mesh objects too (a PC arena's layout): what the writer accepts reads back with
+    // the same bones and meshes.
+    rigport::rw4::ArenaWriteOptions spore;
+    spore.platform = rigport::rw4::Platform::Pc;
+    spore.sporeMeshes = true;
+    auto sporeBytes = rigport::rw4::writeArena(rig, spore);
+    if (!sporeBytes) continue;
+    const auto sporeSource = rigport::Source::fromBytes(std::move(*sporeBytes), "again.rw4");
+    rigport::ReadContext ctx3;
+    auto sporeBack = rigport::rw4::readArena(*sporeSource, ctx3);
+    if (!sporeBack || sporeBack->rigs.size() != 1) std::abort();
+    if (sporeBack->rigs[0].skeleton.bones.size() != rig.skeleton.bones.size()) std::abort();
+    if (sporeBack->rigs[0].meshes.size() != rig.meshes.size()) std::abort();
   }
   return 0;
 }

@@ -12,6 +12,7 @@
 #include "formats/rw4/model_data.hpp"
 #include "formats/rw4/opti_mesh.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
+#include "formats/rw4/spore_mesh.hpp"
 
 namespace rigport::rw4 {
 namespace {
@@ -42,8 +43,40 @@ std::vector<RwSkeleton> readSkeletonObjects(const Arena& arena, const ByteReader
   return out;
 }
 
-// Meshes of one model: every failure skips that mesh with a warning naming the error. Each mesh
-// kept is handed to ReadOptions::meshBuilt when set (the rig being rigs[rigIndex] of the asset).
+// A mesh read for the rig (`what` names its object): kept when its structure is sound, then handed
+// to ReadOptions::meshBuilt when set (the rig being rigs[rigIndex] of the asset).
+Status keepMesh(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, const std::string& what,
+                Mesh mesh, Rig& rig) {
+  rig.meshes.push_back(std::move(mesh));
+  // What meshBuilt is promised; a read without it makes the same check, so both keep the same meshes.
+  if (const Status structure = validateMesh(rig, rig.meshes.size() - 1, MeshChecks::Structure); !structure) {
+    rig.meshes.pop_back();
+    rig.provenance.warn("rw4-mesh-skipped", fmt::format("{} is skipped: {}", what, structure.error().describe()));
+    return Ok{};
+  }
+  if (!ctx.options.meshBuilt) return Ok{};
+  RP_CHECK(ctx.options.meshBuilt(rig, rigIndex, rig.meshes.size() - 1));
+  // The mesh's vertex and index data (base resources) go back with it; a later mesh that shares a
+  // buffer reads it again from the page cache.
+  if (ctx.releaseBytes) {
+    for (const DictEntry& e : arena.dictionary) {
+      if (e.resource != 0 && e.inFile) ctx.releaseBytes(root.data().subspan(e.fileOffset, e.size));
+    }
+  }
+  return Ok{};
+}
+
+// Spore's meshes (spore_mesh.hpp), on the rig of the arena's Skeleton object: its blend indices
+// name that skeleton's bones in file order, which rig.skeleton.joints maps to the rig's.
+Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, Rig& rig) {
+  for (SporeMesh& s : readSporeMeshes(arena, root, rig.skeleton.joints, rig.provenance)) {
+    for (uint32_t row : s.rows) rig.itemIds.push_back(std::to_string(row));
+    RP_CHECK(keepMesh(arena, root, ctx, rigIndex, fmt::format("VertexBuffer (row {})", s.rows.front()), std::move(s.mesh), rig));
+  }
+  return Ok{};
+}
+
+// Meshes of one model: every failure skips that mesh with a warning naming the error.
 Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md, const std::vector<uint32_t>& fileToRig,
                   const ReadContext& ctx, size_t rigIndex, Rig& rig) {
   for (uint32_t row : md.meshes) {
@@ -60,22 +93,7 @@ Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& m
     if (!*mesh) continue;
     Mesh& m = **mesh;
     m.name = fmt::format("mesh_{}", row);
-    rig.meshes.push_back(std::move(m));
-    // What meshBuilt is promised; a read without it makes the same check, so both keep the same meshes.
-    if (const Status structure = validateMesh(rig, rig.meshes.size() - 1, MeshChecks::Structure); !structure) {
-      rig.meshes.pop_back();
-      rig.provenance.warn("rw4-mesh-skipped", fmt::format("RenderOptiMeshData (row {}) is skipped: {}", row, structure.error().describe()));
-      continue;
-    }
-    if (!ctx.options.meshBuilt) continue;
-    RP_CHECK(ctx.options.meshBuilt(rig, rigIndex, rig.meshes.size() - 1));
-    // The mesh's vertex and index data (base resources) go back with it; a later mesh that shares a
-    // buffer reads it again from the page cache.
-    if (ctx.releaseBytes) {
-      for (const DictEntry& e : arena.dictionary) {
-        if (e.resource != 0 && e.inFile) ctx.releaseBytes(root.data().subspan(e.fileOffset, e.size));
-      }
-    }
+    RP_CHECK(keepMesh(arena, root, ctx, rigIndex, fmt::format("RenderOptiMeshData (row {})", row), std::move(m), rig));
   }
   return Ok{};
 }
@@ -99,6 +117,7 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
     for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
   }
   RP_CHECK(readMeshes(arena, root, md, fileToRig, ctx, rigIndex, rig));
+  if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig));
   // `--item` takes any row `info` lists that is part of this rig.
   rig.itemIds.push_back(std::to_string(row));
   if (skeleton != nullptr) rig.itemIds.push_back(std::to_string(skeleton->row));
@@ -109,7 +128,8 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
 
 // A Skeleton object with no RenderModelData (a PC model, §5): bones named by their hashes, the
 // inverse bind pose from an AnimationSkin of the same count.
-Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const RwSkeleton& s) {
+Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const RwSkeleton& s, bool sporeMeshes, const ReadContext& ctx,
+                            size_t rigIndex) {
   Rig rig;
   ModelData md;
   md.index = s.row;
@@ -139,22 +159,20 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
   RP_CHECK(buildSkeleton(md, parents, rig));
   // Hashes by file order: joints[file bone] is the bone's rig index.
   for (size_t fb = 0; fb < s.nameHashes.size(); ++fb) rig.skeleton.bones[rig.skeleton.joints[fb]].nameHash = s.nameHashes[fb];
+  if (sporeMeshes) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig));
   rig.itemIds.push_back(std::to_string(s.row));
   rig.extras = arenaExtras(arena, s.row);
   return rig;
 }
 
-// Spore keeps its meshes in the old graphics family (§2.5: VDES 0x20004, VBUF 0x20005, IBUF
-// 0x20007, Mesh 0x20009), which is not read yet: said, never skipped silently.
-void warnSporeMeshes(const Arena& arena, Provenance& prov) {
-  size_t objects = 0;
-  for (const DictEntry& e : arena.dictionary) {
-    objects += (e.typeId == 0x00020004 || e.typeId == 0x00020005 || e.typeId == 0x00020007 || e.typeId == 0x00020009) ? 1 : 0;
-  }
-  if (objects == 0) return;
-  prov.warn("rw4-spore-mesh", fmt::format("{} Spore mesh objects (VDES 0x00020004, VBUF 0x00020005, IBUF 0x00020007, Mesh 0x00020009) "
-                                          "are not read: their mesh is missing from the rig",
-                                          objects));
+// Spore's meshes are skinned on the arena's Skeleton object; without one (a static model) they
+// are not read: said, never skipped silently.
+void warnSporeMeshesWithoutSkeleton(const Arena& arena, Provenance& prov) {
+  size_t meshes = 0;
+  for (const DictEntry& e : arena.dictionary) meshes += e.typeId == 0x00020009 ? 1 : 0;
+  prov.warn("rw4-spore-mesh", fmt::format("{} Spore Mesh object(s) (0x00020009) are not read: the arena has no Skeleton (0x00070002) "
+                                          "to skin them on (static models are not read)",
+                                          meshes));
 }
 
 }  // namespace
@@ -181,6 +199,8 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   asset.provenance.axes = axesOf(arena.platform->platform);
   const std::vector<RwSkeleton> skeletons = readSkeletonObjects(arena, root, asset.provenance);
   std::vector<bool> skeletonUsed(skeletons.size(), false);
+  const bool sporeMeshes = hasSporeMeshes(arena);
+  if (sporeMeshes && skeletons.empty()) warnSporeMeshesWithoutSkeleton(arena, asset.provenance);
   std::vector<uint32_t> models;
   for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
     if (arena.dictionary[i].typeId == kRenderModelData) models.push_back(i);
@@ -193,11 +213,12 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   }
   for (size_t s = 0; s < skeletons.size(); ++s) {
     if (skeletonUsed[s]) continue;
-    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s]));
+    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s], s == 0 && sporeMeshes, ctx, asset.rigs.size()));
     if (models.size() + skeletons.size() > 1) rig.name = fmt::format("{}_{}", stem, skeletons[s].row);
     asset.rigs.push_back(std::move(rig));
   }
   ClipSet clips;
+  const std::map<uint32_t, uint32_t> animationIds = readAnimationIds(arena, root, asset.provenance);
   for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
     if (arena.dictionary[i].typeId != kKeyframeAnim) continue;
     auto obj = objectReader(arena, root, i, "KeyframeAnim");
@@ -205,6 +226,10 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
     if (!anim) {
       asset.provenance.warn("rw4-keyframe-anim", fmt::format("KeyframeAnim (row {}) is not read: {}", i, anim.error().describe()));
       continue;
+    }
+    if (auto id = animationIds.find(i); id != animationIds.end()) {  // the game's name for the clip
+      anim->name = fmt::format("0x{:08X}", id->second);
+      anim->extras["rw4"] = {{"animationId", id->second}, {"object", i}};
     }
     clips.animations.push_back(std::move(*anim));
     clips.animationItems.push_back(std::to_string(i));
@@ -215,7 +240,6 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
     clips.provenance.absorb(asset.provenance);
     asset.clips.push_back(std::move(clips));
   }
-  warnSporeMeshes(arena, asset.provenance);
   if (asset.rigs.empty() && asset.clips.empty()) {
     asset.provenance.warn("rw4-no-model", fmt::format("no rig: the arena's {} objects include no RenderModelData (0x00EB0001), "
                                                       "Skeleton (0x00070002) or KeyframeAnim (0x00070001); textures and other objects are not read",

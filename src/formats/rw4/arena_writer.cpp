@@ -16,6 +16,8 @@
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
+#include "formats/rw4/spore_mesh.hpp"
+#include "formats/rw4/spore_mesh_layout.hpp"
 #include "formats/rw4/vertex_format.hpp"
 
 namespace rigport::rw4 {
@@ -24,7 +26,8 @@ namespace {
 constexpr size_t kMaxInfluences = 4;
 constexpr size_t kObjectAlign = 0x10;
 constexpr size_t kBufferAlign = 0x80;
-constexpr uint32_t kRowsPerMesh = 7;  // VD, VB, IB, MeshHelper, OptiMesh, vertex bytes, index bytes
+constexpr uint32_t kRowsPerMesh = 7;       // VD, VB, IB, MeshHelper, OptiMesh, vertex bytes, index bytes
+constexpr uint32_t kRowsPerSporeMesh = 6;  // VertexDescription, VertexBuffer, IndexBuffer, Mesh, vertex bytes, index bytes
 constexpr float kInt16PositionLimit = 32767.0f / 256.0f;
 
 struct ResourceSize {
@@ -337,6 +340,32 @@ Status checkBones(const Rig& rig) {
   return Ok{};
 }
 
+// The id a Spore arena names a bone or clip by: the one it was read with, else FNV-1 of the name.
+std::optional<uint32_t> hexId(const std::string& name) {
+  if (name.size() != 10 || name[0] != '0' || (name[1] != 'x' && name[1] != 'X')) return std::nullopt;
+  uint32_t v = 0;
+  for (size_t i = 2; i < name.size(); ++i) {
+    const char c = name[i];
+    const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (digit < 0) return std::nullopt;
+    v = v << 4 | static_cast<uint32_t>(digit);
+  }
+  return v;
+}
+
+uint32_t sporeBoneId(const Bone& b) {
+  if (b.nameHash && *b.nameHash <= UINT32_MAX) return static_cast<uint32_t>(*b.nameHash);
+  return hexId(b.name).value_or(fnv1_32Lower(b.name));
+}
+
+uint32_t sporeAnimationId(const Animation& a) {
+  const nlohmann::json* id = a.extras.is_object() && a.extras.contains("rw4") ? &a.extras["rw4"] : nullptr;
+  if (id != nullptr && id->is_object() && id->contains("animationId") && (*id)["animationId"].is_number_unsigned()) {
+    return (*id)["animationId"].get<uint32_t>();
+  }
+  return hexId(a.name).value_or(fnv1_32Lower(a.name));
+}
+
 std::vector<uint8_t> headerBytes(const PlatformInfo& pi, uint32_t id, uint32_t numRows, uint32_t dictStart, uint32_t sections,
                                  const std::vector<ResourceSize>& resources) {
   ByteWriter h(pi.bigEndian ? Endian::Big : Endian::Little);
@@ -381,6 +410,8 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
     convertAxes(*converted, axes);
   }
   const Rig& rig = converted ? *converted : input;
+  const bool spore = o.sporeMeshes;
+  if (spore && o.platform != Platform::Pc) return usage("Spore's mesh objects are written to PC (w32) arenas only");
   RP_CHECK(checkLayout(o.layout));
   RP_CHECK(checkBones(rig));
   if (rig.meshes.size() > 65535) return usage(fmt::format("{} meshes; RenderModelData counts them in 16 bits", rig.meshes.size()));
@@ -389,8 +420,14 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   const auto& bones = rig.skeleton.bones;
 
   std::vector<MeshPlan> plans;
+  std::vector<SporeMeshBytes> sporeMeshes;
   uint32_t islands = 0;
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    if (spore) {
+      RP_ASSIGN(SporeMeshBytes bytes, encodeSporeMesh(rig.meshes[m], m));
+      sporeMeshes.push_back(std::move(bytes));
+      continue;
+    }
     RP_ASSIGN(MeshPlan plan, planMesh(rig, rig.meshes[m], m, o));
     plan.firstIsland = islands;
     islands += static_cast<uint32_t>(plan.islands.size());
@@ -401,20 +438,30 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   std::vector<glm::mat4> ibms(bones.size());
   for (size_t b = 0; b < bones.size(); ++b) ibms[b] = bones[b].inverseBind.value_or(glm::inverse(world[b]));
 
-  // Rows: RenderModelData, [Skeleton], then 7 per mesh (MeshRows).
+  // Rows: [RenderModelData (not in Spore's layout)], [Skeleton], [AnimationSkin], one KeyframeAnim
+  // per animation when asked for, [Spore's Animations map], then each mesh's rows (MeshRows, or
+  // kRowsPerSporeMesh).
   const uint32_t resourceType = o.platform == Platform::Ps3 ? kPs3GraphicsResource : kPcBufferResource;
   const uint32_t resourceIndex = resourceType - kBaseResourceFirst + 1;
-  // Then [AnimationSkin, one KeyframeAnim per animation] when asked for.
-  const bool animationObjects = o.skeletonObject && o.animationObjects;
+  const bool skeletonObject = o.skeletonObject || spore;
+  const bool animationObjects = skeletonObject && o.animationObjects;
+  const bool animationSkin = animationObjects || spore;  // Spore's bind pose is only there
   const uint32_t numAnimations = animationObjects ? static_cast<uint32_t>(rig.animations.size()) : 0;
-  const uint32_t firstMeshRow = (o.skeletonObject ? 2 : 1) + (animationObjects ? 1 + numAnimations : 0);
-  const uint32_t numRows = firstMeshRow + kRowsPerMesh * static_cast<uint32_t>(plans.size());
+  const bool animationsMap = spore && numAnimations > 0;
+  const uint32_t skeletonRow = spore ? 0 : 1, skinRow = skeletonRow + 1, firstAnimationRow = skinRow + (animationSkin ? 1 : 0);
+  const uint32_t mapRow = firstAnimationRow + numAnimations;
+  const uint32_t firstMeshRow = skeletonObject ? mapRow + (animationsMap ? 1 : 0) : 1;
+  const uint32_t numRows = firstMeshRow + (spore ? kRowsPerSporeMesh * static_cast<uint32_t>(sporeMeshes.size())
+                                                 : kRowsPerMesh * static_cast<uint32_t>(plans.size()));
   std::vector<Row> rows(numRows);
-  std::vector<uint32_t> types{0, kRenderModelData, resourceType};
-  if (o.skeletonObject) types.push_back(kSkeleton);
-  if (animationObjects) types.push_back(kAnimationSkin);
+  std::vector<uint32_t> types{0, resourceType};
+  if (!spore) types.push_back(kRenderModelData);
+  if (skeletonObject) types.push_back(kSkeleton);
+  if (animationSkin) types.push_back(kAnimationSkin);
   if (numAnimations > 0) types.push_back(kKeyframeAnim);
+  if (animationsMap) types.push_back(spore::kAnimations);
   if (!plans.empty()) types.insert(types.end(), {kVertexDescriptor, kVertexBuffer, kIndexBuffer, kMeshHelper, kRenderOptiMeshData});
+  if (!sporeMeshes.empty()) types.insert(types.end(), {spore::kVertexDescription, spore::kVertexBuffer, spore::kIndexBuffer, spore::kMesh});
   std::sort(types.begin() + 1, types.end());
 
   ByteWriter w(endian);
@@ -423,7 +470,7 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   // §2.2 sections: manifest, types, external arenas, subreferences, atoms.
   const uint32_t typesAt = 0x1C, externalAt = typesAt + 12 + 4 * static_cast<uint32_t>(types.size());
   const uint32_t subrefsAt = externalAt + 36, atomsAt = subrefsAt + 28;
-  const uint32_t numSubrefs = 2 * static_cast<uint32_t>(plans.size());
+  const uint32_t numSubrefs = 2 * static_cast<uint32_t>(plans.size()) + (animationsMap ? 1 : 0);
   w.u32(kSectionManifest);
   w.u32(kManifestEntries);
   w.u32(0xC);
@@ -443,29 +490,56 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   w.zeros(8);
 
   ModelLayout layout{};
-  object(w, rows, 0, kRenderModelData, [&](size_t) { writeModelData(w, rig, plans, ibms, firstMeshRow, layout); });
-  if (o.skeletonObject) {
+  std::vector<SubreferenceRecord> subrefs;
+  if (!spore) object(w, rows, 0, kRenderModelData, [&](size_t) { writeModelData(w, rig, plans, ibms, firstMeshRow, layout); });
+  if (skeletonObject) {
     const bool absolute = pi.platform == Platform::Pc;
     RwSkeleton s;
     s.skeletonId = o.arenaId;
     for (const Bone& b : bones) {
-      s.nameHashes.push_back(fnv1_32Lower(b.name));  // rigport's choice: the note documents no hash function
+      // rigport's choice where no id was read: the note documents no hash function
+      s.nameHashes.push_back(spore ? sporeBoneId(b) : fnv1_32Lower(b.name));
       s.flags.push_back(0);
       s.parents.push_back(b.parent);
     }
-    object(w, rows, 1, kSkeleton, [&](size_t) { writeRwSkeleton(w, s, absolute); });
-    if (animationObjects) {
-      const RwAnimationSkin skin{2, ibms};
-      object(w, rows, 2, kAnimationSkin, [&](size_t) { writeRwAnimationSkin(w, skin, absolute); });
-      for (uint32_t a = 0; a < numAnimations; ++a) {
-        Animation anim = rig.animations[a];
-        makeAbsolute(anim, rig.skeleton);
-        object(w, rows, 3 + a, kKeyframeAnim, [&](size_t) { writeKeyframeAnim(w, anim, rig.skeleton, s.nameHashes, o.arenaId, absolute); });
-      }
+    object(w, rows, skeletonRow, kSkeleton, [&](size_t) { writeRwSkeleton(w, s, absolute); });
+    if (animationSkin) {
+      const RwAnimationSkin skin{skinRow, ibms};
+      object(w, rows, skinRow, kAnimationSkin, [&](size_t) { writeRwAnimationSkin(w, skin, absolute); });
+    }
+    for (uint32_t a = 0; a < numAnimations; ++a) {
+      Animation anim = rig.animations[a];
+      makeAbsolute(anim, rig.skeleton);
+      object(w, rows, firstAnimationRow + a, kKeyframeAnim,
+             [&](size_t) { writeKeyframeAnim(w, anim, rig.skeleton, s.nameHashes, o.arenaId, absolute); });
     }
   }
+  if (animationsMap) {  // spore_meshes.md "Animations": a subreference to itself, then (id, KeyframeAnim) pairs
+    object(w, rows, mapRow, spore::kAnimations, [&](size_t) {
+      w.u32(subreference(static_cast<uint32_t>(subrefs.size())));
+      w.u32(numAnimations);
+      for (uint32_t a = 0; a < numAnimations; ++a) {
+        w.u32(sporeAnimationId(rig.animations[a]));
+        w.u32(firstAnimationRow + a);
+      }
+    });
+    subrefs.push_back({mapRow, static_cast<uint32_t>(spore::animations::kHeaderSize)});
+  }
   ByteWriter gfx(endian);
-  std::vector<SubreferenceRecord> subrefs;
+  for (size_t m = 0; m < sporeMeshes.size(); ++m) {
+    const SporeMeshBytes& bytes = sporeMeshes[m];
+    const uint32_t vd = firstMeshRow + kRowsPerSporeMesh * static_cast<uint32_t>(m), vb = vd + 1, ib = vd + 2, mesh = vd + 3;
+    const uint32_t vertexBytesRow = vd + 4, indexBytesRow = vd + 5;
+    for (const auto& [row, data] : {std::pair{vertexBytesRow, &bytes.vertices}, std::pair{indexBytesRow, &bytes.indices}}) {
+      gfx.align(kBufferAlign);
+      rows[row] = Row{resourceType, static_cast<uint32_t>(gfx.size()), static_cast<uint32_t>(data->size()), kBufferAlign};
+      gfx.raw(*data);
+    }
+    object(w, rows, vd, spore::kVertexDescription, [&](size_t) { w.raw(bytes.description); });
+    object(w, rows, vb, spore::kVertexBuffer, [&](size_t) { writeSporeVertexBuffer(w, bytes, vd, vertexBytesRow); });
+    object(w, rows, ib, spore::kIndexBuffer, [&](size_t) { writeSporeIndexBuffer(w, bytes, indexBytesRow); });
+    object(w, rows, mesh, spore::kMesh, [&](size_t) { writeSporeMeshObject(w, bytes, ib, vb); });
+  }
   for (size_t m = 0; m < plans.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];
     const MeshPlan& plan = plans[m];

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/key_sample.hpp"
+#include "formats/rw4/spore_mesh_layout.hpp"
 
 namespace rigport::rw4 {
 namespace {
@@ -142,6 +143,35 @@ Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t 
     prov.warn("rw4-key-time", fmt::format("KeyframeAnim (row {}): {} key(s) not later than the key before; dropped", row, dropped));
   }
   return anim;
+}
+
+std::map<uint32_t, uint32_t> readAnimationIds(const Arena& arena, const ByteReader& root, Provenance& prov) {
+  std::map<uint32_t, uint32_t> ids;
+  for (uint32_t row = 0; row < arena.dictionary.size(); ++row) {
+    if (arena.dictionary[row].typeId != spore::kAnimations) continue;
+    std::map<uint32_t, uint32_t> found;
+    const Status read = [&]() -> Status {
+      RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "Animations"));
+      RP_CHECK(obj.skip(4, "self"));
+      RP_ASSIGN(const uint32_t count, obj.u32("count"));
+      RP_ASSIGN(const size_t n, obj.count(count, spore::animations::kEntrySize, "count"));
+      for (size_t i = 0; i < n; ++i) {
+        RP_ASSIGN(const uint32_t id, obj.u32(Field("animationId", static_cast<int64_t>(i))));
+        const size_t at = obj.position();
+        RP_ASSIGN(const uint32_t anim, obj.u32(Field("keyframeAnim", static_cast<int64_t>(i))));
+        RP_CHECK(expectType(arena, obj, at, anim, kKeyframeAnim, "keyframeAnim"));
+        found.emplace(anim, id);
+      }
+      return Ok{};
+    }();
+    if (!read) {
+      prov.warn("rw4-animations", fmt::format("Animations (row {}) is not read: {}; its clips keep their row names", row,
+                                              read.error().describe()));
+      continue;
+    }
+    ids.merge(found);
+  }
+  return ids;
 }
 
 void writeKeyframeAnim(ByteWriter& w, const Animation& anim, const Skeleton& skeleton, const std::vector<uint32_t>& hashes,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "core/byte_writer.hpp"
@@ -19,6 +20,11 @@ namespace rigport::rw4 {
 // BlendFactor channels become scalar channels. The last channel's keys end at the object's padding
 // end or after the key whose time reaches the length (the note: no count is stored for it).
 Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t row, Provenance& prov);
+
+// Spore's Animations objects (0xFF0001, docs/spore_meshes.md): KeyframeAnim row → the id the game
+// knows the clip by (the first an arena gives it). A damaged map is skipped with a warning naming
+// its row and field.
+std::map<uint32_t, uint32_t> readAnimationIds(const Arena& arena, const ByteReader& root, Provenance& prov);
 
 // Appends a KeyframeAnim of `anim` (absolute tracks bound to `skeleton`'s bones; each bone's keys at
 // the union of its channels' times, LocRotScale) at w's end; `hashes` are the bones' channel ids.

@@ -47,6 +47,13 @@ struct ArenaWriteOptions {
   // KeyframeAnim 0x70001 per animation (LocRotScale keys), as Spore's PC models carry them (§5).
   bool animationObjects = false;
   uint32_t arenaId = 0;
+  // PC only: the meshes in Spore's own objects (VertexDescription, VertexBuffer, IndexBuffer, Mesh;
+  // docs/spore_meshes.md) as Spore's models carry them: no RenderModelData or RenderOptiMeshData;
+  // the Skeleton and AnimationSkin always, the KeyframeAnims (with animationObjects) listed in an
+  // Animations map 0xFF0001 under their ids. Bones and clips keep the ids they were read with
+  // (Bone::nameHash, a "0x%08X" name), else the FNV-1 hash of the lower-cased name. `layout` and
+  // `islandsPerMesh` do not apply: Spore's vertex is the one spore_mesh.hpp describes.
+  bool sporeMeshes = false;
 };
 
 // One RenderModelData with the rig's bones and inverse bind matrices, one RenderOptiMeshData +

@@ -1,0 +1,477 @@
+// Spore Mesh objects → Mesh (docs/spore_meshes.md; spore_mesh_layout.hpp).
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "formats/rw4/spore_mesh.hpp"
+#include "formats/rw4/spore_mesh_layout.hpp"
+
+namespace rigport::rw4 {
+namespace {
+
+using namespace spore;
+
+constexpr size_t kMaxInfluences = 4;
+
+struct Element {
+  int16_t stream = 0;
+  uint16_t offset = 0;
+  uint8_t type = 0;
+  uint32_t rwDecl = 0;
+};
+
+struct MeshObject {
+  uint32_t row = 0;
+  uint32_t indexBuffer = 0;
+  uint32_t firstIndex = 0, triangleCount = 0;
+  uint32_t vertexBuffer = 0;
+};
+
+// Bytes of one element of the type; 0 for D3DDECLTYPEs the add-ons do not read (UDEC3, DEC3N).
+size_t declBytes(uint8_t type) {
+  switch (type) {
+    case kFloat1: return 4;
+    case kFloat2: return 8;
+    case kFloat3: return 12;
+    case kFloat4: return 16;
+    case kD3DColor:
+    case kUByte4:
+    case kUByte4N:
+    case kShort2:
+    case kShort2N:
+    case kUShort2N:
+    case kFloat16x2: return 4;
+    case kShort4:
+    case kShort4N:
+    case kUShort4N:
+    case kFloat16x4: return 8;
+    default: return 0;
+  }
+}
+
+size_t declComponents(uint8_t type) {
+  switch (type) {
+    case kFloat1: return 1;
+    case kFloat2:
+    case kShort2:
+    case kShort2N:
+    case kUShort2N:
+    case kFloat16x2: return 2;
+    case kFloat3: return 3;
+    default: return declBytes(type) == 0 ? 0 : 4;
+  }
+}
+
+// Little-endian whatever the machine (PC arenas only).
+uint16_t le16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
+uint32_t le32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+// An element as Direct3D 9 gives it to a shader (normalised types scaled to [0, 1] or [-1, 1]);
+// returns how many components.
+size_t decodeDecl(uint8_t type, const uint8_t* p, float out[4]) {
+  switch (type) {
+    case kFloat1:
+    case kFloat2:
+    case kFloat3:
+    case kFloat4: {
+      const size_t n = size_t{type} + 1;
+      for (size_t c = 0; c < n; ++c) out[c] = std::bit_cast<float>(le32(p + 4 * c));
+      return n;
+    }
+    case kD3DColor:  // an ARGB u32: the bytes are B, G, R, A
+      for (size_t c = 0; c < 4; ++c) out[c] = static_cast<float>(p[c == 3 ? 3 : 2 - c]) / 255.0f;
+      return 4;
+    case kUByte4:
+    case kUByte4N:
+      for (size_t c = 0; c < 4; ++c) out[c] = type == kUByte4 ? static_cast<float>(p[c]) : static_cast<float>(p[c]) / 255.0f;
+      return 4;
+    case kShort2:
+    case kShort4:
+    case kShort2N:
+    case kShort4N: {
+      const size_t n = type == kShort2 || type == kShort2N ? 2 : 4;
+      const bool normalised = type == kShort2N || type == kShort4N;
+      for (size_t c = 0; c < n; ++c) {
+        const float v = static_cast<float>(static_cast<int16_t>(le16(p + 2 * c)));
+        out[c] = normalised ? std::max(v / 32767.0f, -1.0f) : v;
+      }
+      return n;
+    }
+    case kUShort2N:
+    case kUShort4N: {
+      const size_t n = type == kUShort2N ? 2 : 4;
+      for (size_t c = 0; c < n; ++c) out[c] = static_cast<float>(le16(p + 2 * c)) / 65535.0f;
+      return n;
+    }
+    case kFloat16x2:
+    case kFloat16x4: {
+      const size_t n = type == kFloat16x2 ? 2 : 4;
+      for (size_t c = 0; c < n; ++c) out[c] = halfToFloat(le16(p + 2 * c));
+      return n;
+    }
+    default: return 0;
+  }
+}
+
+// A reference field that must name an object of `type` (§2.6, table 0).
+Result<uint32_t> objectRef(const Arena& arena, ByteReader& obj, uint32_t type, const char* field) {
+  const size_t at = obj.position();
+  RP_ASSIGN(const uint32_t value, obj.u32(field));
+  RP_CHECK(expectType(arena, obj, at, value, type, field));
+  return value;
+}
+
+// A buffer's bytes: a BaseResource row.
+Result<ByteReader> baseResource(const Arena& arena, const ByteReader& root, ByteReader& obj, const char* field) {
+  const size_t at = obj.position();
+  RP_ASSIGN(const uint32_t row, obj.u32(field));
+  if (row >= arena.dictionary.size() || !isBaseResource(arena.dictionary[row].typeId)) {
+    return obj.errorAt(at, ErrorCode::BadValue, fmt::format("object {} is not a BaseResource", row), field);
+  }
+  return objectReader(arena, root, row, field);
+}
+
+Result<std::vector<Element>> readDescription(ByteReader vd) {
+  RP_CHECK(vd.seek(vdes::kElementCount, "elementCount"));
+  RP_ASSIGN(const uint16_t count, vd.u16("elementCount"));
+  if (count > vdes::kMaxElements) {
+    return vd.errorAt(vdes::kElementCount, ErrorCode::BadValue, fmt::format("{} elements, at most {}", count, vdes::kMaxElements),
+                      "elementCount");
+  }
+  RP_CHECK(vd.seek(vdes::kHeaderSize, "elements"));
+  RP_ASSIGN(const size_t n, vd.count(count, vdes::kElementSize, "elementCount"));
+  std::vector<Element> elements(n);
+  for (size_t i = 0; i < n; ++i) {
+    auto scope = vd.scope(Field("element", static_cast<int64_t>(i)));
+    Element& e = elements[i];
+    RP_ASSIGN(e.stream, vd.s16("stream"));
+    RP_ASSIGN(e.offset, vd.u16("offset"));
+    RP_ASSIGN(e.type, vd.u8("type"));
+    RP_CHECK(vd.skip(3, "method"));  // method, D3D usage, usage index: the RW usage code says the same
+    RP_ASSIGN(e.rwDecl, vd.u32("typeCode"));
+  }
+  return elements;
+}
+
+const Element* findDecl(const std::vector<Element>& elements, uint32_t rwDecl) {
+  for (const Element& e : elements)
+    if (e.stream == 0 && e.rwDecl == rwDecl) return &e;
+  return nullptr;
+}
+
+// Blend index → rig bone, counting what cannot be used (spore_meshes.md: index = 3 × bone).
+struct SkinCounts {
+  size_t notMultiple = 0, pastSkeleton = 0, unweighted = 0;
+};
+
+void addInfluences(const float index[4], const float weight[4], size_t components, const std::vector<uint32_t>& fileToRig,
+                   Mesh& mesh, SkinCounts& counts) {
+  std::array<Influence, kMaxInfluences> pairs;
+  size_t n = 0;
+  float sum = 0.0f;
+  for (size_t c = 0; c < components; ++c) {
+    if (!(weight[c] > 0.0f)) continue;  // the add-on skips a zero weight
+    const auto stored = static_cast<uint32_t>(index[c] < 0.0f ? 0.0f : index[c] + 0.5f);
+    if (stored % kPaletteRowsPerBone != 0) {
+      ++counts.notMultiple;
+      continue;
+    }
+    const uint32_t fileBone = stored / kPaletteRowsPerBone;
+    if (fileBone >= fileToRig.size()) {
+      ++counts.pastSkeleton;
+      continue;
+    }
+    const uint32_t bone = fileToRig[fileBone];
+    size_t k = 0;
+    while (k < n && pairs[k].bone != bone) ++k;
+    if (k == n) pairs[n++] = Influence{bone, 0.0f};
+    pairs[k].weight += weight[c];
+    sum += weight[c];
+  }
+  if (n == 0) {
+    ++counts.unweighted;
+    pairs[n++] = Influence{fileToRig.empty() ? 0 : fileToRig[0], 1.0f};
+    sum = 1.0f;
+  }
+  for (size_t k = 0; k < n; ++k) mesh.influences.push_back(Influence{pairs[k].bone, pairs[k].weight / sum});
+  mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+}
+
+void warnSkin(const SkinCounts& c, uint32_t row, size_t bones, Provenance& prov) {
+  if (c.notMultiple > 0) {
+    prov.warn("rw4-spore-blend-index", fmt::format("VertexBuffer (row {}) blendIndices: {} influence(s) whose index is no multiple "
+                                                   "of 3 (3 palette rows a bone); dropped",
+                                                   row, c.notMultiple));
+  }
+  if (c.pastSkeleton > 0) {
+    prov.warn("rw4-spore-blend-index", fmt::format("VertexBuffer (row {}) blendIndices: {} influence(s) name a bone past the "
+                                                   "skeleton's {}; dropped",
+                                                   row, c.pastSkeleton, bones));
+  }
+  if (c.unweighted > 0) {
+    prov.warn("rw4-unweighted", fmt::format("VertexBuffer (row {}) blendWeights: {} vertex(es) have no usable weight; bound fully "
+                                            "to the skeleton's first bone",
+                                            row, c.unweighted));
+  }
+}
+
+// One vertex buffer's vertices (no triangles yet).
+Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<uint32_t>& fileToRig,
+                              Provenance& prov) {
+  RP_ASSIGN(ByteReader vb, objectReader(arena, root, row, "VertexBuffer"));
+  RP_ASSIGN(const uint32_t vdRow, objectRef(arena, vb, spore::kVertexDescription, "vertexDescription"));
+  RP_CHECK(vb.skip(4, "field_4"));
+  RP_ASSIGN(const uint32_t baseVertex, vb.u32("baseVertexIndex"));
+  RP_ASSIGN(const uint32_t storedCount, vb.u32("vertexCount"));
+  RP_CHECK(vb.skip(4, "field_10"));
+  RP_ASSIGN(const uint32_t stride, vb.u32("vertexSize"));
+  RP_ASSIGN(ByteReader data, baseResource(arena, root, vb, "vertexData"));
+  RP_ASSIGN(ByteReader vd, objectReader(arena, root, vdRow, "VertexDescription"));
+  RP_ASSIGN(const std::vector<Element> elements, readDescription(vd));
+  if (stride == 0) return vb.errorAt(0x14, ErrorCode::BadValue, "a vertex size of 0", "vertexSize");
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const Element& e = elements[i];
+    if (e.stream != 0) continue;
+    if (declBytes(e.type) == 0 && (e.rwDecl == kPosition || e.rwDecl == spore::kNormal || e.rwDecl == kTexcoord0 ||
+                                   e.rwDecl == kBlendIndices || e.rwDecl == kBlendWeights)) {
+      return vd.errorAt(vdes::kHeaderSize + i * vdes::kElementSize + 4, ErrorCode::Unsupported,
+                        fmt::format("D3DDECLTYPE {} is not read", e.type), Field("element", static_cast<int64_t>(i)));
+    }
+    if (e.offset + declBytes(e.type) > stride) {
+      return vd.errorAt(vdes::kHeaderSize + i * vdes::kElementSize + 2, ErrorCode::BadValue,
+                        fmt::format("a {}-byte element at offset {} overruns the {}-byte vertex", declBytes(e.type), e.offset, stride),
+                        Field("element", static_cast<int64_t>(i)));
+    }
+  }
+  const Element* position = findDecl(elements, kPosition);
+  if (position == nullptr || declComponents(position->type) < 3) {
+    return vd.errorAt(vdes::kHeaderSize, ErrorCode::BadValue, "no three-component position element", "elements");
+  }
+  if (baseVertex != 0) {
+    prov.warn("rw4-spore-base-vertex", fmt::format("VertexBuffer (row {}) baseVertexIndex {} is not applied", row, baseVertex));
+  }
+  const size_t held = data.size() / stride;
+  size_t n = storedCount;
+  if (n == 0 || n > held) {
+    prov.warn("rw4-vertex-count", fmt::format("VertexBuffer (row {}) vertexCount {}: its vertex data holds {} of {} bytes; {} are read",
+                                              row, storedCount, held, stride, held));
+    n = held;
+  }
+  if (n == 0) return vb.errorAt(0x0C, ErrorCode::BadValue, "no whole vertex in the vertex data", "vertexCount");
+  // Decoded attributes and influences: charged before allocating.
+  RP_CHECK(data.charge(uint64_t{n} * 96, "vertexCount"));
+
+  Mesh mesh;
+  const uint8_t* bytes = data.data().data();
+  const Element* normal = findDecl(elements, spore::kNormal);
+  const Element* uv = findDecl(elements, kTexcoord0);
+  const Element* indices = findDecl(elements, kBlendIndices);
+  const Element* weights = findDecl(elements, kBlendWeights);
+  mesh.positions.resize(n);
+  if (normal != nullptr) mesh.normals.resize(n);
+  if (uv != nullptr) mesh.uvs.resize(n);
+  if (indices != nullptr) {
+    mesh.influenceOffsets.reserve(n + 1);
+    mesh.influenceOffsets.push_back(0);
+    mesh.influences.reserve(n * kMaxInfluences);
+  }
+  SkinCounts counts;
+  for (size_t v = 0; v < n; ++v) {
+    const uint8_t* vertex = bytes + v * stride;
+    float f[4] = {0, 0, 0, 0};
+    decodeDecl(position->type, vertex + position->offset, f);
+    mesh.positions[v] = glm::vec3(f[0], f[1], f[2]);
+    if (normal != nullptr) {
+      const uint8_t* p = vertex + normal->offset;
+      if (normal->type == kUByte4) {  // packed as b = n × 127.5 + 127.5 (rw4_enums.py unpack_normal)
+        mesh.normals[v] = (glm::vec3(p[0], p[1], p[2]) - 127.5f) / 127.5f;
+      } else {
+        float g[4] = {0, 0, 0, 0};
+        decodeDecl(normal->type, p, g);
+        mesh.normals[v] = glm::vec3(g[0], g[1], g[2]);
+      }
+    }
+    if (uv != nullptr) {
+      float g[4] = {0, 0, 0, 0};
+      decodeDecl(uv->type, vertex + uv->offset, g);
+      mesh.uvs[v] = glm::vec2(g[0], g[1]);  // D3D's v, which is glTF's (spore_meshes.md)
+    }
+    if (indices != nullptr) {
+      float index[4] = {0, 0, 0, 0}, weight[4] = {1, 0, 0, 0};
+      size_t components = std::min<size_t>(decodeDecl(indices->type, vertex + indices->offset, index), kMaxInfluences);
+      if (weights != nullptr) components = std::min(components, decodeDecl(weights->type, vertex + weights->offset, weight));
+      addInfluences(index, weight, components, fileToRig, mesh, counts);
+    }
+  }
+  warnSkin(counts, row, fileToRig.size(), prov);
+  if (indices != nullptr && weights == nullptr) {
+    prov.warn("rw4-no-weights", fmt::format("VertexBuffer (row {}): blend indices without weights; each vertex follows its first "
+                                            "index fully",
+                                            row));
+  }
+  return mesh;
+}
+
+Result<MeshObject> readMeshObject(const Arena& arena, const ByteReader& root, uint32_t row) {
+  MeshObject m;
+  m.row = row;
+  RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "Mesh"));
+  RP_CHECK(obj.skip(4, "field_0"));
+  RP_ASSIGN(const uint32_t primitiveType, obj.u32("primitiveType"));
+  if (primitiveType != kTriangleList) {
+    return obj.errorAt(4, ErrorCode::Unsupported, fmt::format("primitive type {} (triangle lists, 4, are read)", primitiveType),
+                       "primitiveType");
+  }
+  RP_ASSIGN(m.indexBuffer, objectRef(arena, obj, spore::kIndexBuffer, "indexBuffer"));
+  RP_ASSIGN(m.triangleCount, obj.u32("triangleCount"));
+  RP_ASSIGN(const uint32_t buffers, obj.u32("vertexBufferCount"));
+  RP_ASSIGN(m.firstIndex, obj.u32("firstIndex"));
+  RP_CHECK(obj.seek(mesh::kHeaderSize, "vertexBuffers"));
+  if (buffers == 0) return obj.errorAt(0x10, ErrorCode::BadValue, "no vertex buffer", "vertexBufferCount");
+  const size_t at = obj.position();
+  RP_ASSIGN(m.vertexBuffer, obj.u32(Field("vertexBuffers", 0)));
+  if (m.vertexBuffer >= arena.dictionary.size()) {
+    return obj.errorAt(at, ErrorCode::BadValue, fmt::format("object {} of {}", m.vertexBuffer, arena.dictionary.size()),
+                       Field("vertexBuffers", 0));
+  }
+  return m;
+}
+
+// The IndexBuffer's indices (u16 or u32, plus its start index).
+Result<std::vector<uint32_t>> readIndexBuffer(const Arena& arena, const ByteReader& root, uint32_t row) {
+  RP_ASSIGN(ByteReader ib, objectReader(arena, root, row, "IndexBuffer"));
+  RP_CHECK(ib.skip(4, "dxIndexBuffer"));
+  RP_ASSIGN(const uint32_t startIndex, ib.u32("startIndex"));
+  RP_ASSIGN(const uint32_t count, ib.u32("primitiveCount"));
+  RP_CHECK(ib.skip(4, "usage"));
+  RP_ASSIGN(const uint32_t format, ib.u32("format"));
+  RP_ASSIGN(const uint32_t primitiveType, ib.u32("primitiveType"));
+  if (format != ibuf::kIndex16 && format != ibuf::kIndex32) {
+    return ib.errorAt(0x10, ErrorCode::Unsupported, fmt::format("index format {} (D3DFMT_INDEX16 101, INDEX32 102)", format), "format");
+  }
+  if (primitiveType != kTriangleList) {
+    return ib.errorAt(0x14, ErrorCode::Unsupported, fmt::format("primitive type {} (triangle lists, 4, are read)", primitiveType),
+                      "primitiveType");
+  }
+  RP_ASSIGN(ByteReader data, baseResource(arena, root, ib, "indexData"));
+  const size_t size = format == ibuf::kIndex16 ? 2 : 4;
+  RP_ASSIGN(const size_t n, data.count(count, size, "primitiveCount"));
+  std::vector<uint32_t> out(n);
+  const uint8_t* p = data.data().data();
+  for (size_t i = 0; i < n; ++i) out[i] = startIndex + (size == 2 ? le16(p + 2 * i) : le32(p + 4 * i));
+  return out;
+}
+
+// The triangles of the Mesh objects over one vertex buffer, each range once, in dictionary order.
+Status addTriangles(const Arena& arena, const ByteReader& root, const std::vector<MeshObject>& objects, Mesh& mesh,
+                    Provenance& prov) {
+  std::map<uint32_t, std::vector<uint32_t>> buffers;
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  size_t dropped = 0;
+  for (const MeshObject& m : objects) {
+    if (!seen.insert({m.indexBuffer, m.firstIndex}).second) continue;
+    auto it = buffers.find(m.indexBuffer);
+    if (it == buffers.end()) {
+      RP_ASSIGN(std::vector<uint32_t> indices, readIndexBuffer(arena, root, m.indexBuffer));
+      it = buffers.emplace(m.indexBuffer, std::move(indices)).first;
+    }
+    const std::vector<uint32_t>& indices = it->second;
+    const uint64_t end = uint64_t{m.firstIndex} + uint64_t{m.triangleCount} * 3;
+    if (end > indices.size()) {
+      prov.warn("rw4-index-range", fmt::format("Mesh (row {}) firstIndex {} triangleCount {}: past the {} indices of IndexBuffer "
+                                               "(row {}); skipped",
+                                               m.row, m.firstIndex, m.triangleCount, indices.size(), m.indexBuffer));
+      continue;
+    }
+    for (uint64_t t = m.firstIndex; t < end; t += 3) {
+      const uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
+      if (a >= mesh.vertexCount() || b >= mesh.vertexCount() || c >= mesh.vertexCount()) {
+        ++dropped;
+        continue;
+      }
+      mesh.indices.insert(mesh.indices.end(), {a, b, c});
+    }
+  }
+  if (dropped > 0) {
+    prov.warn("rw4-index-range", fmt::format("VertexBuffer (row {}): {} triangle(s) index past its {} vertices; dropped",
+                                             objects.front().vertexBuffer, dropped, mesh.vertexCount()));
+  }
+  return Ok{};
+}
+
+// Blend-shape meshes are not read (the model has no morph targets): counted, with their shapes.
+void warnBlendShapes(const Arena& arena, const ByteReader& root, size_t meshes, Provenance& prov) {
+  size_t shapes = 0;
+  for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
+    if (arena.dictionary[i].typeId != kBlendShape) continue;
+    auto obj = objectReader(arena, root, i, "BlendShape");
+    if (!obj || !obj->seek(0x0C, "shapeCount")) continue;
+    if (auto n = obj->u32("shapeCount")) shapes += *n;
+  }
+  prov.warn("rw4-blend-shapes", fmt::format("{} Spore Mesh object(s) draw a BlendShapeBuffer (0x000200AF) with {} blend shape(s): "
+                                            "not read (rigport's model has no morph targets); their BlendFactor clips stay scalar "
+                                            "channels",
+                                            meshes, shapes));
+}
+
+}  // namespace
+
+bool hasSporeMeshes(const Arena& arena) {
+  return std::any_of(arena.dictionary.begin(), arena.dictionary.end(), [](const DictEntry& e) { return e.typeId == spore::kMesh; });
+}
+
+std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& root, const std::vector<uint32_t>& fileToRig,
+                                       Provenance& prov) {
+  // Mesh objects by vertex buffer, in the order the buffers are first drawn.
+  std::vector<uint32_t> order;
+  std::map<uint32_t, std::vector<MeshObject>> byBuffer;
+  size_t blendShapeMeshes = 0;
+  for (uint32_t row = 0; row < arena.dictionary.size(); ++row) {
+    if (arena.dictionary[row].typeId != spore::kMesh) continue;
+    auto m = readMeshObject(arena, root, row);
+    if (!m) {
+      prov.warn("rw4-spore-mesh", fmt::format("Mesh (row {}) is skipped: {}", row, m.error().describe()));
+      continue;
+    }
+    const uint32_t type = arena.dictionary[m->vertexBuffer].typeId;
+    if (type == kBlendShapeBuffer) {
+      ++blendShapeMeshes;
+      continue;
+    }
+    if (type != spore::kVertexBuffer) {
+      prov.warn("rw4-spore-mesh", fmt::format("Mesh (row {}) vertexBuffers[0]: object {} is a {}, not a VertexBuffer; skipped", row,
+                                              m->vertexBuffer, typeName(type)));
+      continue;
+    }
+    auto& list = byBuffer[m->vertexBuffer];
+    if (list.empty()) order.push_back(m->vertexBuffer);
+    list.push_back(*m);
+  }
+  if (blendShapeMeshes > 0) warnBlendShapes(arena, root, blendShapeMeshes, prov);
+  std::vector<SporeMesh> out;
+  for (uint32_t vbRow : order) {
+    const std::vector<MeshObject>& objects = byBuffer[vbRow];
+    auto mesh = readVertexBuffer(arena, root, vbRow, fileToRig, prov);
+    Status triangles = mesh ? addTriangles(arena, root, objects, *mesh, prov) : Status(mesh.error());
+    if (!triangles) {
+      prov.warn("rw4-spore-mesh", fmt::format("VertexBuffer (row {}) and its {} Mesh object(s) are skipped: {}", vbRow, objects.size(),
+                                              triangles.error().describe()));
+      continue;
+    }
+    SporeMesh s;
+    s.mesh = std::move(*mesh);
+    s.mesh.name = fmt::format("mesh_{}", vbRow);
+    s.rows.push_back(vbRow);
+    for (const MeshObject& m : objects) s.rows.insert(s.rows.end(), {m.row, m.indexBuffer});
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace rigport::rw4
