@@ -2,19 +2,26 @@
 // (support/dds_builder.hpp), decoded through the image room. Lossless layouts must decode bit for
 // bit to what the tests compute from the stored bits by their own rule; DXT exactly as libsquish's
 // own decoder does, and within its encoder's error of the source; a header that lies about its size,
-// forged sides and mip counts are refused naming the field.
+// forged sides and mip counts are refused naming the field. A DRS written by rigport's writer takes
+// the `_col` and `_nor` DDS files its material names from beside it (any case) into a
+// validator-clean glTF; a missing one is a warning naming the file looked for.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
 
+#include <png.h>
 #include <squish.h>
+#include <tiny_gltf.h>
 
 #include "core/read_context.hpp"
+#include "demo/character.hpp"
 #include "formats/battleforge/battleforge.hpp"
 #include "formats/registry.hpp"
 #include "support/dds_builder.hpp"
+#include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -306,4 +313,128 @@ TEST(BattleforgeDds, FuzzSeedIsTheWritersOutput) {
   auto asset = read(written);
   ASSERT_TRUE(asset.ok()) << asset.error().describe();
   EXPECT_EQ(asset->textures.at(0).image.levels.size(), 4u);
+}
+
+namespace {
+
+void writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The demo character as a BattleForge model whose one material names its maps as a DRS does
+// (§7 Textures: `_col`, `_nor`, `_par` by id), in other cases than the files beside it.
+std::string writeDrsFolder(const std::string& name) {
+  const std::string dir = test::scratchDir(name);
+  Rig rig = makeDemoCharacter();
+  Material m;
+  m.name = "Unit_Col";
+  m.extras["battleforge"]["maps"] = {{"_col", "Unit_Col"}, {"_nor", "unit_NOR"}, {"_par", "unit_par"}};
+  rig.materials = {m};
+  for (Mesh& mesh : rig.meshes) mesh.parts = {MeshPart{0, 0, static_cast<uint32_t>(mesh.indices.size())}};
+  auto drs = battleforge::writeDrs(rig);
+  EXPECT_TRUE(drs.ok()) << drs.error().describe();
+  if (drs.ok()) writeFile(dir + "/unit.drs", *drs);
+  return dir;
+}
+
+// A 4x4 A8R8G8B8 (or X8R8G8B8) map: the stored bytes and the RGBA they are.
+std::pair<std::vector<uint8_t>, std::vector<uint8_t>> smallMap(uint32_t seed, bool alpha) {
+  DdsImage d = layoutDds(kLayouts[alpha ? 0 : 1], 4, 4, seed);
+  d.levels.resize(1);
+  d.mipMapCount = 1;
+  std::vector<uint8_t> rgba;
+  for (size_t i = 0; i < 16; ++i) {
+    const auto p = expectedPixel(kLayouts[alpha ? 0 : 1], d.levels[0].data() + 4 * i);
+    rgba.insert(rgba.end(), p.begin(), p.end());
+  }
+  return {test::writeDds(d), rgba};
+}
+
+tinygltf::Model loadGlb(const std::string& path) {
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader([](tinygltf::Image*, int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; },
+                        nullptr);
+  tinygltf::Model model;
+  std::string err, warn;
+  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << err;
+  return model;
+}
+
+std::vector<uint8_t> pngPixels(const uint8_t* data, size_t size) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, data, size) == 0) return {};
+  image.format = PNG_FORMAT_RGBA;
+  std::vector<uint8_t> rgba(PNG_IMAGE_SIZE(image));
+  if (png_image_finish_read(&image, nullptr, rgba.data(), 0, nullptr) == 0) return {};
+  return rgba;
+}
+
+std::vector<uint8_t> imagePixels(const tinygltf::Model& m, int texture) {
+  const tinygltf::Image& image = m.images.at(static_cast<size_t>(m.textures.at(static_cast<size_t>(texture)).source));
+  const tinygltf::BufferView& v = m.bufferViews.at(static_cast<size_t>(image.bufferView));
+  return pngPixels(m.buffers.at(0).data.data() + v.byteOffset, v.byteLength);
+}
+
+}  // namespace
+
+// Fact (battleforge_drs.md §7): "Names are DDS files in the model's folder"; `_col` is the colour
+// map, `_nor` the normal map. The note does not say how `_par` maps, so it stays in extras.
+TEST(BattleforgeDdsCli, TheMaterialsMapsBesideTheDrsBecomeBaseColourAndNormal) {
+  const std::string dir = writeDrsFolder("dds_cli_beside");
+  const auto [col, colRgba] = smallMap(11, true);
+  const auto [nor, norRgba] = smallMap(12, false);
+  writeFile(dir + "/unit_col.dds", col);
+  writeFile(dir + "/UNIT_NOR.DDS", nor);
+  const test::CliRun run = test::runCli("convert " + test::quote(dir + "/unit.drs") + " -o " + test::quote(dir + "/out") + " -v");
+  ASSERT_EQ(run.code, 0) << run.text;
+  EXPECT_EQ(run.text.find("texture-missing"), std::string::npos) << run.text;
+  const std::string glb = dir + "/out/unit.glb";
+  const test::ValidatorRun v = test::validateGltfFile(glb);
+  EXPECT_TRUE(v.ok) << v.output;
+  const tinygltf::Model m = loadGlb(glb);
+  ASSERT_EQ(m.materials.size(), 1u);
+  const tinygltf::Material& material = m.materials[0];
+  ASSERT_GE(material.pbrMetallicRoughness.baseColorTexture.index, 0);
+  ASSERT_GE(material.normalTexture.index, 0);
+  EXPECT_EQ(imagePixels(m, material.pbrMetallicRoughness.baseColorTexture.index), colRgba);
+  EXPECT_EQ(imagePixels(m, material.normalTexture.index), norRgba);
+  EXPECT_EQ(m.images.size(), 2u);
+  const tinygltf::Value& maps = material.extras.Get("battleforge").Get("maps");
+  ASSERT_TRUE(maps.IsObject()) << "the DRS's maps stay in the material's extras";
+  EXPECT_EQ(maps.Get("_par").Get<std::string>(), "unit_par") << "_par is kept, not bound";
+
+  // The DRS written back from that glTF keeps its three maps.
+  ASSERT_EQ(test::runCli("convert " + test::quote(glb) + " --to battleforge-drs -o " + test::quote(dir + "/back.drs")).code, 0);
+  auto back = loadAsset(dir + "/back.drs");
+  ASSERT_TRUE(back.ok()) << back.error().describe();
+  const Material& bm = back->rigs.at(0).materials.at(0);
+  EXPECT_EQ(bm.textures.front(), "Unit_Col");
+  EXPECT_EQ(bm.normalMap, "unit_NOR");
+  EXPECT_EQ(bm.extras["battleforge"]["maps"]["_par"], "unit_par");
+}
+
+TEST(BattleforgeDdsCli, AMissingMapIsAWarningNamingTheFileLookedFor) {
+  const std::string dir = writeDrsFolder("dds_cli_missing");
+  writeFile(dir + "/unit_col.dds", smallMap(13, true).first);
+  const test::CliRun run = test::runCli("convert " + test::quote(dir + "/unit.drs") + " -o " + test::quote(dir + "/out") + " -v");
+  ASSERT_EQ(run.code, 0) << run.text;
+  EXPECT_NE(run.text.find("texture 'unit_NOR' not found; looked for " + dir + "/unit_NOR.dds (no such file)"), std::string::npos) << run.text;
+  const tinygltf::Model m = loadGlb(dir + "/out/unit.glb");
+  EXPECT_GE(m.materials.at(0).pbrMetallicRoughness.baseColorTexture.index, 0) << "the colour map found still binds";
+  EXPECT_EQ(m.materials.at(0).normalTexture.index, -1);
+  EXPECT_TRUE(test::validateGltfFile(dir + "/out/unit.glb").ok);
+}
+
+TEST(BattleforgeDdsCli, ADdsAloneIsWrittenAsAPng) {
+  const std::string dir = test::scratchDir("dds_cli_alone");
+  const auto [bytes, rgba] = smallMap(14, true);
+  writeFile(dir + "/skin_col.dds", bytes);
+  const test::CliRun info = test::runCli("info " + test::quote(dir + "/skin_col.dds"));
+  ASSERT_EQ(info.code, 0) << info.text;
+  EXPECT_NE(info.text.find("A8R8G8B8"), std::string::npos) << info.text;
+  const test::CliRun run = test::runCli("convert " + test::quote(dir + "/skin_col.dds") + " -o " + test::quote(dir + "/out"));
+  ASSERT_EQ(run.code, 0) << run.text;
+  const std::vector<uint8_t> png = test::readBytes(dir + "/out/skin_col/skin_col.png");
+  EXPECT_EQ(pngPixels(png.data(), png.size()), rgba);
 }
