@@ -6,6 +6,7 @@
 // section the tests append.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <random>
 
@@ -372,4 +373,19 @@ TEST(SluggersTex, CliConvertsATexturedBlockToAValidGlb) {
   const tinygltf::Sampler& s = m.samplers.at(static_cast<size_t>(m.textures[0].sampler));
   EXPECT_EQ(s.wrapS, 10497) << "the writer's binds repeat";
   EXPECT_EQ(s.magFilter, 9729);
+}
+
+// The sluggers_model fuzz target's textured seed (tests/data/fuzz/sluggers_model/
+// seed-textured-tex.sluggers) is this writer's block with three textures (C8 + RGB5A3 palette, CMPR,
+// RGB565) appended, so fuzzing reaches the TEX reader and the GX decoder.
+TEST(SluggersTex, TexturedFuzzSeedIsTheWritersOutput) {
+  const std::vector<uint8_t> written = blockWith(texturedRig({0, 1, 2}), threeTextures().entries);
+  const std::string path = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/sluggers_model/seed-textured-tex.sluggers";
+  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) {
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(written.data()), static_cast<std::streamsize>(written.size()));
+  }
+  EXPECT_EQ(test::readBytes(path), written) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+  auto rig = readBlock(written);
+  ASSERT_TRUE(rig.ok()) << rig.error().describe();
+  EXPECT_EQ(rig->textures.size(), 3u);
 }
