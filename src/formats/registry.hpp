@@ -72,7 +72,7 @@ struct FormatInfo {
   // Where its materials' textures are: empty when they name textures inside texture files found by the
   // model's own name (a DFF's TXD); else the extension of the files each texture name names, beside
   // the model (BattleForge: "skin_col" is skin_col.dds), looked for and warned about by that name.
-  std::string_view textureFileExtension;
+  std::string_view textureFileExtension = {};
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

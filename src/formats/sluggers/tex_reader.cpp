@@ -41,6 +41,14 @@ Result<Descriptor> readDescriptor(ByteReader& r, size_t at) {
 // beyond the budget, refuses the block.
 bool refusesBlock(const Error& e) { return e.code == ErrorCode::TooLarge || e.code == ErrorCode::Truncated; }
 
+// A payload that leaves the section is a forged size or pointer: it refuses the block (TooLarge).
+Result<size_t> forged(Result<size_t> at) {
+  if (at) return at;
+  Error e = at.error();
+  e.code = ErrorCode::TooLarge;
+  return e;
+}
+
 Result<Texture> readTexture(ByteReader& r, size_t at, size_t index) {
   RP_ASSIGN(const Descriptor d, readDescriptor(r, at));
   if (!image::isGxFormat(d.format)) {
@@ -56,13 +64,13 @@ Result<Texture> readTexture(ByteReader& r, size_t at, size_t index) {
     }
     if (d.palette == 0) return r.errorAt(at + kTexPalette, ErrorCode::BadValue, fmt::format("a {} texture without a palette", image::gxFormatName(format)), "palette");
     RP_CHECK(r.seek(at + kTexPalette + 4, "palette"));
-    RP_ASSIGN(const size_t paletteAt, follow(r, d.palette, 0, uint64_t{d.paletteEntries} * 2, "palette", kTex));
+    RP_ASSIGN(const size_t paletteAt, forged(follow(r, d.palette, 0, uint64_t{d.paletteEntries} * 2, "palette", kTex)));
     RP_ASSIGN(ByteReader p, r.window(paletteAt, size_t{d.paletteEntries} * 2, "palette"));
     RP_ASSIGN(palette, p.bytes(size_t{d.paletteEntries} * 2, "paletteEntries"));
   }
   const uint64_t bytes = image::gxLevelBytes(format, d.width, d.height);
   RP_CHECK(r.seek(at + kTexImage + 4, "image"));
-  RP_ASSIGN(const size_t imageAt, follow(r, d.image, 0, bytes, "image", kTex));
+  RP_ASSIGN(const size_t imageAt, forged(follow(r, d.image, 0, bytes, "image", kTex)));
   RP_ASSIGN(ByteReader pixels, r.window(imageAt, static_cast<size_t>(bytes), "image"));
   Texture t;
   t.name = fmt::format("texture{}", index);
