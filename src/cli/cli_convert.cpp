@@ -89,18 +89,14 @@ std::string outputExtension(const ConvertSettings& s) {
   return s.separateFiles ? ".gltf" : ".glb";
 }
 
-// Writes both files of a .gltf export, the .bin first; if the .gltf then fails, the .bin goes too.
+// Writes both files of a .gltf export, neither moved into place before both are complete.
 Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files, platform::Overwrite overwrite) {
   fs::path binPath = gltfPath;
   binPath.replace_extension(".bin");
-  RP_CHECK(platform::writeFileAtomic(binPath.string(), files.bin, overwrite));
-  const auto* text = reinterpret_cast<const uint8_t*>(files.json.data());
-  if (auto written = platform::writeFileAtomic(gltfPath.string(), {text, files.json.size()}, overwrite); !written) {
-    std::error_code ec;
-    fs::remove(binPath, ec);
-    return written.error();
-  }
-  return Ok{};
+  const std::span<const uint8_t> bin[] = {files.bin};
+  const std::span<const uint8_t> json[] = {{reinterpret_cast<const uint8_t*>(files.json.data()), files.json.size()}};
+  const platform::FileToWrite pair[] = {{binPath.string(), bin}, {gltfPath.string(), json}};
+  return platform::writeFilesAtomic(pair, overwrite);
 }
 
 // Where an input's output goes, before it is read: `base` + ".glb" for one rig, the folder
@@ -293,15 +289,18 @@ class Converter {
     return text;
   }
 
-  // --to: every file is encoded before any is written, so a refusal leaves no output.
+  // --to: every file is encoded, then written into its temporary file, before any is moved into
+  // place, so a refusal or a failed write leaves no output.
   std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
     auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);
     if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
+    std::vector<std::span<const uint8_t>> parts;  // one each, then `files` points into them
+    for (const auto& file : encoded->files) parts.emplace_back(file.second);
+    std::vector<platform::FileToWrite> files;
+    for (size_t i = 0; i < parts.size(); ++i) files.push_back({encoded->files[i].first, {&parts[i], 1}});
+    if (auto written = platform::writeFilesAtomic(files, overwrite()); !written) return std::pair{Outcome::OutputFailed, written.error()};
     bool wroteOut = false;  // a clip format given -o 'clips/{clip}.ska' writes files named after the clips instead
     for (const auto& [path, bytes] : encoded->files) {
-      std::error_code ec;
-      if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
-      if (auto written = platform::writeFileAtomic(path, bytes, overwrite()); !written) return std::pair{Outcome::OutputFailed, written.error()};
       if (path != out.string()) result.written.push_back(path);
       else wroteOut = true;
     }
@@ -406,6 +405,8 @@ int runConvert(ConvertSettings& s) {
     s.target = *target;
     if (s.separateFiles) return fmt::print(stderr, "rigport: error: --gltf and --to {} exclude each other\n", s.to), kExitUsage;
   }
+  // -o out.gltf names a .gltf: a .glb's bytes under that name would surprise every glTF reader.
+  if (s.target == nullptr && fs::path(s.output).extension() == ".gltf") s.separateFiles = true;
   if (!s.animOut.empty()) {
     if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --anim-out goes with --to FORMAT\n"), kExitUsage;
     if ((s.target->carries & kCarriesAnimations) != 0) {
