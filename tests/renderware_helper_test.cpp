@@ -13,6 +13,7 @@
 //   - rigport's reader (`rigport compare --json` of the input against the DFF and .anm).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -21,6 +22,8 @@
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/fit.hpp"
+#include "core/key_sample.hpp"
 #include "formats/renderware/chunk.hpp"
 #include "formats/renderware/dff_stream.hpp"
 #include "formats/renderware/frame_list.hpp"
@@ -327,6 +330,70 @@ TEST_P(HelperBone, RigportComparesTheFilesWithTheInputWithinPrecision) {
               report["tolerance"].get<double>(), measured.c_str());
   EXPECT_TRUE(report["unmatched"].empty()) << report["unmatched"].dump();
   EXPECT_EQ(run.code, propDropped ? 1 : 0) << run.text;
+}
+
+// The fit alone, on a chain of two helpers under an armature node that is no joint either:
+// Armature -> root -> h1 -> h2 -> upper. Only the helpers between joints fold; every joint keeps
+// its world place at rest, and upper's keys are h1(t)·h2(t)·upper(t) at every key time.
+TEST(HelperBoneFit, AChainOfHelpersFoldsIntoTheJointBelowAndTheArmatureStays) {
+  Rig rig;
+  auto add = [&](const char* name, int32_t parent, glm::vec3 t, glm::quat q) {
+    Bone b;
+    b.name = name;
+    b.parent = parent;
+    b.translation = t;
+    b.rotation = q;
+    rig.skeleton.bones.push_back(b);
+  };
+  add("Armature", -1, {0.0f, 0.0f, 2.0f}, glm::angleAxis(glm::radians(90.0f), glm::vec3(1, 0, 0)));
+  add("root", 0, {0.0f, 1.0f, 0.0f}, glm::quat(1, 0, 0, 0));
+  add("h1", 1, {0.1f, 0.2f, 0.0f}, glm::angleAxis(glm::radians(30.0f), glm::vec3(0, 0, 1)));
+  add("h2", 2, {0.0f, 0.1f, 0.3f}, glm::angleAxis(glm::radians(-50.0f), glm::vec3(0, 1, 0)));
+  add("upper", 3, {0.0f, 0.4f, 0.0f}, glm::angleAxis(glm::radians(10.0f), glm::vec3(1, 0, 0)));
+  rig.skeleton.joints = {1, 4};
+  const std::vector<glm::mat4> before = rig.skeleton.worldBindMatrices();
+  Animation clip;
+  clip.name = "clip";
+  clip.duration = 1.0f;
+  BoneTrack h1;
+  h1.bone = 2;
+  h1.rotation = turns({0.0f, 0.3f, 1.0f}, {0, 0, 1}, {30.0f, 80.0f, 30.0f});
+  BoneTrack upper;
+  upper.bone = 4;
+  upper.rotation = turns({0.0f, 0.5f, 1.0f}, {1, 0, 0}, {10.0f, 60.0f, 10.0f});
+  clip.tracks = {h1, upper};
+  rig.animations.push_back(clip);
+  const Rig input = rig;
+
+  ASSERT_TRUE(fitToLimits(rig, WriteLimits{.jointsOnJoints = true}, "renderware-dff").ok());
+  const auto& bones = rig.skeleton.bones;
+  EXPECT_EQ(bones[4].parent, 1) << "upper hangs on root";
+  EXPECT_EQ(bones[2].parent, 1) << "h1 stays where it was";
+  EXPECT_EQ(bones[1].parent, 0) << "the armature above the first joint is no helper";
+  const std::vector<glm::mat4> after = rig.skeleton.worldBindMatrices();
+  for (size_t b = 0; b < bones.size(); ++b) EXPECT_LE(glm::distance(glm::vec3(after[b][3]), glm::vec3(before[b][3])), 1e-6f) << bones[b].name;
+
+  const BoneTrack* folded = nullptr;
+  for (const BoneTrack& t : rig.animations[0].tracks) folded = t.bone == 4 ? &t : folded;
+  ASSERT_NE(folded, nullptr);
+  const auto local = [](const Bone& rest, const BoneTrack* t, float time) {
+    Bone at = rest;
+    if (t != nullptr) at.rotation = sampleKeys(t->rotation, time, rest.rotation);
+    if (t != nullptr) at.translation = sampleKeys(t->translation, time, rest.translation);
+    return at.localMatrix();
+  };
+  float worst = 0.0f;
+  for (float time : {0.0f, 0.3f, 0.5f, 1.0f, 0.1f, 0.42f, 0.77f}) {
+    const glm::mat4 want = local(input.skeleton.bones[2], &input.animations[0].tracks[0], time) * local(input.skeleton.bones[3], nullptr, time) *
+                           local(input.skeleton.bones[4], &input.animations[0].tracks[1], time);
+    const glm::mat4 got = local(bones[4], folded, time);
+    for (int c = 0; c < 4; ++c) worst = std::max(worst, glm::length(got[c] - want[c]));
+  }
+  EXPECT_LE(worst, 1e-4f) << "upper's keys against h1(t)·h2·upper(t)";
+  std::string warnings;
+  for (const auto& w : rig.provenance.warnings) warnings += w.message + "\n";
+  EXPECT_NE(warnings.find("'root' -> 'h1' -> 'h2' -> 'upper'"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("largest deviation"), std::string::npos) << warnings;
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, HelperBone, testing::Bool(), [](const testing::TestParamInfo<bool>& info) {
