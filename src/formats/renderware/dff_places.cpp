@@ -94,6 +94,7 @@ Status placeGeometry(ByteReader g, uint32_t version, DffPlaces& places) {
         return Ok{};
       }
       RP_ASSIGN(gp.skin, placeSkin(c, gp.numVertices, version));
+      places.chunks.push_back(gp.skin->chunk);  // its used-node list can grow
       return Ok{};
     }));
   }
