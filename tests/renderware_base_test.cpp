@@ -12,6 +12,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/registry.hpp"
+#include "formats/renderware/dff_onto.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "support/gltf_edit.hpp"
 #include "support/gltf_validator.hpp"
@@ -266,6 +267,41 @@ TEST(RenderWareBase, WhatTheOriginalsOtherChunksCannotFollowIsRefused) {
     rig.meshes.at(0).positions.at(0) += glm::vec3(0.1f);
     expectRefused(writeOnto(dir, xbox, rig, out), out, {"NativeDataPlg", "native geometry"});
   }
+}
+
+// The 3.6 sample with night colours (Rockstar's extra vertex colour chunk 0x0253F2F9: a u32 flag, then
+// RGBA a vertex), which rigport does not read, in its geometry's extension before the Bin Mesh.
+std::string withNightColours(const std::string& dir) {
+  std::vector<uint8_t> file = test::readBytes(dffSample("synthetic_skin_rw36003"));
+  auto places = renderware::findPlaces(file);
+  EXPECT_TRUE(places.ok());
+  const renderware::GeometryPlace& g = places->geometries.at(0);
+  std::vector<uint8_t> chunk(12 + 4 + 4 * g.numVertices);
+  const uint32_t header[3] = {0x0253F2F9, static_cast<uint32_t>(chunk.size() - 12), renderware::getU32(file, 8)};
+  std::memcpy(chunk.data(), header, sizeof header);
+  chunk[12] = 1;
+  for (size_t i = 16; i < chunk.size(); ++i) chunk[i] = static_cast<uint8_t>(i * 37);
+  renderware::applySplices(file, {renderware::Splice{g.binMesh->header, 0, chunk}}, places->chunks);
+  const std::string path = dir + "/night.dff";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  return path;
+}
+
+TEST(RenderWareBase, NewTrianglesAreRefusedWhereTheOriginalHoldsMoreAVertex) {
+  const std::string dir = test::scratchDir("renderware_base_night");
+  const std::string original = withNightColours(dir);
+  const std::string glb = dir + "/night.glb";
+  ASSERT_EQ(test::runCli("convert " + test::quote(original) + " -o " + test::quote(glb)).code, 0);
+  const std::string same = dir + "/same.dff";
+  const test::CliRun kept = test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(original) + " -o " + test::quote(same));
+  ASSERT_EQ(kept.code, 0) << kept.text;
+  EXPECT_EQ(test::readBytes(same), test::readBytes(original));
+  Rig rig = rigOf(glb);
+  std::rotate(rig.meshes.at(0).indices.begin(), rig.meshes.at(0).indices.begin() + 1, rig.meshes.at(0).indices.begin() + 3);
+  test::writeGlb(rig, dir + "/edited.glb");
+  const std::string out = dir + "/refused.dff";
+  expectRefused(test::runCli("convert " + test::quote(dir + "/edited.glb") + " --to renderware-dff --base " + test::quote(original) + " -o " + test::quote(out)),
+                out, {"Geometry[0]/Struct/triangles", "chunk 0x253F2F9"});
 }
 
 }  // namespace

@@ -92,6 +92,14 @@ std::vector<uint32_t> changedInverseBinds(const OntoJob& job) {
 
 Status writeTriangles(OntoJob& job, const Geometry& g) {
   const GeometryPlace& p = g.place;
+  // New triangles on the same vertices may be vertices renumbered (Blender's glTF exporter orders
+  // them its own way): what the original holds a vertex at a time would no longer fit.
+  if (!p.perVertex.empty()) {
+    std::string what;
+    for (const std::string& w : p.perVertex) what += (what.empty() ? "" : ", ") + w;
+    return refuse(g.path + "/Struct/triangles", fmt::format("the edit rewired the triangles, and the original holds {} a vertex at a time, "
+                                                            "which --base cannot renumber; convert without --base", what));
+  }
   // Triangle t of the mesh is the file's triangle t only where readDff kept their order (a list
   // grouped by material) and the edit kept each triangle's material.
   for (size_t t = 0; t < p.numTriangles; ++t) {

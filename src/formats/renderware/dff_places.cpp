@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "formats/renderware/chunk.hpp"
 #include "formats/renderware/dff_layout.hpp"
 #include "formats/renderware/dff_stream.hpp"
@@ -55,6 +57,9 @@ Status placeGeometryStruct(ByteReader& g, uint32_t version, GeometryPlace& gp) {
   const size_t nv = gp.numVertices;
   uint32_t numUvSets = (gp.flags >> 16) & 0xFF;
   if (numUvSets == 0) numUvSets = (gp.flags & kGeoTextured2) ? 2 : (gp.flags & kGeoTextured) ? 1 : 0;
+  if (gp.flags & kGeoPrelit) gp.perVertex.push_back("prelit colours");
+  if (numUvSets > 1) gp.perVertex.push_back(fmt::format("{} UV sets", numUvSets));
+  if (gp.numMorphTargets > 1) gp.perVertex.push_back(fmt::format("{} morph targets", gp.numMorphTargets));
   if (!gp.native) {
     if (gp.flags & kGeoPrelit) RP_CHECK(st.skip(4 * nv, "prelitColours"));
     for (uint32_t s = 0; s < numUvSets; ++s) {
@@ -88,6 +93,9 @@ Status placeGeometry(ByteReader g, uint32_t version, DffPlaces& places) {
     places.chunks.push_back(spanOf(e));
     RP_CHECK(forEachChunk(e, "chunk", [&](const ChunkHeader& h, ByteReader& c) -> Status {
       if (h.type == kBinMeshPlg) gp.binMesh = spanOf(c);
+      if (h.type != kBinMeshPlg && h.type != kSkinPlg && h.type != kNativeDataPlg && h.type != kVertexFormatPlg && h.type != kMorphPlg) {
+        gp.perVertex.push_back(fmt::format("chunk 0x{:X}", h.type));
+      }
       if (h.type != kSkinPlg) return Ok{};
       if (gp.native) {
         gp.nativeSkin = true;

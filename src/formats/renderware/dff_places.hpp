@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/byte_reader.hpp"
@@ -46,6 +47,9 @@ struct GeometryPlace {
   size_t sphereAt = 0;              // morph target 0's bounding sphere
   std::optional<size_t> positionsAt, normalsAt;  // morph target 0
   std::optional<ChunkSpan> binMesh;
+  // What else the geometry holds a vertex at a time, or may (an extension chunk rigport does not
+  // read): prelit colours, more UV sets or morph targets, extra vertex colours, ...
+  std::vector<std::string> perVertex;
   std::optional<SkinPlace> skin;
   bool nativeSkin = false;
 };
