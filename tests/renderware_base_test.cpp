@@ -6,6 +6,8 @@
 // original's other chunks cannot follow are refused, nothing written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <map>
 
