@@ -83,7 +83,7 @@ constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
                readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{.maxInfluences = 4, .maxJoints = 256, .maxVertices = 0xFFFF, .asciiNames = true, .jointsOnJoints = true},
-               StandHints{"IDLE_stance", "ped.ifp", true}},
+               StandHints{"IDLE_stance", "ped.ifp", true}, kFloatPrecision, renderware::writeDffOnto},
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
                kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
                readOneClipSet<renderware::readAnm>, renderware::writeAnm,
