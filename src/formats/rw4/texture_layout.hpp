@@ -21,11 +21,12 @@ constexpr size_t kFormat = 0x00;     // u8 CellGcm texture format (below)
 constexpr size_t kMipmap = 0x01;     // u8 number of mip levels (1-13)
 constexpr size_t kDimension = 0x02;  // u8, 2 for a 2D texture
 constexpr size_t kCubemap = 0x03;    // u8, non-zero for a cube map (six faces)
-constexpr size_t kRemap = 0x04;      // u32 channel remap; 0xAAE4 (each channel from itself) in every sample
+// 0x04 u32 remap: the channel remap, 0xAAE4 (each channel from itself) in every sample; not applied
 constexpr size_t kWidth = 0x08;      // u16
 constexpr size_t kHeight = 0x0A;     // u16
-constexpr size_t kDepth = 0x0C;      // u16, 1 for a 2D texture
+// 0x0C u16 depth (1), u8 location, u8 pad
 constexpr size_t kPitch = 0x10;      // u32 bytes per row of a linear texture (the DXT block row for DXT)
+// 0x14 u32 offset (0 in every sample)
 constexpr size_t kBuffer = 0x18;     // u32 dictionary row of the BaseResource holding the pixels
 constexpr size_t kSize = 0x28;
 constexpr uint8_t kDimension2D = 2;
@@ -70,11 +71,7 @@ enum RasterFormat : uint32_t {
 // PSGs: `name` is an offset from the TOC's start (not from m_pNames; the first entry's equals
 // m_pNames) of "0x<guid>.Texture", and objectRef the dictionary row of the Texture.
 namespace toc {
-constexpr size_t kHeaderSize = 0x14;
 constexpr size_t kEntrySize = 0x18;
-constexpr size_t kEntryName = 0x00;
-constexpr size_t kEntryGuid = 0x08;
-constexpr size_t kEntryObject = 0x14;
 }  // namespace toc
 
 }  // namespace rigport::rw4
