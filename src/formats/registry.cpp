@@ -97,7 +97,9 @@ constexpr std::array kFormats{
     FormatInfo{"renderware-txd", "RenderWare texture dictionary: PC D3D8/D3D9 rasters (DXT1/3/5, 8888, 888, 1555, 565, 4444, LUM8, PAL8, PAL4)",
                ".txd", kCarriesTextures | kCarriesContainer, "", renderware::probeTxd, listBytes<renderware::listTxd>,
                readBytes<renderware::readTxd>, nullptr},
-    FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons and skinned meshes",
+    // Not kCarriesTextures: that marks a file a model beside it takes (and a folder walk skips), while
+    // no model arena takes a texture arena's textures yet, and model arenas are .psg files too.
+    FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons, skinned meshes and textures",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
                rw4::listArena, rw4::readArena, writePs3Arena,
                WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .asciiNames = true, .skinnedMeshesOnly = true}},
