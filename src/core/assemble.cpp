@@ -31,24 +31,23 @@ Error usage(std::string message, const std::string& file) {
   return e;
 }
 
-// The clip set's animations in `axes` (a clip set has no bones, so only its keys move).
-std::vector<Animation> inAxes(const ClipSet& clips, const AxisSystem& axes) {
+// Animations from `clips` bound onto `out`, in the rig's axes (a clip set has no bones, so only
+// its keys move). They are the clip set's own, moved (an input's clip set plays on one rig), or a
+// copy (an --anim clip set plays on every rig), converted in place: one copy at most, since a
+// clip package's animations are most of what a conversion holds.
+Status bindOnto(AssembledRig& out, std::vector<Animation> animations, const Provenance& clips, const BindOptions& options) {
   Rig carrier;
-  carrier.animations = clips.animations;
-  carrier.provenance.axes = clips.provenance.axes;
-  convertAxes(carrier, axes);
-  return std::move(carrier.animations);
-}
-
-Status bindOnto(AssembledRig& out, const ClipSet& clips, const BindOptions& options) {
-  auto report = bindAnimations(out.rig, inAxes(clips, out.rig.provenance.axes), options);
+  carrier.animations = std::move(animations);
+  carrier.provenance.axes = clips.axes;
+  convertAxes(carrier, out.rig.provenance.axes);
+  auto report = bindAnimations(out.rig, std::move(carrier.animations), options);
   if (!report) {
     Error e = report.error();
-    e.file = clips.provenance.file;
+    e.file = clips.file;
     return e;
   }
   out.coverage.add(*report);
-  out.rig.provenance.absorb(clips.provenance);
+  out.rig.provenance.absorb(clips);
   return Ok{};
 }
 
@@ -144,19 +143,23 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
       return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
     }
   }
-  std::vector<ClipSet> extras(extraClips.begin(), extraClips.end());
+  // The --anim clip sets are the caller's: copied here only when --clip picks from them.
+  std::span<const ClipSet> extras = extraClips;
+  std::vector<ClipSet> pickedExtras;
   if (!options.clips.empty()) {
     size_t kept = 0;
+    pickedExtras.assign(extraClips.begin(), extraClips.end());
+    extras = pickedExtras;
     // A glTF's clips come on its rig, a game file's in clip sets: --clip picks from both.
     for (Rig& r : input.rigs) kept += keepClips(r.animations, options.clips);
     for (ClipSet& c : input.clips) kept += keepClips(c.animations, options.clips);
-    for (ClipSet& c : extras) kept += keepClips(c.animations, options.clips);
+    for (ClipSet& c : pickedExtras) kept += keepClips(c.animations, options.clips);
     if (kept == 0) return usage(fmt::format("no clip named {} (`rigport info` lists the clips)", fmt::join(options.clips, ", ")), file);
   }
 
   std::vector<AssembledRig> out;
   std::vector<bool> playsClips(input.rigs.size(), false);
-  for (const ClipSet& clips : input.clips) {
+  for (ClipSet& clips : input.clips) {
     if (clips.animations.empty()) continue;
     AssembledRig assembled;
     if (skeleton != nullptr) {
@@ -190,8 +193,8 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
     }
     assembled.rig.animations.clear();
     // Bound under the skeleton's own name (the warnings name it), then named after the clip set.
-    RP_CHECK(bindOnto(assembled, clips, options.bind));
-    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
+    RP_CHECK(bindOnto(assembled, std::move(clips.animations), clips.provenance, options.bind));
+    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra.animations, extra.provenance, options.bind));
     assembled.rig.name = clips.name;
     assembled.rig.provenance.absorb(input.provenance);
     out.push_back(std::move(assembled));
@@ -200,7 +203,7 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
     if (playsClips[i] || !exported[i]) continue;
     AssembledRig assembled{std::move(input.rigs[i]), {}};
     assembled.rig.provenance.absorb(input.provenance);
-    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
+    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra.animations, extra.provenance, options.bind));
     out.push_back(std::move(assembled));
   }
   if (out.empty()) return usage("holds nothing to export (no rig, and no clips)", file);
