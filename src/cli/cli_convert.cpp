@@ -13,6 +13,7 @@
 #include <set>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -180,7 +181,9 @@ void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& inpu
 // outputs apart).
 class Converter {
  public:
-  Converter(const ConvertSettings& s, const SharedInputs& shared) : s_(s), shared_(shared) {}
+  // `only`: the shared inputs, given up to the batch's only input (its --anim clips are then moved
+  // onto its rig, not copied); null for a batch of several.
+  Converter(const ConvertSettings& s, const SharedInputs& shared, SharedInputs* only) : s_(s), shared_(shared), only_(only) {}
 
   FileResult convert(const Plan& p) {
     const std::string& path = p.input.path;
@@ -193,7 +196,7 @@ class Converter {
       result.skipped.push_back(p.single.string());
       return result;
     }
-    auto rigs = loadInput(path, shared_);
+    auto rigs = only_ != nullptr ? loadInput(path, std::move(*std::exchange(only_, nullptr))) : loadInput(path, shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     if (s_.merge) mergeSameSkeletons(*rigs, path);
     if ((namesAFile(s_) || !s_.animOut.empty()) && rigs->size() > 1) {
@@ -273,6 +276,7 @@ class Converter {
 
   const ConvertSettings& s_;
   const SharedInputs& shared_;
+  SharedInputs* only_;
 };
 
 // A batch never overwrites one input's output with another's: the first input in order keeps
@@ -389,7 +393,7 @@ int runConvert(ConvertSettings& s) {
   for (const BatchInput& input : inputs) plans.push_back(plan(input, s));
   const std::vector<std::optional<Error>> clashes = claim(plans);
 
-  Converter converter(s, *shared);
+  Converter converter(s, *shared, plans.size() == 1 ? &*shared : nullptr);
   ProgressBar progress(plans.size());
   const InterruptGuard interrupt;
   Json files = Json::array();

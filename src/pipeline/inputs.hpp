@@ -44,7 +44,11 @@ Status refuseDroppedParts(const Asset& asset);
 // Assembles one input's asset with the shared inputs and repairs what real files damage
 // (core/repair.hpp; when strict, damage, repaired or dropped, is an error).
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
+// The same with shared inputs the caller gives up (its only input): their clips are moved onto the
+// last rig that plays them instead of copied (assemble()).
+Result<std::vector<AssembledRig>> assembleInput(Asset asset, SharedInputs&& shared);
 // loadAsset(path), then assembleInput().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, SharedInputs&& shared);
 
 }  // namespace rigport
