@@ -131,7 +131,12 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   // Names and payloads come from game files: bytes that are not UTF-8 become U+FFFD instead of
   // throwing (node names are already converted, see gltf_nodes.cpp).
   out.json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
-  // Accessors, bufferViews and animations are spliced in as text (gltf_buffer.hpp, gltf_animation.cpp).
+  // Accessors, bufferViews and animations are spliced in as text (gltf_buffer.hpp, gltf_animation.cpp),
+  // into one allocation: for a clip package they are nearly all of it, and growing the text by
+  // doubling copied it again and again.
+  size_t splicedBytes = 32 + doc.buffer.jsonBytesEstimate();
+  for (const std::string& a : doc.animations) splicedBytes += a.size() + 1;
+  out.json.reserve(out.json.size() + splicedBytes);
   if (!doc.animations.empty()) {
     out.json.back() = ',';
     out.json += "\"animations\":[";
