@@ -15,6 +15,7 @@
 #include <set>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -180,7 +181,9 @@ void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& inpu
 // outputs apart).
 class Converter {
  public:
-  Converter(const ConvertSettings& s, const SharedInputs& shared) : s_(s), shared_(shared) {}
+  // `only`: the shared inputs, given up to the batch's only input (its --anim clips are then moved
+  // onto its rig, not copied); null for a batch of several.
+  Converter(const ConvertSettings& s, const SharedInputs& shared, SharedInputs* only) : s_(s), shared_(shared), only_(only) {}
 
   FileResult convert(const Plan& p) {
     const std::string& path = p.input.path;
@@ -196,7 +199,9 @@ class Converter {
     auto asset = loadAsset(path, shared_.read);
     if (!asset) return failed(std::move(result), Outcome::InputFailed, asset.error());
     if (asset->rigs.empty() && asset->clips.empty() && !asset->textures.empty()) return writeTextures(*asset, p, std::move(result));
-    auto rigs = assembleInput(std::move(*asset), shared_);
+    // The only input takes the shared clips instead of a copy; shared_ still holds the rest (textures).
+    auto rigs = only_ != nullptr ? assembleInput(std::move(*asset), std::move(*std::exchange(only_, nullptr)))
+                                 : assembleInput(std::move(*asset), shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     bindInputTextures(*rigs, path, shared_);
     if (s_.merge) mergeSameSkeletons(*rigs, path);
@@ -322,6 +327,7 @@ class Converter {
 
   const ConvertSettings& s_;
   const SharedInputs& shared_;
+  SharedInputs* only_;
 };
 
 // A batch never overwrites one input's output with another's: the first input in order keeps
@@ -440,7 +446,7 @@ int runConvert(ConvertSettings& s) {
   for (const BatchInput& input : inputs) plans.push_back(plan(input, s));
   const std::vector<std::optional<Error>> clashes = claim(plans);
 
-  Converter converter(s, *shared);
+  Converter converter(s, *shared, plans.size() == 1 ? &*shared : nullptr);
   ProgressBar progress(plans.size());
   const InterruptGuard interrupt;
   Json files = Json::array();
