@@ -1,6 +1,7 @@
 // bench_inputs DIR: writes the benchmarks' synthetic inputs (bench/inputs.hpp) as files, for the
 // whole-process measurements of scripts/bench_process.sh: skinned.dff, skinned.psg, block.sluggers,
-// package.ifp. Exit 1 when one cannot be built or written.
+// package.ifp (and its skeleton ifp_skeleton.dff), the Sims 3 clip100k.clip, small.clip and
+// package500.package, long.anm (and its skeleton anm_skeleton.dff). Exit 1 when one cannot be built or written.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -21,6 +22,12 @@ int main(int argc, char** argv) {
       {"skinned.psg", &rigport::bench::skinnedArena()},
       {"block.sluggers", &rigport::bench::sluggersBlock()},
       {"package.ifp", &rigport::bench::ifpPackage()},
+      {"ifp_skeleton.dff", &rigport::bench::ifpSkeletonDff()},
+      {"clip100k.clip", &rigport::bench::sims3Clip100k()},
+      {"small.clip", &rigport::bench::sims3ClipSmall()},
+      {"package500.package", &rigport::bench::sims3Package500()},
+      {"long.anm", &rigport::bench::anmLong()},
+      {"anm_skeleton.dff", &rigport::bench::anmSkeletonDff()},
   };
   for (const auto& [name, bytes] : files) {
     std::ofstream out(dir / name, std::ios::binary);

@@ -56,7 +56,7 @@ void readBindExport(benchmark::State& state, bool moved) {
         state.SkipWithError(glb.error().describe().c_str());
         return;
       }
-      glbBytes = glb->head.size() + glb->bin.size;
+      glbBytes = glb->size();
       benchmark::DoNotOptimize(glb);
       continue;
     }

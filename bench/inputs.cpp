@@ -7,6 +7,7 @@
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/axes.hpp"
 #include "formats/rw4/rw4.hpp"
+#include "formats/sims3/sims3.hpp"
 #include "formats/sluggers/sluggers.hpp"
 
 namespace rigport::bench {
@@ -156,6 +157,45 @@ std::vector<uint8_t> makeAnpk() {
   return w.take();
 }
 
+// The Sims 3 package's rig: a chain of 20 bones named as sims3Animation's tracks.
+rigport::Rig sims3Rig(int clips) {
+  rigport::Rig rig;
+  rig.name = "benchRig";
+  for (int t = 0; t < 20; ++t) {
+    rigport::Bone b;
+    b.name = "b__bone" + std::to_string(t) + "__";
+    b.parent = t - 1;
+    b.translation = {0.0f, 0.1f, 0.0f};
+    rig.skeleton.bones.push_back(b);
+  }
+  for (int c = 0; c < clips; ++c) rig.animations.push_back(sims3Animation("a_clip" + std::to_string(c) + "_x", 20, 30));
+  return rig;
+}
+
+// The .anm's rig: binaryTreeSkeleton() in RenderWare's axes, every bone keyed at each of `frames`.
+rigport::Rig anmRig(int frames) {
+  rigport::Rig rig = binaryTreeSkeleton();
+  rig.provenance.axes = rigport::renderware::kRenderWareAxes;
+  rigport::Animation anim;
+  anim.name = "long";
+  anim.duration = static_cast<float>(frames - 1) / 30.0f;
+  for (int b = 0; b < kBones; ++b) {
+    rigport::BoneTrack track;
+    track.bone = b;
+    track.target.name = rig.skeleton.bones[static_cast<size_t>(b)].name;
+    for (int k = 0; k < frames; ++k) {
+      const float time = static_cast<float>(k) / 30.0f, phase = 0.1f * static_cast<float>(b);
+      track.translation.times.push_back(time);
+      track.translation.values.push_back(rig.skeleton.bones[static_cast<size_t>(b)].translation + glm::vec3(0.01f * std::sin(time + phase), 0.0f, 0.0f));
+      track.rotation.times.push_back(time);
+      track.rotation.values.push_back(glm::angleAxis(std::sin(time * 2 + phase), glm::normalize(glm::vec3(1, 0.3f, phase))));
+    }
+    anim.tracks.push_back(std::move(track));
+  }
+  rig.animations.push_back(std::move(anim));
+  return rig;
+}
+
 }  // namespace
 
 const std::vector<uint8_t>& skinnedDff() {
@@ -201,5 +241,57 @@ rigport::Rig ifpSkeleton() {
   return rig;
 }
 
+const std::vector<uint8_t>& ifpSkeletonDff() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::renderware::writeDff(ifpSkeleton()); });
+}
+
+rigport::Animation sims3Animation(const std::string& name, int tracks, int keys) {
+  rigport::Animation a;
+  a.name = name;
+  a.duration = static_cast<float>(keys - 1) / 30.0f;
+  for (int t = 0; t < tracks; ++t) {
+    rigport::BoneTrack track;
+    track.target.name = "b__bone" + std::to_string(t) + "__";
+    for (int k = 0; k < keys; ++k) {
+      const float time = static_cast<float>(k) / 30.0f, phase = 0.1f * static_cast<float>(t);
+      track.translation.times.push_back(time);
+      track.translation.values.push_back({0.1f * std::sin(time + phase), 1.0f + 0.05f * std::cos(time), 0.01f * static_cast<float>(k % 7)});
+      track.rotation.times.push_back(time);
+      track.rotation.values.push_back(glm::angleAxis(std::sin(time * 2 + phase), glm::normalize(glm::vec3(1, 0.3f, phase))));
+    }
+    a.tracks.push_back(std::move(track));
+  }
+  return a;
+}
+
+const std::vector<uint8_t>& sims3Clip100k() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::sims3::writeClipAnimation(sims3Animation("a_bench_x", 50, 1000), nullptr); });
+}
+
+const std::vector<uint8_t>& sims3ClipSmall() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::sims3::writeClipAnimation(sims3Animation("a_small_x", 20, 30), nullptr); });
+}
+
+const std::vector<uint8_t>& sims3Package500() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::sims3::writePackage(sims3Rig(500)); });
+}
+
+const std::vector<uint8_t>& anmLong() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::renderware::writeAnm(anmRig(5000)); });
+}
+
+const std::vector<uint8_t>& anmSkeletonDff() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] {
+    rigport::Rig rig = binaryTreeSkeleton();
+    rig.provenance.axes = rigport::renderware::kRenderWareAxes;
+    return rigport::renderware::writeDff(rig);
+  });
+}
 
 }  // namespace rigport::bench

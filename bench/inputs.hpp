@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/rig.hpp"
@@ -29,6 +30,23 @@ const std::vector<uint8_t>& sluggersBlock();
 // about 27 MB. ifpSkeleton() is the 32-bone chain it animates (bone_<t>, HAnim id t).
 const std::vector<uint8_t>& ifpPackage();
 rigport::Rig ifpSkeleton();
+// ifpSkeleton() as a DFF (no geometry), the `--skeleton` of the IFP's whole-process conversion.
+const std::vector<uint8_t>& ifpSkeletonDff();
+
+// `tracks` bones b__bone<t>__, each with a translation and a rotation of `keys` keys at 30 Hz.
+rigport::Animation sims3Animation(const std::string& name, int tracks, int keys);
+// Sims 3 CLIPs by rigport's writer: 50 tracks x 1,000 frames x (0x12 translation + 0x14 rotation)
+// = 100,000 keys, about 1 MB; and a small one, 20 tracks x 30 frames, the size of a package's clip.
+const std::vector<uint8_t>& sims3Clip100k();
+const std::vector<uint8_t>& sims3ClipSmall();
+// A Sims 3 package: a 20-bone RIG and 500 RefPack-compressed clips of 20 tracks x 30 frames, 4.4 MB.
+const std::vector<uint8_t>& sims3Package500();
+
+// A long RenderWare .anm (type 1) on a 64-bone binary tree: 5,000 frames at 30 Hz (about 167 s),
+// every node keyed at every frame, 320,000 key frames, about 11.5 MB; anmSkeletonDff() is its
+// skeleton, a DFF with no geometry.
+const std::vector<uint8_t>& anmLong();
+const std::vector<uint8_t>& anmSkeletonDff();
 
 constexpr int kIfpAnimations = 1000;
 constexpr int kIfpTracks = 32;

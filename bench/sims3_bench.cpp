@@ -5,13 +5,11 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
-#include <cmath>
-#include <string>
-
 #include "core/source.hpp"
 #include "formats/sims3/refpack.hpp"
 #include "formats/sims3/sims3.hpp"
 #include "bench_main.hpp"
+#include "inputs.hpp"
 #include "memcpy_ceiling.hpp"
 
 namespace {
@@ -24,49 +22,8 @@ double peakRssMiB() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-// `tracks` bones, each with a 0x12 translation and a 0x14 rotation curve of `keys` keys.
-Animation makeAnimation(const std::string& name, int tracks, int keys) {
-  Animation a;
-  a.name = name;
-  a.duration = static_cast<float>(keys - 1) / 30.0f;
-  for (int t = 0; t < tracks; ++t) {
-    BoneTrack track;
-    track.target.name = "b__bone" + std::to_string(t) + "__";
-    for (int k = 0; k < keys; ++k) {
-      const float time = static_cast<float>(k) / 30.0f, phase = 0.1f * static_cast<float>(t);
-      track.translation.times.push_back(time);
-      track.translation.values.push_back({0.1f * std::sin(time + phase), 1.0f + 0.05f * std::cos(time), 0.01f * static_cast<float>(k % 7)});
-      track.rotation.times.push_back(time);
-      track.rotation.values.push_back(glm::angleAxis(std::sin(time * 2 + phase), glm::normalize(glm::vec3(1, 0.3f, phase))));
-    }
-    a.tracks.push_back(std::move(track));
-  }
-  return a;
-}
-
-std::vector<uint8_t> bigClip() {
-  static const std::vector<uint8_t> bytes = *sims3::writeClipAnimation(makeAnimation("a_bench_x", 50, 1000), nullptr);  // 100,000 keys
-  return bytes;
-}
-
-Rig benchRig(int clips) {
-  Rig rig;
-  rig.name = "benchRig";
-  for (int t = 0; t < 20; ++t) {
-    Bone b;
-    b.name = "b__bone" + std::to_string(t) + "__";
-    b.parent = t - 1;
-    b.translation = {0.0f, 0.1f, 0.0f};
-    rig.skeleton.bones.push_back(b);
-  }
-  for (int c = 0; c < clips; ++c) rig.animations.push_back(makeAnimation("a_clip" + std::to_string(c) + "_x", 20, 30));
-  return rig;
-}
-
-std::vector<uint8_t> package500() {
-  static const std::vector<uint8_t> bytes = *sims3::writePackage(benchRig(500));
-  return bytes;
-}
+const std::vector<uint8_t>& bigClip() { return bench::sims3Clip100k(); }
+const std::vector<uint8_t>& package500() { return bench::sims3Package500(); }
 
 size_t keyCount(const Animation& a) {
   size_t n = 0;

@@ -1,7 +1,10 @@
 // libFuzzer target for the RW4 arena reader (rw4_arena.md): any bytes → readArena returns an Asset
 // or an Error; every rig read must survive export and the JSON report (downstream.hpp), and one the
-// writer accepts must read back with the same bones (and, in Spore's mesh layout, the same meshes).
-// Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects).
+// writer accepts must read back with the same bones (and, in Spore's mesh layout, the same meshes);
+// every texture read (PS3 Texture, Spore Raster) must hold whole levels and encode as the PNG that
+// `convert` writes.
+// Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects,
+// texture arenas of every format rw4_texture_test writes).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -9,12 +12,19 @@
 
 #include "downstream.hpp"
 #include "formats/rw4/rw4.hpp"
+#include "image/png.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto source = rigport::Source::fromBytes(std::vector<uint8_t>(data, data + size), "fuzz.psg");
   rigport::ReadContext ctx;
   auto asset = rigport::rw4::readArena(*source, ctx);
   if (!asset) return 0;
+  for (const rigport::Texture& t : asset->textures) {
+    for (const rigport::ImageLevel& l : t.image.levels) {
+      if (l.rgba.size() != size_t{l.width} * l.height * 4) std::abort();
+    }
+    (void)rigport::image::encodePng(t.image.levels.front());
+  }
   for (const rigport::Rig& rig : asset->rigs) {
     rigport::fuzz::exerciseDownstream(rig);
     auto bytes = rigport::rw4::writeArena(rig);

@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libsquish-dev libpng-dev zlib1g-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   blender python3-numpy libclang-rt-14-dev
+  pybind11-dev python3-dev
   chromium hyperfine
 )
 # Node.js: some images ship NodeSource's nodejs (which bundles npm and conflicts with Debian's npm

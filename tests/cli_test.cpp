@@ -170,6 +170,23 @@ TEST(Cli, ConvertGltfWritesAGltfAndItsBin) {
   EXPECT_TRUE(v.ok) << v.output;
 }
 
+// `-o model.gltf` without --gltf wrote a .glb's bytes under a .gltf name, which no glTF reader takes
+// for what its name says.
+TEST(Cli, ConvertToAFileNamedGltfWritesAGltfAndItsBin) {
+  const std::string dir = test::scratchDir("cli_gltf_named");
+  const std::string good = writeWithRegistry("renderware-dff", dir + "/model.dff");
+  ASSERT_FALSE(good.empty());
+  const CliRun r = test::runCli("convert -o " + quote(dir + "/out/named.gltf") + " " + quote(good));
+  ASSERT_EQ(r.code, 0) << r.text;
+  std::vector<std::string> files = entries(dir + "/out");
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"named.bin", "named.gltf"}));
+  std::ifstream in(dir + "/out/named.gltf", std::ios::binary);
+  EXPECT_EQ(in.get(), '{') << "JSON text, not a .glb";
+  const test::ValidatorRun v = test::validateGltfFile(dir + "/out/named.gltf");
+  EXPECT_TRUE(v.ok) << v.output;
+}
+
 TEST(Cli, ConvertBindsAnimationFilesToEachModel) {
   const std::string dir = test::scratchDir("cli_anim");
   const std::string model = writeWithRegistry("renderware-dff", dir + "/model.dff");

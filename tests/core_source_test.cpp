@@ -13,6 +13,7 @@
 #include <iterator>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,62 @@ TEST(CoreSource, AWriteThatRefusesToReplaceLeavesTheFirstFileAndNoTemporary) {
   for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
   EXPECT_EQ(files, 1u);
   ASSERT_TRUE(platform::writeFileAtomic(path, second, platform::Overwrite::Replace).ok());
+}
+
+std::vector<uint8_t> readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+size_t filesIn(const std::string& dir) {
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file() ? 1 : 0;
+  return files;
+}
+
+// A .gltf and its .bin (issue 25): a failed --gltf --overwrite deleted the new .bin and kept the
+// old .gltf, a pair that no longer matched. Now a write that fails on the second file leaves both
+// old files as they were, and no temporary.
+TEST(CoreSource, FilesWrittenTogetherAreAllKeptAsTheyWereWhenOneCannotBeWritten) {
+  const std::string dir = test::scratchDir("core_source_pair");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::vector<uint8_t> oldBin = pattern(10), newBin = pattern(20), gltf = pattern(30);
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/model.bin", oldBin).ok());
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/blocker", gltf).ok());  // a file where a folder must be
+  const std::span<const uint8_t> bin[] = {newBin};
+  const std::span<const uint8_t> json[] = {gltf};
+  const platform::FileToWrite pair[] = {{dir + "/model.bin", bin}, {dir + "/blocker/model.gltf", json}};
+  const Status written = platform::writeFilesAtomic(pair, platform::Overwrite::Replace);
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().file, dir + "/blocker/model.gltf");
+  EXPECT_EQ(readAll(dir + "/model.bin"), oldBin);
+  EXPECT_EQ(filesIn(dir), 2u) << "no temporary left";
+
+  const platform::FileToWrite fine[] = {{dir + "/model.bin", bin}, {dir + "/model.gltf", json}};
+  ASSERT_TRUE(platform::writeFilesAtomic(fine, platform::Overwrite::Replace).ok());
+  EXPECT_EQ(readAll(dir + "/model.bin"), newBin);
+  EXPECT_EQ(readAll(dir + "/model.gltf"), gltf);
+}
+
+// Refusing to replace: when the second file exists, the first, already moved into place by this
+// call, is removed again, so the call leaves nothing of its own.
+TEST(CoreSource, FilesWrittenTogetherThatRefuseToReplaceLeaveNothingWhenOneExists) {
+  const std::string dir = test::scratchDir("core_source_pair_refuse");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::vector<uint8_t> theirs = pattern(7), bin = pattern(20), gltf = pattern(30);
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/model.gltf", theirs).ok());
+  const std::span<const uint8_t> binParts[] = {bin};
+  const std::span<const uint8_t> gltfParts[] = {gltf};
+  const platform::FileToWrite pair[] = {{dir + "/model.bin", binParts}, {dir + "/model.gltf", gltfParts}};
+  const Status written = platform::writeFilesAtomic(pair, platform::Overwrite::Refuse);
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.error().code, ErrorCode::Usage);
+  EXPECT_EQ(written.error().file, dir + "/model.gltf");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/model.bin"));
+  EXPECT_EQ(readAll(dir + "/model.gltf"), theirs);
+  EXPECT_EQ(filesIn(dir), 1u);
 }
 
 TEST(CoreSource, AMappedFileThatShrinksWhileReadGivesZerosAndTheOffsetOfItsNewEnd) {

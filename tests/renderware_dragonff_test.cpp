@@ -12,7 +12,8 @@
 //                   Khronos Fox: ×0.0254 and 90°): joint world × IBM = that node's transform
 //   TwoRoots        a second root joint (the left leg chain hung from the scene)
 //   HelperNode      a node that is no joint between the pelvis and the left thigh (assimp's helper
-//                   nodes): DragonFF parents a bone only to a bone's frame
+//                   nodes): DragonFF parents a bone only to a bone's frame (tests/renderware_helper_test.cpp
+//                   poses such a rig's clip by librw's rule)
 //   ReversedJoints  the skin's joint list reversed
 //   BindShape       a ×100 scale and an offset folded into every inverse bind matrix (assimp's FBX
 //                   conversions, gltfpack's dequantisation)
@@ -359,13 +360,10 @@ TEST_P(DragonffReads, TheRestPoseTheInputShows) {
   EXPECT_LE(dragonff.joint, tolerance) << "DragonFF's bone '" << dragonff.where << "'";
   EXPECT_LE(dragonff.vertex, tolerance) << "DragonFF's vertices";
   EXPECT_LE(librw.joint, tolerance) << "librw's frames";
-  // DragonFF's parents are the input's nearest joint ancestors, except where a frame that is no
-  // node lies between two joints (HelperNode): DragonFF leaves the child unparented. Open: the
-  // writer keeps the helper frame (folding it into the child's frame would also need the child's
-  // .anm keys moved into the joint parent's space).
-  std::map<std::string, std::string> parents = want.parents;
-  if (name == "HelperNode") parents["thigh_l"] = "";
-  EXPECT_EQ(dragonffRest(clump).parents, parents) << "DragonFF's bone parents";
+  // DragonFF's parents are the input's nearest joint ancestors, also across a node that is no joint
+  // (HelperNode): the writer hangs the joint below it on the joint above (core/fit_keys.hpp
+  // foldHelperBones), since DragonFF parents a bone only to a bone's frame.
+  EXPECT_EQ(dragonffRest(clump).parents, want.parents) << "DragonFF's bone parents";
   EXPECT_LE(librw.vertex, tolerance) << "librw's skinning";
 
   const test::CliRun compared = test::runCli("compare " + test::quote(input) + " " + test::quote(dff));

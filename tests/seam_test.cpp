@@ -218,3 +218,56 @@ TEST(Assemble, ExtraClipsBindOntoEveryRigAndReportCoverage) {
     EXPECT_NE(r.coverage.summary().find("'tail'"), std::string::npos) << r.coverage.summary();
   }
 }
+
+// assembleTaking() moves the --anim clips onto the last rig instead of copying them (issue 30: the
+// copy of a 1,000-clip IFP was a fifth of its conversion). What it gives must be what assemble()
+// gives: the same rigs, names, keys in each rig's axes, coverage and warnings in the same order, on
+// an input with clip sets and rigs, extras in other axes, and --clip picking from all of them.
+TEST(Assemble, ExtraClipsGivenUpAssembleAsCopiedOnes) {
+  Asset asset;
+  asset.provenance.file = "pack";
+  asset.provenance.warn("input-warning", "kept after the bound clips' warnings");
+  asset.rigs = {chain("big", {"a", "b", "c"}), chain("other", {"x", "a"})};
+  asset.clips.push_back(clipsOn("set", {"a", "b", "zz"}, {"walk", "run"}));
+  std::vector<ClipSet> extras{clipsOn("extra", {"a", "x", "tail"}, {"walk", "wave"}), clipsOn("more", {"b"}, {"walk"})};
+  extras[0].provenance.axes.up = AxisSystem::Up::Z;  // RenderWare's: keys move into each rig's (glTF) axes
+  extras[0].provenance.axes.forward = AxisSystem::Axis::PosY;
+  extras[0].animations[0].tracks[0].translation.times = {0.0f};
+  extras[0].animations[0].tracks[0].translation.values = {glm::vec3(1, 2, 3)};
+  const AssembleOptions options{.clips = {"walk", "wave"}};
+
+  auto copied = assemble(asset, extras, nullptr, options);
+  auto taken = assembleTaking(asset, std::move(extras), nullptr, options);
+  ASSERT_TRUE(copied) << copied.error().describe();
+  ASSERT_TRUE(taken) << taken.error().describe();
+  ASSERT_EQ(copied->size(), 2u) << "the clip set's rig ('big') and 'other'";
+  ASSERT_EQ(taken->size(), copied->size());
+  for (size_t r = 0; r < copied->size(); ++r) {
+    const Rig& c = (*copied)[r].rig;
+    const Rig& t = (*taken)[r].rig;
+    EXPECT_EQ(t.name, c.name);
+    EXPECT_EQ((*taken)[r].coverage.summary(), (*copied)[r].coverage.summary());
+    ASSERT_EQ(t.provenance.warnings.size(), c.provenance.warnings.size()) << r;
+    for (size_t w = 0; w < c.provenance.warnings.size(); ++w) {
+      EXPECT_EQ(t.provenance.warnings[w].code, c.provenance.warnings[w].code);
+      EXPECT_EQ(t.provenance.warnings[w].message, c.provenance.warnings[w].message);
+    }
+    ASSERT_EQ(t.animations.size(), c.animations.size());
+    for (size_t a = 0; a < c.animations.size(); ++a) {
+      EXPECT_EQ(t.animations[a].name, c.animations[a].name);
+      ASSERT_EQ(t.animations[a].tracks.size(), c.animations[a].tracks.size());
+      for (size_t k = 0; k < c.animations[a].tracks.size(); ++k) {
+        EXPECT_EQ(t.animations[a].tracks[k].bone, c.animations[a].tracks[k].bone);
+        EXPECT_EQ(t.animations[a].tracks[k].translation.values, c.animations[a].tracks[k].translation.values);
+      }
+    }
+  }
+  // Both rigs play walk from 'extra' and 'more', wave from 'extra'; the first also its own walk.
+  EXPECT_EQ((*copied)[0].rig.name, "set");
+  EXPECT_EQ((*copied)[0].rig.animations.size(), 4u);
+  EXPECT_EQ((*copied)[1].rig.animations.size(), 3u);
+  const Animation& walk = (*taken)[1].rig.animations[0];
+  ASSERT_FALSE(walk.tracks.empty());
+  EXPECT_EQ(walk.tracks[0].translation.values, std::vector<glm::vec3>{glm::vec3(-1, 3, 2)}) << "Z up, +Y forward to glTF";
+  EXPECT_EQ((*copied)[0].rig.provenance.warnings.back().code, "input-warning");
+}

@@ -136,10 +136,10 @@ TEST(Sims3Base, IsRefusedForAFormatWrittenWholeAndForAFileThatIsNoPackage) {
   const std::string dir = test::scratchDir("sims3_base_refused");
   const std::string original = originalPackage(dir);
   ASSERT_EQ(test::runCli("convert " + test::quote(original) + " --merge -o " + test::quote(dir + "/rig.glb")).code, 0);
-  const test::CliRun dff = test::runCli("convert " + test::quote(dir + "/rig.glb") + " --to renderware-dff --base " + test::quote(original) +
-                                        " -o " + test::quote(dir + "/rig.dff"));
-  EXPECT_EQ(dff.code, 2) << dff.text;
-  EXPECT_NE(dff.text.find("formats that take --base: sims3-package"), std::string::npos) << dff.text;
+  const test::CliRun drs = test::runCli("convert " + test::quote(dir + "/rig.glb") + " --to battleforge-drs --base " + test::quote(original) +
+                                        " -o " + test::quote(dir + "/rig.drs"));
+  EXPECT_EQ(drs.code, 2) << drs.text;
+  EXPECT_NE(drs.text.find("formats that take --base: renderware-dff, sims3-package"), std::string::npos) << drs.text;
   // A .glb given as the original is no package: refused, nothing written.
   const test::CliRun glb = test::runCli("convert " + test::quote(dir + "/rig.glb") + " --to sims3-package --base " + test::quote(dir + "/rig.glb") +
                                         " -o " + test::quote(dir + "/out.package"));

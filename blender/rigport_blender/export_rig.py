@@ -36,9 +36,9 @@ EXPORTER_OPTIONS = {
 
 # Formats that store a model without its clips, and the extension of the clip files written beside it.
 CLIP_FILES_OF = {"renderware-dff": ".anm", "battleforge-drs": ".ska"}
-# Formats `convert --base ORIGINAL` writes into a copy of the original (every resource the edit did
-# not touch kept byte for byte under its key).
-WRITES_INTO_ORIGINAL = {"sims3-package"}
+# Formats `convert --base ORIGINAL` writes into a copy of the original (every resource or chunk the
+# edit did not touch kept byte for byte).
+WRITES_INTO_ORIGINAL = {"renderware-dff", "sims3-package"}
 # A source format without a writer, and the writable format that holds the same rig.
 WRITABLE_INSTEAD = {"sims3-rig": "sims3-package", "sluggers-archive": "sluggers-model"}
 

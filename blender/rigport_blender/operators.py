@@ -128,8 +128,8 @@ class EXPORT_SCENE_OT_rigport(bpy.types.Operator, ExportHelper):
     target: EnumProperty(name="Format", description="The game format to write", items=writable_formats)
     into_original: BoolProperty(
         name="Into a Copy of the Original",
-        description="Where the armature came from a Sims 3 package: write into a copy of it, every resource the edit "
-                    "did not touch kept byte for byte under its key (rigport convert --base)",
+        description="Where the armature came from a Sims 3 package or a RenderWare DFF: write into a copy of it, every "
+                    "resource or chunk the edit did not touch kept byte for byte (rigport convert --base)",
         default=True)
 
     @classmethod

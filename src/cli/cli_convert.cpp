@@ -15,6 +15,7 @@
 #include <set>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -89,18 +90,14 @@ std::string outputExtension(const ConvertSettings& s) {
   return s.separateFiles ? ".gltf" : ".glb";
 }
 
-// Writes both files of a .gltf export, the .bin first; if the .gltf then fails, the .bin goes too.
+// Writes both files of a .gltf export, neither moved into place before both are complete.
 Status writeGltfPair(const fs::path& gltfPath, const GltfFiles& files, platform::Overwrite overwrite) {
   fs::path binPath = gltfPath;
   binPath.replace_extension(".bin");
-  RP_CHECK(platform::writeFileAtomic(binPath.string(), files.bin, overwrite));
-  const auto* text = reinterpret_cast<const uint8_t*>(files.json.data());
-  if (auto written = platform::writeFileAtomic(gltfPath.string(), {text, files.json.size()}, overwrite); !written) {
-    std::error_code ec;
-    fs::remove(binPath, ec);
-    return written.error();
-  }
-  return Ok{};
+  const std::span<const uint8_t> bin[] = {files.bin};
+  const std::span<const uint8_t> json[] = {{reinterpret_cast<const uint8_t*>(files.json.data()), files.json.size()}};
+  const platform::FileToWrite pair[] = {{binPath.string(), bin}, {gltfPath.string(), json}};
+  return platform::writeFilesAtomic(pair, overwrite);
 }
 
 // Where an input's output goes, before it is read: `base` + ".glb" for one rig, the folder
@@ -184,7 +181,9 @@ void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& inpu
 // outputs apart).
 class Converter {
  public:
-  Converter(const ConvertSettings& s, const SharedInputs& shared) : s_(s), shared_(shared) {}
+  // `only`: the shared inputs, given up to the batch's only input (its --anim clips are then moved
+  // onto its rig, not copied); null for a batch of several.
+  Converter(const ConvertSettings& s, const SharedInputs& shared, SharedInputs* only) : s_(s), shared_(shared), only_(only) {}
 
   FileResult convert(const Plan& p) {
     const std::string& path = p.input.path;
@@ -200,7 +199,9 @@ class Converter {
     auto asset = loadAsset(path, shared_.read);
     if (!asset) return failed(std::move(result), Outcome::InputFailed, asset.error());
     if (asset->rigs.empty() && asset->clips.empty() && !asset->textures.empty()) return writeTextures(*asset, p, std::move(result));
-    auto rigs = assembleInput(std::move(*asset), shared_);
+    // The only input takes the shared clips instead of a copy; shared_ still holds the rest (textures).
+    auto rigs = only_ != nullptr ? assembleInput(std::move(*asset), std::move(*std::exchange(only_, nullptr)))
+                                 : assembleInput(std::move(*asset), shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     bindInputTextures(*rigs, path, shared_);
     if (s_.merge) mergeSameSkeletons(*rigs, path);
@@ -293,15 +294,18 @@ class Converter {
     return text;
   }
 
-  // --to: every file is encoded before any is written, so a refusal leaves no output.
+  // --to: every file is encoded, then written into its temporary file, before any is moved into
+  // place, so a refusal or a failed write leaves no output.
   std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
     auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);
     if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
+    std::vector<std::span<const uint8_t>> parts;  // one each, then `files` points into them
+    for (const auto& file : encoded->files) parts.emplace_back(file.second);
+    std::vector<platform::FileToWrite> files;
+    for (size_t i = 0; i < parts.size(); ++i) files.push_back({encoded->files[i].first, {&parts[i], 1}});
+    if (auto written = platform::writeFilesAtomic(files, overwrite()); !written) return std::pair{Outcome::OutputFailed, written.error()};
     bool wroteOut = false;  // a clip format given -o 'clips/{clip}.ska' writes files named after the clips instead
     for (const auto& [path, bytes] : encoded->files) {
-      std::error_code ec;
-      if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
-      if (auto written = platform::writeFileAtomic(path, bytes, overwrite()); !written) return std::pair{Outcome::OutputFailed, written.error()};
       if (path != out.string()) result.written.push_back(path);
       else wroteOut = true;
     }
@@ -323,6 +327,7 @@ class Converter {
 
   const ConvertSettings& s_;
   const SharedInputs& shared_;
+  SharedInputs* only_;
 };
 
 // A batch never overwrites one input's output with another's: the first input in order keeps
@@ -406,6 +411,8 @@ int runConvert(ConvertSettings& s) {
     s.target = *target;
     if (s.separateFiles) return fmt::print(stderr, "rigport: error: --gltf and --to {} exclude each other\n", s.to), kExitUsage;
   }
+  // -o out.gltf names a .gltf: a .glb's bytes under that name would surprise every glTF reader.
+  if (s.target == nullptr && fs::path(s.output).extension() == ".gltf") s.separateFiles = true;
   if (!s.animOut.empty()) {
     if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --anim-out goes with --to FORMAT\n"), kExitUsage;
     if ((s.target->carries & kCarriesAnimations) != 0) {
@@ -439,7 +446,7 @@ int runConvert(ConvertSettings& s) {
   for (const BatchInput& input : inputs) plans.push_back(plan(input, s));
   const std::vector<std::optional<Error>> clashes = claim(plans);
 
-  Converter converter(s, *shared);
+  Converter converter(s, *shared, plans.size() == 1 ? &*shared : nullptr);
   ProgressBar progress(plans.size());
   const InterruptGuard interrupt;
   Json files = Json::array();
@@ -514,8 +521,9 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--anim-out", s->animOut,
                   "With --to a format without animations: write the clips here (walk.anm: all in one file; 'clips/{clip}.anm': one per clip)");
   cmd->add_option("--base", s->base,
-                  "With --to: write into a copy of this original (a Sims 3 package): resources the rig holds with other content "
-                  "replaced, its new ones added, every other resource kept byte for byte under its key");
+                  "With --to: write into a copy of this original (a Sims 3 package: resources the rig holds with other content "
+                  "replaced, its new ones added, every other resource kept byte for byte under its key; a DFF: the frames, "
+                  "vertices, triangles and skin the edit changed written, every other chunk kept byte for byte)");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }

@@ -235,8 +235,9 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
   if (!textures.empty()) printTextures(textures);
   if (rigs.empty() && clipSets.empty() && !textures.empty()) {
-    fmt::print("  rig             none: this file holds textures (`convert` writes them as PNG files; a model beside it with its "
-               "name, or given --txd, takes them)\n");
+    // Only a TXD is taken by the models beside it yet; an arena's textures are not bound (rw4 reader).
+    fmt::print("  rig             none: this file holds textures (`convert` writes them as PNG files{})\n",
+               format == "renderware-txd" ? "; a model beside it with its name, or given --txd, takes them" : "");
     printWarnings(fileProvenance);
   } else if (rigs.empty() && clipSets.empty()) {
     fmt::print("  rig             none: {}\n", kNoRig);

@@ -31,24 +31,23 @@ Error usage(std::string message, const std::string& file) {
   return e;
 }
 
-// The clip set's animations in `axes` (a clip set has no bones, so only its keys move).
-std::vector<Animation> inAxes(const ClipSet& clips, const AxisSystem& axes) {
+// Animations from `clips` bound onto `out`, in the rig's axes (a clip set has no bones, so only
+// its keys move). They are the clip set's own, moved (an input's clip set plays on one rig), or a
+// copy (an --anim clip set plays on every rig), converted in place: one copy at most, since a
+// clip package's animations are most of what a conversion holds.
+Status bindOnto(AssembledRig& out, std::vector<Animation> animations, const Provenance& clips, const BindOptions& options) {
   Rig carrier;
-  carrier.animations = clips.animations;
-  carrier.provenance.axes = clips.provenance.axes;
-  convertAxes(carrier, axes);
-  return std::move(carrier.animations);
-}
-
-Status bindOnto(AssembledRig& out, const ClipSet& clips, const BindOptions& options) {
-  auto report = bindAnimations(out.rig, inAxes(clips, out.rig.provenance.axes), options);
+  carrier.animations = std::move(animations);
+  carrier.provenance.axes = clips.axes;
+  convertAxes(carrier, out.rig.provenance.axes);
+  auto report = bindAnimations(out.rig, std::move(carrier.animations), options);
   if (!report) {
     Error e = report.error();
-    e.file = clips.provenance.file;
+    e.file = clips.file;
     return e;
   }
   out.coverage.add(*report);
-  out.rig.provenance.absorb(clips.provenance);
+  out.rig.provenance.absorb(clips);
   return Ok{};
 }
 
@@ -123,8 +122,50 @@ SkeletonChoice chooseSkeleton(const ClipSet& clips, std::span<const Rig> rigs, P
   return choice;
 }
 
-Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
-                                           const AssembleOptions& options) {
+namespace {
+
+// The rig a clip set of the input plays on (assemble()'s rule), its clips moved in and bound; named
+// after the clip set by the caller, once the --anim clips are bound under the skeleton's name.
+Result<AssembledRig> rigPlaying(ClipSet& clips, const std::vector<Rig>& rigs, const Rig* skeleton, std::vector<bool>& playsClips,
+                                const std::string& file, const BindOptions& bind) {
+  AssembledRig assembled;
+  if (skeleton != nullptr) {
+    assembled.rig = *skeleton;
+  } else {
+    Provenance choosing;
+    const SkeletonChoice choice = chooseSkeleton(clips, rigs, choosing);
+    std::optional<Rig> standIn = choice.rig ? std::nullopt : hashNamedSkeleton(clips);
+    if (choice.rig) {
+      playsClips[*choice.rig] = true;
+      assembled.rig = rigs[*choice.rig];
+    } else if (standIn) {
+      assembled.rig = std::move(*standIn);
+      if (!choice.best) {
+        assembled.rig.provenance.warn("no-skeleton", fmt::format("clips '{}' play on no skeleton: their {} bones are nodes named by "
+                                                                 "hash at the origin; name one with --skeleton FILE[#ITEM]",
+                                                                 clips.name, assembled.rig.skeleton.bones.size()));
+      }
+    } else if (choice.best) {
+      return usage(fmt::format("clips '{}': {} of {} tracks found on skeleton '{}', the file's best; name the skeleton they play "
+                               "on with --skeleton FILE[#ITEM]",
+                               clips.name, choice.found, choice.tracks, rigs[*choice.best].name),
+                   file);
+    } else {
+      return usage(fmt::format("{} clips carry no skeleton: name one with --skeleton FILE[#ITEM], or pass this file with "
+                               "--anim next to a model",
+                               clips.provenance.format),
+                   file);
+    }
+    assembled.rig.provenance.absorb(choosing);
+  }
+  assembled.rig.animations.clear();
+  RP_CHECK(bindOnto(assembled, std::move(clips.animations), clips.provenance, bind));
+  return assembled;
+}
+
+// assemble(); `owned` is extraClips when the caller gave them up, else null.
+Result<std::vector<AssembledRig>> assembleWith(Asset input, std::span<const ClipSet> extraClips, std::vector<ClipSet>* owned,
+                                               const Rig* skeleton, const AssembleOptions& options) {
   const std::string& file = input.provenance.file;
   // --item picks what is exported; a picked clip set still plays on the rig of its file (a Sims 3
   // package's clip on the package's RIG), so every rig stays available as a skeleton.
@@ -144,67 +185,65 @@ Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet>
       return usage(fmt::format("no item named {} (`rigport info` lists the items)", fmt::join(options.items, ", ")), file);
     }
   }
-  std::vector<ClipSet> extras(extraClips.begin(), extraClips.end());
+  // The --anim clip sets: the caller's are copied here only when --clip picks from them.
+  std::span<const ClipSet> extras = extraClips;
+  std::vector<ClipSet> pickedExtras;
   if (!options.clips.empty()) {
     size_t kept = 0;
+    if (owned == nullptr) {
+      pickedExtras.assign(extraClips.begin(), extraClips.end());
+      owned = &pickedExtras;
+      extras = pickedExtras;
+    }
     // A glTF's clips come on its rig, a game file's in clip sets: --clip picks from both.
     for (Rig& r : input.rigs) kept += keepClips(r.animations, options.clips);
     for (ClipSet& c : input.clips) kept += keepClips(c.animations, options.clips);
-    for (ClipSet& c : extras) kept += keepClips(c.animations, options.clips);
+    for (ClipSet& c : *owned) kept += keepClips(c.animations, options.clips);
     if (kept == 0) return usage(fmt::format("no clip named {} (`rigport info` lists the clips)", fmt::join(options.clips, ", ")), file);
   }
 
   std::vector<AssembledRig> out;
+  std::vector<const ClipSet*> playing;  // per rig out: the input's clip set it plays, or null for an input rig
   std::vector<bool> playsClips(input.rigs.size(), false);
-  for (const ClipSet& clips : input.clips) {
+  for (ClipSet& clips : input.clips) {
     if (clips.animations.empty()) continue;
-    AssembledRig assembled;
-    if (skeleton != nullptr) {
-      assembled.rig = *skeleton;
-    } else {
-      Provenance choosing;
-      const SkeletonChoice choice = chooseSkeleton(clips, input.rigs, choosing);
-      std::optional<Rig> standIn = choice.rig ? std::nullopt : hashNamedSkeleton(clips);
-      if (choice.rig) {
-        playsClips[*choice.rig] = true;
-        assembled.rig = input.rigs[*choice.rig];
-      } else if (standIn) {
-        assembled.rig = std::move(*standIn);
-        if (!choice.best) {
-          assembled.rig.provenance.warn("no-skeleton", fmt::format("clips '{}' play on no skeleton: their {} bones are nodes named by "
-                                                                   "hash at the origin; name one with --skeleton FILE[#ITEM]",
-                                                                   clips.name, assembled.rig.skeleton.bones.size()));
-        }
-      } else if (choice.best) {
-        return usage(fmt::format("clips '{}': {} of {} tracks found on skeleton '{}', the file's best; name the skeleton they play "
-                                 "on with --skeleton FILE[#ITEM]",
-                                 clips.name, choice.found, choice.tracks, input.rigs[*choice.best].name),
-                     file);
-      } else {
-        return usage(fmt::format("{} clips carry no skeleton: name one with --skeleton FILE[#ITEM], or pass this file with "
-                                 "--anim next to a model",
-                                 clips.provenance.format),
-                     file);
-      }
-      assembled.rig.provenance.absorb(choosing);
-    }
-    assembled.rig.animations.clear();
-    // Bound under the skeleton's own name (the warnings name it), then named after the clip set.
-    RP_CHECK(bindOnto(assembled, clips, options.bind));
-    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
-    assembled.rig.name = clips.name;
-    assembled.rig.provenance.absorb(input.provenance);
+    RP_ASSIGN(AssembledRig assembled, rigPlaying(clips, input.rigs, skeleton, playsClips, file, options.bind));
     out.push_back(std::move(assembled));
+    playing.push_back(&clips);
   }
   for (size_t i = 0; i < input.rigs.size(); ++i) {
     if (playsClips[i] || !exported[i]) continue;
-    AssembledRig assembled{std::move(input.rigs[i]), {}};
-    assembled.rig.provenance.absorb(input.provenance);
-    for (const ClipSet& extra : extras) RP_CHECK(bindOnto(assembled, extra, options.bind));
-    out.push_back(std::move(assembled));
+    out.push_back(AssembledRig{std::move(input.rigs[i]), {}});
+    playing.push_back(nullptr);
   }
   if (out.empty()) return usage("holds nothing to export (no rig, and no clips)", file);
+  // Every rig gets the --anim clips, bound under the skeleton's own name (the warnings name it);
+  // the last takes the caller's own when it gave them up.
+  for (size_t r = 0; r < out.size(); ++r) {
+    AssembledRig& assembled = out[r];
+    if (playing[r] == nullptr) assembled.rig.provenance.absorb(input.provenance);
+    for (size_t e = 0; e < extras.size(); ++e) {
+      std::vector<Animation> animations = owned != nullptr && r + 1 == out.size() ? std::move((*owned)[e].animations) : extras[e].animations;
+      RP_CHECK(bindOnto(assembled, std::move(animations), extras[e].provenance, options.bind));
+    }
+    if (playing[r] != nullptr) {
+      assembled.rig.name = playing[r]->name;
+      assembled.rig.provenance.absorb(input.provenance);
+    }
+  }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
+                                           const AssembleOptions& options) {
+  return assembleWith(std::move(input), extraClips, nullptr, skeleton, options);
+}
+
+Result<std::vector<AssembledRig>> assembleTaking(Asset input, std::vector<ClipSet>&& extraClips, const Rig* skeleton,
+                                                 const AssembleOptions& options) {
+  return assembleWith(std::move(input), extraClips, &extraClips, skeleton, options);
 }
 
 }  // namespace rigport

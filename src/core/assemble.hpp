@@ -52,5 +52,9 @@ struct AssembledRig {
 
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
                                            const AssembleOptions& options);
+// assemble() with clip sets the caller gives up: the last rig to play them takes their animations
+// instead of a copy (a single input's --anim clips: a 1,000-clip IFP is most of what it holds).
+Result<std::vector<AssembledRig>> assembleTaking(Asset input, std::vector<ClipSet>&& extraClips, const Rig* skeleton,
+                                                 const AssembleOptions& options);
 
 }  // namespace rigport

@@ -264,6 +264,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
       anim.scalars.clear();
     }
   }
+  if (limits.jointsOnJoints) foldHelperBones(rig, format);
   if (limits.tracksOnJointsOnly) foldNonJointTracks(rig, format);
   if (limits.asciiNames) asciiBoneNames(rig, format);
   warnScaleInheritance(rig, format);

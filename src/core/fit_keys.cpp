@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,10 +26,11 @@ constexpr int kSamplesPerSegment = 8;
 constexpr double kMaxFrames = 65536.0;
 
 double deviation(const glm::vec3& a, const glm::vec3& b) { return glm::distance(glm::dvec3(a), glm::dvec3(b)); }
-// Degrees between two rotations.
+// Degrees between two rotations: the angle of a⁻¹·b, from atan2 in double (acos of their dot in
+// float would read 0.04° for equal rotations one rounding apart).
 double deviation(const glm::quat& a, const glm::quat& b) {
-  const double d = std::fabs(static_cast<double>(glm::dot(glm::normalize(a), glm::normalize(b))));
-  return glm::degrees(2.0 * std::acos(std::min(1.0, d)));
+  const glm::dquat d = glm::conjugate(glm::normalize(glm::dquat(a))) * glm::normalize(glm::dquat(b));
+  return glm::degrees(2.0 * std::atan2(glm::length(glm::dvec3(d.x, d.y, d.z)), std::fabs(d.w)));
 }
 
 // The largest deviation of `after` from `before`, sampled at every key of either and
@@ -50,6 +52,15 @@ std::pair<double, float> largestDeviation(const Keys<T>& before, const Keys<T>& 
     const double d = deviation(sampleKeys(before, t, rest), sampleKeys(after, t, rest));
     if (d > worst.first) worst = {d, t};
   }
+  return worst;
+}
+
+// The largest deviation of any key from `rest`, and its time.
+template <class T>
+std::pair<double, float> largestDeviation(const Keys<T>& keys, const T& rest) {
+  std::pair<double, float> worst{0.0, 0.0f};
+  for (size_t k = 0; k < keys.values.size(); ++k)
+    if (const double d = deviation(keys.values[k], rest); d > worst.first) worst = {d, keys.times[k]};
   return worst;
 }
 
@@ -181,22 +192,51 @@ BoneTrack* trackOn(Animation& anim, int32_t bone) {
   return nullptr;
 }
 
-// The child's track with the parent's motion P₀⁻¹·P(t) folded in; `worst` takes the deviation
-// between keys (the composed pose against the linear keys, kSamplesPerSegment per segment).
-BoneTrack folded(const Rig& rig, const BoneTrack& parent, int32_t child, const BoneTrack* own, Worst& worst) {
-  const Bone& p = rig.skeleton.bones[static_cast<size_t>(parent.bone)];
+// Where a composed pose strays from the straight line between two of its keys by more than this
+// (a product of two slerps is no slerp), a key is added halfway, each segment halved at most
+// kFoldHalvings times: 1e-3° moves a joint 1 m away by 1.7e-5 m, below float32 formats' 1e-4 × size.
+constexpr double kFoldMetres = 1e-5, kFoldDegrees = 1e-3;
+constexpr int kFoldHalvings = 6;
+
+// `times` with the keys a composed pose needs between them to play linearly within kFoldMetres and
+// kFoldDegrees (checked at the quarter points of each segment).
+std::vector<float> refinedTimes(const std::vector<float>& times, const std::function<Bone(float)>& composed, double metresPerUnit) {
+  std::vector<float> out;
+  const std::function<void(float, const Bone&, float, const Bone&, int)> split = [&](float t0, const Bone& p0, float t1, const Bone& p1, int depth) {
+    const float mid = t0 + (t1 - t0) * 0.5f;
+    if (depth == kFoldHalvings || !(t0 < mid && mid < t1)) return;
+    bool straight = true;
+    for (float s : {0.25f, 0.5f, 0.75f}) {
+      const Bone truth = composed(t0 + (t1 - t0) * s);
+      straight = straight && deviation(truth.translation, glm::mix(p0.translation, p1.translation, s)) * metresPerUnit <= kFoldMetres &&
+                 deviation(truth.rotation, glm::slerp(p0.rotation, p1.rotation, s)) <= kFoldDegrees;
+    }
+    if (straight) return;
+    const Bone pm = composed(mid);
+    split(t0, p0, mid, pm, depth + 1);
+    out.push_back(mid);
+    split(mid, pm, t1, p1, depth + 1);
+  };
+  for (size_t k = 0; k < times.size(); ++k) {
+    if (k > 0) split(times[k - 1], composed(times[k - 1]), times[k], composed(times[k]), 0);
+    out.push_back(times[k]);
+  }
+  return out;
+}
+
+// The child's track whose local matrix at time t is prefix(t)·C(t) (C the child's own track, or its
+// rest), keyed at `keyTimes` and where refinedTimes() adds keys, played linearly; `rest` is the
+// child's rest after the change (a scale track is kept only where it leaves it). `worst` takes the
+// deviation between keys (the composed pose against the linear keys, kSamplesPerSegment per segment).
+BoneTrack composedTrack(const Rig& rig, int32_t child, const BoneTrack* own, const std::vector<float>& keyTimes,
+                        const std::function<glm::mat4(float)>& prefix, const Bone& rest, Worst& worst) {
   const Bone& c = rig.skeleton.bones[static_cast<size_t>(child)];
-  const glm::mat4 restInverse = glm::inverse(p.localMatrix());
-  const auto composed = [&](float t) {
+  const std::function<Bone(float)> composed = [&](float t) {
     Bone pose;
-    decomposeTrs(restInverse * localAt(p, &parent, t) * localAt(c, own, t), pose);
+    decomposeTrs(prefix(t) * localAt(c, own, t), pose);
     return pose;
   };
-  std::vector<float> times;
-  addKeyTimes(times, &parent);
-  addKeyTimes(times, own);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const std::vector<float> times = refinedTimes(keyTimes, composed, rig.provenance.axes.metresPerUnit);
   BoneTrack out;
   if (own != nullptr) {
     out.target = own->target;
@@ -214,7 +254,7 @@ BoneTrack folded(const Rig& rig, const BoneTrack& parent, int32_t child, const B
     out.rotation.values.push_back(pose.rotation);
     out.scale.times.push_back(t);
     out.scale.values.push_back(pose.scale);
-    scaled = scaled || deviation(pose.scale, c.scale) > 1e-6;
+    scaled = scaled || deviation(pose.scale, rest.scale) > 1e-6;
   }
   continuousSigns(out.rotation);
   if (!scaled) out.scale = {};
@@ -223,12 +263,28 @@ BoneTrack folded(const Rig& rig, const BoneTrack& parent, int32_t child, const B
     for (int i = 1; i < kSamplesPerSegment; ++i) {
       const float t = times[k - 1] + (times[k] - times[k - 1]) * static_cast<float>(i) / kSamplesPerSegment;
       const Bone truth = composed(t);
-      if (const double d = deviation(truth.translation, sampleKeys(out.translation, t, c.translation)); d > moved.first) moved = {d, t};
-      if (const double d = deviation(truth.rotation, sampleKeys(out.rotation, t, c.rotation)); d > turned.first) turned = {d, t};
+      if (const double d = deviation(truth.translation, sampleKeys(out.translation, t, rest.translation)); d > moved.first) moved = {d, t};
+      if (const double d = deviation(truth.rotation, sampleKeys(out.rotation, t, rest.rotation)); d > turned.first) turned = {d, t};
     }
   }
   worst.add(rig, out, moved, turned);
   return out;
+}
+
+std::vector<float> unionOfKeyTimes(const std::vector<const BoneTrack*>& tracks) {
+  std::vector<float> times;
+  for (const BoneTrack* t : tracks) addKeyTimes(times, t);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
+// The child's track with the parent's motion P₀⁻¹·P(t) folded in.
+BoneTrack folded(const Rig& rig, const BoneTrack& parent, int32_t child, const BoneTrack* own, Worst& worst) {
+  const Bone& p = rig.skeleton.bones[static_cast<size_t>(parent.bone)];
+  const glm::mat4 restInverse = glm::inverse(p.localMatrix());
+  return composedTrack(rig, child, own, unionOfKeyTimes({&parent, own}), [&](float t) { return restInverse * localAt(p, &parent, t); },
+                       rig.skeleton.bones[static_cast<size_t>(child)], worst);
 }
 
 }  // namespace
@@ -243,7 +299,8 @@ void foldNonJointTracks(Rig& rig, std::string_view format) {
     if (std::none_of(anim.tracks.begin(), anim.tracks.end(), onNonJoint)) continue;
     makeAbsolute(anim, rig.skeleton);  // P(t) and C(t) are local poses, not offsets from the bind
     Worst worst;
-    std::vector<std::string> names;
+    std::vector<std::string> names, dropped;
+    Worst lost;
     // Parents come before children in bone order, so a chain of non-joint bones folds down to the joints.
     for (size_t b = 0; b < bones.size(); ++b) {
       if (joint[b]) continue;
@@ -251,21 +308,37 @@ void foldNonJointTracks(Rig& rig, std::string_view format) {
       if (it == anim.tracks.end()) continue;
       const BoneTrack parent = std::move(*it);
       anim.tracks.erase(it);
-      names.push_back(bones[b].name);
+      bool children = false;
       for (size_t c = b + 1; c < bones.size(); ++c) {
         if (bones[c].parent != static_cast<int32_t>(b)) continue;
+        children = true;
         BoneTrack* own = trackOn(anim, static_cast<int32_t>(c));
         BoneTrack moved = folded(rig, parent, static_cast<int32_t>(c), own, worst);
         if (own != nullptr) *own = std::move(moved);
         else anim.tracks.push_back(std::move(moved));
       }
+      (children ? names : dropped).push_back(bones[b].name);
+      if (!children) lost.add(rig, parent, largestDeviation(parent.translation, bones[b].translation), largestDeviation(parent.rotation, bones[b].rotation));
     }
-    std::string list;
-    for (size_t i = 0; i < names.size(); ++i) list += fmt::format("{}'{}'", i ? ", " : "", printable(names[i]));
-    rig.provenance.warn("tracks-folded", fmt::format("animation '{}': the track{} on {}, not a joint ({} binds tracks to joints only), folded into "
-                                                     "{} children's tracks, keyed at the union of their key times; largest deviation {}",
-                                                     anim.name, names.size() == 1 ? "" : "s", list, format, names.size() == 1 ? "its" : "their",
-                                                     worst.describe()));
+    const auto listed = [](const std::vector<std::string>& n) {
+      std::string list;
+      for (size_t i = 0; i < n.size(); ++i) list += fmt::format("{}'{}'", i ? ", " : "", printable(n[i]));
+      return list;
+    };
+    if (!names.empty()) {
+      rig.provenance.warn("tracks-folded", fmt::format("animation '{}': the track{} on {}, not a joint ({} binds tracks to joints only), folded "
+                                                       "into {} children's tracks, keyed at the union of their key times and between them where the motion bends; "
+                                                       "largest deviation {}",
+                                                       anim.name, names.size() == 1 ? "" : "s", listed(names), format,
+                                                       names.size() == 1 ? "its" : "their", worst.describe()));
+    }
+    if (!dropped.empty()) {
+      rig.provenance.warn("tracks-dropped", fmt::format("animation '{}': the track{} on {}, not a joint ({} binds tracks to joints only) and with "
+                                                        "no bone below, dropped: what rides {} stays at its rest place on the joint above; largest "
+                                                        "deviation {} (the keys from the rest)",
+                                                        anim.name, dropped.size() == 1 ? "" : "s", listed(dropped), format,
+                                                        dropped.size() == 1 ? "it" : "them", lost.describe()));
+    }
   }
 }
 
@@ -374,6 +447,109 @@ void keysOnFrames(Rig& rig, float fps, std::string_view format) {
                                     "every frame for {}, which plays keys linearly on whole frames; largest deviation {}",
                                     anim.name, channels, channels == 1 ? "" : "s", fps, format, worst.describe()));
   }
+}
+
+}  // namespace rigport
+
+namespace rigport {
+namespace {
+
+// The bones that are no joint between joint `c` and the nearest joint above it, nearest first; empty
+// when its parent is a joint or no joint is above it (Blender's armature object is no helper).
+std::vector<int32_t> helpersAbove(const Skeleton& sk, const std::vector<bool>& joint, size_t c, int32_t& jointAbove) {
+  std::vector<int32_t> chain;
+  int32_t p = sk.bones[c].parent;
+  for (; p >= 0 && !joint[static_cast<size_t>(p)]; p = sk.bones[static_cast<size_t>(p)].parent) chain.push_back(p);
+  jointAbove = p;
+  if (p < 0) chain.clear();
+  return chain;
+}
+
+// Product of the helpers' local matrices at time t (their tracks in `anim`, else their rest), top down.
+glm::mat4 helpersAt(const Rig& rig, Animation* anim, const std::vector<int32_t>& chain, float t) {
+  glm::mat4 m(1.0f);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    m = m * localAt(rig.skeleton.bones[static_cast<size_t>(*it)], anim != nullptr ? trackOn(*anim, *it) : nullptr, t);
+  }
+  return m;
+}
+
+}  // namespace
+
+void foldHelperBones(Rig& rig, std::string_view format) {
+  Skeleton& sk = rig.skeleton;
+  std::vector<bool> joint(sk.bones.size(), false);
+  for (uint32_t j : sk.jointList())
+    if (j < joint.size()) joint[j] = true;
+  for (const Mesh& m : rig.meshes)  // the DFF writer makes a node of every bone an influence names
+    for (const Influence& inf : m.influences)
+      if (inf.bone < joint.size()) joint[inf.bone] = true;
+  std::vector<std::vector<int32_t>> chains(sk.bones.size());
+  std::vector<int32_t> above(sk.bones.size(), -1);
+  bool any = false;
+  for (size_t c = 0; c < sk.bones.size(); ++c) {
+    if (joint[c]) chains[c] = helpersAbove(sk, joint, c, above[c]);
+    any = any || !chains[c].empty();
+  }
+  if (!any) return;
+  for (Animation& anim : rig.animations) makeAbsolute(anim, sk);  // H(t) and C(t) are local poses, not offsets from the bind
+  // Every clip first, against the skeleton as it was; then the skeleton.
+  std::vector<Bone> rest(sk.bones.size());
+  float shear = 0.0f;
+  for (size_t c = 0; c < sk.bones.size(); ++c) {
+    if (chains[c].empty()) continue;
+    rest[c] = sk.bones[c];
+    shear = std::max(shear, decomposeTrs(helpersAt(rig, nullptr, chains[c], 0.0f) * sk.bones[c].localMatrix(), rest[c]));
+  }
+  for (Animation& anim : rig.animations) {
+    Worst worst;
+    size_t composed = 0;
+    std::vector<BoneTrack> moved;
+    for (size_t c = 0; c < sk.bones.size(); ++c) {
+      if (chains[c].empty()) continue;
+      const auto child = static_cast<int32_t>(c);
+      std::vector<const BoneTrack*> tracks{trackOn(anim, child)};
+      for (int32_t h : chains[c]) tracks.push_back(trackOn(anim, h));
+      if (std::all_of(tracks.begin(), tracks.end(), [](const BoneTrack* t) { return t == nullptr; })) continue;  // the new rest covers it
+      moved.push_back(composedTrack(rig, child, tracks[0], unionOfKeyTimes(tracks), [&](float t) { return helpersAt(rig, &anim, chains[c], t); },
+                                    rest[c], worst));
+      ++composed;
+    }
+    for (BoneTrack& t : moved) {
+      if (BoneTrack* own = trackOn(anim, t.bone)) *own = std::move(t);
+      else anim.tracks.push_back(std::move(t));
+    }
+    if (composed == 0) continue;
+    rig.provenance.warn("helper-tracks-composed", fmt::format("animation '{}': {} track{} of joints below bones folded into them composed with "
+                                                              "those bones' motion, keyed at the union of their key times and between them where "
+                                                              "the motion bends; largest deviation {}",
+                                                              anim.name, composed, composed == 1 ? "" : "s", worst.describe()));
+  }
+  std::string list;
+  size_t folded = 0;
+  for (size_t c = 0; c < sk.bones.size(); ++c) {
+    if (chains[c].empty()) continue;
+    std::string helpers;
+    for (auto it = chains[c].rbegin(); it != chains[c].rend(); ++it) helpers += fmt::format("'{}' -> ", printable(sk.bones[static_cast<size_t>(*it)].name));
+    if (folded++ < 8) {
+      list += fmt::format("{}'{}' -> {}'{}'", list.empty() ? "" : ", ", printable(sk.bones[static_cast<size_t>(above[c])].name), helpers,
+                          printable(sk.bones[c].name));
+    }
+    const Bone folding = rest[c];
+    Bone& b = sk.bones[c];
+    b.parent = above[c];
+    b.translation = folding.translation;
+    b.rotation = folding.rotation;
+    b.scale = folding.scale;
+  }
+  if (folded > 8) list += fmt::format(" and {} more", folded - 8);
+  rig.provenance.warn("helpers-folded", fmt::format("{} joint{} below bones that are no joint ({}): {}'s joints hang on joints, so each hangs on "
+                                                    "the joint above with those bones' transforms multiplied in; the bones stay for what else "
+                                                    "hangs on them{}",
+                                                    folded, folded == 1 ? "" : "s", list, format,
+                                                    shear > 1e-4f ? fmt::format(" (their scale shears a joint's frame by a cosine of {:.3g}, "
+                                                                                "which the frame cannot hold)", shear)
+                                                                  : std::string()));
 }
 
 }  // namespace rigport

@@ -30,8 +30,20 @@ void keysOnFrames(Rig& rig, float fps, std::string_view format);
 // object, assimp's root), for a format whose tracks bind to joints only (.anm, by HAnim node
 // position). Each such track moves into the bone's children, whose local matrix becomes
 // P₀⁻¹·P(t)·C(t) (P the bone's animated local, P₀ its rest, which the file keeps; C the child's),
-// keyed at the union of both tracks' key times and played linearly; the bone's own track goes.
-// Exact at the keys; the largest deviation between them (sampled) is reported per clip.
+// keyed at the union of both tracks' key times and played linearly; the bone's own track goes (a
+// bone with no bone below has its track dropped, named). Exact at the keys; between them a key is
+// added where the composed motion bends away from the line between two keys (by 1e-5 m or 1e-3°,
+// each segment halved at most six times); the largest deviation left (sampled) is reported per clip.
 void foldNonJointTracks(Rig& rig, std::string_view format);
+
+// Bones that are no joint between two joints (assimp's $AssimpFbx$ helpers, a Blender empty between
+// bones: A -> H -> B), for a format whose joints hang on joints: DragonFF parents a DFF's bone only to
+// the bone of its parent frame (docs/dragonff.md), and librw poses each HAnim node from its key
+// relative to its HAnim parent node, skipping the frames between (HAnimHierarchy::updateMatrices),
+// so H would be lost in both. B then hangs on A with rest H₀·B₀, and in every clip H(t)·B(t) keyed as
+// foldNonJointTracks() keys: exact at rest and at the keys, the largest deviation between keys
+// reported per clip. H stays where it is, for the meshes and bones that are
+// no joint below it; its own track is left to foldNonJointTracks().
+void foldHelperBones(Rig& rig, std::string_view format);
 
 }  // namespace rigport

@@ -97,7 +97,7 @@ void appendBounds(std::string& json, const char* key, const std::array<float, 4>
 }  // namespace
 
 void BufferBuilder::appendJson(std::string& json) const {
-  json.reserve(json.size() + accessors_.size() * 140);
+  json.reserve(json.size() + jsonBytesEstimate());
   auto out = std::back_inserter(json);
   if (!accessors_.empty()) json += "\"accessors\":[";
   for (size_t i = 0; i < accessors_.size(); ++i) {

@@ -90,6 +90,8 @@ class BufferBuilder {
   bool hasViews() const { return !views_.empty(); }
   // Appends `"accessors":[...],"bufferViews":[...]` (no braces around; no accessors without any) to `json`.
   void appendJson(std::string& json) const;
+  // About the length of what appendJson() appends (a little more for most), to reserve once.
+  size_t jsonBytesEstimate() const { return accessors_.size() * 140 + views_.size() * 70; }
   // The buffer, padded to a multiple of 4; the builder keeps only its accessors, for appendJson().
   BinPieces finish();
 

@@ -137,7 +137,12 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   // Names and payloads come from game files: bytes that are not UTF-8 become U+FFFD instead of
   // throwing (node names are already converted, see gltf_nodes.cpp).
   out.json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
-  // Accessors, bufferViews and animations are spliced in as text (gltf_buffer.hpp, gltf_animation.cpp).
+  // Accessors, bufferViews and animations are spliced in as text (gltf_buffer.hpp, gltf_animation.cpp),
+  // into one allocation: for a clip package they are nearly all of it, and growing the text by
+  // doubling copied it again and again.
+  size_t splicedBytes = 32 + doc.buffer.jsonBytesEstimate();
+  for (const std::string& a : doc.animations) splicedBytes += a.size() + 1;
+  out.json.reserve(out.json.size() + splicedBytes);
   if (!doc.animations.empty()) {
     out.json.back() = ',';
     out.json += "\"animations\":[";
@@ -177,28 +182,28 @@ void putU32(uint8_t* p, uint32_t v) {
   p[3] = static_cast<uint8_t>(v >> 24);
 }
 
-// Header (12 bytes), JSON chunk padded with spaces, the BIN chunk's header; the BIN payload is
-// padded with zeros already (finish() did).
+// Header (12 bytes) and the JSON chunk's header; the JSON text as it is; its padding with spaces
+// and the BIN chunk's header. The BIN payload is padded with zeros already (finish() did).
 Result<GlbParts> glbParts(Exported e) {
   const size_t jsonLength = (e.json.size() + 3) & ~size_t{3};
   const size_t binChunk = e.bin.size == 0 ? 0 : 8 + e.bin.size;
   const size_t total = 12 + 8 + jsonLength + binChunk;
   if (total > 0xFFFFFFFFu) return makeError(ErrorCode::TooLarge, "the GLB would exceed 4 GiB");
   GlbParts parts;
-  parts.head.assign(12 + 8 + jsonLength + (binChunk > 0 ? 8 : 0), 0);
+  parts.head.assign(12 + 8, 0);
   uint8_t* p = parts.head.data();
   putU32(p, 0x46546C67);  // "glTF"
   putU32(p + 4, 2);
   putU32(p + 8, static_cast<uint32_t>(total));
   putU32(p + 12, static_cast<uint32_t>(jsonLength));
   putU32(p + 16, 0x4E4F534A);  // "JSON"
-  std::memcpy(p + 20, e.json.data(), e.json.size());
-  std::memset(p + 20 + e.json.size(), ' ', jsonLength - e.json.size());
+  parts.tail.assign(jsonLength - e.json.size() + (binChunk > 0 ? 8 : 0), ' ');
   if (binChunk > 0) {
-    uint8_t* b = p + 20 + jsonLength;
+    uint8_t* b = parts.tail.data() + (jsonLength - e.json.size());
     putU32(b, static_cast<uint32_t>(e.bin.size));
     putU32(b + 4, 0x004E4942);  // "BIN\0"
   }
+  parts.json = std::move(e.json);
   parts.bin = std::move(e.bin);
   parts.source = std::move(e.source);
   return parts;
@@ -208,8 +213,10 @@ Result<GlbParts> glbParts(Exported e) {
 
 std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
   std::vector<std::span<const uint8_t>> all;
-  all.reserve(1 + bin.pieces.size());
+  all.reserve(3 + bin.pieces.size());
   all.emplace_back(head);
+  all.emplace_back(reinterpret_cast<const uint8_t*>(json.data()), json.size());
+  all.emplace_back(tail);
   all.insert(all.end(), bin.pieces.begin(), bin.pieces.end());
   return all;
 }
@@ -225,9 +232,9 @@ Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
   RP_ASSIGN(auto built, buildFrom(rig, options, {}));
   RP_ASSIGN(GlbParts parts, glbParts(std::move(built)));
-  std::vector<uint8_t> glb = std::move(parts.head);
-  glb.reserve(glb.size() + parts.bin.size);
-  for (std::span<const uint8_t> p : parts.bin.pieces) glb.insert(glb.end(), p.begin(), p.end());
+  std::vector<uint8_t> glb;
+  glb.reserve(parts.size());
+  for (std::span<const uint8_t> p : parts.pieces()) glb.insert(glb.end(), p.begin(), p.end());
   return glb;
 }
 

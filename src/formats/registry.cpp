@@ -96,12 +96,12 @@ Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
 constexpr std::array kFormats{
     FormatInfo{"renderware-dff", "RenderWare 3 clump (GTA III/VC/SA and other RW3 games)", ".dff",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", renderware::probeDff, listOneRig,
-               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{.maxInfluences = 4, .maxJoints = 256, .maxVertices = 0xFFFF, .asciiNames = true},
-               StandHints{"IDLE_stance", "ped.ifp", true}},
+               readOneRig<renderware::readDff>, renderware::writeDff, WriteLimits{.maxInfluences = 4, .maxJoints = 256, .maxVertices = 0xFFFF, .asciiNames = true, .jointsOnJoints = true},
+               StandHints{"IDLE_stance", "ped.ifp", true}, kFloatPrecision, renderware::writeDffOnto},
     FormatInfo{"renderware-anm", "RenderWare Anim Animation chunks (0x1B), interpolator types 1 and 2", ".anm",
                kCarriesAnimations, "HAnim node position", renderware::probeAnm, listClips<renderware::readAnm>,
                readOneClipSet<renderware::readAnm>, renderware::writeAnm,
-               WriteLimits{.noEvents = true, .noScalarChannels = true, .noScaleKeys = true, .tracksOnJointsOnly = true}},
+               WriteLimits{.noEvents = true, .noScalarChannels = true, .noScaleKeys = true, .tracksOnJointsOnly = true, .jointsOnJoints = true}},
     FormatInfo{"gta-ifp", "GTA animation package (ANPK for III/VC, ANP3 for SA)", ".ifp", kCarriesAnimations,
                "bone id, then name", renderware::probeIfp, listClips<renderware::readIfp>,
                readOneClipSet<renderware::readIfp>, nullptr, {}, {},
@@ -111,7 +111,9 @@ constexpr std::array kFormats{
     FormatInfo{"renderware-txd", "RenderWare texture dictionary: PC D3D8/D3D9 rasters (DXT1/3/5, 8888, 888, 1555, 565, 4444, LUM8, PAL8, PAL4)",
                ".txd", kCarriesTextures | kCarriesContainer, "", renderware::probeTxd, listBytes<renderware::listTxd>,
                readBytes<renderware::readTxd>, nullptr},
-    FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons and skinned meshes",
+    // Not kCarriesTextures: that marks a file a model beside it takes (and a folder walk skips), while
+    // no model arena takes a texture arena's textures yet, and model arenas are .psg files too.
+    FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons, skinned meshes and textures",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
                rw4::listArena, rw4::readArena, writePs3Arena,
                WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .asciiNames = true, .skinnedMeshesOnly = true}},

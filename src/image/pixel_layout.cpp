@@ -12,6 +12,8 @@ const char* pixelLayoutName(PixelLayout layout) {
     case PixelLayout::A1R5G5B5: return "A1R5G5B5";
     case PixelLayout::R5G6B5: return "R5G6B5";
     case PixelLayout::A4R4G4B4: return "A4R4G4B4";
+    case PixelLayout::A8R8G8B8: return "A8R8G8B8";
+    case PixelLayout::X8R8G8B8: return "X8R8G8B8";
     case PixelLayout::L8: return "L8";
     case PixelLayout::P8: return "P8";
     case PixelLayout::Dxt1: return "DXT1";
@@ -33,6 +35,8 @@ uint64_t levelBytes(PixelLayout layout, uint32_t width, uint32_t height) {
     case PixelLayout::R8G8B8A8:
     case PixelLayout::R8G8B8X8: return pixels * 4;
     case PixelLayout::B8G8R8: return pixels * 3;
+    case PixelLayout::A8R8G8B8:
+    case PixelLayout::X8R8G8B8: return pixels * 4;
     case PixelLayout::A1R5G5B5:
     case PixelLayout::R5G6B5:
     case PixelLayout::A4R4G4B4: return pixels * 2;

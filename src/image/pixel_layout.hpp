@@ -1,6 +1,7 @@
 // The stored pixel layouts the image room decodes (image/decode.hpp), named as Direct3D names them:
 // the RenderWare PC rasters (D3D8 and D3D9 texture natives) and DDS files store their pixels so,
-// little-endian. GameCube/Wii GX textures are tiled and have their own decoder (image/gx_decode.hpp).
+// little-endian; the PS3's RSX stores its 32-bit texels big-endian (A8R8G8B8, X8R8G8B8 below).
+// GameCube/Wii GX textures are tiled and have their own decoder (image/gx_decode.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,8 @@ enum class PixelLayout : uint8_t {
   A1R5G5B5,  // a little-endian u16: A in bit 15, then 5 bits each of R, G, B (RenderWare 1555)
   R5G6B5,    // a little-endian u16: R in bits 11-15, G 5-10, B 0-4 (RenderWare 565)
   A4R4G4B4,  // a little-endian u16: A in bits 12-15, then R, G, B (RenderWare 4444)
+  A8R8G8B8,  // CELL_GCM_TEXTURE_A8R8G8B8: a big-endian u32 ARGB word, so A, R, G, B bytes (PS3)
+  X8R8G8B8,  // CELL_GCM_TEXTURE_D8R8G8B8: the same with the first byte unused, alpha 255 (PS3)
   L8,        // one luminance byte: grey, alpha 255 (RenderWare LUM8)
   P8,        // one palette index byte per pixel into an RGBA palette (RenderWare PAL8, and PAL4,
              // whose 4-bit indices Direct3D stores a byte each)

@@ -156,11 +156,13 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
     RP_CHECK(encodeClips(rig, std::move(animations), format, out, "-o", result));
     return result;
   }
-  // A target that stores no animations writes the model alone, its clips go to --anim-out.
-  std::vector<Animation> animations;
-  if (!storesAnimations) animations = std::exchange(rig.animations, {});
+  // A target that stores no animations writes the model alone, its clips go to --anim-out. The
+  // model's fit sees them, so that where it changes the skeleton (a helper bone folded into the
+  // joints below it) their tracks change with it and the clip writer gets both as the model has them.
   RP_ASSIGN(std::vector<uint8_t> modelBytes, encode(rig, format, result.losses, base));
   result.files.emplace_back(out, std::move(modelBytes));
+  std::vector<Animation> animations;
+  if (!storesAnimations) animations = std::exchange(rig.animations, {});
   if (animations.empty()) return result;
   if (animFormat == nullptr || animOut.empty()) {
     result.losses.warn("animations-not-written", fmt::format("{} animation{} ({}) not written: {} stores none; give --anim-out FILE ({})",

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -155,12 +156,26 @@ Status refuseDroppedParts(const Asset& asset) {
   return Ok{};
 }
 
+namespace {
+
+Result<std::vector<AssembledRig>> repaired(Result<std::vector<AssembledRig>> rigs, bool strict) {
+  if (!rigs) return rigs;
+  for (AssembledRig& r : *rigs) RP_CHECK(repairRig(r.rig, RepairOptions{strict}));
+  return rigs;
+}
+
+}  // namespace
+
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared) {
   if (shared.strict) RP_CHECK(refuseDroppedParts(asset));
-  RP_ASSIGN(std::vector<AssembledRig> rigs,
-            assemble(std::move(asset), shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble));
-  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{shared.strict}));
-  return rigs;
+  const Rig* skeleton = shared.skeleton ? &*shared.skeleton : nullptr;
+  return repaired(assemble(std::move(asset), shared.animations, skeleton, shared.assemble), shared.strict);
+}
+
+Result<std::vector<AssembledRig>> assembleInput(Asset asset, SharedInputs&& shared) {
+  if (shared.strict) RP_CHECK(refuseDroppedParts(asset));
+  const Rig* skeleton = shared.skeleton ? &*shared.skeleton : nullptr;
+  return repaired(assembleTaking(std::move(asset), std::move(shared.animations), skeleton, shared.assemble), shared.strict);
 }
 
 void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared) {
@@ -195,6 +210,13 @@ Result<std::vector<AssembledRig>> loadInput(const std::string& path, const Share
   RP_ASSIGN(Asset asset, loadAsset(path, shared.read));
   RP_ASSIGN(std::vector<AssembledRig> rigs, assembleInput(std::move(asset), shared));
   bindInputTextures(rigs, path, shared);
+  return rigs;
+}
+
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, SharedInputs&& shared) {
+  RP_ASSIGN(Asset asset, loadAsset(path, shared.read));
+  RP_ASSIGN(std::vector<AssembledRig> rigs, assembleInput(std::move(asset), std::move(shared)));
+  bindInputTextures(rigs, path, shared);  // only the clips were taken
   return rigs;
 }
 

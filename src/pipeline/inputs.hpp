@@ -49,6 +49,9 @@ Status refuseDroppedParts(const Asset& asset);
 // Assembles one input's asset with the shared inputs and repairs what real files damage
 // (core/repair.hpp; when strict, damage, repaired or dropped, is an error).
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs& shared);
+// The same with shared inputs the caller gives up (its only input): their clips are moved onto the
+// last rig that plays them instead of copied (assemble()).
+Result<std::vector<AssembledRig>> assembleInput(Asset asset, SharedInputs&& shared);
 // Binds the materials of `rigs` (read from `path`) to textures by name: those of the texture files
 // beside `path` with its stem (any case: ped.dff takes PED.TXD), and, for a format whose materials
 // name their own texture files (FormatInfo::textureFileExtension: a DRS's skin_col is skin_col.dds),
@@ -59,5 +62,6 @@ Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs&
 void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared);
 // loadAsset(path), then assembleInput() and bindInputTextures().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
+Result<std::vector<AssembledRig>> loadInput(const std::string& path, SharedInputs&& shared);
 
 }  // namespace rigport

@@ -5,8 +5,10 @@
 #include <atomic>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <random>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -90,39 +92,71 @@ Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<
 }
 
 Status writeFileAtomic(const std::string& path, std::span<const std::span<const uint8_t>> parts, Overwrite overwrite) {
-  const fs::path target = pathFromUtf8(path);
+  const FileToWrite file{path, parts};
+  return writeFilesAtomic({&file, 1}, overwrite);
+}
+
+namespace {
+
+// One file of writeFilesAtomic: complete in its temporary file, tracked until moved or removed.
+struct Pending {
+  fs::path target;
+  fs::path tmp;
+  std::unique_ptr<TrackedTemporary> tracked;
+};
+
+// Writes `file` into a temporary file beside its path. Errors name the user's path and the system's
+// reason, never the temporary file (an implementation detail the user did not ask for).
+Status writeTemporary(const FileToWrite& file, Pending& pending) {
+  pending.target = pathFromUtf8(file.path);
+  const fs::path& target = pending.target;
   std::error_code ec;
-  // Errors name the user's path and the system's reason, never the temporary file (an
-  // implementation detail the user did not ask for).
   if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec)) {
     fs::create_directories(target.parent_path(), ec);
-    if (ec) return ioError(path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
+    if (ec) return ioError(file.path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
   }
   std::random_device rd;
-  const fs::path tmp = target.parent_path() / pathFromUtf8(fmt::format(".{}.{:08x}.tmp", utf8FromPath(target.filename()), rd()));
-  const TrackedTemporary tracked(utf8FromPath(tmp));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (out && stopping.load()) {
-      out.close();
-      fs::remove(tmp, ec);
-      return ioError(path, "not written: the process is stopping");
+  pending.tmp = target.parent_path() / pathFromUtf8(fmt::format(".{}.{:08x}.tmp", utf8FromPath(target.filename()), rd()));
+  pending.tracked = std::make_unique<TrackedTemporary>(utf8FromPath(pending.tmp));
+  std::ofstream out(pending.tmp, std::ios::binary | std::ios::trunc);
+  if (out && stopping.load()) return ioError(file.path, "not written: the process is stopping");
+  if (!out) {
+    const std::string folder = target.has_parent_path() ? utf8FromPath(target.parent_path()) : std::string(".");
+    return ioError(file.path, fmt::format("cannot write into {}: {}", folder, std::strerror(errno)));
+  }
+  for (std::span<const uint8_t> bytes : file.parts) out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.flush();
+  if (!out) return ioError(file.path, "write failed (disk full?)");
+  return Ok{};
+}
+
+}  // namespace
+
+Status writeFilesAtomic(std::span<const FileToWrite> files, Overwrite overwrite) {
+  std::vector<Pending> pending(files.size());
+  std::error_code ec;
+  auto removeTemporaries = [&](size_t from) {
+    for (size_t i = from; i < pending.size(); ++i) {
+      if (!pending[i].tmp.empty()) fs::remove(pending[i].tmp, ec);
     }
-    if (!out) {
-      const std::string folder = target.has_parent_path() ? utf8FromPath(target.parent_path()) : std::string(".");
-      return ioError(path, fmt::format("cannot write into {}: {}", folder, std::strerror(errno)));
-    }
-    for (std::span<const uint8_t> bytes : parts) out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(tmp, ec);
-      return ioError(path, "write failed (disk full?)");
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (Status written = writeTemporary(files[i], pending[i]); !written) {
+      removeTemporaries(0);
+      return written;
     }
   }
-  Status moved = moveIntoPlace(tmp, target, overwrite, path);
-  if (!moved) fs::remove(tmp, ec);
-  return moved;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (Status moved = moveIntoPlace(pending[i].tmp, pending[i].target, overwrite, files[i].path); !moved) {
+      removeTemporaries(i);
+      // Refused: the files moved so far did not exist before this call, so they go too.
+      if (overwrite == Overwrite::Refuse) {
+        for (size_t k = 0; k < i; ++k) fs::remove(pending[k].target, ec);
+      }
+      return moved;
+    }
+  }
+  return Ok{};
 }
 
 }  // namespace rigport::platform

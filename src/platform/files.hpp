@@ -72,6 +72,17 @@ inline Status writeFileAtomic(const std::string& path, std::span<const uint8_t> 
   return writeFileAtomic(path, {bytes}, overwrite);
 }
 
+// One file of writeFilesAtomic(): its path and the parts written one after another.
+struct FileToWrite {
+  std::string path;
+  std::span<const std::span<const uint8_t>> parts;
+};
+// writeFileAtomic() for files that belong together (a .gltf and its .bin, a DFF and its .anm):
+// every one is complete in its temporary file before any is moved into place, in order, so a
+// failed write leaves every existing file as it was; only a failed move can leave some moved and
+// the rest not (with Overwrite::Refuse those moved are removed again: they are this call's own).
+Status writeFilesAtomic(std::span<const FileToWrite> files, Overwrite overwrite = Overwrite::Replace);
+
 // Removes the temporary files of the writes in flight. Async-signal-safe: a program killed by a
 // signal calls it from its handler so that no temporary file outlives it.
 void removeTemporaryFilesInFlight() noexcept;

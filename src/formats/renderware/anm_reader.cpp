@@ -19,17 +19,17 @@ struct RawKey {
   uint32_t prev = 0;
 };
 
-constexpr const char* kQuatFields[4] = {"qx", "qy", "qz", "qw"};
-
-Result<RawKey> readStandardKey(ByteReader& r) {
-  RawKey k;
-  RP_ASSIGN(k.time, r.f32("time"));
+// Type 1 key as stored: every field 4 bytes, so ByteReader::records swaps them as u32 words.
+struct StandardKeyRecord {
+  float time;
   float q[4];  // x, y, z, w
-  for (int i = 0; i < 4; ++i) { RP_ASSIGN(q[i], r.f32(kQuatFields[i])); }
-  k.rotation = glm::quat(q[3], q[0], q[1], q[2]);
-  for (int i = 0; i < 3; ++i) { RP_ASSIGN(k.translation[i], r.f32(Field("t", i))); }
-  RP_ASSIGN(k.prev, r.u32("prevOffset"));
-  return k;
+  float t[3];
+  uint32_t prev;
+};
+static_assert(sizeof(StandardKeyRecord) == anm::kStandardKeySize);
+
+RawKey fromRecord(const StandardKeyRecord& k) {
+  return RawKey{k.time, glm::quat(k.q[3], k.q[0], k.q[1], k.q[2]), glm::vec3(k.t[0], k.t[1], k.t[2]), k.prev};
 }
 
 // Type 2: RW half floats; the translation halves are normalised and only become positions with
@@ -109,13 +109,20 @@ Result<Animation> readAnimation(ByteReader& r) {
                                  type, static_cast<uint32_t>(type)),
                      "interpolatorType");
   }
-  RP_ASSIGN(const size_t n, r.count(numKeys, diskKeySize, "numKeyFrames"));
   const size_t keyBlockStart = r.position();
   std::vector<RawKey> keys;
-  keys.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    auto scope = r.scope(Field("key", static_cast<int64_t>(i)));
-    RP_ASSIGN(keys.emplace_back(), type == anm::kStandardKeys ? readStandardKey(r) : readCompressedKey(r));
+  // The key count is checked against the bytes left (and charged to the budget) before anything
+  // is allocated; then no key can be cut short: type 1 is read in one bulk copy, and no key gets a
+  // scope of its own (formatting "key[i]" into the path of every key took a third of a long .anm's
+  // reading).
+  if (type == anm::kStandardKeys) {
+    RP_ASSIGN(const std::vector<StandardKeyRecord> records, (r.records<StandardKeyRecord, uint32_t>(numKeys, "numKeyFrames")));
+    keys.reserve(records.size());
+    for (const StandardKeyRecord& k : records) keys.push_back(fromRecord(k));
+  } else {
+    RP_ASSIGN(const size_t n, r.count(numKeys, diskKeySize, "numKeyFrames"));
+    keys.reserve(n);
+    for (size_t i = 0; i < n; ++i) { RP_ASSIGN(keys.emplace_back(), readCompressedKey(r)); }
   }
   if (type == anm::kCompressedKeys) {
     // translation = half · scalar + offset per axis (§1.10).
@@ -128,7 +135,16 @@ Result<Animation> readAnimation(ByteReader& r) {
   uint32_t numNodes = 0;
   RP_ASSIGN(const std::vector<uint32_t> node, assignNodes(keys, unit, r, keyBlockStart, diskKeySize, &numNodes));
   anim.tracks.resize(numNodes);
-  for (uint32_t i = 0; i < numNodes; ++i) anim.tracks[i].target.position = i;
+  std::vector<size_t> keysOfNode(numNodes, 0);
+  for (const uint32_t k : node) ++keysOfNode[k];
+  for (uint32_t i = 0; i < numNodes; ++i) {
+    BoneTrack& t = anim.tracks[i];
+    t.target.position = i;
+    t.rotation.times.reserve(keysOfNode[i]);
+    t.rotation.values.reserve(keysOfNode[i]);
+    t.translation.times.reserve(keysOfNode[i]);
+    t.translation.values.reserve(keysOfNode[i]);
+  }
   for (size_t i = 0; i < keys.size(); ++i) {
     BoneTrack& t = anim.tracks[node[i]];
     t.rotation.times.push_back(keys[i].time);

@@ -25,31 +25,6 @@ namespace {
 constexpr float kWeightSumTolerance = 1e-3f;
 constexpr float kMatrixTolerance = 1e-5f;
 
-// Stable topological order: each frame after its parent, otherwise stream order (§1.2: librw
-// assumes parent < child, real files may not). Empty result = a parent cycle.
-std::vector<uint32_t> parentFirstOrder(const std::vector<RwFrame>& frames) {
-  const size_t n = frames.size();
-  std::vector<std::vector<uint32_t>> children(n);
-  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
-  for (size_t i = 0; i < n; ++i) {
-    if (frames[i].parent < 0) {
-      ready.push(static_cast<uint32_t>(i));
-    } else {
-      children[static_cast<size_t>(frames[i].parent)].push_back(static_cast<uint32_t>(i));
-    }
-  }
-  std::vector<uint32_t> order;
-  order.reserve(n);
-  while (!ready.empty()) {
-    const uint32_t f = ready.top();
-    ready.pop();
-    order.push_back(f);
-    for (uint32_t c : children[f]) ready.push(c);
-  }
-  if (order.size() != n) order.clear();
-  return order;
-}
-
 bool nearlyEqual(const glm::mat4& a, const glm::mat4& b) {
   for (int c = 0; c < 4; ++c) {
     for (int k = 0; k < 4; ++k) {
@@ -273,6 +248,29 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
 }
 
 }  // namespace
+
+std::vector<uint32_t> parentFirstOrder(const std::vector<RwFrame>& frames) {
+  const size_t n = frames.size();
+  std::vector<std::vector<uint32_t>> children(n);
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+  for (size_t i = 0; i < n; ++i) {
+    if (frames[i].parent < 0) {
+      ready.push(static_cast<uint32_t>(i));
+    } else {
+      children[static_cast<size_t>(frames[i].parent)].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const uint32_t f = ready.top();
+    ready.pop();
+    order.push_back(f);
+    for (uint32_t c : children[f]) ready.push(c);
+  }
+  if (order.size() != n) order.clear();
+  return order;
+}
 
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
                 const std::vector<RwAtomic>& atomics, Rig& rig, const MeshByMesh* byMesh) {

@@ -21,6 +21,11 @@ struct MeshByMesh {
   std::function<Status(Rig& rig, size_t rigIndex, size_t mesh)> meshBuilt;
 };
 
+// Stable topological order: each frame after its parent, otherwise stream order (§1.2: librw
+// assumes parent < child, real files may not); bone i of the rig is frame result[i]. Empty = a
+// parent cycle.
+std::vector<uint32_t> parentFirstOrder(const std::vector<RwFrame>& frames);
+
 // `frameListOffset` locates errors about the hierarchy as a whole. The geometries' vertex arrays
 // are moved into the meshes (copied for atomics that share one, moved at the last).
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,

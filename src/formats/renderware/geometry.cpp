@@ -245,10 +245,6 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
   return geo;
 }
 
-namespace {
-
-// librw MorphTarget::calculateBoundingSphere: centre of the bounding box, radius = half its
-// diagonal.
 glm::vec4 boundingSphere(const std::vector<glm::vec3>& p) {
   if (p.empty()) return glm::vec4(0.0f);
   glm::vec3 lo = p[0], hi = p[0];
@@ -259,8 +255,6 @@ glm::vec4 boundingSphere(const std::vector<glm::vec3>& p) {
   const glm::vec3 c = (lo + hi) * 0.5f;
   return glm::vec4(c, glm::length(hi - c));
 }
-
-}  // namespace
 
 void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint32_t libraryId) {
   const size_t at = beginChunk(w, kGeometry, libraryId);

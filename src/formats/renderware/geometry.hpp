@@ -13,6 +13,10 @@ namespace rigport::renderware {
 // ErrorCode::Unsupported naming the platform.
 Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx);
 
+// librw MorphTarget::calculateBoundingSphere: centre of the bounding box, radius = half its
+// diagonal (x, y, z, radius).
+glm::vec4 boundingSphere(const std::vector<glm::vec3>& positions);
+
 // Writes a generic Geometry chunk: positions (+ normals, first UV set), triangles with their
 // material ids, the MaterialList (one white material when empty), Bin Mesh and (if present) the
 // Skin PLG.

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/read_context.hpp"
 #include "core/rig.hpp"
+#include "core/source.hpp"
 
 namespace rigport::renderware {
 
@@ -26,6 +27,10 @@ struct DffWriteOptions {
 };
 Result<std::vector<uint8_t>> writeDff(const Rig& rig, const DffWriteOptions& options);
 inline Result<std::vector<uint8_t>> writeDff(const Rig& rig) { return writeDff(rig, DffWriteOptions{}); }
+// The rig written into a copy of `base`, a DFF (`convert --base`, dff_onto.cpp): what the edit
+// changed of frames, geometry and skin replaced, every other byte kept; an edit the original's other
+// chunks cannot follow (another bone, mesh, vertex or triangle count, native geometry) is refused.
+Result<std::vector<uint8_t>> writeDffOnto(const Rig& rig, const Source& base, ReadContext& ctx);
 
 bool probeAnm(std::span<const uint8_t> bytes);
 Result<ClipSet> readAnm(std::span<const uint8_t> bytes, ReadContext& ctx);

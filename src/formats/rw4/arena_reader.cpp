@@ -13,6 +13,7 @@
 #include "formats/rw4/opti_mesh.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
 #include "formats/rw4/spore_mesh.hpp"
+#include "formats/rw4/texture.hpp"
 
 namespace rigport::rw4 {
 namespace {
@@ -240,9 +241,13 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
     clips.provenance.absorb(asset.provenance);
     asset.clips.push_back(std::move(clips));
   }
-  if (asset.rigs.empty() && asset.clips.empty()) {
-    asset.provenance.warn("rw4-no-model", fmt::format("no rig: the arena's {} objects include no RenderModelData (0x00EB0001), "
-                                                      "Skeleton (0x00070002) or KeyframeAnim (0x00070001); textures and other objects are not read",
+  // The arena's own textures (a texture arena converts to PNG files). A model's materials are not
+  // bound to them: the format note does not say how RenderMaterialData names its textures.
+  RP_ASSIGN(asset.textures, readArenaTextures(arena, root, asset.provenance));
+  if (asset.rigs.empty() && asset.clips.empty() && asset.textures.empty()) {
+    asset.provenance.warn("rw4-no-model", fmt::format("nothing read: the arena's {} objects include no RenderModelData (0x00EB0001), "
+                                                      "Skeleton (0x00070002), KeyframeAnim (0x00070001), Texture (0x000200E8) or "
+                                                      "Raster (0x00020003) that reads",
                                                       arena.dictionary.size()));
   }
   for (Rig& rig : asset.rigs) {

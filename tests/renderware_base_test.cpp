@@ -1,0 +1,310 @@
+// `convert --to renderware-dff --base ORIGINAL` (issue 28). Every DFF sample (librw-written: generic
+// 3.3 and 3.6, WDGL and Xbox native) goes to .glb and back onto itself byte for byte. An edit made
+// to the .glb's rig (one bone turned with the inverse bind matrices following it, one vertex moved;
+// a vertex weighted to a node the skin did not use; a triangle's corners turned) reads back as that
+// edit alone, and every chunk it did not touch is byte-identical to the original's. Edits the
+// original's other chunks cannot follow are refused, nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "formats/registry.hpp"
+#include "formats/renderware/dff_onto.hpp"
+#include "formats/renderware/renderware.hpp"
+#include "support/gltf_edit.hpp"
+#include "support/gltf_validator.hpp"
+#include "support/test_support.hpp"
+
+namespace rigport {
+namespace {
+
+const char* const kSamples[] = {"synthetic_skin_rw33002", "synthetic_skin_rw36003", "synthetic_skin_rw36003_wdgl_native",
+                                "synthetic_skin_rw36003_xbox_native"};
+
+std::string dffSample(const std::string& name) { return test::sample("renderware/" + name + ".dff"); }
+
+// Chunks that hold chunks (renderware.md §1.2); every other chunk is a leaf compared whole.
+bool holdsChunks(uint32_t type) {
+  switch (type) {
+    case 0x10: case 0x0E: case 0x1A: case 0x0F: case 0x14: case 0x03: case 0x08: case 0x07: case 0x06:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Every leaf chunk, header included, by its path ("Clump/GeometryList/Geometry[0]/Struct" with type ids).
+void leaves(const std::vector<uint8_t>& file, size_t begin, size_t end, const std::string& path, std::map<std::string, std::vector<uint8_t>>& out) {
+  std::map<uint32_t, int> seen;
+  for (size_t at = begin; at + 12 <= end;) {
+    uint32_t type = 0, size = 0;
+    std::memcpy(&type, &file[at], 4);
+    std::memcpy(&size, &file[at + 4], 4);
+    ASSERT_LE(at + 12 + size, end) << path;
+    const std::string here = path + "/" + std::to_string(type) + "[" + std::to_string(seen[type]++) + "]";
+    if (holdsChunks(type)) {
+      leaves(file, at + 12, at + 12 + size, here, out);
+    } else {
+      out[here] = std::vector<uint8_t>(file.begin() + static_cast<std::ptrdiff_t>(at), file.begin() + static_cast<std::ptrdiff_t>(at + 12 + size));
+    }
+    at += 12 + size;
+  }
+}
+
+// The leaves whose bytes differ between two DFFs of the same chunk tree.
+std::vector<std::string> changedLeaves(const std::string& a, const std::string& b) {
+  const std::vector<uint8_t> x = test::readBytes(a), y = test::readBytes(b);
+  std::map<std::string, std::vector<uint8_t>> lx, ly;
+  leaves(x, 0, x.size(), "", lx);
+  leaves(y, 0, y.size(), "", ly);
+  std::vector<std::string> out;
+  EXPECT_EQ(lx.size(), ly.size());
+  for (const auto& [path, bytes] : lx) {
+    const auto it = ly.find(path);
+    if (it == ly.end()) {
+      ADD_FAILURE() << path << " is missing from " << b;
+    } else if (it->second != bytes) {
+      out.push_back(path);
+    }
+  }
+  return out;
+}
+
+constexpr const char* kFrameListStruct = "/16[0]/14[0]/1[0]";
+constexpr const char* kGeometryStruct = "/16[0]/26[0]/15[0]/1[0]";
+constexpr const char* kSkinPlg = "/16[0]/26[0]/15[0]/3[0]/278[0]";
+constexpr const char* kBinMesh = "/16[0]/26[0]/15[0]/3[0]/1294[0]";
+
+Rig rigOf(const std::string& path) {
+  auto asset = loadAsset(path);
+  EXPECT_TRUE(asset.ok()) << (asset ? "" : asset.error().describe());
+  return asset ? asset->rigs.at(0) : Rig{};
+}
+
+uint32_t boneNamed(const Rig& rig, const std::string& name) {
+  for (size_t b = 0; b < rig.skeleton.bones.size(); ++b) {
+    if (rig.skeleton.bones[b].name == name) return static_cast<uint32_t>(b);
+  }
+  ADD_FAILURE() << "no bone " << name;
+  return 0;
+}
+
+// The sample as a .glb (rigport's export, checked by the validator) and the rig read back from it.
+Rig exportedRig(const std::string& dir, const std::string& name) {
+  const std::string glb = dir + "/" + name + ".glb";
+  const test::CliRun run = test::runCli("convert " + test::quote(dffSample(name)) + " -o " + test::quote(glb) + " --overwrite");
+  EXPECT_EQ(run.code, 0) << run.text;
+  const test::ValidatorRun v = test::validateGltfFile(glb);
+  EXPECT_TRUE(v.ok) << v.output;
+  return rigOf(glb);
+}
+
+// `rig` as an edited .glb written onto the sample; the CLI's run.
+test::CliRun writeOnto(const std::string& dir, const std::string& name, const Rig& rig, const std::string& out) {
+  const std::string glb = test::writeGlb(rig, dir + "/edited.glb");
+  const test::ValidatorRun v = test::validateGltfFile(glb);
+  EXPECT_TRUE(v.ok) << v.output;
+  return test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(dffSample(name)) + " -o " + test::quote(out) +
+                      " --overwrite");
+}
+
+Rig dffRig(const std::string& path) {
+  auto rig = renderware::readDff(test::readBytes(path));
+  EXPECT_TRUE(rig.ok()) << (rig ? "" : rig.error().describe());
+  return rig ? *rig : Rig{};
+}
+
+TEST(RenderWareBase, AnUneditedRoundTripIsTheOriginalByteForByte) {
+  const std::string dir = test::scratchDir("renderware_base_same");
+  for (const char* name : kSamples) {
+    SCOPED_TRACE(name);
+    const std::string glb = dir + "/" + name + ".glb";
+    ASSERT_EQ(test::runCli("convert " + test::quote(dffSample(name)) + " -o " + test::quote(glb)).code, 0);
+    const test::ValidatorRun v = test::validateGltfFile(glb);
+    EXPECT_TRUE(v.ok) << v.output;
+    const std::string out = dir + "/" + name + ".dff";
+    const test::CliRun run =
+        test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(dffSample(name)) + " -o " + test::quote(out));
+    ASSERT_EQ(run.code, 0) << run.text;
+    EXPECT_EQ(test::readBytes(out), test::readBytes(dffSample(name)));
+  }
+}
+
+TEST(RenderWareBase, ATurnedBoneAndAMovedVertexAreTheOnlyChange) {
+  const std::string dir = test::scratchDir("renderware_base_edit");
+  for (const char* name : {"synthetic_skin_rw33002", "synthetic_skin_rw36003"}) {
+    SCOPED_TRACE(name);
+    Rig rig = exportedRig(dir, name);
+    const uint32_t spine = boneNamed(rig, "Spine");
+    Bone& turned = rig.skeleton.bones[spine];
+    turned.rotation = turned.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(1, 0, 0));
+    // The armature's rest pose edited as Blender exports it: the skin follows (IBM = inverse world).
+    const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
+    for (size_t b = 0; b < rig.skeleton.bones.size(); ++b) {
+      bool under = false;
+      for (int32_t p = static_cast<int32_t>(b); p >= 0 && !under; p = rig.skeleton.bones[static_cast<size_t>(p)].parent) under = p == static_cast<int32_t>(spine);
+      if (under && rig.skeleton.bones[b].inverseBind) rig.skeleton.bones[b].inverseBind = glm::inverse(world[b]);
+    }
+    rig.meshes.at(0).positions.at(3) += glm::vec3(0.0f, 0.1f, 0.0f);  // glTF +Y: RenderWare +Z
+    const std::string out = dir + "/" + name + ".dff";
+    const test::CliRun run = writeOnto(dir, name, rig, out);
+    ASSERT_EQ(run.code, 0) << run.text;
+
+    const test::CliRun same = test::runCli("compare " + test::quote(dir + "/edited.glb") + " " + test::quote(out));
+    EXPECT_EQ(same.code, 0) << same.text;
+    const Rig before = dffRig(dffSample(name));
+    const Rig after = dffRig(out);
+    ASSERT_EQ(after.skeleton.bones.size(), before.skeleton.bones.size());
+    for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
+      const float turn = glm::degrees(glm::angle(glm::inverse(before.skeleton.bones[b].rotation) * after.skeleton.bones[b].rotation));
+      EXPECT_NEAR(turn, before.skeleton.bones[b].name == "Spine" ? 20.0f : 0.0f, 0.01f) << before.skeleton.bones[b].name;
+      EXPECT_LT(glm::length(after.skeleton.bones[b].translation - before.skeleton.bones[b].translation), 1e-5f) << before.skeleton.bones[b].name;
+    }
+    const std::vector<glm::vec3>& was = before.meshes.at(0).positions;
+    const std::vector<glm::vec3>& now = after.meshes.at(0).positions;
+    ASSERT_EQ(now.size(), was.size());
+    for (size_t v = 0; v < was.size(); ++v) {
+      const glm::vec3 moved = v == 3 ? glm::vec3(0.0f, 0.0f, 0.1f) : glm::vec3(0.0f);
+      EXPECT_LT(glm::length(now[v] - was[v] - moved), 1e-6f) << "vertex " << v;
+    }
+    // Frames, the geometry's struct (a vertex, its bounding sphere) and the skin's matrices; every
+    // other chunk (materials, Bin Mesh, HAnim, names, atomics, extensions) as it was.
+    EXPECT_EQ(changedLeaves(dffSample(name), out), (std::vector<std::string>{kFrameListStruct, kGeometryStruct, kSkinPlg}));
+    EXPECT_EQ(test::readBytes(out).size(), test::readBytes(dffSample(name)).size());
+  }
+}
+
+// Vertex v weighted to `bone` alone.
+void weightTo(Mesh& mesh, size_t v, uint32_t bone) {
+  std::vector<Influence> influences;
+  std::vector<uint32_t> offsets{0};
+  for (size_t u = 0; u < mesh.positions.size(); ++u) {
+    if (u == v) {
+      influences.push_back(Influence{bone, 1.0f});
+    } else {
+      for (uint32_t i = mesh.influenceOffsets[u]; i < mesh.influenceOffsets[u + 1]; ++i) influences.push_back(mesh.influences[i]);
+    }
+    offsets.push_back(static_cast<uint32_t>(influences.size()));
+  }
+  mesh.influences.assign(influences.begin(), influences.end());
+  mesh.influenceOffsets = offsets;
+}
+
+TEST(RenderWareBase, AWeightOnANodeTheSkinDidNotUseGrowsTheSkinPlgAndItsParents) {
+  const std::string dir = test::scratchDir("renderware_base_weights");
+  const std::string name = "synthetic_skin_rw36003";
+  Rig rig = exportedRig(dir, name);
+  // Node 0 ('Root') is in no vertex's weights: the Skin PLG's used-node list gains it (one byte).
+  weightTo(rig.meshes.at(0), 0, boneNamed(rig, "Root"));
+  const std::string out = dir + "/weights.dff";
+  const test::CliRun run = writeOnto(dir, name, rig, out);
+  ASSERT_EQ(run.code, 0) << run.text;
+  EXPECT_EQ(test::readBytes(out).size(), test::readBytes(dffSample(name)).size() + 1);
+  EXPECT_EQ(changedLeaves(dffSample(name), out), (std::vector<std::string>{kSkinPlg}));
+  const Rig after = dffRig(out);
+  EXPECT_TRUE(after.provenance.warnings.empty()) << after.provenance.warnings.front().message;
+  const Mesh& mesh = after.meshes.at(0);
+  ASSERT_EQ(mesh.influenceOffsets[1] - mesh.influenceOffsets[0], 1u);
+  EXPECT_EQ(after.skeleton.bones[mesh.influences[0].bone].name, "Root");
+  EXPECT_EQ(mesh.influences[0].weight, 1.0f);
+  const test::CliRun same = test::runCli("compare " + test::quote(dir + "/edited.glb") + " " + test::quote(out));
+  EXPECT_EQ(same.code, 0) << same.text;
+}
+
+TEST(RenderWareBase, ATriangleTurnedRewritesTheTriangleAndTheBinMesh) {
+  const std::string dir = test::scratchDir("renderware_base_triangle");
+  const std::string name = "synthetic_skin_rw36003";
+  Rig rig = exportedRig(dir, name);
+  std::vector<uint32_t>& indices = rig.meshes.at(0).indices;
+  std::rotate(indices.begin(), indices.begin() + 1, indices.begin() + 3);
+  const std::string out = dir + "/triangle.dff";
+  const test::CliRun run = writeOnto(dir, name, rig, out);
+  ASSERT_EQ(run.code, 0) << run.text;
+  EXPECT_EQ(changedLeaves(dffSample(name), out), (std::vector<std::string>{kGeometryStruct, kBinMesh}));
+  EXPECT_EQ(dffRig(out).meshes.at(0).indices, indices);
+}
+
+// A usage error of the writer: the file fails (exit 1, as any file convert cannot write), nothing written.
+void expectRefused(const test::CliRun& run, const std::string& out, const std::vector<std::string>& words) {
+  EXPECT_EQ(run.code, 1) << run.text;
+  for (const std::string& w : words) EXPECT_NE(run.text.find(w), std::string::npos) << w << " not in: " << run.text;
+  EXPECT_FALSE(std::ifstream(out).good());
+}
+
+TEST(RenderWareBase, WhatTheOriginalsOtherChunksCannotFollowIsRefused) {
+  const std::string dir = test::scratchDir("renderware_base_refused");
+  const std::string name = "synthetic_skin_rw36003";
+  const std::string out = dir + "/refused.dff";
+  {
+    Rig rig = exportedRig(dir, name);
+    Bone extra;
+    extra.name = "Extra";
+    extra.parent = 0;
+    rig.skeleton.bones.push_back(extra);
+    expectRefused(writeOnto(dir, name, rig, out), out, {"FrameList", "8 bones, the original 7"});
+  }
+  {
+    Rig rig = exportedRig(dir, name);
+    Mesh& m = rig.meshes.at(0);
+    m.positions.push_back(m.positions[0]);
+    if (!m.normals.empty()) m.normals.push_back(m.normals[0]);
+    if (!m.uvs.empty()) m.uvs.push_back(m.uvs[0]);
+    m.influences.push_back(m.influences[0]);
+    m.influenceOffsets.push_back(m.influenceOffsets.back() + 1);
+    expectRefused(writeOnto(dir, name, rig, out), out, {"Geometry[0]", "15 vertices, the original 14", "prelit"});
+  }
+  {
+    Rig rig = exportedRig(dir, name);
+    rig.skeleton.bones[boneNamed(rig, "Thigh")].parent = static_cast<int32_t>(boneNamed(rig, "Spine"));
+    expectRefused(writeOnto(dir, name, rig, out), out, {"FrameList", "'Thigh' hangs under 'Spine'"});
+  }
+  {
+    const std::string xbox = "synthetic_skin_rw36003_xbox_native";
+    Rig rig = exportedRig(dir, xbox);
+    rig.meshes.at(0).positions.at(0) += glm::vec3(0.1f);
+    expectRefused(writeOnto(dir, xbox, rig, out), out, {"NativeDataPlg", "native geometry"});
+  }
+}
+
+// The 3.6 sample with night colours (Rockstar's extra vertex colour chunk 0x0253F2F9: a u32 flag, then
+// RGBA a vertex), which rigport does not read, in its geometry's extension before the Bin Mesh.
+std::string withNightColours(const std::string& dir) {
+  std::vector<uint8_t> file = test::readBytes(dffSample("synthetic_skin_rw36003"));
+  auto places = renderware::findPlaces(file);
+  EXPECT_TRUE(places.ok());
+  const renderware::GeometryPlace& g = places->geometries.at(0);
+  std::vector<uint8_t> chunk(12 + 4 + 4 * g.numVertices);
+  const uint32_t header[3] = {0x0253F2F9, static_cast<uint32_t>(chunk.size() - 12), renderware::getU32(file, 8)};
+  std::memcpy(chunk.data(), header, sizeof header);
+  chunk[12] = 1;
+  for (size_t i = 16; i < chunk.size(); ++i) chunk[i] = static_cast<uint8_t>(i * 37);
+  renderware::applySplices(file, {renderware::Splice{g.binMesh->header, 0, chunk}}, places->chunks);
+  const std::string path = dir + "/night.dff";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
+  return path;
+}
+
+TEST(RenderWareBase, NewTrianglesAreRefusedWhereTheOriginalHoldsMoreAVertex) {
+  const std::string dir = test::scratchDir("renderware_base_night");
+  const std::string original = withNightColours(dir);
+  const std::string glb = dir + "/night.glb";
+  ASSERT_EQ(test::runCli("convert " + test::quote(original) + " -o " + test::quote(glb)).code, 0);
+  const std::string same = dir + "/same.dff";
+  const test::CliRun kept = test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(original) + " -o " + test::quote(same));
+  ASSERT_EQ(kept.code, 0) << kept.text;
+  EXPECT_EQ(test::readBytes(same), test::readBytes(original));
+  Rig rig = rigOf(glb);
+  std::rotate(rig.meshes.at(0).indices.begin(), rig.meshes.at(0).indices.begin() + 1, rig.meshes.at(0).indices.begin() + 3);
+  test::writeGlb(rig, dir + "/edited.glb");
+  const std::string out = dir + "/refused.dff";
+  expectRefused(test::runCli("convert " + test::quote(dir + "/edited.glb") + " --to renderware-dff --base " + test::quote(original) + " -o " + test::quote(out)),
+                out, {"Geometry[0]/Struct/triangles", "chunk 0x253F2F9"});
+}
+
+}  // namespace
+}  // namespace rigport
