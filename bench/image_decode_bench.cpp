@@ -1,6 +1,7 @@
 // The image room's decoders (src/image, issue 29): one 1024x1024 level of each pixel layout a
-// RenderWare TXD stores, and the PS3's big-endian A8R8G8B8 in rows and Morton-swizzled (an RW4
-// arena's Texture), decoded to RGBA8, in MB/s of stored texture data beside memcpy of the same
+// RenderWare TXD (or DDS) stores, the PS3's big-endian A8R8G8B8 in rows and Morton-swizzled (an RW4
+// arena's Texture), and GX formats a Sluggers TEX stores, decoded to RGBA8, in MB/s of stored
+// texture data beside memcpy of the same
 // bytes; and the PNG encoding the glTF export does of the decoded level. Stored bytes are random
 // (DXT blocks of random end points and indices decode like any others; P8 indices cover a full
 // 256-entry palette).
@@ -12,6 +13,7 @@
 
 #include "core/byte_reader.hpp"
 #include "image/decode.hpp"
+#include "image/gx_decode.hpp"
 #include "image/png.hpp"
 #include "image/swizzle.hpp"
 #include "bench_main.hpp"
@@ -19,18 +21,30 @@
 
 namespace {
 
+using rigport::image::GxFormat;
+using rigport::image::GxPalette;
 using rigport::image::PixelLayout;
 
 constexpr uint32_t kSide = 1024;
 
+std::vector<uint8_t> randomBytes(uint64_t n) {
+  std::mt19937 rng(7);
+  std::vector<uint8_t> bytes(n);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  return bytes;
+}
+
 const std::vector<uint8_t>& storedLevel(PixelLayout layout) {
   static std::map<PixelLayout, std::vector<uint8_t>> levels;
   std::vector<uint8_t>& bytes = levels[layout];
-  if (bytes.empty()) {
-    std::mt19937 rng(7);
-    bytes.resize(rigport::image::levelBytes(layout, kSide, kSide));
-    for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
-  }
+  if (bytes.empty()) bytes = randomBytes(rigport::image::levelBytes(layout, kSide, kSide));
+  return bytes;
+}
+
+const std::vector<uint8_t>& storedGxLevel(GxFormat format) {
+  static std::map<GxFormat, std::vector<uint8_t>> levels;
+  std::vector<uint8_t>& bytes = levels[format];
+  if (bytes.empty()) bytes = randomBytes(rigport::image::gxLevelBytes(format, kSide, kSide));
   return bytes;
 }
 
@@ -73,6 +87,22 @@ void BM_DecodeSwizzledLevel(benchmark::State& state) {
 
 void BM_MemcpyLevel(benchmark::State& state, PixelLayout layout) { rigport::bench::memcpyCeiling(state, storedLevel(layout)); }
 
+// GX tiles (Sluggers TEX): C8 indexes a full 256-entry RGB5A3 palette (512 stored bytes).
+void BM_DecodeGxLevel(benchmark::State& state, GxFormat format) {
+  const std::vector<uint8_t>& bytes = storedGxLevel(format);
+  const std::vector<uint8_t> gxPalette(512, 0x80);
+  for (auto _ : state) {
+    rigport::ByteReader r(bytes, rigport::Endian::Big);
+    auto level = rigport::image::decodeGxLevel(r, format, kSide, kSide, gxPalette, GxPalette::RGB5A3, "level");
+    if (!level) state.SkipWithError(level.error().describe().c_str());
+    benchmark::DoNotOptimize(level);
+  }
+  state.counters["MB/s"] =
+      benchmark::Counter(static_cast<double>(bytes.size()) * static_cast<double>(state.iterations()) / 1e6, benchmark::Counter::kIsRate);
+}
+
+void BM_MemcpyGxLevel(benchmark::State& state, GxFormat format) { rigport::bench::memcpyCeiling(state, storedGxLevel(format)); }
+
 // PNG of a decoded DXT1 level: smooth within blocks, as textures are, unlike the random bytes.
 void BM_EncodePng(benchmark::State& state) {
   rigport::ByteReader r(storedLevel(PixelLayout::Dxt1));
@@ -97,6 +127,14 @@ BENCHMARK_CAPTURE(BM_DecodeLevel, r5g6b5, PixelLayout::R5G6B5)->Unit(benchmark::
 BENCHMARK_CAPTURE(BM_MemcpyLevel, r5g6b5, PixelLayout::R5G6B5)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_DecodeLevel, p8, PixelLayout::P8)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MemcpyLevel, p8, PixelLayout::P8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeGxLevel, cmpr, GxFormat::CMPR)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyGxLevel, cmpr, GxFormat::CMPR)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeGxLevel, rgb5a3, GxFormat::RGB5A3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyGxLevel, rgb5a3, GxFormat::RGB5A3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeGxLevel, rgba8, GxFormat::RGBA8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyGxLevel, rgba8, GxFormat::RGBA8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_DecodeGxLevel, c8, GxFormat::C8)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MemcpyGxLevel, c8, GxFormat::C8)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_DecodeLevel, a8r8g8b8, PixelLayout::A8R8G8B8)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DecodeSwizzledLevel)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MemcpyLevel, a8r8g8b8, PixelLayout::A8R8G8B8)->Unit(benchmark::kMillisecond);

@@ -96,10 +96,12 @@ using InfluenceList = std::vector<Influence, DefaultInitAllocator<Influence>>;
 struct Material {
   std::string name;
   glm::vec4 baseColor{1.0f};           // linear RGBA (readers convert 8-bit sRGB colours)
-  std::vector<std::string> textures;   // texture names as the file stores them (no paths)
+  std::vector<std::string> textures;   // texture names as the file stores them (no paths); the first is the colour map
+  std::string normalMap;               // the one of `textures` that is a tangent-space normal map, or empty
   // The base colour texture: an index into Rig::textures, once a texture file bound it
   // (core/texture_binding.hpp); none keeps the material's colour alone.
   std::optional<uint32_t> baseColorTexture;
+  std::optional<uint32_t> normalTexture;  // `normalMap` bound, the same way
   nlohmann::json extras;               // null or an object, like the other extras
 };
 
@@ -265,7 +267,7 @@ struct Rig {
   Skeleton skeleton;
   std::vector<Mesh> meshes;
   std::vector<Material> materials;  // referenced by MeshPart::material
-  std::vector<Texture> textures;    // referenced by Material::baseColorTexture
+  std::vector<Texture> textures;    // referenced by Material::baseColorTexture and normalTexture
   std::vector<Animation> animations;
   Provenance provenance;
   nlohmann::json extras;  // renderware: {"renderware": {"version": "3.6.0.3", "platform": ...}}

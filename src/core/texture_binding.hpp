@@ -1,4 +1,5 @@
-// Binding textures read from texture files (a RenderWare TXD) to a rig's materials by name.
+// Binding textures read from texture files (a RenderWare TXD, BattleForge's DDS maps) to a rig's
+// materials by name.
 #pragma once
 
 #include <span>
@@ -9,11 +10,22 @@
 
 namespace rigport {
 
-// Each material's first texture name is looked up among `textures` ignoring case (the first match
-// wins, so the files given first win); a texture bound by several materials is copied into
-// rig.textures once and they share it. A name found nowhere is a `texture-missing` warning naming
-// it and `lookedIn` (the files searched), never an error: the material keeps its colour.
+// Where the textures were looked for, for the warning a missing one gets.
+struct TextureSearch {
+  std::span<const std::string> lookedIn;   // texture files read (a TXD beside the model, each --txd)
+  // Files that would each have held the texture of their stem's name and do not exist (a DDS a
+  // BattleForge material names, looked for beside the model).
+  std::span<const std::string> lookedFor;
+};
+
+// Each material's colour map (its first texture name) and normal map (Material::normalMap) are
+// looked up among `textures` ignoring case, with the name's own extension or without it (a material
+// naming "skin.dds" takes the texture of skin.dds, named "skin"); the first match wins, so the files
+// given first win. A texture bound by several materials is copied into rig.textures once and they
+// share it. A name found nowhere is a `texture-missing` warning naming it and where it was looked
+// for (`search`), never an error: the material keeps its colour. A material already bound (by the
+// reader of a file that holds its own textures, a Sluggers block) is left as it is.
 // `textures` are pointers so that a batch binds the same --txd textures to every input uncopied.
-void bindTextures(Rig& rig, std::span<const Texture* const> textures, std::span<const std::string> lookedIn);
+void bindTextures(Rig& rig, std::span<const Texture* const> textures, const TextureSearch& search);
 
 }  // namespace rigport

@@ -50,6 +50,8 @@ Status checkTextures(const Rig& rig) {
   for (size_t m = 0; m < rig.materials.size(); ++m) {
     const auto t = rig.materials[m].baseColorTexture;
     if (t && *t >= rig.textures.size()) return invalidModel(fmt::format("materials[{}]/baseColorTexture", m), fmt::format("texture {} of {}", *t, rig.textures.size()));
+    const auto n = rig.materials[m].normalTexture;
+    if (n && *n >= rig.textures.size()) return invalidModel(fmt::format("materials[{}]/normalTexture", m), fmt::format("texture {} of {}", *n, rig.textures.size()));
   }
   for (size_t t = 0; t < rig.textures.size(); ++t) {
     const std::vector<ImageLevel>& levels = rig.textures[t].image.levels;

@@ -80,6 +80,10 @@ struct OwnMeshes {
   // (convertAxesLeavingVertices()): the bounds and unit-normal passes map them on the way.
   std::optional<VertexMap> pending;
 };
+// TANGENT for a mesh some part of which draws a material with a normalTexture (and that has a
+// normal and a UV per vertex), none otherwise (gltf_tangents.cpp). Call after the position and
+// normal passes, which leave an own mesh's vertices in glTF's axes.
+std::optional<uint32_t> writeTangents(Document& doc, const Rig& rig, const Mesh& mesh);
 // Every mesh: a node, a mesh with one triangle primitive per part (sharing the vertex accessors).
 // `own`: the rig's meshes when they are the exporter's, else null.
 Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const GltfOptions& options);

@@ -1,7 +1,9 @@
 // Materials (format note gltf_ecosystem.md, three.js rendering note): metallic 0 and roughness 1 on every
 // material, because the glTF default (metallic 1) renders black under ambient or hemisphere light
 // in three.js; texture names go to extras, and a bound texture (Material::baseColorTexture) is the
-// baseColorTexture, multiplied by the material colour as both glTF and RenderWare do.
+// baseColorTexture, multiplied by the material colour as both glTF and RenderWare do; a bound normal
+// map (Material::normalTexture, BattleForge's `_nor`) is the normalTexture, its tangents left to the
+// viewer (glTF §3.7.2.1: MikkTSpace when a primitive has none).
 #include "export/gltf_document.hpp"
 
 namespace rigport::gltf {
@@ -24,6 +26,7 @@ void addMaterials(Document& doc, const Rig& rig) {
     if (!m.name.empty()) material["name"] = m.name;
     // baseColorFactor is clamped to [0, 1] by the schema.
     material["pbrMetallicRoughness"] = pbr(glm::clamp(m.baseColor, glm::vec4(0.0f), glm::vec4(1.0f)), m.baseColorTexture);
+    if (m.normalTexture) material["normalTexture"] = Json{{"index", *m.normalTexture}};
     // A translucent material colour blends whatever its texture; else the texture's pixels say
     // (a cut-out's 0/255 alpha is MASK at glTF's default cutoff 0.5).
     const AlphaMode textureAlpha = m.baseColorTexture ? rig.textures[*m.baseColorTexture].image.alpha : AlphaMode::Opaque;

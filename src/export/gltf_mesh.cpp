@@ -266,6 +266,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
       attributes["TEXCOORD_0"] = doc.buffer.borrowAccessor(mesh.uvs.data(), mesh.uvs.size() * 8, mesh.uvs.size(),
                                                            ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
     }
+    if (const auto tangents = writeTangents(doc, rig, mesh)) attributes["TANGENT"] = *tangents;
     if (mesh.skinned()) {
       RP_ASSIGN(const SkinAttributes skin, writeSkin(doc, mesh, ownMesh, options, path));
       for (size_t s = 0; s < skin.joints.size(); ++s) {

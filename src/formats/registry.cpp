@@ -53,6 +53,20 @@ template <Result<Asset> (*Read)(std::span<const uint8_t>, ReadContext&)>
 Result<Asset> readBytes(const Source& source, ReadContext& ctx) {
   return Read(source.bytes(), ctx);
 }
+// Formats whose file is one texture with no name inside (a DDS): it takes the file's stem, as the
+// materials that name it do.
+template <Result<Asset> (*Read)(std::span<const uint8_t>, ReadContext&)>
+Result<Asset> readOneTexture(const Source& source, ReadContext& ctx) {
+  RP_ASSIGN(Asset asset, Read(source.bytes(), ctx));
+  for (Texture& t : asset.textures) t.name = stemOf(source.name());
+  return asset;
+}
+template <Result<std::vector<ItemInfo>> (*List)(std::span<const uint8_t>, ReadContext&)>
+Result<std::vector<ItemInfo>> listOneTexture(const Source& source, ReadContext& ctx) {
+  RP_ASSIGN(std::vector<ItemInfo> items, List(source.bytes(), ctx));
+  for (ItemInfo& item : items) item.name = stemOf(source.name());
+  return items;
+}
 template <Result<std::vector<ItemInfo>> (*List)(std::span<const uint8_t>, ReadContext&)>
 Result<std::vector<ItemInfo>> listBytes(const Source& source, ReadContext& ctx) {
   return List(source.bytes(), ctx);
@@ -115,11 +129,17 @@ constexpr std::array kFormats{
     FormatInfo{"battleforge-drs", "BattleForge model (CSkSkeleton, CSkSkinInfo, CDspMeshFile, CDspJointMap, CGeoMesh)", ".drs",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", battleforge::probeDrs, listOneRig,
                readOneRig<battleforge::readDrs>, battleforge::writeDrs,
-               WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .skinnedMeshesOnly = true}},
+               WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .skinnedMeshesOnly = true}, {}, kFloatPrecision, nullptr,
+               ".dds"},  // battleforge_drs.md §7: "Names are DDS files in the model's folder
     FormatInfo{"battleforge-ska", "BattleForge animation (types 6 and 7, Hermite keys)", ".ska", kCarriesAnimations,
                "Bone.version (bone id)", battleforge::probeSka, listClips<battleforge::readSka>,
                readOneClipSet<battleforge::readSka>, battleforge::writeSka,
                WriteLimits{.noEvents = true, .noScalarChannels = true, .noScaleKeys = true, .hermiteKeys = true, .oneClipPerFile = true}},
+    // One texture a file, named by the file (a BattleForge material names its maps' files): `convert`
+    // writes it as a PNG, a DRS beside it takes it into its glTF. Not a container, unlike a TXD.
+    FormatInfo{"dds", "DirectDraw Surface texture (BattleForge's _col/_nor/_par maps): DXT1/3/5, 8888, 888, 565, 1555, 4444, L8, with mips",
+               ".dds", kCarriesTextures, "", battleforge::probeDds, listOneTexture<battleforge::listDds>,
+               readOneTexture<battleforge::readDds>, nullptr},
     // No file name extension exists for a block carved out of dt_na.dat (sluggers.md §2); ".sluggers" is rigport's.
     FormatInfo{"sluggers-model", "Mario Super Sluggers (Wii) model block: GPL meshes, ACT bones, SKN skinning", ".sluggers",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", sluggers::probeModel, listOneRig,

@@ -69,6 +69,10 @@ struct FormatInfo {
   // Rig -> a copy of `base` (a file of this format) with the rig's parts written into it and the rest
   // kept byte for byte (`convert --to FORMAT --base ORIGINAL`); nullptr where the format has none.
   Result<std::vector<uint8_t>> (*writeOnto)(const Rig& rig, const Source& base, ReadContext& ctx) = nullptr;
+  // Where its materials' textures are: empty when they name textures inside texture files found by the
+  // model's own name (a DFF's TXD); else the extension of the files each texture name names, beside
+  // the model (BattleForge: "skin_col" is skin_col.dds), looked for and warned about by that name.
+  std::string_view textureFileExtension = {};
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

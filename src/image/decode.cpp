@@ -33,6 +33,9 @@ void decodeDirect(std::span<const uint8_t> in, PixelLayout layout, uint8_t* out,
     switch (layout) {
       case PixelLayout::B8G8R8A8: putPixel(out, p[4 * i + 2], p[4 * i + 1], p[4 * i], p[4 * i + 3]); break;
       case PixelLayout::B8G8R8X8: putPixel(out, p[4 * i + 2], p[4 * i + 1], p[4 * i], 255); break;
+      case PixelLayout::R8G8B8A8: putPixel(out, p[4 * i], p[4 * i + 1], p[4 * i + 2], p[4 * i + 3]); break;
+      case PixelLayout::R8G8B8X8: putPixel(out, p[4 * i], p[4 * i + 1], p[4 * i + 2], 255); break;
+      case PixelLayout::B8G8R8: putPixel(out, p[3 * i + 2], p[3 * i + 1], p[3 * i], 255); break;
       case PixelLayout::A8R8G8B8: putPixel(out, p[4 * i + 1], p[4 * i + 2], p[4 * i + 3], p[4 * i]); break;
       case PixelLayout::X8R8G8B8: putPixel(out, p[4 * i + 1], p[4 * i + 2], p[4 * i + 3], 255); break;
       case PixelLayout::A1R5G5B5: {

@@ -6,6 +6,9 @@ const char* pixelLayoutName(PixelLayout layout) {
   switch (layout) {
     case PixelLayout::B8G8R8A8: return "B8G8R8A8";
     case PixelLayout::B8G8R8X8: return "B8G8R8X8";
+    case PixelLayout::R8G8B8A8: return "R8G8B8A8";
+    case PixelLayout::R8G8B8X8: return "R8G8B8X8";
+    case PixelLayout::B8G8R8: return "B8G8R8";
     case PixelLayout::A1R5G5B5: return "A1R5G5B5";
     case PixelLayout::R5G6B5: return "R5G6B5";
     case PixelLayout::A4R4G4B4: return "A4R4G4B4";
@@ -29,6 +32,9 @@ uint64_t levelBytes(PixelLayout layout, uint32_t width, uint32_t height) {
   switch (layout) {
     case PixelLayout::B8G8R8A8:
     case PixelLayout::B8G8R8X8:
+    case PixelLayout::R8G8B8A8:
+    case PixelLayout::R8G8B8X8: return pixels * 4;
+    case PixelLayout::B8G8R8: return pixels * 3;
     case PixelLayout::A8R8G8B8:
     case PixelLayout::X8R8G8B8: return pixels * 4;
     case PixelLayout::A1R5G5B5:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -47,23 +48,68 @@ std::string lowered(std::string text) {
   return text;
 }
 
-// Files in the folder of `path` with its stem (any case) of a format that carries textures.
-std::vector<std::string> textureFilesBeside(const std::string& path) {
-  namespace fs = std::filesystem;
+namespace fs = std::filesystem;
+
+// The files in the folder of `path`, by their folded name (file names are compared without case:
+// game files come from case-insensitive file systems).
+std::map<std::string, fs::path> filesBeside(const std::string& path) {
   const fs::path input(path);
-  const std::string stem = lowered(input.stem().string());
-  std::vector<std::string> found;
+  std::map<std::string, fs::path> files;
   std::error_code ec;
   const fs::path folder = input.has_parent_path() ? input.parent_path() : fs::path(".");
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    const fs::path& candidate = it->path();
-    if (lowered(candidate.stem().string()) != stem || candidate == input) continue;
-    const std::string name = candidate.string();
-    const auto carriesTextures = [&](const FormatInfo& f) { return (f.carries & kCarriesTextures) != 0 && namesFileOf(f, name); };
-    if (std::any_of(formats().begin(), formats().end(), carriesTextures)) found.push_back(name);
+    if (it->path() != input) files.emplace(lowered(it->path().filename().string()), it->path());
   }
-  std::sort(found.begin(), found.end());
+  return files;
+}
+
+// Files of `beside` with the input's stem of a format that carries textures (ped.dff takes PED.TXD).
+std::vector<std::string> textureFilesByStem(const std::string& path, const std::map<std::string, fs::path>& beside) {
+  const std::string stem = lowered(fs::path(path).stem().string());
+  std::vector<std::string> found;
+  for (const auto& entry : beside) {
+    const fs::path& file = entry.second;
+    if (lowered(file.stem().string()) != stem) continue;
+    const auto carriesTextures = [&](const FormatInfo& f) { return (f.carries & kCarriesTextures) != 0 && namesFileOf(f, file.string()); };
+    if (std::any_of(formats().begin(), formats().end(), carriesTextures)) found.push_back(file.string());
+  }
   return found;
+}
+
+// The texture names materials bind: each colour map and normal map.
+std::vector<std::string> boundNames(const std::vector<AssembledRig>& rigs) {
+  std::vector<std::string> names;
+  for (const AssembledRig& r : rigs) {
+    for (const Material& m : r.rig.materials) {
+      if (!m.textures.empty()) names.push_back(m.textures.front());
+      if (!m.normalMap.empty()) names.push_back(m.normalMap);
+    }
+  }
+  return names;
+}
+
+struct TextureFiles {
+  std::vector<std::string> found;      // to read, in this order
+  std::vector<std::string> lookedFor;  // named by a material, absent
+};
+
+// The texture files of the input at `path`: those with its stem, then, for a format whose materials
+// name their texture files (FormatInfo::textureFileExtension), the file each bound name names.
+TextureFiles textureFilesOf(const std::string& path, const std::vector<AssembledRig>& rigs) {
+  const std::map<std::string, fs::path> beside = filesBeside(path);
+  TextureFiles files{textureFilesByStem(path, beside), {}};
+  const FormatInfo* format = findFormat(rigs.front().rig.provenance.format);
+  const std::string extension = format != nullptr ? std::string(format->textureFileExtension) : std::string();
+  if (extension.empty()) return files;
+  for (const std::string& name : boundNames(rigs)) {
+    const std::string file = lowered(name).ends_with(extension) ? name : name + extension;
+    const auto at = beside.find(lowered(file));
+    const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
+    std::vector<std::string>& list = at != beside.end() ? files.found : files.lookedFor;
+    const std::string where = at != beside.end() ? at->second.string() : (folder / file).string();
+    if (std::find(list.begin(), list.end(), where) == list.end()) list.push_back(where);
+  }
+  return files;
 }
 
 bool namesATexture(const std::vector<AssembledRig>& rigs) {
@@ -134,27 +180,29 @@ Result<std::vector<AssembledRig>> assembleInput(Asset asset, SharedInputs&& shar
 
 void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared) {
   if (shared.noTextures || !namesATexture(rigs)) return;
-  std::vector<Asset> beside;
+  const TextureFiles beside = textureFilesOf(path, rigs);
+  std::vector<Asset> read;
   std::vector<std::string> files;
   Provenance unread;  // texture files beside the input that did not read
-  for (const std::string& file : textureFilesBeside(path)) {
+  for (const std::string& file : beside.found) {
     files.push_back(file);
     auto asset = loadAsset(file, shared.read);
     if (!asset) {
       unread.warn("texture-file", fmt::format("{} was not read: {}", file, asset.error().describe()));
       continue;
     }
-    beside.push_back(std::move(*asset));
+    read.push_back(std::move(*asset));
   }
   std::vector<const Texture*> textures;
-  for (const Asset& a : beside)
+  for (const Asset& a : read)
     for (const Texture& t : a.textures) textures.push_back(&t);
   for (const Texture& t : shared.textures) textures.push_back(&t);
   files.insert(files.end(), shared.textureFiles.begin(), shared.textureFiles.end());
-  if (files.empty()) return;  // no texture file beside it nor given: converted as a DFF alone always was
+  // No texture file beside it nor given, and none its materials name: converted as a DFF alone always was.
+  if (files.empty() && beside.lookedFor.empty()) return;
   for (AssembledRig& r : rigs) {
     r.rig.provenance.absorb(unread);
-    bindTextures(r.rig, textures, files);
+    bindTextures(r.rig, textures, TextureSearch{files, beside.lookedFor});
   }
 }
 

@@ -53,9 +53,12 @@ Result<std::vector<AssembledRig>> assembleInput(Asset asset, const SharedInputs&
 // last rig that plays them instead of copied (assemble()).
 Result<std::vector<AssembledRig>> assembleInput(Asset asset, SharedInputs&& shared);
 // Binds the materials of `rigs` (read from `path`) to textures by name: those of the texture files
-// beside `path` with its stem (any case: ped.dff takes PED.TXD), then the shared ones. A texture
-// file beside it that does not read, and a texture found nowhere, are warnings on the rig; with no
-// texture file beside it or given, the rigs are left as they are (no warning).
+// beside `path` with its stem (any case: ped.dff takes PED.TXD), and, for a format whose materials
+// name their own texture files (FormatInfo::textureFileExtension: a DRS's skin_col is skin_col.dds),
+// the file each colour and normal map names (any case), then the shared ones. A texture file beside
+// it that does not read, and a texture found nowhere, are warnings on the rig (a named file that is
+// absent is named in its warning); with no texture file beside it, named or given, the rigs are left
+// as they are (no warning).
 void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared);
 // loadAsset(path), then assembleInput() and bindInputTextures().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);

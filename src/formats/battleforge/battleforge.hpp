@@ -1,4 +1,5 @@
-// BattleForge .drs (skeleton, skin, meshes) and .ska (animations) reader and writer.
+// BattleForge .drs (skeleton, skin, meshes) and .ska (animations) reader and writer, and the .dds
+// textures its materials name.
 // Format note: shared/formats/battleforge_drs.md §2–§9; seed 003 (CSkSkeleton validation rules).
 #pragma once
 
@@ -35,5 +36,11 @@ inline Result<ClipSet> readSka(std::span<const uint8_t> bytes) {
 Result<std::vector<uint8_t>> writeSka(const Rig& rig);
 // One animation as a SKA; its tracks' bones are looked up in `skeleton` for their versions.
 Result<std::vector<uint8_t>> writeSka(const Animation& anim, const Skeleton& skeleton);
+
+bool probeDds(std::span<const uint8_t> bytes);
+// One texture (unnamed: the registry names it after the file's stem, which the material names) with
+// every mip level the header gives, decoded to RGBA8. Each level is charged to ctx.budget first.
+Result<Asset> readDds(std::span<const uint8_t> bytes, ReadContext& ctx);
+Result<std::vector<ItemInfo>> listDds(std::span<const uint8_t> bytes, ReadContext& ctx);
 
 }  // namespace rigport::battleforge

@@ -112,7 +112,12 @@ constexpr int32_t kMaterialNoFlowB = -86061052;    // 0xFADED004
 constexpr int32_t kMaterialLodString = -86061053;  // 0xFADED003
 constexpr int32_t kMaterialLod = -86061054;        // 0xFADED002
 constexpr int32_t kMaterialBasic = -86061055;      // 0xFADED001
+// §7 Textures ids: which map of the material a texture name is.
 constexpr int32_t kTextureColour = 1684432499;     // "_col"
+constexpr int32_t kTextureNormal = 1852992883;     // "_nor"
+constexpr int32_t kTextureParameter = 1936745324;  // "_par"
+constexpr int32_t kTextureRefraction = 1919116143; // "_ref"
+constexpr int32_t kTextureFlu = 1668510770;        // the flu map
 
 // §7 one BattleforgeMesh (a submesh with one material), reduced to what a Rig needs.
 struct BattleforgeMesh {

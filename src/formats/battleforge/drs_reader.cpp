@@ -13,6 +13,7 @@
 #include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
 #include "formats/battleforge/battleforge.hpp"
+#include "formats/battleforge/material.hpp"
 #include "formats/battleforge/mesh_file.hpp"
 #include "formats/battleforge/skeleton.hpp"
 #include "formats/battleforge/skin.hpp"
@@ -230,13 +231,7 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
       mesh.uvs = std::move(m.uvs);  // §4: raw v is already top-left-origin, as glTF's
       mesh.indices.reserve(3 * m.faces.size());
       for (const auto& f : m.faces) mesh.indices.insert(mesh.indices.end(), {f[0], f[1], f[2]});
-      Material material;
-      material.name = fmt::format("material{}", i);
-      for (const auto& [id, name] : m.textures) {
-        material.textures.push_back(name);
-        if (id == kTextureColour) material.name = name;
-      }
-      rig.materials.push_back(std::move(material));
+      rig.materials.push_back(materialOf(m, i));
       mesh.parts.push_back({static_cast<uint32_t>(rig.materials.size() - 1), 0, static_cast<uint32_t>(mesh.indices.size())});
       const bool haveGroup = parts.jointMap && i < parts.jointMap->groups.size();
       if (skinned && !m.weights.empty() && haveGroup) {

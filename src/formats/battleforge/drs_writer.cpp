@@ -18,6 +18,7 @@
 #include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
 #include "formats/battleforge/battleforge.hpp"
+#include "formats/battleforge/material.hpp"
 #include "formats/battleforge/mesh_file.hpp"
 #include "formats/battleforge/skeleton.hpp"
 #include "formats/battleforge/skin.hpp"
@@ -108,8 +109,7 @@ Result<BattleforgeMesh> submesh(const Rig& rig, const Mesh& mesh, const MeshPart
     out.uvs.push_back(v < mesh.uvs.size() ? mesh.uvs[v] : glm::vec2(0.0f));
   }
   if (part.material < rig.materials.size()) {
-    const Material& m = rig.materials[part.material];
-    if (!m.textures.empty()) out.textures.emplace_back(kTextureColour, m.textures.front());
+    out.textures = texturesOf(rig.materials[part.material]);
   }
   if (!skinned) return out;
   group.assign(1, 0);  // the root first, as the add-on does

@@ -30,6 +30,13 @@ struct GplMesh {
   // Summaries of the corners, kept as they are added: whether any has a normal or a uv index, and
   // whether every corner's normal and uv indices (where present) equal its position index.
   bool anyCornerNormal = false, anyCornerUv = false, cornersShareIndex = true;
+  // §3 texture binds of layer 0 (display state id 1), in order: the corners from firstCorner on are
+  // drawn with that bind's texture until the next bind.
+  struct TextureBind {
+    size_t firstCorner = 0;
+    uint32_t setting = 0;
+  };
+  std::vector<TextureBind> textureBinds;
 };
 
 // `gpl` spans the section. Every count is charged to the reader's budget before allocation.

@@ -344,6 +344,8 @@ Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh,
     RP_ASSIGN(const uint32_t listPtr, r.u32("primitiveList"));
     RP_ASSIGN(const uint32_t listSize, r.u32("listSize"));
     if (id == kStateVcd) vcd = setting;
+    // A bind holds until the next bind of its layer; only layer 0 (the base texture) is a material's.
+    if (id == kStateTexture && ((setting >> 13) & 7) == 0) mesh.textureBinds.push_back({mesh.cornerPosition.size(), setting});
     if (listPtr == 0) continue;
     RP_CHECK(r.seek(at + 12, "primitiveList"));
     RP_ASSIGN(const size_t listAt, follow(r, listPtr, layout, listSize, "primitiveList", kGpl));

@@ -1,4 +1,7 @@
 // Rig mesh → one GPL submesh (sluggers.md §3), the mirror of gpl_reader.cpp.
+#include <optional>
+#include <span>
+
 #include <fmt/format.h>
 
 #include "core/byte_writer.hpp"
@@ -43,6 +46,39 @@ void putString(std::vector<uint8_t>& out, const char* s) {
   out.push_back(0);
 }
 
+// A run of the mesh's indices drawn after one texture bind (or none).
+struct DrawRun {
+  size_t first = 0, end = 0;
+  std::optional<uint32_t> bind;  // §3 display state id 1's setting
+};
+
+// The bind a material read from a block keeps (extras.sluggers.bind), else one made from its
+// texture index (extras.sluggers.texture), wrapping and filtering linearly; none for other materials.
+std::optional<uint32_t> bindOf(const Material& m) {
+  const nlohmann::json& x = m.extras;
+  if (!x.is_object() || !x.contains("sluggers") || !x["sluggers"].is_object()) return std::nullopt;
+  const nlohmann::json& s = x["sluggers"];
+  if (s.contains("bind") && s["bind"].is_number_unsigned()) return s["bind"].get<uint32_t>() & ~(7u << 13);  // layer 0
+  if (s.contains("texture") && s["texture"].is_number_unsigned() && s["texture"].get<uint64_t>() <= kBindIndexMask) {
+    return s["texture"].get<uint32_t>() | (1u << 16) | (1u << 20) | (1u << 24) | (1u << 28);  // repeat S and T, linear
+  }
+  return std::nullopt;
+}
+
+// The mesh's parts as runs, each after its material's bind, when any part's material has one;
+// else one run of every index without a bind (what blocks without textures always were).
+std::vector<DrawRun> drawRuns(const Mesh& mesh, std::span<const Material> materials) {
+  std::vector<DrawRun> runs;
+  bool anyBind = false;
+  for (const MeshPart& p : mesh.parts) {
+    const std::optional<uint32_t> bind = p.material < materials.size() ? bindOf(materials[p.material]) : std::nullopt;
+    anyBind = anyBind || bind.has_value();
+    runs.push_back(DrawRun{p.firstIndex, size_t{p.firstIndex} + p.indexCount, bind});
+  }
+  if (!anyBind) return {DrawRun{0, mesh.indices.size(), std::nullopt}};
+  return runs;
+}
+
 }  // namespace
 
 Result<uint8_t> chooseSkinShift(const Mesh& mesh, size_t meshIndex) {
@@ -68,8 +104,8 @@ std::vector<uint8_t> skinnedArray(const Mesh& mesh, uint8_t shift) {
   return out;
 }
 
-Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, bool skinned, uint8_t skinShift,
-                                           const ModelWriteOptions& options) {
+Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, std::span<const Material> materials, size_t meshIndex, bool skinned,
+                                           uint8_t skinShift, const ModelWriteOptions& options) {
   const size_t nv = mesh.positions.size();
   if (nv > 0xFFFF) {
     return invalidModel(fmt::format("meshes[{}]", meshIndex), fmt::format("{} vertices; a GPL array holds at most 65535", nv));
@@ -95,27 +131,39 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, b
     uvData = encode(mesh.uvs, uvQ);
   }
 
-  // §3 primitive list: triangles, winding reversed for GX, 16-bit indices, ≤ 65535 vertices a command.
-  std::vector<uint8_t> list;
+  // §3 primitive lists: triangles, winding reversed for GX, 16-bit indices, ≤ 65535 vertices a command;
+  // one list per texture-bound part, after its bind state, else one for the whole mesh.
   const size_t tuple = 2 * (1 + (normals ? 1 : 0) + (uvs ? 1 : 0));
-  list.reserve(mesh.indices.size() * tuple + 32);
-  constexpr size_t kPerCommand = 65535;
-  for (size_t first = 0; first < mesh.indices.size(); first += kPerCommand) {
-    const size_t n = std::min(kPerCommand, mesh.indices.size() - first);
-    list.push_back(kTriangles);
-    list.push_back(static_cast<uint8_t>(n >> 8));
-    list.push_back(static_cast<uint8_t>(n));
-    for (size_t k = first; k < first + n; ++k) {
-      static constexpr size_t kReverse[3] = {0, 2, 1};
-      const uint32_t i = mesh.indices[k - k % 3 + kReverse[k % 3]];
-      for (size_t a = 0; a < tuple / 2; ++a) {
-        list.push_back(static_cast<uint8_t>(i >> 8));
-        list.push_back(static_cast<uint8_t>(i));
+  auto encodeList = [&](size_t begin, size_t end) {
+    std::vector<uint8_t> list;
+    list.reserve((end - begin) * tuple + 32);
+    constexpr size_t kPerCommand = 65535;
+    for (size_t first = begin; first < end; first += kPerCommand) {
+      const size_t n = std::min(kPerCommand, end - first);
+      list.push_back(kTriangles);
+      list.push_back(static_cast<uint8_t>(n >> 8));
+      list.push_back(static_cast<uint8_t>(n));
+      for (size_t k = first; k < first + n; ++k) {
+        static constexpr size_t kReverse[3] = {0, 2, 1};
+        const uint32_t i = mesh.indices[k - k % 3 + kReverse[k % 3]];
+        for (size_t a = 0; a < tuple / 2; ++a) {
+          list.push_back(static_cast<uint8_t>(i >> 8));
+          list.push_back(static_cast<uint8_t>(i));
+        }
       }
     }
+    list.push_back(0);
+    while (list.size() % kSectionAlignment != 0) list.push_back(0);
+    return list;
+  };
+  std::vector<DrawRun> runs = drawRuns(mesh, materials);
+  std::vector<std::vector<uint8_t>> lists;
+  size_t numStates = 0, listBytes = 0;
+  for (const DrawRun& run : runs) {
+    lists.push_back(encodeList(run.first, run.end));
+    listBytes += lists.back().size();
+    numStates += run.bind ? 2 : 1;
   }
-  list.push_back(0);
-  while (list.size() % kSectionAlignment != 0) list.push_back(0);
   const uint32_t vcd = (kVcdIndex16 << (2 * kVcdPos)) | (normals ? kVcdIndex16 << (2 * kVcdNrm) : 0) |
                        (uvs ? kVcdIndex16 << (2 * kVcdTex0) : 0);
 
@@ -125,7 +173,7 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, b
   const size_t texHeader = normalHeader + (normals ? kNormalHeaderSize : 0);
   const size_t displayHeader = texHeader + (uvs ? kTexcoordHeaderSize : 0);
   const size_t state = displayHeader + kDisplayHeaderSize;
-  const size_t paletteName = state + kDisplayStateSize;
+  const size_t paletteName = state + numStates * kDisplayStateSize;
   auto align = [](size_t v) { return (v + kSectionAlignment - 1) / kSectionAlignment * kSectionAlignment; };
   const size_t positionArray = align(paletteName + (uvs ? 12 : 0));
   const size_t normalArray = skinned ? positionArray + 6 : align(positionArray + positionData.size());
@@ -133,7 +181,7 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, b
   const size_t listAt = align(uvArray + uvData.size());
 
   ByteWriter w(Endian::Big);
-  w.reserve(listAt + list.size());
+  w.reserve(listAt + listBytes);
   w.u32(static_cast<uint32_t>(positionHeader));
   w.u32(0);  // colours: none
   w.u32(uvs ? static_cast<uint32_t>(texHeader) : 0);
@@ -162,13 +210,24 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, b
   }
   w.u32(0);  // primitiveBank, unused
   w.u32(static_cast<uint32_t>(state));
-  w.u16(1);
+  w.u16(static_cast<uint16_t>(numStates));
   w.u16(0);
-  w.u8(kStateVcd);
-  w.zeros(3);
-  w.u32(vcd);
-  w.u32(static_cast<uint32_t>(listAt));
-  w.u32(static_cast<uint32_t>(list.size()));
+  size_t at = listAt;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    if (runs[r].bind) {
+      w.u8(kStateTexture);
+      w.zeros(3);
+      w.u32(*runs[r].bind);
+      w.u32(0);
+      w.u32(0);
+    }
+    w.u8(kStateVcd);
+    w.zeros(3);
+    w.u32(vcd);
+    w.u32(static_cast<uint32_t>(at));
+    w.u32(static_cast<uint32_t>(lists[r].size()));
+    at += lists[r].size();
+  }
   std::vector<uint8_t> out = w.take();
   if (uvs) putString(out, "rigport.tpl");
   auto place = [&](size_t at, const std::vector<uint8_t>& data) {
@@ -178,7 +237,8 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, b
   place(positionArray, positionData);
   if (!skinned && normals) place(normalArray, normalData);
   if (uvs) place(uvArray, uvData);
-  place(listAt, list);
+  out.resize(listAt, 0);
+  for (const std::vector<uint8_t>& list : lists) out.insert(out.end(), list.begin(), list.end());
   return out;
 }
 

@@ -103,6 +103,27 @@ constexpr uint16_t kMinSkRun = 3;
 constexpr uint16_t kMaxSk1Run = 8180 / kSkinVertexBytes;
 constexpr uint16_t kMaxSk2Run = 4088 / kSkinVertexBytes;
 
+// §5 TEX: u16 textureCount, u16 clutCount, then 0x20-byte descriptors from +4, pointers relative to
+// the TEX start. Descriptor fields as [SLUGDOC] texture_section.html and [MSSDAT] tpl.py read them:
+// → image, → palette (0: none), u16 height, u16 width, then at +0x17 the GXTexFmt, +0x18 u16 palette
+// entries (16 bits each), +0x1A u8 GXTlutFmt. Level 0 only: [MSSDAT] sizes the payload from it, and
+// where the mip count sits is not confirmed (texture_section.html guesses +0x16).
+constexpr size_t kTexHeaderSize = 4;
+constexpr size_t kTexDescriptorSize = 0x20;
+enum TexDescriptorField : size_t {
+  kTexImage = 0x00,
+  kTexPalette = 0x04,
+  kTexHeight = 0x08,
+  kTexWidth = 0x0A,
+  kTexFormat = 0x17,
+  kTexPaletteEntries = 0x18,
+  kTexPaletteFormat = 0x1A,
+};
+// §3 display state id 1 ("texture bind"): index in bits 0-12, layer 13-15, wrapS 16-19, wrapT 20-23,
+// minFilter 24-27, magFilter 28-31 ([CP] SetState); GX wrap 0 clamp, 1 repeat, 2 mirror; GX filter
+// 0 near, 1 linear, 2-5 the mip modes (near/lin mip near, near/lin mip lin).
+constexpr uint32_t kBindIndexMask = 0x1FFF;
+
 // One attribute header (§3) as read.
 struct AttributeHeader {
   uint32_t array = 0;  // layout-relative

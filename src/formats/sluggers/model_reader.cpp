@@ -12,6 +12,7 @@
 #include "formats/sluggers/gpl.hpp"
 #include "formats/sluggers/sluggers.hpp"
 #include "formats/sluggers/skin_build.hpp"
+#include "formats/sluggers/tex.hpp"
 #include "formats/sluggers/skn.hpp"
 
 namespace rigport::sluggers {
@@ -206,7 +207,7 @@ int32_t skinnedMesh(const ActData& act, const std::vector<GplMesh>& meshes, Prov
 }
 
 Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<SknData>& skn, const std::vector<int32_t>& tableToRig,
-                   Rig& rig) {
+                   TextureBinder& binder, Rig& rig) {
   const int32_t skinned = skn ? skinnedMesh(act, gpl, rig.provenance) : -1;
   if (skn && skinned < 0 && !skn->records.empty()) {
     rig.provenance.warn("sluggers-skin-mesh", "an SKN section but no skinned submesh (skinFileID none, no compCount-6 layout); skin not read");
@@ -236,8 +237,10 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
         if (act.bones[b].geoFileID == m) mesh.attachBone = tableToRig[b];  // §4: rigid meshes ride their owner bone
       }
     }
+    binder.bindMesh(g, mesh);
     rig.meshes.push_back(std::move(mesh));
   }
+  binder.warnUnbound();
   if (skinned >= 0) {
     skinReport["mesh"] = skinned;
     skinReport["posNrmShift"] = skn->shift;
@@ -287,10 +290,14 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
   std::vector<int32_t> tableToRig;
   RP_CHECK(buildSkeleton(act, s.start[kHeaderAct / 4], rig, tableToRig));
   rig.extras = {{"sluggers", {{"actorID", act.actorID}, {"skinFileID", act.skinFileID}, {"geoName", act.geoName}}}};
-  if (s.start[kHeaderTex / 4] != 0 || s.start[kHeaderFacial / 4] != 0) {
-    rig.provenance.warn("sluggers-not-read", "the TEX and facial-pose sections are not read (textures, morph poses)");
+  if (s.start[kHeaderFacial / 4] != 0) rig.provenance.warn("sluggers-not-read", "the facial-pose section is not read (morph poses)");
+  std::vector<Texture> tex;
+  if (s.start[kHeaderTex / 4] != 0) {
+    RP_ASSIGN(ByteReader texReader, section(root, s, kHeaderTex, "TEX"));
+    RP_ASSIGN(tex, readTex(texReader, rig.provenance));
   }
-  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, rig));
+  TextureBinder binder(rig, std::move(tex), s.start[kHeaderTex / 4] != 0);
+  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, binder, rig));
   if (const size_t dot = act.geoName.rfind(".gpl"); dot != std::string::npos && dot > 0) rig.name = act.geoName.substr(0, dot);
   RP_CHECK(validate(rig));
   return rig;

@@ -1,5 +1,6 @@
-// Rig → model block (sluggers.md §2 header, §3 GPL, §4 ACT, §6 SKN). No TEX section: textures are
-// not part of the rig model.
+// Rig → model block (sluggers.md §2 header, §3 GPL, §4 ACT, §6 SKN). No TEX section (no texture is
+// encoded to GX yet): a material's texture bind (extras.sluggers) is written as it was read, so a
+// block's binds survive a round trip by index, not its pixels.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ size_t align32(size_t v) { return (v + kSectionAlignment - 1) / kSectionAlignmen
 Result<std::vector<uint8_t>> writeGpl(const Rig& rig, int32_t skinned, uint8_t shift, const ModelWriteOptions& options) {
   std::vector<std::vector<uint8_t>> blobs;
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
-    RP_ASSIGN(blobs.emplace_back(), writeMeshBlob(rig.meshes[m], m, static_cast<int32_t>(m) == skinned, shift, options));
+    RP_ASSIGN(blobs.emplace_back(), writeMeshBlob(rig.meshes[m], rig.materials, m, static_cast<int32_t>(m) == skinned, shift, options));
   }
   const size_t descriptors = align32(kGplHeaderSize);
   size_t at = descriptors + rig.meshes.size() * kGplDescriptorSize;

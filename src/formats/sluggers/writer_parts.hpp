@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/error.hpp"
@@ -12,9 +13,10 @@ namespace rigport::sluggers {
 
 // One submesh as a DOLayout followed by its headers, arrays and primitive list, every pointer
 // relative to the layout (§3). A skinned mesh stores s16 position + normal per vertex with `skinShift`
-// fractional bits (compCount 6), its normal header pointing 6 bytes into that array.
-Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, size_t meshIndex, bool skinned, uint8_t skinShift,
-                                           const ModelWriteOptions& options);
+// fractional bits (compCount 6), its normal header pointing 6 bytes into that array. A part whose
+// material keeps a texture bind (extras.sluggers, as the reader leaves it) is drawn after that bind.
+Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, std::span<const Material> materials, size_t meshIndex, bool skinned,
+                                           uint8_t skinShift, const ModelWriteOptions& options);
 
 // The SKN section for `mesh` (§6); `boneIndex[b]` is what an entry stores for rig bone b.
 // `mirror` is the skinned position array's bytes (SK1/SK2 sources mirror it, §6 layout facts).
