@@ -28,6 +28,7 @@
 #include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/spore_axes.hpp"
 #include "support/test_support.hpp"
 #include "../fuzz/downstream.hpp"
 
@@ -36,20 +37,9 @@ using namespace rigport::rw4;
 
 namespace {
 
-const AxisSystem kSporeAxes{AxisSystem::Up::Z, AxisSystem::Axis::NegY, true, 1.0f};
-
-// Spore's Z up, −Y forward into glTF's Y up, +Z forward: (x, y, z) -> (x, z, −y), written out here
-// so that the test checks the exporter against an independent rule.
-glm::vec3 sporeToGltf(const glm::vec3& p) { return {p.x, p.z, -p.y}; }
-
-Bone bone(const char* name, int32_t parent, glm::vec3 t, glm::quat r = glm::quat(1, 0, 0, 0)) {
-  Bone b;
-  b.name = name;
-  b.parent = parent;
-  b.translation = t;
-  b.rotation = r;
-  return b;
-}
+using test::bone;
+using test::kSporeAxes;
+using test::sporeToGltf;
 
 // A Z-up creature (root at the origin, head at z 1.6) whose mesh is a column of quads up its body,
 // every vertex on two bones (0.75 / 0.25: 191 and 64 of 255), with normals and UVs, so the writer

@@ -21,6 +21,7 @@
 #include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/spore_axes.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -28,20 +29,9 @@ using namespace rigport::rw4;
 
 namespace {
 
-const AxisSystem kSporeAxes{AxisSystem::Up::Z, AxisSystem::Axis::NegY, true, 1.0f};
-
-// Spore's Z up, −Y forward into glTF's Y up, +Z forward: (x, y, z) -> (x, z, −y). Written out here,
-// not taken from core/axes, so that the test checks the exporter against an independent rule.
-glm::vec3 sporeToGltf(const glm::vec3& p) { return {p.x, p.z, -p.y}; }
-
-Bone bone(const char* name, int32_t parent, glm::vec3 t, glm::quat r = glm::quat(1, 0, 0, 0)) {
-  Bone b;
-  b.name = name;
-  b.parent = parent;
-  b.translation = t;
-  b.rotation = r;
-  return b;
-}
+using test::bone;
+using test::kSporeAxes;
+using test::sporeToGltf;
 
 // A Z-up creature: root at the origin, hips at z 0.9 turned 23° about Y, a spine whose scale is
 // keyed (non-uniform, as real clips key it) with a head and an arm under it, the arm scaled too.
