@@ -52,4 +52,13 @@ uint64_t levelBytes(PixelLayout layout, uint32_t width, uint32_t height) {
   return 0;
 }
 
+std::string fourCcText(uint32_t fourCc) {
+  std::string text;
+  for (int i = 0; i < 4; ++i) {
+    const char c = static_cast<char>((fourCc >> (8 * i)) & 0xFF);
+    text += c >= 0x20 && c < 0x7F ? c : '?';
+  }
+  return text;
+}
+
 }  // namespace rigport::image

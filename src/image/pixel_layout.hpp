@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace rigport::image {
 
@@ -28,6 +29,10 @@ enum class PixelLayout : uint8_t {
 };
 
 const char* pixelLayoutName(PixelLayout layout);
+
+// A Direct3D FourCC (a little-endian u32, as D3D9 rasters and DDS files store it) as its four
+// characters, each one that is not printable as '?', for messages about a layout not read.
+std::string fourCcText(uint32_t fourCc);
 bool isBlockCompressed(PixelLayout layout);
 // The bytes one level of width x height pixels takes in `layout`: whole 4x4 blocks for DXT, no row
 // padding otherwise. At most 2^16 x 2^16 x 4, so it cannot overflow.

@@ -60,15 +60,6 @@ Result<DdsHeader> readHeader(ByteReader& r) {
   return h;
 }
 
-std::string fourCcText(uint32_t v) {
-  std::string text;
-  for (int i = 0; i < 4; ++i) {
-    const char c = static_cast<char>((v >> (8 * i)) & 0xFF);
-    text += c >= 0x20 && c < 0x7F ? c : '?';
-  }
-  return text;
-}
-
 Result<DdsShape> compressedShape(const DdsPixelFormat& f, const ByteReader& r) {
   switch (f.fourCc) {
     case kFourCcDxt1: return DdsShape{PixelLayout::Dxt1, "DXT1"};
@@ -76,7 +67,7 @@ Result<DdsShape> compressedShape(const DdsPixelFormat& f, const ByteReader& r) {
     case kFourCcDxt5: return DdsShape{PixelLayout::Dxt5, "DXT5"};
     default:
       return r.errorAt(kAtFourCc, ErrorCode::Unsupported, fmt::format("FourCC '{}' (0x{:08X}) is not read; DXT1, DXT3 and DXT5 are (DX10 "
-                                                                       "headers, DXT2/4 and BC4-7 are not)", fourCcText(f.fourCc), f.fourCc),
+                                                                       "headers, DXT2/4 and BC4-7 are not)", image::fourCcText(f.fourCc), f.fourCc),
                        "ddspf/dwFourCC");
   }
 }

@@ -53,15 +53,6 @@ Result<TextureNativeHeader> readHeader(ByteReader& st) {
   return h;
 }
 
-std::string fourCcText(uint32_t v) {
-  std::string text;
-  for (int i = 0; i < 4; ++i) {
-    const char c = static_cast<char>((v >> (8 * i)) & 0xFF);
-    text += c >= 0x20 && c < 0x7F ? c : '?';
-  }
-  return text;
-}
-
 // DXT: D3D8 stores the DXT number, D3D9 the FourCC behind its compressed flag (librw). DXT2 and
 // DXT4 (premultiplied alpha) are not read.
 Result<RasterShape> compressedShape(const TextureNativeHeader& h, const ByteReader& st) {
@@ -71,7 +62,7 @@ Result<RasterShape> compressedShape(const TextureNativeHeader& h, const ByteRead
     dxt = f == kD3dDxt1 ? 1 : f == kD3dDxt3 ? 3 : f == kD3dDxt5 ? 5 : 0;
     if (dxt == 0) {
       return st.errorAt(kAtD3dFormat, ErrorCode::Unsupported, fmt::format("compressed D3DFORMAT '{}' (0x{:08X}) is not read; DXT1, DXT3 and "
-                                                                "DXT5 are", fourCcText(f), f), "d3dFormat");
+                                                                "DXT5 are", image::fourCcText(f), f), "d3dFormat");
     }
   }
   switch (dxt) {
