@@ -45,11 +45,29 @@ function buildPage(work) {
   return html;
 }
 
+const converted = [];  // every .glb, for one glTF-Validator run
+
+// Every converted .glb has no validator error or warning (tools/validate_gltf.mjs, exit 0).
+function validateAll() {
+  let output = '', code = 0;
+  try {
+    output = execFileSync(process.execPath, [join(HERE, 'validate_gltf.mjs'), ...converted], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    code = e.status ?? 2;
+    output = `${e.stdout || ''}${e.stderr || ''}`;
+  }
+  check(code === 0, `the glTF-Validator passes all ${converted.length} converted .glb files`, code === 0 ? '' : output.trim());
+}
+
 // The converted file of a case: its .glb, or the one PNG `convert` wrote for a texture arena.
 function convert(work, c, extra = []) {
   const out = join(work, 'out', c.input.replace(/\.[^./]+$/, ''), ...extra);
   rigport('convert', join(work, 'cases', c.input), '-o', out, ...extra.map((e) => `--${e}`));
-  if (c.makes !== 'png') return { glb: readFileSync(join(out, readdirSync(out).find((f) => f.endsWith('.glb')))).toString('base64') };
+  if (c.makes !== 'png') {
+    const glb = join(out, readdirSync(out).find((f) => f.endsWith('.glb')));
+    converted.push(glb);
+    return { glb: readFileSync(glb).toString('base64') };
+  }
   const dir = join(out, readdirSync(out)[0]);
   const pngs = readdirSync(dir).filter((f) => f.endsWith('.png'));
   if (pngs.length !== 1) throw new Error(`${c.input}: ${pngs.length} PNGs written, one expected`);
@@ -73,7 +91,7 @@ function checkQuads(cases, placed, colour, alpha, { background, cell, columns })
     // Control: a flip, a mirror or a quarter turn would move some colour onto a different one.
     const distinct = [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]].every(([a, b]) => off(want[a], want[b]) > 2 * RENDER_TOLERANCE);
     check(distinct, `${tag} control: the four quadrants differ by more than the tolerance`, want.map(hex).join(' '));
-    check(placed[i].textured, `${tag} the converted material holds a texture`);
+    if (c.makes !== 'png') check(placed[i].textured, `${tag} the converted material holds a texture`);  // a PNG's plane is the page's own
     const got = quadrants(colour, placed[i].rect), gotAlpha = quadrants(alpha, placed[i].rect);
     const rgbOff = got.map((g, q) => off(g, want[q].slice(0, 3))), alphaOff = gotAlpha.map((g, q) => off(g, [want[q][3], want[q][3], want[q][3]]));
     check(rgbOff.every((d) => d <= RENDER_TOLERANCE), `${tag} each quadrant's centre shows its colour`,
@@ -86,9 +104,9 @@ function checkQuads(cases, placed, colour, alpha, { background, cell, columns })
   });
 }
 
-async function checkCharacter(page, work, c, background) {
+async function checkCharacter(page, work, c, glb, background) {
   const tag = '[demo character, DFF + TXD]';
-  const loaded = await page.evaluate(([glb, probes]) => window.textureRender.loadCharacter(glb, probes), [convert(work, c).glb, c.probes.map((p) => [p.bone, p.towards])]);
+  const loaded = await page.evaluate(([glb, probes]) => window.textureRender.loadCharacter(glb, probes), [glb, c.probes.map((p) => [p.bone, p.towards])]);
   check(loaded.textured && loaded.materials > 0, `${tag} every mesh's material holds the texture`, JSON.stringify(loaded));
   for (const [side, rotateY] of [['front', 0], ['back', Math.PI]]) {
     const points = await page.evaluate((o) => window.textureRender.renderCharacter(o), { rotateY });
@@ -113,6 +131,8 @@ async function main() {
   // Control: the first TXD quad converted without its texture must not pass as textured.
   const untextured = { ...cases[0], pixelFormat: `${cases[0].pixelFormat} --no-textures` };
   items.push(convert(work, cases[0], ['no-textures']));
+  const characterGlb = convert(work, character).glb;
+  validateAll();
   const html = buildPage(work);
 
   let browser;
@@ -139,7 +159,7 @@ async function main() {
       check(!placed[cases.length].textured && plain.some((g, q) => off(g, untextured.quadrants[q].slice(0, 3)) > RENDER_TOLERANCE),
         `[${untextured.format} ${untextured.pixelFormat}] control: the quad without its texture fails the colour check`, plain.map(hex).join(' '));
       console.log(`     screenshots: ${join(work, 'quads_colour.png')}, ${join(work, 'quads_alpha.png')}`);
-      await checkCharacter(page, work, character, background);
+      await checkCharacter(page, work, character, characterGlb, background);
     }
     check(log.consoleErrors.length === 0 && log.pageErrors.length === 0, 'no console or page error', [...log.consoleErrors, ...log.pageErrors].join(' | '));
     check(log.external.length === 0, 'no request leaves file://', log.external.join(' '));
