@@ -23,6 +23,7 @@
 #include "render/quad_pattern.hpp"
 #include "support/dds_builder.hpp"
 #include "support/gx_builder.hpp"
+#include "support/quad_rig.hpp"
 #include "support/rw4_texture_builder.hpp"
 #include "support/txd_builder.hpp"
 
@@ -58,33 +59,6 @@ Json colours(const Quadrants& q) {
   return out;
 }
 
-// The quad: x -0.5..0.5, y 0..1, z 0, wound counter-clockwise seen from +Z, the texture's top-left
-// (UV 0, 0: glTF's and the model's convention) at the top-left corner; on one root bone, skinned to it
-// or riding on it. Its one material is `material`.
-Rig quadRig(const Material& material, bool skinned) {
-  Rig rig;
-  rig.name = "quad";
-  Bone root;
-  root.name = "root";
-  rig.skeleton.bones.push_back(root);
-  Mesh mesh;
-  mesh.name = "quad";
-  mesh.positions = {{-0.5f, 1, 0}, {0.5f, 1, 0}, {-0.5f, 0, 0}, {0.5f, 0, 0}};
-  mesh.normals.assign(4, glm::vec3(0, 0, 1));
-  mesh.uvs = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
-  mesh.indices = {2, 3, 1, 2, 1, 0};
-  mesh.parts = {MeshPart{0, 0, 6}};
-  if (skinned) {
-    mesh.influenceOffsets = {0, 1, 2, 3, 4};
-    for (int i = 0; i < 4; ++i) mesh.influences.push_back(Influence{0, 1.0f});
-  } else {
-    mesh.attachBone = 0;
-  }
-  rig.meshes.push_back(std::move(mesh));
-  rig.materials = {material};
-  return rig;
-}
-
 void addCase(Output& out, const std::string& format, const std::string& pixelFormat, const fs::path& input, const std::string& makes,
              const Quadrants& expected) {
   out.cases.push_back({{"format", format},
@@ -103,7 +77,7 @@ void txdCase(Output& out, const std::string& pixelFormat, test::TxdRaster raster
   m.name = "quad";
   m.textures = {"quad"};
   const fs::path dir = out.root / "renderware-txd" / pixelFormat;
-  writeFile(dir / "quad.dff", written(renderware::writeDff(quadRig(m, true)), "quad.dff"));
+  writeFile(dir / "quad.dff", written(renderware::writeDff(test::quadRig(m, true)), "quad.dff"));
   writeFile(dir / "quad.txd", test::writeTxd({raster}));
   addCase(out, "renderware-txd", pixelFormat, dir / "quad.dff", "glb", expected);
 }
@@ -178,7 +152,7 @@ void ddsCase(Output& out, const std::string& pixelFormat, test::DdsImage image, 
   m.name = "quad_col";
   m.extras["battleforge"]["maps"] = {{"_col", "quad_col"}};
   const fs::path dir = out.root / "battleforge-dds" / pixelFormat;
-  writeFile(dir / "quad.drs", written(battleforge::writeDrs(quadRig(m, true)), "quad.drs"));
+  writeFile(dir / "quad.drs", written(battleforge::writeDrs(test::quadRig(m, true)), "quad.drs"));
   image.mipMapCount = 1;
   writeFile(dir / "quad_col.dds", test::writeDds(image));
   addCase(out, "dds", pixelFormat, dir / "quad.drs", "glb", expected);
@@ -227,7 +201,7 @@ void gxCase(Output& out, const std::string& pixelFormat, test::TexEntry entry, c
   m.name = "texture0";
   m.extras["sluggers"]["texture"] = 0u;  // unsigned, as JSON reads it back: the writer takes no signed index
   const fs::path dir = out.root / "sluggers-model" / pixelFormat;
-  writeFile(dir / "quad.sluggers", test::withTex(written(sluggers::writeModel(quadRig(m, false)), "quad.sluggers"), test::writeTex({entry})));
+  writeFile(dir / "quad.sluggers", test::withTex(written(sluggers::writeModel(test::quadRig(m, false)), "quad.sluggers"), test::writeTex({entry})));
   addCase(out, "sluggers-model", pixelFormat, dir / "quad.sluggers", "glb", expected);
 }
 
