@@ -280,15 +280,19 @@ void gxCases(Output& out) {
   }
 }
 
-// --- RenderWare 4 (Skate 3 PS3 Texture objects): a texture arena; `convert` writes its PNG -------
+// --- RenderWare 4 (Skate 3 PS3 Texture, Spore PC Raster objects): a texture arena; `convert` writes its PNG
 
-void rw4Case(Output& out, const std::string& pixelFormat, test::Rw4Texture t, const Quadrants& expected) {
+// `ps3`: a Skate 3 arena (.psg, TableOfContents naming the texture); else Spore's PC arena (.rw4).
+void rw4Case(Output& out, const std::string& pixelFormat, test::Rw4Texture t, const Quadrants& expected, bool ps3 = true) {
   t.width = t.height = kSide;
-  t.tocName = "0x0000000000000001.Texture";
-  t.guid = 1;
-  const fs::path dir = out.root / "rw4-arena" / pixelFormat;
-  writeFile(dir / "quad.psg", test::writeTextureArena({t}));
-  addCase(out, "rw4-arena", pixelFormat, dir / "quad.psg", "png", expected);
+  if (ps3) {
+    t.tocName = "0x0000000000000001.Texture";
+    t.guid = 1;
+  }
+  const std::string name = ps3 ? "PS3 " + pixelFormat : "Spore " + pixelFormat, file = ps3 ? "quad.psg" : "quad.rw4";
+  const fs::path dir = out.root / "rw4-arena" / (ps3 ? "ps3" : "spore") / pixelFormat;
+  writeFile(dir / file, test::writeTextureArena({t}, ps3));
+  addCase(out, "rw4-arena", name, dir / file, "png", expected);
 }
 
 // A, R, G, B bytes a texel (big-endian A8R8G8B8), in rows or in the RSX's Morton order: texel (x, y)
@@ -324,6 +328,21 @@ void rw4Cases(Output& out) {
     t.format = gcm;
     t.levels = {argb(q, swizzled)};
     rw4Case(out, name, t, q);
+  }
+  // Spore's Raster: a D3DFORMAT, DXT or little-endian A8R8G8B8 / X8R8G8B8 (B, G, R, A|X bytes).
+  for (const auto& [name, fourCc, flags] : {std::tuple{"DXT1", 0x31545844u, squish::kDxt1}, std::tuple{"DXT5", 0x35545844u, squish::kDxt5}}) {
+    const Quadrants c = colourPattern(flags != squish::kDxt1);
+    test::Rw4Texture t;
+    t.d3dFormat = fourCc;
+    t.levels = {dxt(c, flags)};
+    rw4Case(out, name, t, quantised(c, {5, 6, 5, 8}), false);
+  }
+  for (const auto& [name, d3dFormat, alpha] : {std::tuple{"A8R8G8B8", 21u, true}, std::tuple{"X8R8G8B8", 22u, false}}) {
+    const Quadrants c = colourPattern(alpha);
+    test::Rw4Texture t;
+    t.d3dFormat = d3dFormat;
+    t.levels = {packMasked(c, {0xFF0000, 0xFF00, 0xFF, alpha ? 0xFF000000 : 0}, 4)};
+    rw4Case(out, name, t, c, false);
   }
 }
 
