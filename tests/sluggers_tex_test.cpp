@@ -314,6 +314,20 @@ TEST(SluggersTex, TextureBindsBecomeMaterialsOnTheBlocksTextures) {
   EXPECT_TRUE(hasWarning(*back, "sluggers-texture", "no TEX section")) << "an L_ model binds its partner's textures";
 }
 
+// A rig built in code holds its texture index as a signed JSON number (`= 1`), one read from a file
+// as an unsigned one: the writer binds both alike.
+TEST(SluggersTex, ASignedTextureIndexBindsLikeAnUnsignedOne) {
+  const ThreeTextures tex = threeTextures();
+  Rig rig = texturedRig({1});
+  rig.materials[0].extras["sluggers"]["texture"] = 1;
+  ASSERT_TRUE(rig.materials[0].extras["sluggers"]["texture"].is_number_integer() && !rig.materials[0].extras["sluggers"]["texture"].is_number_unsigned());
+  auto back = readBlock(blockWith(rig, tex.entries));
+  ASSERT_TRUE(back.ok()) << back.error().describe();
+  ASSERT_EQ(back->materials.size(), 1u);
+  ASSERT_TRUE(back->materials[0].baseColorTexture.has_value()) << "the bind was written";
+  EXPECT_EQ(pixelsOf(back->textures.at(*back->materials[0].baseColorTexture)), tex.pixels[1]);
+}
+
 // A texture whose palette index runs past its entries costs that texture (a warning naming it),
 // not the block; a descriptor whose image leaves the section refuses the block naming the field.
 TEST(SluggersTex, DamagedTexturesCostThemselvesAndForgedSizesTheBlock) {
