@@ -73,6 +73,9 @@ struct FormatInfo {
   // model's own name (a DFF's TXD); else the extension of the files each texture name names, beside
   // the model (BattleForge: "skin_col" is skin_col.dds), looked for and warned about by that name.
   std::string_view textureFileExtension = {};
+  // Also a file named after the model with this suffix and the model's extension, beside it, read
+  // for textures before those (Skate's world models: DIST_x.psg beside DIST_x_Textures.psg).
+  std::string_view textureFileSuffix = {};
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }
