@@ -7,6 +7,10 @@
 namespace rigport::rw4 {
 namespace {
 
+// What one channel's extras take, charged to the budget before it is read (a JSON object of five
+// members and their strings).
+constexpr uint64_t kChannelExtrasBytes = 512;
+
 struct Header {
   uint32_t numMaterials = 0, numChannels = 0, materials = 0, channels = 0;
 };
@@ -95,6 +99,8 @@ Material readMaterial(const ByteReader& obj, uint32_t row, uint32_t index, const
     if (first > obj.size()) return r.errorAt(8, ErrorCode::BadValue, fmt::format("0x{:X}, past the {}-byte object", first, obj.size()), "m_pChannels");
     RP_ASSIGN(const ByteReader table, obj.window(first, obj.size() - first, Field("material", index)));
     RP_ASSIGN(const size_t n, table.count(count, material::kChannelSize, "m_uiNumChannels"));
+    // Materials may share channels, so the object's size alone does not bound what they all read.
+    RP_CHECK(table.charge(uint64_t{n} * kChannelExtrasBytes, "m_uiNumChannels"));
     for (size_t c = 0; c < n; ++c) {
       RP_ASSIGN(const ByteReader bytes, obj.window(first + c * material::kChannelSize, material::kChannelSize, Field("channel", static_cast<int64_t>(c))));
       auto channel = readChannel(obj, bytes);

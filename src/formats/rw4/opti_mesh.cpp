@@ -442,7 +442,9 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
   RP_ASSIGN(ByteReader vb, objectReader(arena, root, f.vertexBuffer, "VertexBuffer"));
   RP_ASSIGN(ByteReader vertexData, bufferData(arena, root, vb, "vertex data"));
   const size_t vertexCount = vertexData.size() / stride;
-  if (vertexCount != f.numVerts) {
+  // 0 is "not stored": the public Skate model arena's mesh says 0 over 230 vertices
+  // (docs/rw4_materials.md, REAL).
+  if (vertexCount != f.numVerts && f.numVerts != 0) {
     prov.warn("rw4-vertex-count", fmt::format("RenderOptiMeshData (row {}) says {} vertices, its vertex data holds {} of {} bytes; "
                                               "{} are read",
                                               index, f.numVerts, vertexCount, stride, vertexCount));
