@@ -1,10 +1,11 @@
 // libFuzzer target for the RW4 arena reader (rw4_arena.md): any bytes → readArena returns an Asset
 // or an Error; every rig read must survive export and the JSON report (downstream.hpp), and one the
-// writer accepts must read back with the same bones (and, in Spore's mesh layout, the same meshes);
+// writer accepts must read back with the same bones (and, in Spore's mesh layout, the same meshes;
+// with its materials, the same materials);
 // every texture read (PS3 Texture, Spore Raster) must hold whole levels and encode as the PNG that
 // `convert` writes.
 // Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects,
-// texture arenas of every format rw4_texture_test writes).
+// texture arenas of every format rw4_texture_test writes, a model with materials from rw4_material_test).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -34,6 +35,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     auto back = rigport::rw4::readArena(*again, ctx2);
     if (!back || back->rigs.size() != 1) std::abort();  // our own output must read back
     if (back->rigs[0].skeleton.bones.size() != rig.skeleton.bones.size()) std::abort();
+    // With its materials (docs/rw4_materials.md): the same materials read back.
+    rigport::rw4::ArenaWriteOptions withMaterials;
+    withMaterials.materials = true;
+    auto materialBytes = rigport::rw4::writeArena(rig, withMaterials);
+    if (!materialBytes) std::abort();  // the arena above was written: materials add no refusal
+    const auto materialSource = rigport::Source::fromBytes(std::move(*materialBytes), "materials.psg");
+    rigport::ReadContext ctx4;
+    auto materialBack = rigport::rw4::readArena(*materialSource, ctx4);
+    if (!materialBack || materialBack->rigs.size() != 1) std::abort();
+    if (materialBack->rigs[0].materials.size() != rig.materials.size()) std::abort();
     // Spore's own mesh objects too (a PC arena's layout): what the writer accepts reads back with
     // the same bones and meshes.
     rigport::rw4::ArenaWriteOptions spore;

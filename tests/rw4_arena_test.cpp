@@ -350,7 +350,9 @@ TEST(Rw4Arena, MultiIslandMeshWithoutRemapTableIsSkippedWithTheReason) {
   EXPECT_EQ(back.skeleton.bones.size(), 6u);
 }
 
-TEST(Rw4Arena, MorphOnlyStreamIsSkippedWithAWarning) {
+// The public Skate model arena's sky (docs/rw4_materials.md) has no blend indices: a static mesh,
+// read unskinned on the model's root. Without positions either, the mesh is skipped.
+TEST(Rw4Arena, AStreamWithoutBlendIndicesIsStaticAndOneWithoutPositionsIsSkipped) {
   std::vector<uint8_t> bytes = write(makeRig());
   const size_t vd = objectAt(bytes, kVertexDescriptor);
   for (size_t i = 0; i < bytes[vd + 0x0B]; ++i) {
@@ -358,8 +360,16 @@ TEST(Rw4Arena, MorphOnlyStreamIsSkippedWithAWarning) {
     if (e[6] == kIndices) e[6] = kTex0 + 1;  // the blend indices become TEX1: a stream without indices
   }
   const Rig back = readOne(bytes);
-  EXPECT_TRUE(back.meshes.empty());
-  EXPECT_TRUE(hasWarning(back, "rw4-morph-only", "no blend indices")) << warnings(back);
+  ASSERT_EQ(back.meshes.size(), 1u) << warnings(back);
+  EXPECT_FALSE(back.meshes[0].skinned());
+  EXPECT_EQ(back.meshes[0].positions.size(), makeRig().meshes[0].positions.size());
+  for (size_t i = 0; i < bytes[vd + 0x0B]; ++i) {
+    uint8_t* e = bytes.data() + vd + kVertexDescriptorHeader + i * kVertexElementSize;
+    if (e[6] == kXYZ) e[6] = kTex0 + 2;
+  }
+  const Rig none = readOne(bytes);
+  EXPECT_TRUE(none.meshes.empty());
+  EXPECT_TRUE(hasWarning(none, "rw4-no-positions", "neither blend indices nor positions")) << warnings(none);
 }
 
 TEST(Rw4Arena, WithoutParentsEveryBoneHangsUnderTheFirstWithAWarning) {

@@ -235,9 +235,11 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
   if (!textures.empty()) printTextures(textures);
   if (rigs.empty() && clipSets.empty() && !textures.empty()) {
-    // Only a TXD is taken by the models beside it yet; an arena's textures are not bound (rw4 reader).
     fmt::print("  rig             none: this file holds textures (`convert` writes them as PNG files{})\n",
-               format == "renderware-txd" ? "; a model beside it with its name, or given --txd, takes them" : "");
+               format == "renderware-txd"  ? "; a model beside it with its name, or given --txd, takes them"
+               : format == "rw4-arena"     ? "; a model arena whose materials name their GUIDs takes them from beside it "
+                                             "(0x<guid>.psg, <model>_Textures.psg) or given --txd"
+                                           : "");
     printWarnings(fileProvenance);
   } else if (rigs.empty() && clipSets.empty()) {
     fmt::print("  rig             none: {}\n", kNoRig);

@@ -28,8 +28,8 @@ void addInputOptions(CLI::App& cmd, InputOptions& o) {
   cmd.add_option("--memory-limit", o.memoryLimitText, "Most memory one file's read may allocate from sizes in the file (default 1G)")
       ->check([](const std::string& text) { return parseByteSize(text) == 0 ? std::string("not a size like 512M or 2G") : std::string(); });
   cmd.add_option("--txd", o.textureFiles,
-                 "Texture dictionary whose textures the models' materials take by name (after the one beside each model "
-                 "with its name); repeatable")
+                 "Texture file whose textures the models' materials take by name: a RenderWare TXD, a BattleForge DDS, "
+                 "an RW4 texture arena (by TOC GUID); after those beside each model; repeatable")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

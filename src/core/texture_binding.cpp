@@ -40,6 +40,9 @@ class Binder {
  public:
   Binder(Rig& rig, std::span<const Texture* const> textures, const TextureSearch& search) : rig_(rig), textures_(textures), search_(search) {
     for (size_t i = 0; i < textures.size(); ++i) byName_.emplace(folded(textures[i]->name), i);
+    // Then each by its name without extension: an RW4 texture arena's TOC names a texture
+    // "0x<guid>.Texture" and a Skate material channel names it "0x<guid>" (docs/rw4_materials.md §3).
+    for (size_t i = 0; i < textures.size(); ++i) byName_.emplace(folded(withoutExtension(textures[i]->name)), i);
   }
 
   // The rig.textures index of the texture `name` names, copied in on first use; none when missing.

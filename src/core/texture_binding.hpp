@@ -20,8 +20,9 @@ struct TextureSearch {
 
 // Each material's colour map (its first texture name) and normal map (Material::normalMap) are
 // looked up among `textures` ignoring case, with the name's own extension or without it (a material
-// naming "skin.dds" takes the texture of skin.dds, named "skin"); the first match wins, so the files
-// given first win. A texture bound by several materials is copied into rig.textures once and they
+// naming "skin.dds" takes the texture of skin.dds, named "skin"), then among their names without
+// extension (an RW4 material's "0x<guid>" takes the texture arena's "0x<guid>.Texture"); the first
+// match wins, so the files given first win. A texture bound by several materials is copied into rig.textures once and they
 // share it. A name found nowhere is a `texture-missing` warning naming it and where it was looked
 // for (`search`), never an error: the material keeps its colour. A material already bound (by the
 // reader of a file that holds its own textures, a Sluggers block) is left as it is.

@@ -139,11 +139,13 @@ constexpr std::array kFormats{
     FormatInfo{"renderware-txd", "RenderWare texture dictionary: PC D3D8/D3D9 rasters (DXT1/3/5, 8888, 888, 1555, 565, 4444, LUM8, PAL8, PAL4)",
                ".txd", kCarriesTextures | kCarriesContainer, "", renderware::probeTxd, listBytes<renderware::listTxd>,
                readBytes<renderware::readTxd>, nullptr},
-    // Not kCarriesTextures: that marks a file a model beside it takes (and a folder walk skips), while
-    // no model arena takes a texture arena's textures yet, and model arenas are .psg files too.
+    // Not kCarriesTextures: that marks a file a model beside it takes by its stem (and a folder walk
+    // skips), while model arenas are .psg files too. A model arena's materials name their textures by
+    // TOC GUID (docs/rw4_materials.md): 0x<guid>.psg and <stem>_Textures.psg beside it are read.
     FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons, skinned meshes and textures",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
-               rw4::listArena, rw4::readArena, writeArenaAsRead, kArenaLimits, {}, kFloatPrecision, nullptr, {}, arenaLimitsFor},
+               rw4::listArena, rw4::readArena, writeArenaAsRead, kArenaLimits, {}, kFloatPrecision, nullptr, ".psg", "_Textures",
+               arenaLimitsFor},
     FormatInfo{"sims3-clip", "The Sims 3 CLIP animation (0x6B20C4F3; s3pe's .animation)", ".clip,.animation", kCarriesAnimations,
                "FNV32 of the lower-cased bone name", sims3::probeClip, listClips<sims3::readClip>, readOneClipSet<sims3::readClip>,
                sims3::writeClip, WriteLimits{.noScaleKeys = true, .keyFrameRate = 30.0f, .oneClipPerFile = true}, {}, kQuantisedKeyPrecision},

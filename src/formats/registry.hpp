@@ -73,6 +73,9 @@ struct FormatInfo {
   // model's own name (a DFF's TXD); else the extension of the files each texture name names, beside
   // the model (BattleForge: "skin_col" is skin_col.dds), looked for and warned about by that name.
   std::string_view textureFileExtension = {};
+  // Also a file named after the model with this suffix and the model's extension, beside it, read
+  // for textures before those (Skate's world models: DIST_x.psg beside DIST_x_Textures.psg).
+  std::string_view textureFileSuffix = {};
   // For a writer whose file depends on the rig (the RW4 platform it came from): what it holds for
   // this rig, used by `convert --to` in place of `limits`; nullptr where `limits` always applies.
   WriteLimits (*limitsFor)(const Rig& rig) = nullptr;

@@ -93,12 +93,18 @@ struct TextureFiles {
   std::vector<std::string> lookedFor;  // named by a material, absent
 };
 
-// The texture files of the input at `path`: those with its stem, then, for a format whose materials
-// name their texture files (FormatInfo::textureFileExtension), the file each bound name names.
+// The texture files of the input at `path`: those with its stem, the one with its stem and the
+// format's FormatInfo::textureFileSuffix, then, for a format whose materials name their texture
+// files (FormatInfo::textureFileExtension), the file each bound name names.
 TextureFiles textureFilesOf(const std::string& path, const std::vector<AssembledRig>& rigs) {
   const std::map<std::string, fs::path> beside = filesBeside(path);
   TextureFiles files{textureFilesByStem(path, beside), {}};
   const FormatInfo* format = findFormat(rigs.front().rig.provenance.format);
+  if (format != nullptr && !format->textureFileSuffix.empty()) {
+    const fs::path input(path);
+    const std::string companion = lowered(input.stem().string() + std::string(format->textureFileSuffix) + input.extension().string());
+    if (const auto at = beside.find(companion); at != beside.end()) files.found.push_back(at->second.string());
+  }
   const std::string extension = format != nullptr ? std::string(format->textureFileExtension) : std::string();
   if (extension.empty()) return files;
   for (const std::string& name : boundNames(rigs)) {

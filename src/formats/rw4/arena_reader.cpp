@@ -9,6 +9,7 @@
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/bind_skeleton.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
+#include "formats/rw4/material.hpp"
 #include "formats/rw4/model_data.hpp"
 #include "formats/rw4/opti_mesh.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
@@ -77,9 +78,10 @@ Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadCont
   return Ok{};
 }
 
-// Meshes of one model: every failure skips that mesh with a warning naming the error.
+// Meshes of one model, each drawn with the material its m_pMaterial names (rw4_materials.md §4):
+// every failure skips that mesh with a warning naming the error.
 Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md, const std::vector<uint32_t>& fileToRig,
-                  const ReadContext& ctx, size_t rigIndex, Rig& rig) {
+                  const ArenaMaterials& materials, const ReadContext& ctx, size_t rigIndex, Rig& rig) {
   for (uint32_t row : md.meshes) {
     const uint32_t type = arena.dictionary[row].typeId;
     if (type != kRenderOptiMeshData) {
@@ -94,6 +96,9 @@ Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& m
     if (!*mesh) continue;
     Mesh& m = **mesh;
     m.name = fmt::format("mesh_{}", row);
+    if (const auto material = meshMaterial(arena, root, row, materials, rig.provenance)) {
+      m.parts.push_back(MeshPart{*material, 0, static_cast<uint32_t>(m.indices.size())});
+    }
     RP_CHECK(keepMesh(arena, root, ctx, rigIndex, fmt::format("RenderOptiMeshData (row {})", row), std::move(m), rig));
   }
   return Ok{};
@@ -117,7 +122,9 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
   if (skeleton != nullptr) {  // the ids KeyframeAnim channels name bones by (§5)
     for (size_t fb = 0; fb < fileToRig.size(); ++fb) rig.skeleton.bones[fileToRig[fb]].nameHash = skeleton->nameHashes[fb];
   }
-  RP_CHECK(readMeshes(arena, root, md, fileToRig, ctx, rigIndex, rig));
+  ArenaMaterials materials = readArenaMaterials(arena, root, rig.provenance);
+  rig.materials = std::move(materials.materials);  // before the meshes, whose parts a mesh check sees
+  RP_CHECK(readMeshes(arena, root, md, fileToRig, materials, ctx, rigIndex, rig));
   if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig));
   // `--item` takes any row `info` lists that is part of this rig.
   rig.itemIds.push_back(std::to_string(row));
@@ -241,8 +248,8 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
     clips.provenance.absorb(asset.provenance);
     asset.clips.push_back(std::move(clips));
   }
-  // The arena's own textures (a texture arena converts to PNG files). A model's materials are not
-  // bound to them: the format note does not say how RenderMaterialData names its textures.
+  // The arena's own textures (a texture arena converts to PNG files); a model arena's materials
+  // name theirs in the texture arenas beside it (rw4_materials.md §5), bound by the pipeline.
   RP_ASSIGN(asset.textures, readArenaTextures(arena, root, asset.provenance));
   if (asset.rigs.empty() && asset.clips.empty() && asset.textures.empty()) {
     asset.provenance.warn("rw4-no-model", fmt::format("nothing read: the arena's {} objects include no RenderModelData (0x00EB0001), "

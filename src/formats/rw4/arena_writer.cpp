@@ -15,6 +15,8 @@
 #include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/keyframe_anim.hpp"
+#include "formats/rw4/material.hpp"
+#include "formats/rw4/material_layout.hpp"
 #include "formats/rw4/rw_skeleton.hpp"
 #include "formats/rw4/spore_mesh.hpp"
 #include "formats/rw4/spore_mesh_layout.hpp"
@@ -303,10 +305,11 @@ struct MeshRows {
       : vd(base), vb(base + 1), ib(base + 2), helper(base + 3), optiMesh(base + 4), vertexBytes(base + 5), indexBytes(base + 6) {}
 };
 
-void writeOptiMesh(ByteWriter& w, const Mesh& mesh, const MeshPlan& plan, const MeshRows& rows, uint32_t subrefAreas) {
+void writeOptiMesh(ByteWriter& w, const Mesh& mesh, const MeshPlan& plan, const MeshRows& rows, uint32_t subrefAreas,
+                   uint32_t materialRef) {
   writeAABB(w, plan.min, plan.max);
   w.u32(static_cast<uint32_t>(mesh.vertexCount()));
-  w.u32(kRefNoneValue);  // m_pMaterial: rigport writes no RenderMaterialData
+  w.u32(materialRef);  // m_pMaterial: a subreference into RenderMaterialData (rw4_materials.md §4), or none
   w.u32(rows.vd);
   w.u32(rows.helper);
   w.u32(rows.ib);
@@ -451,8 +454,12 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   const uint32_t skeletonRow = spore ? 0 : 1, skinRow = skeletonRow + 1, firstAnimationRow = skinRow + (animationSkin ? 1 : 0);
   const uint32_t mapRow = firstAnimationRow + numAnimations;
   const uint32_t firstMeshRow = skeletonObject ? mapRow + (animationsMap ? 1 : 0) : 1;
-  const uint32_t numRows = firstMeshRow + (spore ? kRowsPerSporeMesh * static_cast<uint32_t>(sporeMeshes.size())
-                                                 : kRowsPerMesh * static_cast<uint32_t>(plans.size()));
+  const uint32_t meshRowsEnd = firstMeshRow + (spore ? kRowsPerSporeMesh * static_cast<uint32_t>(sporeMeshes.size())
+                                                     : kRowsPerMesh * static_cast<uint32_t>(plans.size()));
+  // The RenderMaterialData, last (rw4_materials.md): one subreference per mesh drawn with a material.
+  const bool materials = o.materials && !spore && !rig.materials.empty();
+  const uint32_t materialRow = meshRowsEnd;
+  const uint32_t numRows = meshRowsEnd + (materials ? 1 : 0);
   std::vector<Row> rows(numRows);
   std::vector<uint32_t> types{0, resourceType};
   if (!spore) types.push_back(kRenderModelData);
@@ -462,6 +469,7 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   if (animationsMap) types.push_back(spore::kAnimations);
   if (!plans.empty()) types.insert(types.end(), {kVertexDescriptor, kVertexBuffer, kIndexBuffer, kMeshHelper, kRenderOptiMeshData});
   if (!sporeMeshes.empty()) types.insert(types.end(), {spore::kVertexDescription, spore::kVertexBuffer, spore::kIndexBuffer, spore::kMesh});
+  if (materials) types.push_back(kRenderMaterialData);
   std::sort(types.begin() + 1, types.end());
 
   ByteWriter w(endian);
@@ -470,7 +478,16 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   // §2.2 sections: manifest, types, external arenas, subreferences, atoms.
   const uint32_t typesAt = 0x1C, externalAt = typesAt + 12 + 4 * static_cast<uint32_t>(types.size());
   const uint32_t subrefsAt = externalAt + 36, atomsAt = subrefsAt + 28;
-  const uint32_t numSubrefs = 2 * static_cast<uint32_t>(plans.size()) + (animationsMap ? 1 : 0);
+  const uint32_t firstMaterialSubref = 2 * static_cast<uint32_t>(plans.size()) + (animationsMap ? 1 : 0);
+  std::vector<uint32_t> materialRefs(plans.size(), kRefNoneValue);  // each mesh's m_pMaterial
+  std::vector<SubreferenceRecord> materialSubrefs;
+  for (size_t m = 0; materials && m < plans.size(); ++m) {
+    const std::vector<MeshPart>& parts = rig.meshes[m].parts;
+    if (parts.empty() || parts.front().material >= rig.materials.size()) continue;
+    materialRefs[m] = subreference(firstMaterialSubref + static_cast<uint32_t>(materialSubrefs.size()));
+    materialSubrefs.push_back({materialRow, static_cast<uint32_t>(material::kHeaderSize + parts.front().material * material::kMaterialSize)});
+  }
+  const uint32_t numSubrefs = firstMaterialSubref + static_cast<uint32_t>(materialSubrefs.size());
   w.u32(kSectionManifest);
   w.u32(kManifestEntries);
   w.u32(0xC);
@@ -566,8 +583,10 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
     object(w, rows, r.helper, kMeshHelper, [&](size_t) {
       for (uint32_t v : {1u, 1u, r.ib, r.vb}) w.u32(v);
     });
-    object(w, rows, r.optiMesh, kRenderOptiMeshData, [&](size_t) { writeOptiMesh(w, mesh, plan, r, subrefAreas); });
+    object(w, rows, r.optiMesh, kRenderOptiMeshData, [&](size_t) { writeOptiMesh(w, mesh, plan, r, subrefAreas, materialRefs[m]); });
   }
+  if (materials) object(w, rows, materialRow, kRenderMaterialData, [&](size_t) { writeMaterialData(w, rig.materials); });
+  subrefs.insert(subrefs.end(), materialSubrefs.begin(), materialSubrefs.end());
   gfx.align(kBufferAlign);
 
   w.align(kObjectAlign);

@@ -397,22 +397,23 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
 
   RP_ASSIGN(ByteReader descriptor, objectReader(arena, root, f.vertexDescriptor, "VertexDescriptor"));
   RP_ASSIGN(const std::vector<VertexElement> elements, readVertexDescriptor(descriptor));
-  // Walkthrough §5: the skin stream is the one with blend indices; a mesh without any is a morph
-  // (blend-shape) stream, and streams beside the skin stream are morph streams.
+  // Walkthrough §5: the skin stream is the one with blend indices, and streams beside it are morph
+  // streams. A mesh with no blend indices at all is static: the public Skate model arena
+  // (docs/rw4_materials.md, REAL) draws its sky from one stream of XYZ and TEX0 only. It is read
+  // unskinned, on the model's root, from the stream holding its positions.
   const VertexElement* blendIndices = nullptr;
+  const VertexElement* positions = nullptr;
   for (const VertexElement& e : elements) {
-    if (e.usage == kIndices) {
-      blendIndices = &e;
-      break;
-    }
+    if (e.usage == kIndices && blendIndices == nullptr) blendIndices = &e;
+    if (e.usage == kXYZ && positions == nullptr) positions = &e;
   }
-  if (blendIndices == nullptr) {
-    prov.warn("rw4-morph-only", fmt::format("RenderOptiMeshData (row {}): its vertex descriptor (row {}) has no blend indices, "
-                                            "a morph-only stream; skipped",
-                                            index, f.vertexDescriptor));
+  if (blendIndices == nullptr && positions == nullptr) {
+    prov.warn("rw4-no-positions", fmt::format("RenderOptiMeshData (row {}): its vertex descriptor (row {}) has neither blend indices "
+                                              "nor positions; skipped",
+                                              index, f.vertexDescriptor));
     return std::optional<Mesh>{};
   }
-  const uint8_t stream = blendIndices->stream;
+  const uint8_t stream = blendIndices != nullptr ? blendIndices->stream : positions->stream;
   size_t stride = 0, otherStreams = 0;
   for (const VertexElement& e : elements) {
     if (e.stream == stream) stride = std::max<size_t>(stride, e.stride);
@@ -441,7 +442,9 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
   RP_ASSIGN(ByteReader vb, objectReader(arena, root, f.vertexBuffer, "VertexBuffer"));
   RP_ASSIGN(ByteReader vertexData, bufferData(arena, root, vb, "vertex data"));
   const size_t vertexCount = vertexData.size() / stride;
-  if (vertexCount != f.numVerts) {
+  // 0 is "not stored": the public Skate model arena's mesh says 0 over 230 vertices
+  // (docs/rw4_materials.md, REAL).
+  if (vertexCount != f.numVerts && f.numVerts != 0) {
     prov.warn("rw4-vertex-count", fmt::format("RenderOptiMeshData (row {}) says {} vertices, its vertex data holds {} of {} bytes; "
                                               "{} are read",
                                               index, f.numVerts, vertexCount, stride, vertexCount));
@@ -450,7 +453,8 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
     prov.warn("rw4-no-vertices", fmt::format("RenderOptiMeshData (row {}): its vertex data holds no whole vertex; skipped", index));
     return std::optional<Mesh>{};
   }
-  RP_ASSIGN(const std::vector<uint16_t> palette, readPalette(obj, f, numBones, index, prov));
+  std::vector<uint16_t> palette;
+  if (blendIndices != nullptr) { RP_ASSIGN(palette, readPalette(obj, f, numBones, index, prov)); }
   // Decoded attributes (16 B each, up to 5) and the model's vectors: charged before allocating.
   RP_CHECK(vertexData.charge(uint64_t{vertexCount} * 160, "vertex data"));
 
@@ -468,12 +472,14 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
     decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.uvs.data()->x, 2, 2);
   }
   const VertexElement* weightElement = findUsage(elements, stream, kWeights);
-  if (weightElement == nullptr) {
+  if (blendIndices != nullptr && weightElement == nullptr) {
     prov.warn("rw4-no-weights", fmt::format("RenderOptiMeshData (row {}): blend indices without weights; each vertex follows its "
                                             "first index fully",
                                             index));
   }
-  buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, fileToRig, mesh, index, prov);
+  if (blendIndices != nullptr) {
+    buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, fileToRig, mesh, index, prov);
+  }
 
   size_t numIndices = 0;
   RP_CHECK(readTriangles(arena, root, f.indexBuffer, vertexCount, mesh, &numIndices, index, prov));

@@ -16,8 +16,8 @@ namespace rigport::rw4 {
 // §3.1 VertexDescriptor: the elements (at most 16).
 Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj);
 
-// One mesh. Empty when the mesh has no blend indices (a morph-only stream): skipped with a warning,
-// as the walkthrough says. Its influences name rig bones: `fileToRig` maps the file's bone order
+// One mesh; a mesh with no blend indices is static (no influences, on the model's root), and one
+// with no positions either is skipped with a warning (empty). Its influences name rig bones: `fileToRig` maps the file's bone order
 // (RenderModelData's, which the palette uses) to the rig's, and its size is the bone count.
 Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
                                          const std::vector<uint32_t>& fileToRig, Provenance& prov);

@@ -54,6 +54,10 @@ struct ArenaWriteOptions {
   // (Bone::nameHash, a "0x%08X" name), else the FNV-1 hash of the lower-cased name. `layout` and
   // `islandsPerMesh` do not apply: Spore's vertex is the one spore_mesh.hpp describes.
   bool sporeMeshes = false;
+  // PS3 layout (not sporeMeshes): also a RenderMaterialData holding the rig's materials
+  // (docs/rw4_materials.md; material.hpp says which channels), each RenderOptiMeshData naming its
+  // first part's material through a subreference (§4). Without it m_pMaterial names none.
+  bool materials = false;
 };
 
 // One RenderModelData with the rig's bones and inverse bind matrices, one RenderOptiMeshData +
