@@ -42,6 +42,13 @@ const std::map<std::string, std::string> kKnownSilent = {
     {"mirrored_scale_to_DffAnm",
      "rest within 6.4e-7 m, clip vertices 3.66 m from the first sample: the armature's scale -1 sits on the frame above the HAnim "
      "root; once .anm keys pose the nodes the skeleton is mirrored back (issue 27 §2, 'a mirrored armature')"},
+    // The DRS rest pose under a transformed armature object (issue 27 §2, "a transformed armature
+    // object"): bind vertices stay within 8e-7 m, the joints do not. BoneMatrix holds an orthonormal
+    // rotation (battleforge_drs.md §4), so the armature's scale or mirror cannot be kept in it; where
+    // the Z-up export's 90° armature turn goes is not known yet.
+    {"zup_to_DrsSka", "rest joints 0.362 m at 'root' (the armature turned 90° about x, Blender's Z-up export)"},
+    {"nonuniform_scale_to_DrsSka", "rest joints 0.092 m at 'clavicle_l', clip joints 0.548 m (armature scale 1 x 0.7 x 1.4)"},
+    {"mirrored_scale_to_DrsSka", "rest joints 0.513 m at 'root', clip joints 2.16 m (armature scale -1: a point mirror)"},
 };
 
 std::string corpusFile(const std::string& name) { return std::string(RIGPORT_CORPUS_DIR) + "/" + name; }
@@ -86,7 +93,7 @@ TEST_P(WriterCorpus, WithinPrecisionOrTheLossIsNamed) {
   const auto known = kKnownSilent.find(stem(input.c_str()) + "_to_" + target.name);
   if (known != kKnownSilent.end()) {
     std::printf("[ known    ] %s: %s\n", label.c_str(), known->second.c_str());
-    EXPECT_FALSE(cell.beyond.empty() || cell.lossNamed) << label << " is fixed: take it off kKnownSilent";
+    EXPECT_TRUE(test::silentlyBeyond(cell)) << label << " is fixed: take it off kKnownSilent";
     return;
   }
   test::expectWithinPrecisionOrNamed(label, cell);

@@ -26,7 +26,7 @@ Status buildSkeleton(const CSkSkeleton& skeleton, Skeleton& out, std::vector<uin
 
 // Each bone's Bone.version, the id a .ska binds by: its Bone::id, else the add-on's fallback, the sum
 // of its name's character codes, moved up to the next free value where that is taken (names of one
-// sum, e.g. "hand_l" and "hips_k", would bind two bones' tracks to one). Bones with an id keep it.
+// sum, as "spine_01" and "thigh_l" (735), would bind two bones' tracks to one). Bones with an id keep it.
 std::vector<uint32_t> boneVersions(const Skeleton& skeleton);
 // A CSkSkeleton of `skeleton` (identifiers = bone indices, versions = boneVersions), with BoneMatrix
 // from the world bind pose.
