@@ -9,7 +9,7 @@ APT_PACKAGES=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev
   libsquish-dev libpng-dev zlib1g-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
-  blender python3-numpy libclang-rt-14-dev
+  blender python3-numpy libclang-rt-14-dev gltfpack
   pybind11-dev python3-dev
   chromium hyperfine
 )

@@ -9,9 +9,11 @@
 #include <fstream>
 #include <map>
 
+#include "core/fit.hpp"
 #include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
 #include "formats/battleforge/battleforge.hpp"
+#include "formats/registry.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -367,6 +369,28 @@ TEST(BattleforgeDrsWrite, TriangleWindingFlipsWithTheMirror) {
   EXPECT_EQ(rig.meshes[0].indices, (std::vector<uint32_t>{before[0], before[2], before[1]}));
   EXPECT_EQ(rig.meshes[0].positions[2], glm::vec3(0, 2, 0));
   EXPECT_EQ(rig.meshes[0].positions[1], glm::vec3(1, 0, 0));
+}
+
+// Blender names its armature object after the root bone it imported, so its exports hold two bones
+// of one name (the armature node, no joint, and the root joint). DRS names are unique: the fit
+// renames the one that is no joint, names the rename, and the writer takes the rig.
+TEST(BattleforgeDrsWrite, RepeatedBoneNameIsRenamedNotRefused) {
+  Rig rig = threeBoneRig();
+  Bone socket = rig.skeleton.bones[0];
+  socket.parent = 2;
+  socket.id.reset();
+  rig.skeleton.bones.push_back(socket);
+  rig.skeleton.joints = {0, 1, 2};
+  ASSERT_FALSE(writeDrs(rig).ok());
+  const FormatInfo* drs = findFormat("battleforge-drs");
+  ASSERT_NE(drs, nullptr);
+  ASSERT_TRUE(fitToLimits(rig, drs->limits, drs->name).ok());
+  EXPECT_EQ(rig.skeleton.bones[0].name, "rootb");
+  EXPECT_EQ(rig.skeleton.bones[3].name, "rootb_2");
+  EXPECT_TRUE(hasWarning(rig.provenance, "names-unique", "'rootb' (no joint) as 'rootb_2'"));
+  auto bytes = writeDrs(rig);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
+  EXPECT_EQ(readBack(*bytes).skeleton.bones.size(), 4u);
 }
 
 TEST(BattleforgeDrsRules, WrittenSkeletonIsValid) {

@@ -25,21 +25,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <functional>
-#include <set>
 
 #include <fmt/format.h>
 #include <glm/gtc/matrix_transform.hpp>
-#include <nlohmann/json.hpp>
 
 #include "core/axes.hpp"
 #include "demo/character.hpp"
 #include "support/gltf_edit.hpp"
 #include "support/test_support.hpp"
+#include "support/writer_cell.hpp"
 
 using namespace rigport;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -119,113 +116,28 @@ std::string makeInput(const std::string& name, const std::string& path) {
   return test::save(model, path);
 }
 
-// How a target is written and read back.
-struct Target {
-  const char* name;
-  // `convert` arguments after the input, with {dir} for the cell's directory.
-  const char* convert;
-  // The game file compare reads, and the clip files bound to it (a glob pattern in {dir}).
-  const char* second;
-  const char* clipFiles;
-  // What the target cannot hold, so compare finds it on the input's side only.
-  std::set<std::string> cannotHold;
-  bool clipsOneByOne = false;  // compared per clip (--clip), the input as the clips' skeleton
-};
-
-const Target kTargets[] = {
-    {"DffAnm", "--to renderware-dff -o {dir}/m.dff --anim-out {dir}/{clip}.anm", "m.dff", ".anm", {}},
-    {"DrsSka", "--to battleforge-drs -o {dir}/m.drs --anim-out {dir}/{clip}.ska", "m.drs", ".ska", {}},
-    {"Sims3Package", "--to sims3-package -o {dir}/m.package", "m.package", "", {"mesh"}},
-    {"Sims3Clip", "--to sims3-clip -o {dir}/{clip}.clip", "", ".clip", {"mesh"}, true},
-    {"Rw4Arena", "--to rw4-arena -o {dir}/m.psg", "m.psg", "", {"clip"}},
-    {"Sluggers", "--to sluggers-model -o {dir}/m.sluggers", "m.sluggers", "", {"clip"}},
-};
-
-void PrintTo(const Target& target, std::ostream* os) { *os << target.name; }
-
 const char* const kInputs[] = {"Plain", "TwoClips", "StepKeys", "Keys24fps", "LateStart", "ScaleKeys", "BindShape", "ReversedJoints",
                                 "AnimatedArmature", "PropOnBone"};
 
-std::string withDir(std::string text, const std::string& dir) {
-  for (size_t at; (at = text.find("{dir}")) != std::string::npos;) text.replace(at, 5, dir);
-  return text;
-}
-
-std::vector<std::string> filesEndingIn(const std::string& dir, const std::string& ext) {
-  std::vector<std::string> out;
-  if (ext.empty()) return out;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ext) out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-// One `rigport compare --json` run, checked: unmatched only what the target cannot hold; returns
-// the measures beyond tolerance, described.
-std::vector<std::string> compareCell(const Target& target, const std::string& args, const std::string& label) {
-  const test::CliRun run = test::runCli("compare " + args + " --json", test::Capture::StdoutOnly);
-  EXPECT_TRUE(run.code == 0 || run.code == 1) << "rigport compare " << args << "\n" << run.text;
-  const nlohmann::json report = nlohmann::json::parse(run.text, nullptr, false);
-  if (report.is_discarded() || !report.contains("measures")) {
-    ADD_FAILURE() << "rigport compare " << args << ": no JSON report\n" << run.text;
-    return {"no report"};
-  }
-  for (const auto& u : report["unmatched"]) {
-    EXPECT_TRUE(target.cannotHold.count(u["kind"].get<std::string>()) != 0 && u["onlyIn"] == "first")
-        << label << ": only in the " << u["onlyIn"] << " file: " << u["kind"] << " '" << u["name"] << "'";
-  }
-  std::vector<std::string> beyond;
-  std::string measured;
-  for (const auto& m : report["measures"]) {
-    if (m["compared"].get<size_t>() == 0) continue;
-    measured += fmt::format("  {} {:.3g} m", m["measure"].get<std::string>(), m["worst"].get<double>());
-    if (!m["within"].get<bool>()) beyond.push_back(fmt::format("{} {:.3g} m at {}", m["measure"].get<std::string>(), m["worst"].get<double>(), m["where"].dump()));
-  }
-  std::printf("[ measured ] %s (tolerance %.3g m):%s\n", label.c_str(), report["tolerance"].get<double>(), measured.c_str());
-  return beyond;
-}
-
-class WriterMatrix : public testing::TestWithParam<std::tuple<const char*, Target>> {};
+class WriterMatrix : public testing::TestWithParam<std::tuple<const char*, test::WriterTarget>> {};
 
 TEST_P(WriterMatrix, WithinPrecisionOrTheLossIsNamed) {
   const std::string input = std::get<0>(GetParam());
-  const Target& target = std::get<1>(GetParam());
+  const test::WriterTarget& target = std::get<1>(GetParam());
   const std::string dir = test::scratchDir(fmt::format("writer_matrix_{}_{}", input, target.name));
   const std::string inFile = makeInput(input, dir + "/in.glb");
+  const std::string label = fmt::format("{} -> {}", input, target.name);
 
-  const test::CliRun converted = test::runCli("convert " + test::quote(inFile) + " " + withDir(target.convert, dir) + " --overwrite");
-  ASSERT_EQ(converted.code, 0) << converted.text;
-  // A loss is named with its size: every writer's loss warning says "largest deviation".
+  const test::WriterCell cell = test::runWriterCell(label, inFile, target, dir);
+  ASSERT_EQ(cell.convertCode, 0) << cell.convertText;
   if (target.cannotHold.count("mesh") != 0) {
     const std::string dropped = input == "PropOnBone" ? "2 meshes (3986 vertices) are not written" : "1 meshes (3978 vertices) are not written";
-    EXPECT_NE(converted.text.find(dropped), std::string::npos) << "meshes dropped silently\n" << converted.text;
+    EXPECT_NE(cell.convertText.find(dropped), std::string::npos) << "meshes dropped silently\n" << cell.convertText;
   }
-  const bool warned = converted.text.find("warning") != std::string::npos && converted.text.find("largest deviation") != std::string::npos;
-
-  std::vector<std::string> beyond;
-  const std::vector<std::string> clips = filesEndingIn(dir, target.clipFiles);
-  std::string allow = target.cannotHold.empty() ? "" : " --allow-missing";
-  if (target.clipsOneByOne) {
-    ASSERT_FALSE(clips.empty()) << converted.text;
-    for (const std::string& clip : clips) {
-      const std::string name = fs::path(clip).stem().string();
-      const auto b = compareCell(target, test::quote(inFile) + " " + test::quote(clip) + " --skeleton-b " + test::quote(inFile) + " --clip " + name + allow,
-                                 fmt::format("{} -> {} ({})", input, target.name, name));
-      beyond.insert(beyond.end(), b.begin(), b.end());
-    }
-  } else {
-    std::string args = test::quote(inFile) + " " + test::quote(dir + "/" + target.second) + allow;
-    for (const std::string& clip : clips) args += " --anim-b " + test::quote(clip);
-    beyond = compareCell(target, args, fmt::format("{} -> {}", input, target.name));
-  }
-  if (!beyond.empty()) {
-    std::string all;
-    for (const std::string& b : beyond) all += "\n  " + b;
-    EXPECT_TRUE(warned) << input << " -> " << target.name << ": beyond the stated precision without a warning:" << all << "\n" << converted.text;
-  }
+  test::expectWithinPrecisionOrNamed(label, cell);
 }
 
-INSTANTIATE_TEST_SUITE_P(Inputs, WriterMatrix, testing::Combine(testing::ValuesIn(kInputs), testing::ValuesIn(kTargets)),
+INSTANTIATE_TEST_SUITE_P(Inputs, WriterMatrix, testing::Combine(testing::ValuesIn(kInputs), testing::ValuesIn(test::writerTargets())),
                          [](const testing::TestParamInfo<WriterMatrix::ParamType>& info) {
                            return std::string(std::get<0>(info.param)) + "_to_" + std::get<1>(info.param).name;
                          });

@@ -156,6 +156,32 @@ void asciiBoneNames(Rig& rig, std::string_view format) {
   rig.provenance.warn("names-ascii", fmt::format("{} bone names are not printable ASCII, which {} stores: written {}", renames.size(), format, list));
 }
 
+// Bone names repeated (Blender names its armature object, a node above the joints, after the root
+// bone it imported: two 'root's) made unique with a numeric suffix; joints keep their names first,
+// as the skin binds by them. One warning lists the renames.
+void uniqueBoneNames(Rig& rig, std::string_view format) {
+  auto& bones = rig.skeleton.bones;
+  std::vector<bool> joint(bones.size(), false);
+  for (uint32_t j : rig.skeleton.jointList())
+    if (j < joint.size()) joint[j] = true;
+  std::set<std::string> taken;
+  std::vector<size_t> repeated;
+  for (const bool joints : {true, false}) {
+    for (size_t i = 0; i < bones.size(); ++i)
+      if (joint[i] == joints && !taken.insert(bones[i].name).second) repeated.push_back(i);
+  }
+  if (repeated.empty()) return;
+  std::string list;
+  for (const size_t i : repeated) {
+    std::string unique = bones[i].name;
+    for (int n = 2; taken.count(unique) != 0; ++n) unique = fmt::format("{}_{}", bones[i].name, n);
+    taken.insert(unique);
+    list += fmt::format("{}'{}' ({}) as '{}'", list.empty() ? "" : ", ", printable(bones[i].name), joint[i] ? "a joint" : "no joint", unique);
+    bones[i].name = std::move(unique);
+  }
+  rig.provenance.warn("names-unique", fmt::format("{} bone names are repeated, which {} cannot store: written {}", repeated.size(), format, list));
+}
+
 // A rig whose children do not inherit their parent's scale (Spore) written to a format whose
 // children do, or the other way round: the bones under a scaled parent pose differently; say which
 // and how many.
@@ -269,6 +295,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
   if (limits.jointsOnJoints) foldHelperBones(rig, format);
   if (limits.tracksOnJointsOnly) foldNonJointTracks(rig, format);
   if (limits.asciiNames) asciiBoneNames(rig, format);
+  if (limits.uniqueNames) uniqueBoneNames(rig, format);
   warnScaleInheritance(rig, limits.childrenInheritScale, format);
   if (limits.noScaleKeys) dropScaleKeys(rig, format);
   if (limits.hermiteKeys) keysToHermite(rig, format);

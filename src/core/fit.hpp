@@ -23,6 +23,7 @@ struct WriteLimits {
   float keyFrameRate = 0.0f;     // keys lie on frames of this rate and play linearly: other keys are resampled; 0: any time
   bool oneClipPerFile = false;   // a file holds one clip: several need a file each (pipeline/encode.hpp)
   bool asciiNames = false;       // bone names are printable ASCII: others are spelled in it, each rename named
+  bool uniqueNames = false;      // bone names are unique: a repeated one is suffixed (a joint keeps its name first), each rename named
   bool tracksOnJointsOnly = false; // tracks bind to joints: a track on another bone is folded into its children's
   bool jointsOnJoints = false;   // a joint hangs on a joint: a bone that is no joint between two is folded into the joints below it
   bool skinnedMeshesOnly = false; // every mesh is skinned: a mesh riding a bone is bound to it with weight 1, its vertices moved into bind space

@@ -158,7 +158,7 @@ constexpr std::array kFormats{
     FormatInfo{"battleforge-drs", "BattleForge model (CSkSkeleton, CSkSkinInfo, CDspMeshFile, CDspJointMap, CGeoMesh)", ".drs",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", battleforge::probeDrs, listOneRig,
                readOneRig<battleforge::readDrs>, battleforge::writeDrs,
-               WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .skinnedMeshesOnly = true}, {}, kFloatPrecision, nullptr,
+               WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .uniqueNames = true, .skinnedMeshesOnly = true}, {}, kFloatPrecision, nullptr,
                ".dds"},  // battleforge_drs.md §7: "Names are DDS files in the model's folder
     FormatInfo{"battleforge-ska", "BattleForge animation (types 6 and 7, Hermite keys)", ".ska", kCarriesAnimations,
                "Bone.version (bone id)", battleforge::probeSka, listClips<battleforge::readSka>,

@@ -16,6 +16,7 @@
 #include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/battleforge.hpp"
 #include "formats/battleforge/drs_layout.hpp"
+#include "formats/battleforge/skeleton.hpp"
 
 namespace rigport::battleforge {
 namespace {
@@ -27,12 +28,6 @@ struct Channel {
   std::vector<glm::vec4> values;
   std::vector<glm::vec4> tangents;
 };
-
-uint32_t characterSum(const std::string& name) {
-  uint32_t sum = 0;
-  for (unsigned char c : name) sum += c;
-  return sum;
-}
 
 template <class T, class ToVec4>
 void addKeys(Channel& c, const Keys<T>& keys, float duration, ToVec4 toVec4) {
@@ -73,11 +68,12 @@ Result<std::vector<uint8_t>> writeSka(const Animation& source, const Skeleton& s
     return makeError(ErrorCode::Unsupported, fmt::format("animation '{}': its keys span no finite length of time", anim.name));
   }
   std::vector<Channel> channels;
+  const std::vector<uint32_t> versions = boneVersions(skeleton);
   for (const BoneTrack& t : anim.tracks) {
     const Bone* bone = t.bone >= 0 && static_cast<size_t>(t.bone) < skeleton.bones.size() ? &skeleton.bones[t.bone] : nullptr;
     uint32_t id = 0;
     if (bone != nullptr) {
-      id = bone->id ? *bone->id : characterSum(bone->name);
+      id = versions[static_cast<size_t>(t.bone)];
     } else if (t.target.id) {
       id = *t.target.id;
     } else {

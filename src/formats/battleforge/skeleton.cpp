@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -340,17 +341,36 @@ Status buildSkeleton(const CSkSkeleton& s, Skeleton& out, std::vector<uint32_t>&
   return Ok{};
 }
 
+std::vector<uint32_t> boneVersions(const Skeleton& skeleton) {
+  std::vector<uint32_t> versions(skeleton.bones.size());
+  std::set<uint32_t> taken;
+  for (const Bone& b : skeleton.bones)
+    if (b.id) taken.insert(*b.id);
+  for (size_t i = 0; i < versions.size(); ++i) {
+    const Bone& b = skeleton.bones[i];
+    if (b.id) {
+      versions[i] = *b.id;
+      continue;
+    }
+    uint32_t v = characterSum(b.name);
+    while (!taken.insert(v).second) ++v;
+    versions[i] = v;
+  }
+  return versions;
+}
+
 CSkSkeleton skeletonFromRig(const Skeleton& skeleton) {
   CSkSkeleton s;
   const size_t n = skeleton.bones.size();
   const std::vector<glm::mat4> world = skeleton.worldBindMatrices();
   std::vector<DrsBone> bones(n);
+  const std::vector<uint32_t> versions = boneVersions(skeleton);
   std::vector<std::array<int32_t, 2>> extraParents(n, {0, 0});
   for (size_t i = 0; i < n; ++i) {
     const Bone& b = skeleton.bones[i];
     bones[i].identifier = static_cast<int32_t>(i);
     bones[i].name = b.name;
-    bones[i].version = b.id ? *b.id : characterSum(b.name);
+    bones[i].version = versions[i];
     if (b.parent >= 0) bones[b.parent].children.push_back(static_cast<int32_t>(i));
     const nlohmann::json* bf = b.extras.is_object() && b.extras.contains("battleforge") ? &b.extras["battleforge"] : nullptr;
     if (bf != nullptr && bf->contains("boneVertexParents") && (*bf)["boneVertexParents"].size() == 4) {

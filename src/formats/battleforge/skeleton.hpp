@@ -24,8 +24,12 @@ void writeSkeleton(ByteWriter& w, const CSkSkeleton& skeleton);
 // lists, as the add-on's importer takes them; BoneVertex[0].parent disagreeing is a warning.
 Status buildSkeleton(const CSkSkeleton& skeleton, Skeleton& out, std::vector<uint32_t>& rigIndex, Provenance& provenance);
 
-// A CSkSkeleton of `skeleton` (identifiers = bone indices, versions = Bone::id or the add-on's
-// character-sum fallback), with BoneMatrix from the world bind pose.
+// Each bone's Bone.version, the id a .ska binds by: its Bone::id, else the add-on's fallback, the sum
+// of its name's character codes, moved up to the next free value where that is taken (names of one
+// sum, as "spine_01" and "thigh_l" (735), would bind two bones' tracks to one). Bones with an id keep it.
+std::vector<uint32_t> boneVersions(const Skeleton& skeleton);
+// A CSkSkeleton of `skeleton` (identifiers = bone indices, versions = boneVersions), with BoneMatrix
+// from the world bind pose.
 CSkSkeleton skeletonFromRig(const Skeleton& skeleton);
 
 }  // namespace rigport::battleforge
