@@ -24,24 +24,35 @@ FILE* openPipe(const std::string& command) {
   // cmd.exe /c drops the first and last quote of a command line that starts with one: give it a
   // pair to drop, so that a quoted program name keeps its own. Read in text mode: the console
   // text a program writes ends its lines with CR LF on Windows, and the tests expect LF.
-  return ::_popen(("\"" + command + " 2>&1\"").c_str(), "r");
+  return ::_popen(("\"" + command + "\"").c_str(), "r");
 }
 int closePipe(FILE* pipe) { return ::_pclose(pipe); }  // the exit status itself
 constexpr const char* kNullDevice = "NUL";
 // The program as cmd.exe starts it: a Windows path (the build's is a Unix one, as Wine's Z: drive).
 std::string cliProgram() { return std::filesystem::absolute(RIGPORT_CLI).make_preferred().string(); }
-std::string group(const std::string& command) { return "(" + command + ")"; }
 #else
 int processId() { return static_cast<int>(::getpid()); }
-FILE* openPipe(const std::string& command) { return ::popen((command + " 2>&1").c_str(), "r"); }
+FILE* openPipe(const std::string& command) { return ::popen(command.c_str(), "r"); }
 int closePipe(FILE* pipe) {
   const int status = ::pclose(pipe);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 constexpr const char* kNullDevice = "/dev/null";
 std::string cliProgram() { return RIGPORT_CLI; }
-std::string group(const std::string& command) { return "{ " + command + "; }"; }
 #endif
+
+// Runs `command`, its redirections included, and reads what reaches its standard output.
+int runPiped(const std::string& command, std::string* output) {
+  FILE* pipe = openPipe(command);
+  if (pipe == nullptr) return -1;
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
+  const int status = closePipe(pipe);
+  if (output != nullptr) *output = std::move(text);
+  return status;
+}
 
 }  // namespace
 
@@ -61,25 +72,16 @@ std::string scratchDir(const std::string& name) {
   return dir.string();
 }
 
-int runCommand(const std::string& command, std::string* output) {
-  FILE* pipe = openPipe(command);
-  if (pipe == nullptr) return -1;
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
-  const int status = closePipe(pipe);
-  if (output != nullptr) *output = std::move(text);
-  return status;
-}
+int runCommand(const std::string& command, std::string* output) { return runPiped(command + " 2>&1", output); }
 
 CliRun runCli(const std::string& args, Capture capture) {
-  std::string command = quote(cliProgram()) + " " + args;
-  // runCommand appends 2>&1 to the whole group; the redirections inside pick what reaches it.
-  if (capture == Capture::StdoutOnly) command = group(command + " 2>" + kNullDevice);
-  if (capture == Capture::StderrOnly) command = group(command + " 2>&1 >" + kNullDevice);
+  // Both shells read redirections left to right: `2>&1 >null` sends stderr where stdout went.
+  const std::string null = kNullDevice;
+  const std::string redirections = capture == Capture::StdoutOnly   ? " 2>" + null
+                                   : capture == Capture::StderrOnly ? " 2>&1 >" + null
+                                                                    : " 2>&1";
   CliRun r;
-  r.code = runCommand(command, &r.text);
+  r.code = runPiped(quote(cliProgram()) + " " + args + redirections, &r.text);
   return r;
 }
 
