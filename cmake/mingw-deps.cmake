@@ -19,3 +19,5 @@ endforeach()
 # The test programs are Windows programs: scripts/windows_tests.sh runs them under Wine, so the build
 # does not run them to list their tests (gtest_discover_tests' default).
 set(CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE PRE_TEST)
+# libsquish's and libpng's headers (the Linux build finds them in /usr/include).
+include_directories(SYSTEM ${RIGPORT_MINGW_PREFIX}/include)
