@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Windows build, checked under Wine. Run it by hand on Debian 12 (it installs what it needs with
-# apt): `bash scripts/windows.sh`. It is not part of scripts/test.sh or CI (.ci/run): a cold run
-# takes about half an hour on two cores (the cross-built libraries, then rigport and its tests), and
-# CI is near its time budget.
+# apt): `bash scripts/windows.sh`. It is not part of scripts/test.sh or CI (.ci/run): cold, the
+# library and CLI alone take 20 minutes on two idle cores (an hour on a loaded machine), the test
+# programs more, and CI is near its time budget.
 #  1. Cross-compiles the library and the CLI for 64-bit Windows with MinGW-w64 (cmake/mingw-w64.cmake)
 #     into build-windows/rigport.exe (static: no MinGW DLL needed), with zlib from Debian's MinGW
 #     package and libpng, libsquish and GoogleTest cross-built from Debian's sources by
