@@ -1,4 +1,5 @@
-# The Windows cross build's dependencies (cmake/mingw-w64.cmake): fmt, CLI11, nlohmann-json, glm and
+# The Windows cross build's header-only dependencies (cmake/mingw-w64.cmake; libpng, libsquish and
+# GoogleTest are scripts/windows_deps.sh's, zlib Debian's MinGW package): fmt, CLI11, nlohmann-json, glm and
 # tinygltf are header-only from Debian (fmt's and tinygltf's compiled parts are src/deps), but their
 # headers sit in the host's /usr/include beside glibc's, which MinGW must not see. So the build dir
 # gets a folder of symlinks to just those libraries' headers, and the imported targets the native
@@ -15,3 +16,8 @@ foreach(target fmt::fmt CLI11::CLI11 nlohmann_json::nlohmann_json glm::glm TinyG
   add_library(${target} INTERFACE IMPORTED)
   set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${RIGPORT_CROSS_INCLUDE})
 endforeach()
+# The test programs are Windows programs: scripts/windows_tests.sh runs them under Wine, so the build
+# does not run them to list their tests (gtest_discover_tests' default).
+set(CMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE PRE_TEST)
+# libsquish's and libpng's headers (the Linux build finds them in /usr/include).
+include_directories(SYSTEM ${RIGPORT_MINGW_PREFIX}/include)

@@ -4,9 +4,12 @@
 # MinGW's C library), so cmake/mingw-deps.cmake offers the header-only libraries alone.
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
+set(CMAKE_C_COMPILER x86_64-w64-mingw32-gcc-posix)  # libpng and libsquish (scripts/windows_deps.sh)
 set(CMAKE_CXX_COMPILER x86_64-w64-mingw32-g++-posix)
 set(CMAKE_RC_COMPILER x86_64-w64-mingw32-windres)
-set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32)
+# Debian's MinGW headers and libraries (zlib among them), then RIGPORT_MINGW_PREFIX: libpng, libsquish
+# and GoogleTest as scripts/windows_deps.sh cross-builds them.
+set(CMAKE_FIND_ROOT_PATH /usr/x86_64-w64-mingw32 ${RIGPORT_MINGW_PREFIX})
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)  # host tools (esbuild, cmake -P) run on the host
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

@@ -112,7 +112,9 @@ TextureFiles textureFilesOf(const std::string& path, const std::vector<Assembled
     const auto at = beside.find(lowered(file));
     const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
     std::vector<std::string>& list = at != beside.end() ? files.found : files.lookedFor;
-    const std::string where = at != beside.end() ? at->second.string() : (folder / file).string();
+    // An absent file is only named in a warning, which the glTF keeps: '/' on every system, so that
+    // Windows writes the same file as Linux.
+    const std::string where = at != beside.end() ? at->second.string() : (folder / file).generic_string();
     if (std::find(list.begin(), list.end(), where) == list.end()) list.push_back(where);
   }
   return files;

@@ -5,10 +5,56 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+// The one OS-specific part of the tests' support: running a command line and naming this process.
+// POSIX runs it with sh, Windows (scripts/windows_tests.sh, under Wine) with cmd.exe.
+#ifdef _WIN32
+#include <process.h>
+#else
 #include <sys/wait.h>
 #include <unistd.h>
+#endif
 
 namespace rigport::test {
+
+namespace {
+
+#ifdef _WIN32
+int processId() { return _getpid(); }
+FILE* openPipe(const std::string& command) {
+  // cmd.exe /c drops the first and last quote of a command line that starts with one: give it a
+  // pair to drop, so that a quoted program name keeps its own. Read in text mode: the console
+  // text a program writes ends its lines with CR LF on Windows, and the tests expect LF.
+  return ::_popen(("\"" + command + "\"").c_str(), "r");
+}
+int closePipe(FILE* pipe) { return ::_pclose(pipe); }  // the exit status itself
+constexpr const char* kNullDevice = "NUL";
+// The program as cmd.exe starts it: a Windows path (the build's is a Unix one, as Wine's Z: drive).
+std::string cliProgram() { return std::filesystem::absolute(RIGPORT_CLI).make_preferred().string(); }
+#else
+int processId() { return static_cast<int>(::getpid()); }
+FILE* openPipe(const std::string& command) { return ::popen(command.c_str(), "r"); }
+int closePipe(FILE* pipe) {
+  const int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+constexpr const char* kNullDevice = "/dev/null";
+std::string cliProgram() { return RIGPORT_CLI; }
+#endif
+
+// Runs `command`, its redirections included, and reads what reaches its standard output.
+int runPiped(const std::string& command, std::string* output) {
+  FILE* pipe = openPipe(command);
+  if (pipe == nullptr) return -1;
+  std::string text;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
+  const int status = closePipe(pipe);
+  if (output != nullptr) *output = std::move(text);
+  return status;
+}
+
+}  // namespace
 
 std::string sample(const std::string& relative) { return std::string(RIGPORT_SAMPLES_DIR) + "/" + relative; }
 
@@ -20,34 +66,29 @@ std::vector<uint8_t> readBytes(const std::string& path) {
 
 std::string scratchDir(const std::string& name) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("rigport-test-" + std::to_string(::getpid())) / name;
+  const fs::path dir = fs::temp_directory_path() / ("rigport-test-" + std::to_string(processId())) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
 }
 
-int runCommand(const std::string& command, std::string* output) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return -1;
-  std::string text;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
-  const int status = ::pclose(pipe);
-  if (output != nullptr) *output = std::move(text);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int runCommand(const std::string& command, std::string* output) { return runPiped(command + " 2>&1", output); }
 
 CliRun runCli(const std::string& args, Capture capture) {
-  std::string command = std::string("'") + RIGPORT_CLI + "' " + args;
-  // runCommand appends 2>&1 to the whole group; the redirections inside pick what reaches it.
-  if (capture == Capture::StdoutOnly) command = "{ " + command + " 2>/dev/null; }";
-  if (capture == Capture::StderrOnly) command = "{ " + command + " 2>&1 >/dev/null; }";
+  // Both shells read redirections left to right: `2>&1 >null` sends stderr where stdout went.
+  const std::string null = kNullDevice;
+  const std::string redirections = capture == Capture::StdoutOnly   ? " 2>" + null
+                                   : capture == Capture::StderrOnly ? " 2>&1 >" + null
+                                                                    : " 2>&1";
   CliRun r;
-  r.code = runCommand(command, &r.text);
+  r.code = runPiped(quote(cliProgram()) + " " + args + redirections, &r.text);
   return r;
 }
 
+#ifdef _WIN32
+std::string quote(const std::string& s) { return "\"" + s + "\""; }
+#else
 std::string quote(const std::string& s) { return "'" + s + "'"; }
+#endif
 
 }  // namespace rigport::test

@@ -22,7 +22,7 @@ struct CliRun {
   std::string text;
 };
 CliRun runCli(const std::string& args, Capture capture = Capture::Both);
-// `s` single-quoted for the shell (paths here hold no single quote).
+// `s` quoted for the shell: single quotes for sh, double for cmd.exe (paths here hold neither).
 std::string quote(const std::string& s);
 
 }  // namespace rigport::test
