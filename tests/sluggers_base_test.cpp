@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -384,6 +386,27 @@ TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
     Mesh& m = r.meshes.at(0);
     m.influences[m.influenceOffsets[5]].bone = bone(r, "head");
   }, {"SKN", "vertex 5", "'head'"});
+}
+
+// The fuzz target's --base check (fuzz/sluggers_model_fuzz.cpp) on every saved seed: a block's rig
+// written onto the block itself changes no byte. The original above is one of the seeds.
+TEST(SluggersBase, EverySeedWrittenOntoItselfIsUnchanged) {
+  const std::string seed = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/sluggers_model/seed-base-controls-tex-facial.sluggers";
+  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) writeFile(seed, originalBlock());
+  EXPECT_EQ(test::readBytes(seed), originalBlock()) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+  size_t read = 0;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(seed).parent_path())) {
+    SCOPED_TRACE(e.path().string());
+    const std::vector<uint8_t> bytes = test::readBytes(e.path().string());
+    auto rig = sluggers::readModel(bytes);
+    if (!rig) continue;
+    ++read;
+    ReadContext ctx;
+    auto onto = sluggers::writeModelOnto(*rig, *Source::fromBytes(bytes, "seed"), ctx);
+    ASSERT_TRUE(onto.ok()) << onto.error().describe();
+    EXPECT_EQ(*onto, bytes);
+  }
+  EXPECT_GE(read, 3u);
 }
 
 }  // namespace
