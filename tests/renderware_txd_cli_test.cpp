@@ -161,6 +161,41 @@ TEST(RenderwareTxdCli, TxdGivenWithTheOptionIsUsed) {
   EXPECT_TRUE(test::validateGltfFile(dir + "/out/ped.glb").ok);
 }
 
+// Fact (librw Texture::filterAddressing): the filter mode is bits 0-7, U addressing 8-11, V 12-15.
+// Each texture keeps its own as a glTF sampler, and textures of one setting share one sampler.
+TEST(RenderwareTxdCli, EachDistinctFilterAndAddressingIsOneSampler) {
+  const std::string dir = writeDffFolder("txd_cli_samplers");
+  test::TxdRaster skin = rampTexture("skin", false), cloth = rampTexture("cloth_cut", false), other = rampTexture("nowhere", false);
+  skin.filterAddressing = 0x1102;   // linear, U wrap, V wrap
+  cloth.filterAddressing = 0x3201;  // nearest, U mirror, V clamp
+  other.filterAddressing = 0x1102;  // as skin's
+  writeFile(dir + "/ped.txd", test::writeTxd({skin, cloth, other}));
+  ASSERT_EQ(test::runCli("convert " + test::quote(dir + "/ped.dff") + " -o " + test::quote(dir + "/out")).code, 0);
+  const std::string glb = dir + "/out/ped.glb";
+  const test::ValidatorRun v = test::validateGltfFile(glb);
+  EXPECT_TRUE(v.ok) << v.output;
+  const tinygltf::Model m = loadGlb(glb);
+  ASSERT_EQ(m.textures.size(), 3u);
+  ASSERT_EQ(m.samplers.size(), 2u) << "two distinct settings";
+  const auto samplerOf = [&](size_t material) {
+    const int texture = m.materials.at(material).pbrMetallicRoughness.baseColorTexture.index;
+    return texture < 0 ? -1 : m.textures.at(static_cast<size_t>(texture)).sampler;
+  };
+  EXPECT_EQ(samplerOf(0), samplerOf(2)) << "skin and nowhere share one sampler";
+  ASSERT_NE(samplerOf(0), samplerOf(1));
+  ASSERT_GE(samplerOf(1), 0);
+  const tinygltf::Sampler& linear = m.samplers.at(static_cast<size_t>(samplerOf(0)));
+  EXPECT_EQ(linear.magFilter, 9729);  // LINEAR
+  EXPECT_EQ(linear.minFilter, 9729);  // LINEAR: no mip filter in mode 2
+  EXPECT_EQ(linear.wrapS, 10497);     // REPEAT
+  EXPECT_EQ(linear.wrapT, 10497);
+  const tinygltf::Sampler& nearest = m.samplers.at(static_cast<size_t>(samplerOf(1)));
+  EXPECT_EQ(nearest.magFilter, 9728);  // NEAREST
+  EXPECT_EQ(nearest.minFilter, 9728);
+  EXPECT_EQ(nearest.wrapS, 33648);     // MIRRORED_REPEAT
+  EXPECT_EQ(nearest.wrapT, 33071);     // CLAMP_TO_EDGE
+}
+
 // "plain": no texture file beside the DFF nor given, converted as before textures existed.
 TEST(RenderwareTxdCli, NoTexturesKeepsTheUntexturedOutputByteForByte) {
   const std::string dir = writeDffFolder("txd_cli_none");

@@ -400,6 +400,55 @@ TEST(Rw4SporeMesh, ArenaGltfArenaGltfIsUnchanged) {
   EXPECT_EQ(test::accessorFloats(a, a.skins[0].inverseBindMatrices).size(), test::accessorFloats(b, b.skins[0].inverseBindMatrices).size());
 }
 
+namespace {
+// The container of an arena file (its header's platform and its dictionary).
+Result<Arena> parsed(const std::vector<uint8_t>& bytes) {
+  ByteReader root(bytes);
+  Provenance prov;
+  return parseArena(root, prov);
+}
+}  // namespace
+
+// The modder's way back (issue 26): a Spore model converted to .glb and written with
+// `convert --to rw4-arena` is a PC arena in Spore's own mesh objects again (the .glb's scene extras keep
+// extras.rw4.platform "w32"), which reads back with the same skinned mesh; a glTF that never came from
+// an arena still gives a PS3 .psg. Before, every --to rw4-arena wrote a PS3 arena, which Spore cannot load.
+TEST(Rw4SporeMesh, ConvertToRw4ArenaWritesASporeModelBackAsPcArena) {
+  const std::string dir = test::scratchDir("rw4_spore_mesh_back");
+  const std::string model = dir + "/creature.rw4";
+  ASSERT_TRUE(platform::writeFileAtomic(model, sporeBytes(creature()), platform::Overwrite::Replace).ok());
+  const std::string glb = dir + "/creature.glb", back = dir + "/back.rw4";
+  test::CliRun run = test::runCli(fmt::format("convert {} -o {}", test::quote(model), test::quote(glb)));
+  ASSERT_EQ(run.code, 0) << run.text;
+  run = test::runCli(fmt::format("convert {} --to rw4-arena -o {}", test::quote(glb), test::quote(back)));
+  ASSERT_EQ(run.code, 0) << run.text;
+  // Spore's rule (children do not inherit scale) is the PC arena's own: nothing to warn about, though
+  // the clip's LocRotScale keys scale every bone (before, the PS3 rule's warning named 3 bones).
+  EXPECT_EQ(run.text.find("their parent's scale"), std::string::npos) << run.text;
+  const std::vector<uint8_t> bytes = test::readBytes(back);
+  auto arena = parsed(bytes);
+  ASSERT_TRUE(arena.ok()) << arena.error().describe();
+  EXPECT_EQ(arena->platform->platform, Platform::Pc);
+  EXPECT_TRUE(std::any_of(arena->dictionary.begin(), arena->dictionary.end(), [](const DictEntry& e) { return e.typeId == spore::kMesh; }))
+      << "no Spore Mesh object (0x20009) in the written arena";
+  const Rig again = readRig(bytes);
+  ASSERT_EQ(again.meshes.size(), 1u);
+  EXPECT_EQ(again.meshes[0].vertexCount(), creature().meshes[0].vertexCount());
+  EXPECT_TRUE(again.meshes[0].skinned());
+
+  // A glTF that was never an arena (the creature exported directly, no rw4 extras): PS3, as before.
+  Rig plain = creature();
+  plain.extras = nullptr;
+  const std::string plainGlb = test::writeGlb(plain, dir + "/plain.glb");
+  const std::string psg = dir + "/plain.psg";
+  run = test::runCli(fmt::format("convert {} --to rw4-arena -o {}", test::quote(plainGlb), test::quote(psg)));
+  ASSERT_EQ(run.code, 0) << run.text;
+  const std::vector<uint8_t> psgBytes = test::readBytes(psg);
+  auto psgArena = parsed(psgBytes);
+  ASSERT_TRUE(psgArena.ok()) << psgArena.error().describe();
+  EXPECT_EQ(psgArena->platform->platform, Platform::Ps3);
+}
+
 // The fuzz target's kept seeds (tests/data/fuzz/rw4_arena/: an arena in Spore's mesh layout, written
 // by the writer above from creature()) take the target's path: read, export, JSON report, write in
 // both layouts, read back with the same bones and meshes. The seed reaches the Spore mesh reader.

@@ -314,6 +314,20 @@ TEST(SluggersTex, TextureBindsBecomeMaterialsOnTheBlocksTextures) {
   EXPECT_TRUE(hasWarning(*back, "sluggers-texture", "no TEX section")) << "an L_ model binds its partner's textures";
 }
 
+// A rig built in code holds its texture index as a signed JSON number (`= 1`), one read from a file
+// as an unsigned one: the writer binds both alike.
+TEST(SluggersTex, ASignedTextureIndexBindsLikeAnUnsignedOne) {
+  const ThreeTextures tex = threeTextures();
+  Rig rig = texturedRig({1});
+  rig.materials[0].extras["sluggers"]["texture"] = 1;
+  ASSERT_TRUE(rig.materials[0].extras["sluggers"]["texture"].is_number_integer() && !rig.materials[0].extras["sluggers"]["texture"].is_number_unsigned());
+  auto back = readBlock(blockWith(rig, tex.entries));
+  ASSERT_TRUE(back.ok()) << back.error().describe();
+  ASSERT_EQ(back->materials.size(), 1u);
+  ASSERT_TRUE(back->materials[0].baseColorTexture.has_value()) << "the bind was written";
+  EXPECT_EQ(pixelsOf(back->textures.at(*back->materials[0].baseColorTexture)), tex.pixels[1]);
+}
+
 // A texture whose palette index runs past its entries costs that texture (a warning naming it),
 // not the block; a descriptor whose image leaves the section refuses the block naming the field.
 TEST(SluggersTex, DamagedTexturesCostThemselvesAndForgedSizesTheBlock) {
@@ -373,6 +387,44 @@ TEST(SluggersTex, CliConvertsATexturedBlockToAValidGlb) {
   const tinygltf::Sampler& s = m.samplers.at(static_cast<size_t>(m.textures[0].sampler));
   EXPECT_EQ(s.wrapS, 10497) << "the writer's binds repeat";
   EXPECT_EQ(s.magFilter, 9729);
+}
+
+// Fact (§3 id 1, [CP] SetState): a bind's setting holds wrapS in bits 16-19, wrapT in 20-23 (GX_CLAMP 0,
+// GX_REPEAT 1, GX_MIRROR 2), minFilter in 24-27 and magFilter in 28-31 (GX_NEAR 0, GX_LINEAR 1,
+// GX_NEAR_MIP_LIN 4). Each texture takes its bind's sampler; textures of one setting share a sampler.
+TEST(SluggersTex, EachDistinctBindSettingIsOneGltfSampler) {
+  const std::string dir = test::scratchDir("sluggers_tex_samplers");
+  Rig rig = texturedRig({0, 1, 2});
+  rig.materials[0].extras["sluggers"]["bind"] = 0u | 0u << 16 | 2u << 20 | 4u << 24 | 0u << 28;  // texture 0: clamp, mirror, nearest
+  const std::vector<uint8_t> block = blockWith(rig, threeTextures().entries);  // textures 1 and 2: the writer's repeat, linear
+  const std::string path = dir + "/slugger.sluggers";
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(block.data()), static_cast<std::streamsize>(block.size()));
+  ASSERT_EQ(test::runCli("convert " + test::quote(path) + " -o " + test::quote(dir + "/out.glb")).code, 0);
+  const test::ValidatorRun v = test::validateGltfFile(dir + "/out.glb");
+  EXPECT_TRUE(v.ok) << v.output;
+  tinygltf::TinyGLTF loader;  // images kept as stored (rigport builds tinygltf without stb_image)
+  loader.SetImageLoader([](tinygltf::Image*, int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; },
+                        nullptr);
+  tinygltf::Model m;
+  std::string err, warn;
+  ASSERT_TRUE(loader.LoadBinaryFromFile(&m, &err, &warn, dir + "/out.glb")) << err;
+  ASSERT_EQ(m.materials.size(), 3u);
+  ASSERT_EQ(m.samplers.size(), 2u) << "two distinct settings";
+  const auto samplerOf = [&](size_t material) {
+    const int texture = m.materials.at(material).pbrMetallicRoughness.baseColorTexture.index;
+    return texture < 0 ? -1 : m.textures.at(static_cast<size_t>(texture)).sampler;
+  };
+  ASSERT_GE(samplerOf(0), 0);
+  EXPECT_EQ(samplerOf(1), samplerOf(2));
+  EXPECT_NE(samplerOf(0), samplerOf(1));
+  const tinygltf::Sampler& s = m.samplers.at(static_cast<size_t>(samplerOf(0)));
+  EXPECT_EQ(s.wrapS, 33071);      // CLAMP_TO_EDGE
+  EXPECT_EQ(s.wrapT, 33648);      // MIRRORED_REPEAT
+  EXPECT_EQ(s.minFilter, 9986);   // NEAREST_MIPMAP_LINEAR
+  EXPECT_EQ(s.magFilter, 9728);   // NEAREST
+  const tinygltf::Sampler& r = m.samplers.at(static_cast<size_t>(samplerOf(1)));
+  EXPECT_EQ(r.wrapS, 10497);      // REPEAT
+  EXPECT_EQ(r.minFilter, 9729);   // LINEAR
 }
 
 // The sluggers_model fuzz target's textured seed (tests/data/fuzz/sluggers_model/

@@ -157,9 +157,10 @@ void asciiBoneNames(Rig& rig, std::string_view format) {
 }
 
 // A rig whose children do not inherit their parent's scale (Spore) written to a format whose
-// children do: the bones under a scaled parent pose differently; say which and how many.
-void warnScaleInheritance(Rig& rig, std::string_view format) {
-  if (rig.skeleton.inheritScale) return;
+// children do, or the other way round: the bones under a scaled parent pose differently; say which
+// and how many.
+void warnScaleInheritance(Rig& rig, bool formatInherits, std::string_view format) {
+  if (rig.skeleton.inheritScale == formatInherits) return;
   const auto& bones = rig.skeleton.bones;
   std::vector<bool> scaled(bones.size(), false);
   for (size_t b = 0; b < bones.size(); ++b) scaled[b] = bones[b].scale != glm::vec3(1.0f);
@@ -173,9 +174,10 @@ void warnScaleInheritance(Rig& rig, std::string_view format) {
     if (children++ == 0) first = b.name;
   }
   if (children == 0) return;
-  rig.provenance.warn("scale-inheritance", fmt::format("the source's children do not inherit their parent's scale, {}'s do: {} bones under a scaled "
+  rig.provenance.warn("scale-inheritance", fmt::format("the source's children {} their parent's scale, {}'s {}: {} bones under a scaled "
                                                        "parent (first '{}') pose differently there",
-                                                       format, children, printable(first)));
+                                                       formatInherits ? "do not inherit" : "inherit", format, formatInherits ? "do" : "do not",
+                                                       children, printable(first)));
 }
 
 // A mesh riding bone b (a prop on a hand) for a format whose meshes are all skinned: bound to b
@@ -267,7 +269,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
   if (limits.jointsOnJoints) foldHelperBones(rig, format);
   if (limits.tracksOnJointsOnly) foldNonJointTracks(rig, format);
   if (limits.asciiNames) asciiBoneNames(rig, format);
-  warnScaleInheritance(rig, format);
+  warnScaleInheritance(rig, limits.childrenInheritScale, format);
   if (limits.noScaleKeys) dropScaleKeys(rig, format);
   if (limits.hermiteKeys) keysToHermite(rig, format);
   if (limits.keyFrameRate > 0.0f) keysOnFrames(rig, limits.keyFrameRate, format);

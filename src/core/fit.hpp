@@ -26,6 +26,9 @@ struct WriteLimits {
   bool tracksOnJointsOnly = false; // tracks bind to joints: a track on another bone is folded into its children's
   bool jointsOnJoints = false;   // a joint hangs on a joint: a bone that is no joint between two is folded into the joints below it
   bool skinnedMeshesOnly = false; // every mesh is skinned: a mesh riding a bone is bound to it with weight 1, its vertices moved into bind space
+  // The format's rule (Skeleton::inheritScale): whether children inherit their parent's scale. A rig
+  // of the other rule poses the bones under a scaled parent differently there: they are counted.
+  bool childrenInheritScale = true;
 };
 
 // Changes `rig` to fit `limits`; each loss is a warning in rig.provenance naming the mesh or clip

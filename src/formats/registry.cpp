@@ -85,10 +85,38 @@ Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) 
   return items;
 }
 
-// The registry's writer for arenas: the PS3 .psg layout (rw4_arena.md §2.1) with float normals, UVs
-// and weights, so a glTF → .psg → glTF trip loses nothing (rw4::VertexLayout picks Skate's packed types).
-Result<std::vector<uint8_t>> writePs3Arena(const Rig& rig) {
+// Whether `rig` was read from a PC arena: the reader's extras.rw4.platform, which a glTF written by
+// rigport keeps in its scene's extras, so a Spore model edited in Blender still says where it came from.
+bool readFromPcArena(const Rig& rig) {
+  if (!rig.extras.is_object()) return false;
+  const auto rw4 = rig.extras.find("rw4");
+  if (rw4 == rig.extras.end() || !rw4->is_object()) return false;
+  const auto platform = rw4->find("platform");
+  return platform != rw4->end() && *platform == rw4::platformInfo(rw4::Platform::Pc).name;
+}
+
+// What an arena holds: every mesh skinned, 4 influences, 16-bit indices; and the rule of the platform
+// it is written for: a PC (Spore) arena's children do not inherit their parent's scale (rw4_arena.md §5).
+constexpr WriteLimits kArenaLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .asciiNames = true, .skinnedMeshesOnly = true};
+
+WriteLimits arenaLimitsFor(const Rig& rig) {
+  WriteLimits limits = kArenaLimits;
+  limits.childrenInheritScale = !readFromPcArena(rig);
+  return limits;
+}
+
+// The registry's writer for arenas, in the platform the rig was read from. A PC (Spore) rig goes back
+// as Spore writes its models: a PC arena with Spore's own mesh objects, Skeleton and AnimationSkin
+// (docs/spore_meshes.md). Any other rig: the PS3 .psg layout (rw4_arena.md §2.1) with float normals,
+// UVs and weights, so a glTF → .psg → glTF trip loses nothing (rw4::VertexLayout picks Skate's packed
+// types). Clips are not written into either: the row carries no animations, so they go to --anim-out.
+Result<std::vector<uint8_t>> writeArenaAsRead(const Rig& rig) {
   rw4::ArenaWriteOptions options;
+  if (readFromPcArena(rig)) {
+    options.platform = rw4::Platform::Pc;
+    options.sporeMeshes = true;
+    return rw4::writeArena(rig, options);
+  }
   options.layout = rw4::VertexLayout{rw4::kF, rw4::kF, rw4::kF, rw4::kF, rw4::kUB256};
   return rw4::writeArena(rig, options);
 }
@@ -115,8 +143,7 @@ constexpr std::array kFormats{
     // no model arena takes a texture arena's textures yet, and model arenas are .psg files too.
     FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons, skinned meshes and textures",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
-               rw4::listArena, rw4::readArena, writePs3Arena,
-               WriteLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .asciiNames = true, .skinnedMeshesOnly = true}},
+               rw4::listArena, rw4::readArena, writeArenaAsRead, kArenaLimits, {}, kFloatPrecision, nullptr, {}, arenaLimitsFor},
     FormatInfo{"sims3-clip", "The Sims 3 CLIP animation (0x6B20C4F3; s3pe's .animation)", ".clip,.animation", kCarriesAnimations,
                "FNV32 of the lower-cased bone name", sims3::probeClip, listClips<sims3::readClip>, readOneClipSet<sims3::readClip>,
                sims3::writeClip, WriteLimits{.noScaleKeys = true, .keyFrameRate = 30.0f, .oneClipPerFile = true}, {}, kQuantisedKeyPrecision},

@@ -73,6 +73,11 @@ struct FormatInfo {
   // model's own name (a DFF's TXD); else the extension of the files each texture name names, beside
   // the model (BattleForge: "skin_col" is skin_col.dds), looked for and warned about by that name.
   std::string_view textureFileExtension = {};
+  // For a writer whose file depends on the rig (the RW4 platform it came from): what it holds for
+  // this rig, used by `convert --to` in place of `limits`; nullptr where `limits` always applies.
+  WriteLimits (*limitsFor)(const Rig& rig) = nullptr;
+
+  WriteLimits writeLimits(const Rig& rig) const { return limitsFor != nullptr ? limitsFor(rig) : limits; }
 
   // Clips with no skeleton of their own: they bind to one from another file.
   bool animationOnly() const { return (carries & kCarriesAnimations) != 0 && (carries & kCarriesSkeleton) == 0; }

@@ -58,7 +58,7 @@ Result<std::vector<uint8_t>> encode(Rig& rig, const FormatInfo& format, Provenan
                                                       format.name, carriesText(format.carries)));
     rig.meshes.clear();
   }
-  RP_CHECK(fitToLimits(rig, format.limits, format.name));
+  RP_CHECK(fitToLimits(rig, format.writeLimits(rig), format.name));
   losses.absorb(rig.provenance);
   auto bytes = base != nullptr ? writeOntoBase(rig, format, *base) : format.write(rig);
   if (!bytes) {

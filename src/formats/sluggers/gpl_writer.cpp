@@ -52,15 +52,24 @@ struct DrawRun {
   std::optional<uint32_t> bind;  // §3 display state id 1's setting
 };
 
+// `key` of `s` as a whole number up to `most`, whether JSON holds it signed (a rig built in code:
+// `extras["texture"] = 0`) or unsigned (one parsed from a file).
+std::optional<uint32_t> wholeNumber(const nlohmann::json& s, const char* key, uint32_t most) {
+  if (!s.contains(key) || !s[key].is_number_integer()) return std::nullopt;
+  const nlohmann::json& v = s[key];
+  if (v.is_number_unsigned() ? v.get<uint64_t>() > most : v.get<int64_t>() < 0 || v.get<int64_t>() > int64_t{most}) return std::nullopt;
+  return v.get<uint32_t>();
+}
+
 // The bind a material read from a block keeps (extras.sluggers.bind), else one made from its
 // texture index (extras.sluggers.texture), wrapping and filtering linearly; none for other materials.
 std::optional<uint32_t> bindOf(const Material& m) {
   const nlohmann::json& x = m.extras;
   if (!x.is_object() || !x.contains("sluggers") || !x["sluggers"].is_object()) return std::nullopt;
   const nlohmann::json& s = x["sluggers"];
-  if (s.contains("bind") && s["bind"].is_number_unsigned()) return s["bind"].get<uint32_t>() & ~(7u << 13);  // layer 0
-  if (s.contains("texture") && s["texture"].is_number_unsigned() && s["texture"].get<uint64_t>() <= kBindIndexMask) {
-    return s["texture"].get<uint32_t>() | (1u << 16) | (1u << 20) | (1u << 24) | (1u << 28);  // repeat S and T, linear
+  if (auto bind = wholeNumber(s, "bind", 0xFFFFFFFFu)) return *bind & ~(7u << 13);  // layer 0
+  if (auto texture = wholeNumber(s, "texture", kBindIndexMask)) {
+    return *texture | (1u << 16) | (1u << 20) | (1u << 24) | (1u << 28);  // repeat S and T, linear
   }
   return std::nullopt;
 }
