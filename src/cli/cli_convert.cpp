@@ -523,7 +523,9 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--base", s->base,
                   "With --to: write into a copy of this original (a Sims 3 package: resources the rig holds with other content "
                   "replaced, its new ones added, every other resource kept byte for byte under its key; a DFF: the frames, "
-                  "vertices, triangles and skin the edit changed written, every other chunk kept byte for byte)");
+                  "vertices, triangles and skin the edit changed written, every other chunk kept byte for byte; a Sluggers model "
+                  "block: the bone SRTs, vertices and weights the edit changed written in the original's own form, every other byte "
+                  "kept)");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }

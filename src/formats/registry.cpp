@@ -172,7 +172,8 @@ constexpr std::array kFormats{
     // No file name extension exists for a block carved out of dt_na.dat (sluggers.md §2); ".sluggers" is rigport's.
     FormatInfo{"sluggers-model", "Mario Super Sluggers (Wii) model block: GPL meshes, ACT bones, SKN skinning", ".sluggers",
                kCarriesSkeleton | kCarriesSkin | kCarriesMesh, "", sluggers::probeModel, listOneRig,
-               readOneRig<sluggers::readModel>, [](const Rig& rig) { return sluggers::writeModel(rig); }, WriteLimits{0, 0, 0xFFFF}},
+               readOneRig<sluggers::readModel>, [](const Rig& rig) { return sluggers::writeModel(rig); }, WriteLimits{0, 0, 0xFFFF}, {},
+               kFloatPrecision, sluggers::writeModelOnto},
     FormatInfo{"sluggers-archive", "Mario Super Sluggers (Wii) archive of model blocks (ANM bank members listed, not read)",
                ".sluggers", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", sluggers::probeArchive,
                sluggers::listArchive, sluggers::readArchive, nullptr},

@@ -27,4 +27,7 @@ struct ActData {
 
 Result<ActData> readAct(ByteReader& act, Provenance& provenance);
 
+// A GX matrix without shear as T·R·S (§4: local = T·R·S); a mirroring matrix negates x's scale.
+void decomposeTrs(const glm::mat4& m, glm::vec3& translation, glm::quat& rotation, glm::vec3& scale);
+
 }  // namespace rigport::sluggers

@@ -116,6 +116,15 @@ Status readUserData(ByteReader& r, size_t at, uint32_t size, ActData& act, Prove
 
 }  // namespace
 
+void decomposeTrs(const glm::mat4& m, glm::vec3& translation, glm::quat& rotation, glm::vec3& scale) {
+  translation = glm::vec3(m[3]);
+  glm::mat3 r(m);
+  scale = {glm::length(r[0]), glm::length(r[1]), glm::length(r[2])};
+  if (glm::determinant(r) < 0.0f) scale.x = -scale.x;
+  for (int c = 0; c < 3; ++c) r[c] = scale[c] != 0.0f ? r[c] / scale[c] : glm::vec3(c == 0, c == 1, c == 2);
+  rotation = glm::normalize(glm::quat_cast(r));
+}
+
 Result<ActData> readAct(ByteReader& r, Provenance& provenance) {
   ActData act;
   RP_CHECK(r.seek(0, "magic"));
@@ -154,6 +163,7 @@ Result<ActData> readAct(ByteReader& r, Provenance& provenance) {
     RP_ASSIGN(b.boneID, r.u16("boneID"));
     RP_ASSIGN(b.inheritanceFlag, r.u8("inheritanceFlag"));
     if (controlPtr != 0) { RP_ASSIGN(b.local, readControl(r, controlAt, b.control, provenance)); }  // 0 means identity (§4)
+    b.controlAt = controlAt;
   }
   if (geoNamePtr != 0) {
     // §4: the GEO name may lack a NUL after its extension; it ends at the section end at the latest.

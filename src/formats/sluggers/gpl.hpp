@@ -15,8 +15,20 @@ namespace rigport::sluggers {
 
 constexpr uint32_t kNoIndex = 0xFFFFFFFFu;
 
+// Where an attribute array lies (§3 attribute headers): element i's first component at
+// offset + i * stride, a section offset, its `components` read components gxComponentSize apart;
+// count 0 when the layout has none.
+struct GplArray {
+  size_t offset = 0;
+  size_t stride = 0;
+  uint16_t count = 0;
+  uint8_t quantizeInfo = 0;
+  uint8_t components = 0;
+};
+
 struct GplMesh {
   std::string name;
+  GplArray positionArray, normalArray, uvArray;
   uint8_t positionCompCount = 3;
   uint8_t positionQuantize = 0;
   std::vector<glm::vec3> positions;           // one per slot of the position array

@@ -68,6 +68,7 @@ Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mes
                      "compCount");
   }
   RP_ASSIGN(const ArrayAt a, locateArray(r, headerAt, h, layout, h.compCount));
+  mesh.positionArray = GplArray{a.offset, a.stride, h.count, h.quantizeInfo, 3};
   mesh.positionCompCount = h.compCount;
   mesh.positionQuantize = h.quantizeInfo;
   mesh.positions.resize(h.count);
@@ -84,6 +85,7 @@ Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t posit
   RP_CHECK(r.seek(headerAt, "header"));
   RP_ASSIGN(const AttributeHeader h, readAttributeHeader(r));
   RP_ASSIGN(const ArrayAt a, locateArray(r, headerAt, h, layout, 3));
+  mesh.normalArray = GplArray{a.offset, a.stride, h.count, h.quantizeInfo, 3};
   // §3: the skinned mesh's normal header points into the position array, one vector in.
   mesh.normalsAliasPositions = mesh.positionCompCount == kSkinnedCompCount && h.compCount == kSkinnedCompCount &&
                                h.quantizeInfo == mesh.positionQuantize && h.count == mesh.positions.size() &&
@@ -99,6 +101,7 @@ Status readUvs(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh) {
   RP_ASSIGN(const AttributeHeader h, readAttributeHeader(r));
   const uint8_t used = h.compCount >= 2 ? 2 : 1;
   RP_ASSIGN(const ArrayAt a, locateArray(r, headerAt, h, layout, used));
+  mesh.uvArray = GplArray{a.offset, a.stride, h.count, h.quantizeInfo, used};
   mesh.uvs.resize(h.count);  // zero-filled: a one-component channel leaves v at 0
   if (used == 2) decodeGxArray<2>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.uvs.data()));
   else decodeGxArray<1, 2>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.uvs.data()));

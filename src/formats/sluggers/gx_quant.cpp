@@ -1,6 +1,7 @@
 #include "formats/sluggers/gx_quant.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "core/quant.hpp"
 
@@ -50,6 +51,35 @@ void putGxComponent(std::vector<uint8_t>& out, float v, uint8_t quantizeInfo) {
   const uint32_t raw = static_cast<uint32_t>(quant::floatToFixed(v, quantizeInfo & 0xF, t.bits, t.isSigned));
   if (t.bits == 16) out.push_back(static_cast<uint8_t>(raw >> 8));
   out.push_back(static_cast<uint8_t>(raw));
+}
+
+GxRange gxRange(GxType type, unsigned frac) {
+  if (type == GxType::F32) return {-std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), 0.0};
+  const TypeInfo t = kTypes[static_cast<uint8_t>(type)];
+  const double step = std::ldexp(1.0, -static_cast<int>(frac));
+  const double lo = t.isSigned ? -std::ldexp(1.0, static_cast<int>(t.bits) - 1) : 0.0;
+  const double hi = t.isSigned ? std::ldexp(1.0, static_cast<int>(t.bits) - 1) - 1.0 : std::ldexp(1.0, static_cast<int>(t.bits)) - 1.0;
+  return {lo * step, hi * step, step};
+}
+
+bool storeGxComponent(uint8_t* at, float v, GxType type, unsigned frac) {
+  if (!std::isfinite(v)) return false;
+  if (type == GxType::F32) {
+    const uint32_t u = std::bit_cast<uint32_t>(v);
+    for (int k = 0; k < 4; ++k) at[k] = static_cast<uint8_t>(u >> (24 - 8 * k));
+    return true;
+  }
+  const GxRange range = gxRange(type, frac);
+  const double raw = std::nearbyint(static_cast<double>(v) / range.step);
+  if (raw * range.step < range.lowest || raw * range.step > range.highest) return false;
+  const auto bits = static_cast<uint32_t>(static_cast<int64_t>(raw));
+  if (kTypes[static_cast<uint8_t>(type)].bits == 16) {
+    at[0] = static_cast<uint8_t>(bits >> 8);
+    at[1] = static_cast<uint8_t>(bits);
+  } else {
+    at[0] = static_cast<uint8_t>(bits);
+  }
+  return true;
 }
 
 }  // namespace rigport::sluggers

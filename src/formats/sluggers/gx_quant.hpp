@@ -54,4 +54,14 @@ std::optional<uint8_t> chooseQuantizeInfo(GxType type, std::span<const float> va
 // Appends one component, big-endian, rounded to nearest.
 void putGxComponent(std::vector<uint8_t>& out, float v, uint8_t quantizeInfo);
 
+// What `frac` fractional bits of a GX type hold: the least and greatest value and the step between
+// two (0 for f32, which holds any finite float).
+struct GxRange {
+  double lowest = 0.0, highest = 0.0, step = 0.0;
+};
+GxRange gxRange(GxType type, unsigned frac);
+// One component written over the gxComponentSize bytes at `at`, big-endian, rounded to nearest
+// (within step / 2 of v); false, nothing written, when v is not finite or outside gxRange.
+bool storeGxComponent(uint8_t* at, float v, GxType type, unsigned frac);
+
 }  // namespace rigport::sluggers

@@ -148,6 +148,7 @@ struct ActBone {
   uint8_t inheritanceFlag = 1;
   glm::mat4 local{1.0f};
   Control control;
+  size_t controlAt = 0;  // the Control's ACT offset; 0: none (identity, §4)
 };
 
 // §6 one rebuilt (vertex, bone index, weight) record and where its bind data lies.

@@ -10,6 +10,7 @@
 #include "core/validate.hpp"
 #include "formats/sluggers/act.hpp"
 #include "formats/sluggers/gpl.hpp"
+#include "formats/sluggers/model_places.hpp"
 #include "formats/sluggers/sluggers.hpp"
 #include "formats/sluggers/skin_build.hpp"
 #include "formats/sluggers/tex.hpp"
@@ -54,16 +55,6 @@ Result<Sections> readHeader(ByteReader& r) {
 Result<ByteReader> section(const ByteReader& root, const Sections& s, size_t field, const char* name) {
   const size_t at = s.start[field / 4];
   return root.window(at, s.end(field / 4, root.size()) - at, name);
-}
-
-// A GX matrix without shear as T·R·S (sluggers.md §4: local = T·R·S).
-void decompose(const glm::mat4& m, Bone& b) {
-  b.translation = glm::vec3(m[3]);
-  glm::mat3 r(m);
-  b.scale = {glm::length(r[0]), glm::length(r[1]), glm::length(r[2])};
-  if (glm::determinant(r) < 0.0f) b.scale.x = -b.scale.x;
-  for (int c = 0; c < 3; ++c) r[c] = b.scale[c] != 0.0f ? r[c] / b.scale[c] : glm::vec3(c == 0, c == 1, c == 2);
-  b.rotation = glm::normalize(glm::quat_cast(r));
 }
 
 bool finitePose(const Bone& b) {
@@ -136,7 +127,7 @@ Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vect
     }
     world[i] = b.parent >= 0 ? world[static_cast<size_t>(b.parent)] * local : local;
     if ((a.control.type & kCtrlMatrix) || local != a.local) {
-      decompose(local, b);
+      decomposeTrs(local, b.translation, b.rotation, b.scale);
     } else {
       b.translation = a.control.translation;
       b.rotation = a.control.rotation;
@@ -164,7 +155,8 @@ Status buildSkeleton(const ActData& act, uint64_t actOffset, Rig& rig, std::vect
 // One rig vertex per distinct (position, normal, uv) index triple, or the position array itself
 // when every corner uses one index for all three (what rigport's writer and the skinned layout do);
 // then g's arrays are moved into the mesh.
-void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot) {
+// `place`, when given, learns each vertex's element of the normal and uv arrays too.
+void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot, MeshPlace* place) {
   const bool anyNormal = g.anyCornerNormal, anyUv = g.anyCornerUv;  // kept by the GPL reader as corners were added
   const bool shared = (!anyNormal || g.normals.size() == g.positions.size()) && (!anyUv || g.uvs.size() == g.positions.size()) &&
                       g.cornersShareIndex;
@@ -186,9 +178,14 @@ void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot) {
       mesh.positions.push_back(g.positions[g.cornerPosition[c]]);
       if (anyNormal) mesh.normals.push_back(g.cornerNormal[c] != kNoIndex ? g.normals[g.cornerNormal[c]] : glm::vec3(0, 1, 0));
       if (anyUv) mesh.uvs.push_back(g.cornerUv[c] != kNoIndex ? g.uvs[g.cornerUv[c]] : glm::vec2(0.0f));
+      if (place != nullptr) {
+        place->normalOf.push_back(g.cornerNormal[c]);
+        place->uvOf.push_back(g.cornerUv[c]);
+      }
     }
     mesh.indices.push_back(it->second);
   }
+  if (place != nullptr) place->positionOf = vertexSlot;
 }
 
 // The skinned mesh (§3 "Skinned vs rigid"): the CP takes ACT.skinFileID, the community submesh 0,
@@ -207,7 +204,7 @@ int32_t skinnedMesh(const ActData& act, const std::vector<GplMesh>& meshes, Prov
 }
 
 Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<SknData>& skn, const std::vector<int32_t>& tableToRig,
-                   TextureBinder& binder, Rig& rig) {
+                   TextureBinder& binder, Rig& rig, ModelPlaces* places) {
   const int32_t skinned = skn ? skinnedMesh(act, gpl, rig.provenance) : -1;
   if (skn && skinned < 0 && !skn->records.empty()) {
     rig.provenance.warn("sluggers-skin-mesh", "an SKN section but no skinned submesh (skinFileID none, no compCount-6 layout); skin not read");
@@ -218,6 +215,7 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
     Mesh mesh;
     mesh.name = g.name.empty() ? fmt::format("mesh_{}", m) : g.name;
     std::vector<uint32_t> vertexSlot;
+    MeshPlace* place = places != nullptr ? &places->meshes[m] : nullptr;
     if (static_cast<int32_t>(m) == skinned) {
       BoneIndexMaps maps;
       for (size_t t = 0; t < act.bones.size(); ++t) {
@@ -228,11 +226,15 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
       for (uint32_t t : act.depthFirst) maps.byDepthFirst.push_back(tableToRig[t]);
       SlotSkin skin = buildSkin(*skn, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
       if (g.normalsAliasPositions) g.normals = std::move(g.interleavedNormals);
-      buildVertices(g, mesh, vertexSlot);
+      buildVertices(g, mesh, vertexSlot, place);
       skinReport = std::move(skin.report);
+      if (places != nullptr) {
+        places->skin.mesh = skinned;
+        places->skin.boneOfIndex = std::move(skin.boneOfIndex);
+      }
       applySkin(std::move(skin), vertexSlot, mesh);
     } else {
-      buildVertices(g, mesh, vertexSlot);
+      buildVertices(g, mesh, vertexSlot, place);
       for (size_t b = 0; b < act.bones.size(); ++b) {
         if (act.bones[b].geoFileID == m) mesh.attachBone = tableToRig[b];  // §4: rigid meshes ride their owner bone
       }
@@ -266,7 +268,9 @@ bool probeModel(std::span<const uint8_t> bytes) {
   return magic && *magic == kGplMagic;
 }
 
-Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
+Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) { return readModel(bytes, ctx, nullptr); }
+
+Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPlaces* places) {
   Rig rig;
   rig.provenance.format = "sluggers-model";
   ByteReader root = ctx.reader(bytes, Endian::Big);
@@ -277,6 +281,9 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
   }
   RP_ASSIGN(ByteReader gplReader, section(root, s, kHeaderGpl, "GPL"));
   RP_ASSIGN(std::vector<GplMesh> gpl, readGpl(gplReader, rig.provenance));
+  if (places != nullptr) {
+    for (const GplMesh& g : gpl) places->meshes.push_back(placeMesh(g, s.start[kHeaderGpl / 4]));
+  }
   ActData act;
   if (s.start[kHeaderAct / 4] != 0) {
     RP_ASSIGN(ByteReader actReader, section(root, s, kHeaderAct, "ACT"));
@@ -285,10 +292,11 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
   std::optional<SknData> skn;
   if (s.start[kHeaderSkn / 4] != 0) {
     RP_ASSIGN(ByteReader sknReader, section(root, s, kHeaderSkn, "SKN"));
-    RP_ASSIGN(skn, readSkn(sknReader));
+    RP_ASSIGN(skn, readSkn(sknReader, places != nullptr ? &places->skin.where : nullptr));
   }
   std::vector<int32_t> tableToRig;
   RP_CHECK(buildSkeleton(act, s.start[kHeaderAct / 4], rig, tableToRig));
+  if (places != nullptr) placeBones(act, s.start[kHeaderAct / 4], tableToRig, *places);
   rig.extras = {{"sluggers", {{"actorID", act.actorID}, {"skinFileID", act.skinFileID}, {"geoName", act.geoName}}}};
   if (s.start[kHeaderFacial / 4] != 0) rig.provenance.warn("sluggers-not-read", "the facial-pose section is not read (morph poses)");
   std::vector<Texture> tex;
@@ -297,7 +305,12 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) {
     RP_ASSIGN(tex, readTex(texReader, rig.provenance));
   }
   TextureBinder binder(rig, std::move(tex), s.start[kHeaderTex / 4] != 0);
-  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, binder, rig));
+  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, binder, rig, places));
+  if (places != nullptr && places->skin.mesh >= 0) {
+    places->skin.section = s.start[kHeaderSkn / 4];
+    places->skin.shift = skn->shift;
+    places->skin.records = std::move(skn->records);
+  }
   if (const size_t dot = act.geoName.rfind(".gpl"); dot != std::string::npos && dot > 0) rig.name = act.geoName.substr(0, dot);
   RP_CHECK(validate(rig));
   return rig;

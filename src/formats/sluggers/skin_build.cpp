@@ -125,6 +125,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
                                 noId->boneIndex, noId->vertex));
   }
   const std::vector<int32_t>& map = depthFirst ? maps.byDepthFirst : maps.byId;
+  out.boneOfIndex = map;
 
   // §6: slots beyond the position array are runtime scratch; records naming no bone are dropped.
   size_t beyond = 0, unknownBone = 0;

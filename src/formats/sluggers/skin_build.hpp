@@ -24,6 +24,7 @@ struct SlotSkin {
   std::vector<uint32_t> first;  // slot s owns influences[first[s] .. first[s+1])
   InfluenceList influences;
   nlohmann::json report;        // the choice of meaning and the counts, for the rig extras
+  std::vector<int32_t> boneOfIndex;  // the meaning chosen: SK bone index → rig bone (-1: none)
 };
 
 // Chooses the meaning and rebuilds every slot's influences; the skinned slots' bind positions and

@@ -28,6 +28,17 @@ struct SknData {
   }
 };
 
-Result<SknData> readSkn(ByteReader& skn);
+// Where one record came from (SknData::records, same order), for writing weights back into the
+// block (model_places.hpp): its entry and, for SK2 and SKAcc, the section offset of its u8 weight.
+enum class SkinEntryKind : uint8_t { SK1, SK2, SKAcc };
+constexpr uint32_t kImpliedWeight = 0xFFFFFFFFu;  // SK1: one bone, weight 1.0, nothing stored (§6)
+struct SkinRecordWhere {
+  uint32_t weightAt = kImpliedWeight;
+  SkinEntryKind kind = SkinEntryKind::SK1;
+  uint16_t entry = 0;
+};
+
+// `where`, when given, gets one element per record.
+Result<SknData> readSkn(ByteReader& skn, std::vector<SkinRecordWhere>* where = nullptr);
 
 }  // namespace rigport::sluggers

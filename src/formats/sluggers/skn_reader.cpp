@@ -58,7 +58,8 @@ Result<size_t> entries(ByteReader& r, uint32_t ptr, uint16_t n, size_t size, Fie
   return follow(r, ptr, 0, uint64_t(n) * size, f, kSkn);
 }
 
-Status readSk1(ByteReader& r, size_t at, SknData& skn) {
+// Each returns the records it added; readSk2 and readSkAcc give where their weights lie too.
+Result<size_t> readSk1(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x30, "vertSrc"));
   RP_ASSIGN(const uint32_t src, r.u32("vertSrc"));
   RP_ASSIGN(const uint32_t dst, r.u32("vertDst"));
@@ -71,10 +72,10 @@ Status readSk1(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(checkReach(r, skn, count, at + 0x3A));
   SkinRecord* out = appendRecords(skn, count);
   for (uint32_t k = 0; k < count; ++k) out[k] = SkinRecord{first + k, bone, kFullWeight, static_cast<uint32_t>(source + k * kSkinVertexBytes)};
-  return Ok{};
+  return count;
 }
 
-Status readSk2(ByteReader& r, size_t at, SknData& skn) {
+Result<size_t> readSk2(ByteReader& r, size_t at, SknData& skn, size_t& weightsAt) {
   RP_CHECK(r.seek(at + 0x60, "vertSrc"));
   RP_ASSIGN(const uint32_t src, r.u32("vertSrc"));
   RP_ASSIGN(const uint32_t weightsPtr, r.u32("weights"));
@@ -96,10 +97,11 @@ Status readSk2(ByteReader& r, size_t at, SknData& skn) {
     out[2 * k] = SkinRecord{first + k, bone0, w[2 * k], from};
     out[2 * k + 1] = SkinRecord{first + k, bone1, w[2 * k + 1], from};
   }
-  return Ok{};
+  weightsAt = weights;
+  return size_t{count} * 2;
 }
 
-Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
+Result<size_t> readSkAcc(ByteReader& r, size_t at, SknData& skn, size_t& weightsAt) {
   RP_CHECK(r.seek(at + 0x30, "vertSrc"));
   RP_ASSIGN(const uint32_t src, r.u32("vertSrc"));
   RP_ASSIGN(const uint32_t indicesPtr, r.u32("vertIndices"));
@@ -123,12 +125,13 @@ Status readSkAcc(ByteReader& r, size_t at, SknData& skn) {
     const uint32_t i = (uint32_t(idx[2 * n]) << 8) | idx[2 * n + 1];
     out[n] = SkinRecord{base + i, bone, w[n], static_cast<uint32_t>(source + n * kSkinVertexBytes)};
   }
-  return Ok{};
+  weightsAt = weights;
+  return size_t{count};
 }
 
 }  // namespace
 
-Result<SknData> readSkn(ByteReader& r) {
+Result<SknData> readSkn(ByteReader& r, std::vector<SkinRecordWhere>* where) {
   SknData skn;
   if (r.size() > UINT32_MAX) {
     return r.errorAt(0, ErrorCode::Unsupported, fmt::format("a 0x{:X}-byte SKN section (records address 4 GiB)", r.size()), "numSK1");
@@ -156,17 +159,34 @@ Result<SknData> readSkn(ByteReader& r) {
   const uint64_t reserved = std::min<uint64_t>(recordsClaimed(r, sk1, skn.numSk1, sk2, skn.numSk2, skAcc, skn.numSkAcc), r.size() / 6);
   RP_CHECK(r.charge(reserved * sizeof(SkinRecord), "count"));
   skn.records.reserve(reserved);
+  if (where != nullptr) {
+    RP_CHECK(r.charge(reserved * sizeof(SkinRecordWhere), "count"));
+    where->reserve(reserved);
+  }
+  // A record's weight lies at its entry's weights + its place in the entry (SK2: two a vertex, in
+  // record order; SKAcc: one a record).
+  auto note = [where](SkinEntryKind kind, size_t entry, size_t added, size_t weightsAt) {
+    if (where == nullptr) return;
+    for (size_t k = 0; k < added; ++k) {
+      const uint32_t at = kind == SkinEntryKind::SK1 ? kImpliedWeight : static_cast<uint32_t>(weightsAt + k);
+      where->push_back(SkinRecordWhere{at, kind, static_cast<uint16_t>(entry)});
+    }
+  };
+  size_t added = 0, weightsAt = 0;
   for (size_t i = 0; i < skn.numSk1; ++i) {
     auto scope = r.scope(Field("SK1", static_cast<int64_t>(i)));
-    RP_CHECK(readSk1(r, sk1 + i * kSk1Size, skn));
+    RP_ASSIGN(added, readSk1(r, sk1 + i * kSk1Size, skn));
+    note(SkinEntryKind::SK1, i, added, 0);
   }
   for (size_t i = 0; i < skn.numSk2; ++i) {
     auto scope = r.scope(Field("SK2", static_cast<int64_t>(i)));
-    RP_CHECK(readSk2(r, sk2 + i * kSk2Size, skn));
+    RP_ASSIGN(added, readSk2(r, sk2 + i * kSk2Size, skn, weightsAt));
+    note(SkinEntryKind::SK2, i, added, weightsAt);
   }
   for (size_t i = 0; i < skn.numSkAcc; ++i) {
     auto scope = r.scope(Field("SKAcc", static_cast<int64_t>(i)));
-    RP_CHECK(readSkAcc(r, skAcc + i * kSkAccSize, skn));
+    RP_ASSIGN(added, readSkAcc(r, skAcc + i * kSkAccSize, skn, weightsAt));
+    note(SkinEntryKind::SKAcc, i, added, weightsAt);
   }
   return skn;
 }

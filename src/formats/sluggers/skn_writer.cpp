@@ -16,15 +16,7 @@
 #include "formats/sluggers/writer_parts.hpp"
 
 namespace rigport::sluggers {
-namespace {
 
-struct Weighted {
-  uint32_t bone = 0;  // rig bone
-  uint32_t w = 0;     // 1/256 units
-};
-
-// A vertex's influences merged per bone and quantised to 256ths summing to exactly 256 (largest
-// remainders get the leftover units); zero weights are dropped.
 std::vector<Weighted> quantizeWeights(const Mesh& mesh, size_t v) {
   std::map<uint32_t, double> merged;
   double total = 0.0;
@@ -50,6 +42,8 @@ std::vector<Weighted> quantizeWeights(const Mesh& mesh, size_t v) {
   std::erase_if(out, [](const Weighted& x) { return x.w == 0; });
   return out;
 }
+
+namespace {
 
 struct Run {
   uint32_t first = 0, count = 0;

@@ -37,6 +37,11 @@ struct ModelWriteOptions {
 Result<std::vector<uint8_t>> writeModel(const Rig& rig, const ModelWriteOptions& options);
 inline Result<std::vector<uint8_t>> writeModel(const Rig& rig) { return writeModel(rig, ModelWriteOptions{}); }
 
+// The rig written into a copy of `base`, a model block (`convert --base`, issue 28): the values the
+// edit changed replaced in place, as the original stores them, every other byte kept; what would
+// change the block's counts or structure is refused (model_onto.cpp).
+Result<std::vector<uint8_t>> writeModelOnto(const Rig& rig, const Source& base, ReadContext& ctx);
+
 // The offsets are checked (ascending, aligned, inside the file) and the first member must be a
 // model block or an ANM bank, so a file that merely starts with a small number is not taken.
 bool probeArchive(std::span<const uint8_t> bytes);

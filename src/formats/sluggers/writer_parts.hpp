@@ -23,6 +23,14 @@ Result<std::vector<uint8_t>> writeMeshBlob(const Mesh& mesh, std::span<const Mat
 Result<std::vector<uint8_t>> writeSkn(const Mesh& mesh, const std::vector<uint16_t>& boneIndex, uint8_t shift,
                                       const std::vector<uint8_t>& mirror);
 
+struct Weighted {
+  uint32_t bone = 0;  // rig bone
+  uint32_t w = 0;     // 1/256 units
+};
+// Vertex v's influences merged per bone (ascending) and quantised to 256ths summing to exactly 256
+// (largest remainders get the leftover units, §6); zero weights are dropped.
+std::vector<Weighted> quantizeWeights(const Mesh& mesh, size_t v);
+
 // The most fractional bits (1..15) that keep every skinned position and normal in s16 (§6).
 Result<uint8_t> chooseSkinShift(const Mesh& mesh, size_t meshIndex);
 // The skinned array: per vertex s16 position then normal (zero when the mesh has none).
