@@ -22,6 +22,7 @@
 #include "formats/registry.hpp"
 #include "support/dds_builder.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -351,16 +352,6 @@ std::pair<std::vector<uint8_t>, std::vector<uint8_t>> smallMap(uint32_t seed, bo
   return {test::writeDds(d), rgba};
 }
 
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader([](tinygltf::Image*, int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; },
-                        nullptr);
-  tinygltf::Model model;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << err;
-  return model;
-}
-
 std::vector<uint8_t> pngPixels(const uint8_t* data, size_t size) {
   png_image image{};
   image.version = PNG_IMAGE_VERSION;
@@ -393,7 +384,7 @@ TEST(BattleforgeDdsCli, TheMaterialsMapsBesideTheDrsBecomeBaseColourAndNormal) {
   const std::string glb = dir + "/out/unit.glb";
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.materials.size(), 1u);
   EXPECT_EQ(m.meshes.at(0).primitives.at(0).attributes.count("TANGENT"), 1u) << "a normal-mapped mesh carries its tangents";
   const tinygltf::Material& material = m.materials[0];
@@ -423,7 +414,7 @@ TEST(BattleforgeDdsCli, AMissingMapIsAWarningNamingTheFileLookedFor) {
   ASSERT_EQ(run.code, 0) << run.text;
   const test::CliRun info = test::runCli("info " + test::quote(dir + "/unit.drs"));
   EXPECT_NE(info.text.find("texture 'unit_NOR' not found; looked for " + dir + "/unit_NOR.dds (no such file)"), std::string::npos) << info.text;
-  const tinygltf::Model m = loadGlb(dir + "/out/unit.glb");
+  const tinygltf::Model m = test::loadGlbModel(dir + "/out/unit.glb");
   EXPECT_GE(m.materials.at(0).pbrMetallicRoughness.baseColorTexture.index, 0) << "the colour map found still binds";
   EXPECT_EQ(m.materials.at(0).normalTexture.index, -1);
   EXPECT_TRUE(test::validateGltfFile(dir + "/out/unit.glb").ok);

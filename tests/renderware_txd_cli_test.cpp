@@ -15,6 +15,7 @@
 #include <tiny_gltf.h>
 
 #include "support/gltf_validator.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/test_support.hpp"
 #include "support/txd_builder.hpp"
 
@@ -62,17 +63,6 @@ std::vector<uint8_t> decodePng(const uint8_t* data, size_t size, uint32_t* width
   return rgba;
 }
 
-// tinygltf with images kept as stored (rigport builds it without stb_image).
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader([](tinygltf::Image*, int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; },
-                        nullptr);
-  tinygltf::Model model;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << err;
-  return model;
-}
-
 std::vector<uint8_t> imagePixels(const tinygltf::Model& m, size_t image, uint32_t* width, uint32_t* height) {
   const tinygltf::BufferView& v = m.bufferViews.at(static_cast<size_t>(m.images.at(image).bufferView));
   return decodePng(m.buffers.at(0).data.data() + v.byteOffset, v.byteLength, width, height);
@@ -116,7 +106,7 @@ TEST(RenderwareTxdCli, TxdBesideTheDffIsEmbeddedAndBoundByName) {
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
 
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.images.size(), 2u) << "one image per texture a material uses";
   ASSERT_EQ(m.textures.size(), 2u);
   ASSERT_GE(m.materials.size(), 3u);
@@ -155,7 +145,7 @@ TEST(RenderwareTxdCli, TxdGivenWithTheOptionIsUsed) {
                                         test::quote(dir + "/out") + " --json");
   ASSERT_EQ(run.code, 0) << run.text;
   EXPECT_NE(run.text.find("texture 'CLOTH_CUT' not found; looked in " + dir + "/shared.txd"), std::string::npos) << run.text;
-  const tinygltf::Model m = loadGlb(dir + "/out/ped.glb");
+  const tinygltf::Model m = test::loadGlbModel(dir + "/out/ped.glb");
   EXPECT_EQ(m.images.size(), 1u);
   EXPECT_EQ(m.materials.at(0).pbrMetallicRoughness.baseColorTexture.index, 0);
   EXPECT_TRUE(test::validateGltfFile(dir + "/out/ped.glb").ok);
@@ -174,7 +164,7 @@ TEST(RenderwareTxdCli, EachDistinctFilterAndAddressingIsOneSampler) {
   const std::string glb = dir + "/out/ped.glb";
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_EQ(m.textures.size(), 3u);
   ASSERT_EQ(m.samplers.size(), 2u) << "two distinct settings";
   const auto samplerOf = [&](size_t material) {

@@ -24,6 +24,7 @@
 #include "formats/rw4/rw4.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/rw4_texture_builder.hpp"
+#include "support/gltf_pose.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -146,16 +147,6 @@ std::vector<uint8_t> argbPixels(uint8_t seed) {
 
 void writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
-tinygltf::Model loadGlb(const std::string& path) {
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader([](tinygltf::Image*, int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; },
-                        nullptr);
-  tinygltf::Model model;
-  std::string err, warn;
-  EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << err;
-  return model;
 }
 
 // A .glb's JSON chunk and BIN chunk (glTF 2.0 §4.4: 12-byte header, then length-type-data chunks).
@@ -342,7 +333,7 @@ TEST(Rw4MaterialCli, TextureArenasBesideTheModelTextureItsMaterials) {
   const std::string glb = dir + "/out/DIST_sky.glb";
   const test::ValidatorRun v = test::validateGltfFile(glb);
   EXPECT_TRUE(v.ok) << v.output;
-  const tinygltf::Model m = loadGlb(glb);
+  const tinygltf::Model m = test::loadGlbModel(glb);
   ASSERT_GE(m.materials.size(), 2u);
   EXPECT_EQ(m.materials[0].name, "night_skybox_shader_0x000133ab03e38717");
   const int sky = m.materials[0].pbrMetallicRoughness.baseColorTexture.index;
@@ -384,7 +375,7 @@ TEST(Rw4MaterialCli, TxdOptionTakesATextureArenaAndNoTexturesReadsNone) {
   const test::CliRun run = test::runCli("convert " + test::quote(alone + "/DIST_sky.psg") + " --txd " + test::quote(dir + "/DIST_sky_Textures.psg") +
                                         " -o " + test::quote(alone + "/given"));
   ASSERT_EQ(run.code, 0) << run.text;
-  const tinygltf::Model m = loadGlb(alone + "/given/DIST_sky.glb");
+  const tinygltf::Model m = test::loadGlbModel(alone + "/given/DIST_sky.glb");
   const int sky = m.materials.at(0).pbrMetallicRoughness.baseColorTexture.index;
   ASSERT_GE(sky, 0) << run.text;
   EXPECT_EQ(imagePixels(m, sky), argbPixels(40));

@@ -108,8 +108,8 @@ WriteLimits arenaLimitsFor(const Rig& rig) {
 // The registry's writer for arenas, in the platform the rig was read from. A PC (Spore) rig goes back
 // as Spore writes its models: a PC arena with Spore's own mesh objects, Skeleton and AnimationSkin
 // (docs/spore_meshes.md). Any other rig: the PS3 .psg layout (rw4_arena.md §2.1) with float normals,
-// UVs and weights, so a glTF → .psg → glTF trip loses nothing (rw4::VertexLayout picks Skate's packed
-// types). Clips are not written into either: the row carries no animations, so they go to --anim-out.
+// UVs and weights and the materials' RenderMaterialData, so a glTF → .psg → glTF trip loses nothing
+// (rw4::VertexLayout picks Skate's packed types). Clips are not written into either: the row carries no animations, so they go to --anim-out.
 Result<std::vector<uint8_t>> writeArenaAsRead(const Rig& rig) {
   rw4::ArenaWriteOptions options;
   if (readFromPcArena(rig)) {
@@ -118,6 +118,7 @@ Result<std::vector<uint8_t>> writeArenaAsRead(const Rig& rig) {
     return rw4::writeArena(rig, options);
   }
   options.layout = rw4::VertexLayout{rw4::kF, rw4::kF, rw4::kF, rw4::kF, rw4::kUB256};
+  options.materials = true;  // the texture GUIDs a model arena's materials were read with go back (docs/rw4_materials.md)
   return rw4::writeArena(rig, options);
 }
 

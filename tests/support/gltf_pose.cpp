@@ -15,6 +15,9 @@ namespace rigport::test {
 tinygltf::Model loadGlbModel(const std::string& path) {
   tinygltf::Model model;
   tinygltf::TinyGLTF loader;
+  // Images kept as stored (PNG bytes): rigport builds tinygltf without stb_image.
+  loader.SetImageLoader([](tinygltf::Image*, int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; },
+                        nullptr);
   std::string err, warn;
   EXPECT_TRUE(loader.LoadBinaryFromFile(&model, &err, &warn, path)) << path << ": " << err;
   return model;

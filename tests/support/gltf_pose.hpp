@@ -20,6 +20,7 @@ std::vector<glm::mat4> nodeWorlds(const tinygltf::Model& m);
 // Largest |joint world × inverse bind − identity| over the joints of skin `skin`.
 float worstRestPoseError(const tinygltf::Model& m, size_t skin = 0);
 
+// A .glb as tinygltf reads it, images kept as their stored bytes.
 tinygltf::Model loadGlbModel(const std::string& path);
 
 // A node's local TRS, as written or as an animation sets it.

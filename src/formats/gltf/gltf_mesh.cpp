@@ -5,7 +5,10 @@
 // writes for a mesh without faces); lines have no surface and are skipped with a warning.
 // Primitives sharing one set of attribute accessors (rigport's and Blender's layout for one mesh
 // with several materials) share their vertices; each primitive is one MeshPart.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -135,6 +138,11 @@ class MeshBuilder {
         }
         if (!extras.empty()) out.extras = std::move(extras);
       }
+      // A glTF from another tool (or Blender without custom properties) names no textures in extras:
+      // the colour map's image name, as the game files name a texture, so writers keep the reference.
+      if (out.textures.empty()) {
+        if (std::string name = imageName(m.pbrMetallicRoughness.baseColorTexture.index); !name.empty()) out.textures.push_back(std::move(name));
+      }
     } else {
       out.name = "default";
     }
@@ -142,6 +150,24 @@ class MeshBuilder {
     rig_.materials.push_back(std::move(out));
     materials_[index] = slot;
     return slot;
+  }
+
+  // The name of texture `index`'s image without a picture extension ("skin_col.png" and
+  // "textures/skin_col.png" name skin_col): its name, else its URI's file name; empty when neither.
+  std::string imageName(int index) const {
+    const auto& textures = doc_.model.textures;
+    if (index < 0 || static_cast<size_t>(index) >= textures.size()) return {};
+    const int source = textures[static_cast<size_t>(index)].source;
+    if (source < 0 || static_cast<size_t>(source) >= doc_.model.images.size()) return {};
+    const tinygltf::Image& image = doc_.model.images[static_cast<size_t>(source)];
+    std::string name = image.name;
+    if (name.empty() && !image.uri.empty() && image.uri.rfind("data:", 0) != 0) name = std::filesystem::path(image.uri).filename().string();
+    std::string extension = std::filesystem::path(name).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const char* picture : {".png", ".jpg", ".jpeg", ".dds", ".tga", ".bmp"}) {
+      if (extension == picture) return name.substr(0, name.size() - extension.size());
+    }
+    return name;
   }
 
   Status addVertices(const tinygltf::Primitive& prim, const std::string& at, const tinygltf::Skin* skin, const Layout& layout,
