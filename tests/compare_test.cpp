@@ -5,6 +5,8 @@
 // and be reported at the right clip, time and bone.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -242,6 +244,42 @@ TEST(Compare, BonesMatchByNameThenIdThenHash) {
   EXPECT_EQ(c.unmatched[1].name, "bone_1234");
   EXPECT_FALSE(c.unmatched[1].inFirst);
   EXPECT_EQ(c.bones, rig.skeleton.bones.size() - 1);
+}
+
+// `rig` with a bone that is no joint put first, named as its root bone and 0.4 m away: Blender's
+// armature object, which it names after the root bone it imported (writer_corpus_test's Z-up export).
+Rig withArmatureNamedLikeTheRoot(const Rig& rig) {
+  Rig out = rig;
+  Bone armature;
+  armature.name = rig.skeleton.bones.front().name;
+  armature.translation = glm::vec3(0.0f, 0.4f, 0.0f);
+  auto& bones = out.skeleton.bones;
+  for (Bone& b : bones) b.parent += b.parent >= 0 ? 1 : 0;
+  bones.insert(bones.begin(), armature);
+  out.skeleton.joints.clear();
+  for (uint32_t j = 1; j < bones.size(); ++j) out.skeleton.joints.push_back(j);
+  for (Mesh& m : out.meshes)
+    for (Influence& i : m.influences) ++i.bone;
+  for (Animation& a : out.animations)
+    for (BoneTrack& t : a.tracks) t.bone += t.bone >= 0 ? 1 : 0;
+  return out;
+}
+
+// Fact: a name on two bones of one side (the armature node and the joint 'root') and on one of the
+// other (a writer renamed the node 'root_2' or dropped it) pairs the joints; before, the node came
+// first and was paired with the joint: 0.4 m "off" at a root the writer had kept exactly.
+TEST(Compare, ANameOnMoreBonesOfOneSidePairsJointWithJoint) {
+  const Rig rig = makeDemoCharacter();
+  const Rig blender = withArmatureNamedLikeTheRoot(rig);
+  Rig renamed = blender;
+  renamed.skeleton.bones.front().name += "_2";
+  for (const Rig* other : std::initializer_list<const Rig*>{&rig, &renamed}) {
+    const Comparison c = comparePoses(blender, *other);
+    EXPECT_LT(measure(c, "rest joints").worst, 1e-6);
+    EXPECT_LT(measure(c, "clip joints").worst, 1e-6);
+    const Comparison back = comparePoses(*other, blender);
+    EXPECT_LT(measure(back, "rest joints").worst, 1e-6);
+  }
 }
 
 // Fact: a mesh with fewer vertices, or a mesh only one side has, is listed with its count.

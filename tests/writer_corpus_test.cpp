@@ -44,10 +44,9 @@ const std::map<std::string, std::string> kKnownSilent = {
      "root; once .anm keys pose the nodes the skeleton is mirrored back (issue 27 §2, 'a mirrored armature')"},
     // The DRS rest pose under a transformed armature object (issue 27 §2, "a transformed armature
     // object"): bind vertices stay within 8e-7 m, the joints do not. BoneMatrix holds an orthonormal
-    // rotation (battleforge_drs.md §4), so the armature's scale or mirror cannot be kept in it. The
-    // Z-up case is not understood yet: there the armature node is the identity and the root joint
-    // holds the 90° turn; both are named 'root', so compare's match by name is in doubt too.
-    {"zup_to_DrsSka", "rest joints 0.362 m at 'root' (Blender's Z-up export: the root joint turned 90° about x)"},
+    // rotation (battleforge_drs.md §4), so the armature's scale or mirror cannot be kept in it.
+    // (The Z-up export's 0.362 m at 'root' was compare pairing Blender's armature node 'root' with
+    // the DRS's joint 'root': compare now pairs joints with joints first; the DRS is within 1.6e-6 m.)
     {"nonuniform_scale_to_DrsSka", "rest joints 0.092 m at 'clavicle_l', clip joints 0.548 m (armature scale 1 x 0.7 x 1.4)"},
     {"mirrored_scale_to_DrsSka", "rest joints 0.513 m at 'root', clip joints 2.16 m (armature scale -1: a point mirror)"},
 };

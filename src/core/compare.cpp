@@ -59,6 +59,15 @@ bool sameHash(const Bone& x, const Bone& y) {
   return x.nameHash && x.nameHashKind != HashKind::None && !y.name.empty() && hashName(x.nameHashKind, y.name) == *x.nameHash;
 }
 
+// Whether each bone is one of the skeleton's joints.
+std::vector<bool> jointFlags(const Skeleton& skeleton) {
+  std::vector<bool> out(skeleton.bones.size(), false);
+  for (const uint32_t j : skeleton.jointList()) {
+    if (j < out.size()) out[j] = true;
+  }
+  return out;
+}
+
 // first bone -> second bone or -1: by name, else id, else name hash; each second bone taken once.
 std::vector<int32_t> matchBones(const Skeleton& first, const Skeleton& second) {
   const auto& a = first.bones;
@@ -74,16 +83,31 @@ std::vector<int32_t> matchBones(const Skeleton& first, const Skeleton& second) {
       }
     }
   };
-  std::unordered_map<std::string, std::vector<size_t>> byName;
-  for (size_t j = b.size(); j-- > 0;) {
-    if (!b[j].name.empty()) byName[b[j].name].push_back(j);  // reversed: back() is the first
-  }
+  // By name, in order. Where a name is on more bones on one side than on the other, a joint takes a
+  // joint first: Blender names its armature object after the root bone it imported (a 'root' node
+  // above the joint 'root'), and a writer that renames or drops that node leaves one 'root', the joint.
+  std::unordered_map<std::string, std::vector<size_t>> inA, inB;
   for (size_t i = 0; i < a.size(); ++i) {
-    auto it = a[i].name.empty() ? byName.end() : byName.find(a[i].name);
-    if (it == byName.end() || it->second.empty()) continue;
-    match[i] = static_cast<int32_t>(it->second.back());
-    taken[it->second.back()] = true;
-    it->second.pop_back();
+    if (!a[i].name.empty()) inA[a[i].name].push_back(i);
+  }
+  for (size_t j = 0; j < b.size(); ++j) {
+    if (!b[j].name.empty()) inB[b[j].name].push_back(j);
+  }
+  const std::vector<bool> jointA = jointFlags(first), jointB = jointFlags(second);
+  for (const auto& [name, as] : inA) {
+    const auto it = inB.find(name);
+    if (it == inB.end()) continue;
+    const std::vector<size_t>& bs = it->second;
+    for (const bool sameKind : {true, false}) {
+      if (sameKind && as.size() == bs.size()) continue;
+      for (const size_t i : as) {
+        for (const size_t j : bs) {
+          if (match[i] >= 0 || taken[j] || (sameKind && jointA[i] != jointB[j])) continue;
+          match[i] = static_cast<int32_t>(j);
+          taken[j] = true;
+        }
+      }
+    }
   }
   pass([](const Bone& x, const Bone& y) { return x.id && y.id && *x.id == *y.id; });
   pass([](const Bone& x, const Bone& y) { return sameHash(x, y) || sameHash(y, x); });
