@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -386,6 +388,42 @@ TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
     Mesh& m = r.meshes.at(0);
     m.influences[m.influenceOffsets[5]].bone = bone(r, "head");
   }, {"SKN", "vertex 5", "'head'"});
+}
+
+// Fact (sluggers.md §3): a texcoord array may store one component an element (compCount 1), which
+// the reader reads as u with v 0. An edit of v there cannot be written: refused, naming the
+// element's v (before, the patcher wrote u alone and dropped v without a word). The fixture is the
+// original with its body's uv header patched to compCount 1 (u then reads every other stored value).
+TEST(SluggersBase, AnEditOfAComponentTheArrayDoesNotStoreIsRefused) {
+  Fixture f = fixture("sluggers_base_uv1");
+  sluggers::ModelPlaces places;
+  blockRig(f.bytes, &places);
+  ASSERT_FALSE(places.meshes.empty());
+  const sluggers::GplArray& uv = places.meshes[0].uv;
+  ASSERT_EQ(uv.components, 2u);
+  // The attribute header {array ptr, u16 count, quantizeInfo, compCount}: its last three fields.
+  const std::array<uint8_t, 4> header{static_cast<uint8_t>(uv.count >> 8), static_cast<uint8_t>(uv.count), uv.quantizeInfo, 2};
+  std::vector<size_t> at;
+  for (size_t i = 0; i + header.size() <= f.bytes.size(); ++i) {
+    if (std::equal(header.begin(), header.end(), f.bytes.begin() + static_cast<std::ptrdiff_t>(i))) at.push_back(i);
+  }
+  ASSERT_EQ(at.size(), 1u) << "the body's uv header is not found once";
+  f.bytes[at[0] + 3] = 1;
+  sluggers::ModelPlaces patched;
+  ASSERT_EQ(blockRig(f.bytes, &patched).meshes.size(), 2u);
+  ASSERT_EQ(patched.meshes[0].uv.components, 1u);
+  writeFile(f.original, f.bytes);
+  const test::CliRun toGlb = test::runCli("convert " + test::quote(f.original) + " -o " + test::quote(f.glb) + " --overwrite");
+  ASSERT_EQ(toGlb.code, 0) << toGlb.text;
+  const std::string out = f.dir + "/uv1.sluggers";
+  Rig unedited = rigOf(f.glb);
+  const test::CliRun same = writeOnto(f, unedited, out);
+  ASSERT_EQ(same.code, 0) << same.text;
+  EXPECT_EQ(test::readBytes(out), f.bytes) << "v 0 everywhere: nothing to refuse, the block unchanged";
+  std::remove(out.c_str());
+  Rig edited = unedited;
+  edited.meshes.at(0).uvs.at(0).y += 0.25f;
+  expectRefused(writeOnto(f, edited, out), out, {"GPL/mesh[0]/texcoord[0][0].y", "1 component(s)"});
 }
 
 // The fuzz target's --base check (fuzz/sluggers_model_fuzz.cpp) on every saved seed: a block's rig

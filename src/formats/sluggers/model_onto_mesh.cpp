@@ -5,6 +5,7 @@
 // Each value lands within half its array's step of the edit (2^-frac / 2: 0.06 mm at s16 with 13
 // fractional bits); a value outside the array's range is refused with the range it holds.
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -95,6 +96,15 @@ template <class V>
 Status storeElement(OntoJob& job, const GplArray& array, uint32_t e, const V& value, const std::string& path) {
   const auto type = static_cast<GxType>(array.quantizeInfo >> 4);
   const size_t size = gxComponentSize(array.quantizeInfo);
+  // A component the array does not store reads as 0 (a one-component uv channel's v): an edit that
+  // gives it another value cannot be written at the block's size.
+  for (uint8_t c = array.components; c < V::length(); ++c) {
+    if (std::abs(value[c]) > kRounding) {
+      return refuse(fmt::format("{}[{}].{}", path, e, kAxes[c]), fmt::format("is {:.6g} in the edit; the array stores {} component(s) an element, "
+                                                                         "so the original holds 0 there and --base cannot write another value",
+                                                                         value[c], array.components));
+    }
+  }
   for (uint8_t c = 0; c < array.components && c < V::length(); ++c) {
     const std::string at = fmt::format("{}[{}].{}", path, e, kAxes[c]);
     RP_CHECK(storeComponent(job, array.offset + e * array.stride + c * size, value[c], type, array.quantizeInfo & 0xF, at));
