@@ -303,15 +303,7 @@ TEST(BattleforgeDds, FuzzSeedIsTheWritersOutput) {
     source = halve(source, w, w);
   }
   const std::vector<uint8_t> written = test::writeDds(d);
-  const std::string path = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/battleforge_dds/seed.dds";
-  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) {
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    std::fwrite(written.data(), 1, written.size(), f);
-    std::fclose(f);
-  }
-  EXPECT_EQ(test::readBytes(path), written) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+  test::expectKeptSeed("battleforge_dds/seed.dds", written);
   auto asset = read(written);
   ASSERT_TRUE(asset.ok()) << asset.error().describe();
   EXPECT_EQ(asset->textures.at(0).image.levels.size(), 4u);

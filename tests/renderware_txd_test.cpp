@@ -384,15 +384,7 @@ TEST(RenderwareTxd, FuzzSeedIsTheWritersOutput) {
   dxt.levels = {squishEncode(dxtSource(squish::kDxt1), 4, 4, squish::kDxt1)};
   rasters.push_back(dxt);
   const std::vector<uint8_t> written = test::writeTxd(rasters);
-  const std::string path = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/renderware_txd/seed.txd";
-  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) {
-    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    std::fwrite(written.data(), 1, written.size(), f);
-    std::fclose(f);
-  }
-  EXPECT_EQ(test::readBytes(path), written) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+  test::expectKeptSeed("renderware_txd/seed.txd", written);
   auto asset = read(written);
   ASSERT_TRUE(asset.ok()) << asset.error().describe();
   EXPECT_EQ(asset->textures.size(), rasters.size());

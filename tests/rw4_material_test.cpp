@@ -315,9 +315,7 @@ TEST(Rw4Material, AMeshWithoutBlendIndicesIsReadStatic) {
 
 TEST(Rw4Material, FuzzSeedIsTheWritersOutput) {
   const std::vector<uint8_t> written = modelArena();
-  const std::string path = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/rw4_arena/seed-ps3-materials.psg";
-  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) writeFile(path, written);
-  EXPECT_EQ(test::readBytes(path), written) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+  test::expectKeptSeed("rw4_arena/seed-ps3-materials.psg", written);
   auto asset = readModel(written);
   ASSERT_TRUE(asset.ok());
   EXPECT_EQ(asset->rigs.at(0).materials.size(), 2u);

@@ -341,9 +341,7 @@ TEST(Rw4Texture, FuzzSeedsAreTheWritersOutput) {
       {"seed-ps3-textures.psg", test::writeTextureArena(ps3)},
       {"seed-spore-textures.rw4", test::writeTextureArena({dxtTexture(kDxt[0], &unused), raster}, false)}};
   for (const auto& [name, written] : seeds) {
-    const std::string path = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/rw4_arena/" + name;
-    if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(written.data()), std::streamsize(written.size()));
-    EXPECT_EQ(test::readBytes(path), written) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+    test::expectKeptSeed("rw4_arena/" + name, written);
     auto asset = read(written);
     ASSERT_TRUE(asset.ok()) << asset.error().describe();
     EXPECT_EQ(asset->textures.size(), name.find("ps3") != std::string::npos ? ps3.size() : 2u) << name;

@@ -432,11 +432,7 @@ TEST(SluggersTex, EachDistinctBindSettingIsOneGltfSampler) {
 // RGB565) appended, so fuzzing reaches the TEX reader and the GX decoder.
 TEST(SluggersTex, TexturedFuzzSeedIsTheWritersOutput) {
   const std::vector<uint8_t> written = blockWith(texturedRig({0, 1, 2}), threeTextures().entries);
-  const std::string path = std::string(RIGPORT_SOURCE_DIR) + "/tests/data/fuzz/sluggers_model/seed-textured-tex.sluggers";
-  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) {
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(written.data()), static_cast<std::streamsize>(written.size()));
-  }
-  EXPECT_EQ(test::readBytes(path), written) << "regenerate with RIGPORT_WRITE_SEEDS=1";
+  test::expectKeptSeed("sluggers_model/seed-textured-tex.sluggers", written);
   auto rig = readBlock(written);
   ASSERT_TRUE(rig.ok()) << rig.error().describe();
   EXPECT_EQ(rig->textures.size(), 3u);

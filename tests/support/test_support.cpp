@@ -1,6 +1,9 @@
 #include "support/test_support.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -55,6 +58,15 @@ int runPiped(const std::string& command, std::string* output) {
 }
 
 }  // namespace
+
+void expectKeptSeed(const std::string& relative, const std::vector<uint8_t>& written) {
+  const std::filesystem::path path = std::filesystem::path(RIGPORT_SOURCE_DIR) / "tests/data/fuzz" / relative;
+  if (std::getenv("RIGPORT_WRITE_SEEDS") != nullptr) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(written.data()), static_cast<std::streamsize>(written.size()));
+  }
+  EXPECT_EQ(readBytes(path.string()), written) << path.string() << ": regenerate with RIGPORT_WRITE_SEEDS=1";
+}
 
 std::string sample(const std::string& relative) { return std::string(RIGPORT_SAMPLES_DIR) + "/" + relative; }
 

@@ -12,6 +12,10 @@ std::string sample(const std::string& relative);
 std::vector<uint8_t> readBytes(const std::string& path);
 // A fresh, empty directory for this test's outputs (under the build tree's test scratch area).
 std::string scratchDir(const std::string& name);
+// The kept fuzz seed tests/data/fuzz/<relative> (replayed by fuzz_corpus_test and the fuzz smoke)
+// is `written`, the tests' own writer's output: checked, and written there first when the
+// environment sets RIGPORT_WRITE_SEEDS (to regenerate the seeds after a writer change).
+void expectKeptSeed(const std::string& relative, const std::vector<uint8_t>& written);
 // Runs a shell command; returns its exit code and fills `output` with stdout+stderr.
 int runCommand(const std::string& command, std::string* output = nullptr);
 
