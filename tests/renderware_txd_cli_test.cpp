@@ -16,6 +16,7 @@
 
 #include "support/gltf_validator.hpp"
 #include "support/gltf_pose.hpp"
+#include "support/png_decode.hpp"
 #include "support/test_support.hpp"
 #include "support/txd_builder.hpp"
 
@@ -50,22 +51,9 @@ std::vector<uint8_t> rampPixels(bool cutOut) {
   return rgba;
 }
 
-// libpng's own reader, independent of the encoder's settings.
-std::vector<uint8_t> decodePng(const uint8_t* data, size_t size, uint32_t* width, uint32_t* height) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&image, data, size) == 0) return {};
-  image.format = PNG_FORMAT_RGBA;
-  std::vector<uint8_t> rgba(PNG_IMAGE_SIZE(image));
-  if (png_image_finish_read(&image, nullptr, rgba.data(), 0, nullptr) == 0) return {};
-  *width = image.width;
-  *height = image.height;
-  return rgba;
-}
-
 std::vector<uint8_t> imagePixels(const tinygltf::Model& m, size_t image, uint32_t* width, uint32_t* height) {
   const tinygltf::BufferView& v = m.bufferViews.at(static_cast<size_t>(m.images.at(image).bufferView));
-  return decodePng(m.buffers.at(0).data.data() + v.byteOffset, v.byteLength, width, height);
+  return test::decodePng(std::span<const uint8_t>(m.buffers.at(0).data).subspan(v.byteOffset, v.byteLength), width, height);
 }
 
 // The demo character, its triangles in two materials: "Skin" (textured, red tint) and "Cloth"
@@ -213,7 +201,7 @@ TEST(RenderwareTxdCli, ATxdAloneIsListedAndWrittenAsPngs) {
   for (const auto& [name, cutOut] : {std::pair{"body", false}, std::pair{"glass", true}}) {
     const std::vector<uint8_t> png = test::readBytes(dir + "/out/cars/" + name + ".png");
     uint32_t w = 0, h = 0;
-    EXPECT_EQ(decodePng(png.data(), png.size(), &w, &h), rampPixels(cutOut)) << name;
+    EXPECT_EQ(test::decodePng(png, &w, &h), rampPixels(cutOut)) << name;
   }
   EXPECT_EQ(test::runCli("convert " + test::quote(dir + "/cars.txd") + " -o " + test::quote(dir + "/one.glb")).code, 1)
       << "a TXD holds no model to write as one .glb";

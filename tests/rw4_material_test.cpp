@@ -25,6 +25,7 @@
 #include "support/gltf_validator.hpp"
 #include "support/rw4_texture_builder.hpp"
 #include "support/gltf_pose.hpp"
+#include "support/png_decode.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -168,13 +169,7 @@ std::vector<uint8_t> glbBin(const std::string& path) {
 std::vector<uint8_t> imagePixels(const tinygltf::Model& m, int texture) {
   const tinygltf::Image& image = m.images.at(static_cast<size_t>(m.textures.at(static_cast<size_t>(texture)).source));
   const tinygltf::BufferView& v = m.bufferViews.at(static_cast<size_t>(image.bufferView));
-  png_image png{};
-  png.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&png, m.buffers.at(0).data.data() + v.byteOffset, v.byteLength) == 0) return {};
-  png.format = PNG_FORMAT_RGBA;
-  std::vector<uint8_t> rgba(PNG_IMAGE_SIZE(png));
-  if (png_image_finish_read(&png, nullptr, rgba.data(), 0, nullptr) == 0) return {};
-  return rgba;
+  return test::decodePng(std::span<const uint8_t>(m.buffers.at(0).data).subspan(v.byteOffset, v.byteLength));
 }
 
 // A folder holding the model as DIST_sky.psg, the sky's texture arena beside it as

@@ -21,6 +21,7 @@
 #include "core/read_context.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "support/rw4_texture_builder.hpp"
+#include "support/png_decode.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -350,18 +351,6 @@ TEST(Rw4Texture, FuzzSeedsAreTheWritersOutput) {
 
 namespace {
 
-std::vector<uint8_t> decodePng(const std::vector<uint8_t>& png, uint32_t* width, uint32_t* height) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&image, png.data(), png.size()) == 0) return {};
-  image.format = PNG_FORMAT_RGBA;
-  std::vector<uint8_t> rgba(PNG_IMAGE_SIZE(image));
-  if (png_image_finish_read(&image, nullptr, rgba.data(), 0, nullptr) == 0) return {};
-  *width = image.width;
-  *height = image.height;
-  return rgba;
-}
-
 std::string lineWith(const std::string& text, const std::string& part) {
   const size_t at = text.find(part);
   if (at == std::string::npos) return {};
@@ -396,9 +385,9 @@ TEST(Rw4TextureCli, ATextureArenaIsListedAndWrittenAsPngs) {
   const test::CliRun run = test::runCli("convert " + psg + " -o " + test::quote(dir + "/out"));
   ASSERT_EQ(run.code, 0) << run.text;
   uint32_t w = 0, h = 0;
-  EXPECT_EQ(decodePng(test::readBytes(dir + "/out/0x2c7f38180001000f/0x2c7f38180001000f.Texture.png"), &w, &h),
+  EXPECT_EQ(test::decodePng(test::readBytes(dir + "/out/0x2c7f38180001000f/0x2c7f38180001000f.Texture.png"), &w, &h),
             expectedArgb(argb.levels[0], 8, 4, true, false));
   EXPECT_EQ(w, 8u);
   EXPECT_EQ(h, 4u);
-  EXPECT_EQ(decodePng(test::readBytes(dir + "/out/0x2c7f38180001000f/0x26e51b122e587b70.png"), &w, &h), reference[0]);
+  EXPECT_EQ(test::decodePng(test::readBytes(dir + "/out/0x2c7f38180001000f/0x26e51b122e587b70.png"), &w, &h), reference[0]);
 }

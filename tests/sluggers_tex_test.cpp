@@ -10,7 +10,6 @@
 #include <fstream>
 #include <random>
 
-#include <png.h>
 #include <tiny_gltf.h>
 
 #include "core/byte_reader.hpp"
@@ -19,6 +18,7 @@
 #include "image/gx_decode.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/gx_builder.hpp"
+#include "support/png_decode.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -374,12 +374,8 @@ TEST(SluggersTex, CliConvertsATexturedBlockToAValidGlb) {
     ASSERT_GE(texture, 0) << "material " << i;
     const tinygltf::Image& image = m.images.at(static_cast<size_t>(m.textures.at(static_cast<size_t>(texture)).source));
     const tinygltf::BufferView& view = m.bufferViews.at(static_cast<size_t>(image.bufferView));
-    png_image png{};
-    png.version = PNG_IMAGE_VERSION;
-    ASSERT_NE(png_image_begin_read_from_memory(&png, m.buffers[0].data.data() + view.byteOffset, view.byteLength), 0);
-    png.format = PNG_FORMAT_RGBA;
-    std::vector<uint8_t> rgba(PNG_IMAGE_SIZE(png));
-    ASSERT_NE(png_image_finish_read(&png, nullptr, rgba.data(), 0, nullptr), 0);
+    const std::vector<uint8_t> rgba = test::decodePng(std::span<const uint8_t>(m.buffers[0].data).subspan(view.byteOffset, view.byteLength));
+    ASSERT_FALSE(rgba.empty()) << "libpng refuses image " << i;
     std::vector<Rgba> pixels;
     for (size_t p = 0; p < rgba.size() / 4; ++p) pixels.push_back({rgba[4 * p], rgba[4 * p + 1], rgba[4 * p + 2], rgba[4 * p + 3]});
     EXPECT_EQ(pixels, tex.pixels[i + 1]) << "material " << m.materials[i].name;
