@@ -34,6 +34,10 @@ struct ReadOptions {
   // the file and of its parsed geometry than the mesh in hand needs (ReadContext::releaseBytes).
   // Its warnings and errors are the ordinary read's. Null: the whole model, as usual.
   std::function<Status(Rig& rig, size_t rigIndex, size_t mesh)> meshBuilt;
+  // For a caller that wants a file's skeletons only (`--skeleton FILE#ITEM`): a container reader
+  // skips its clips and textures without decoding them (in a Sims 3 package, decompressing and
+  // decoding every clip is nearly all the work of reading it).
+  bool skeletonsOnly = false;
 };
 
 struct ReadContext {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -80,7 +81,16 @@ void cmprSubBlock(const uint8_t* p, uint8_t* out, uint32_t x0, uint32_t y0, uint
 class TileDecoder {
  public:
   TileDecoder(GxFormat format, uint32_t width, uint32_t height, std::span<const uint8_t> palette, GxPalette paletteFormat, uint8_t* out)
-      : format_(format), width_(width), height_(height), palette_(palette), paletteFormat_(paletteFormat), out_(out) {}
+      : format_(format), width_(width), height_(height), out_(out) {
+    // Converted once rather than at every pixel that names an entry (C8 decoded at a tenth of
+    // RGBA8's speed when each pixel converted its entry).
+    if (!isGxPalettised(format)) return;
+    colours_.reserve(palette.size() / 2);
+    for (size_t i = 0; i + 2 <= palette.size(); i += 2) {
+      const uint32_t v = be16(palette.data() + i);
+      colours_.push_back(paletteFormat == GxPalette::IA8 ? ia8(v) : paletteFormat == GxPalette::RGB565 ? rgb565(v) : rgb5a3(v));
+    }
+  }
 
   // Decodes the tile at pixel (x0, y0); a palette index beyond the palette is returned as the
   // pixel's index in the image (and nothing more is decoded), else none.
@@ -104,9 +114,8 @@ class TileDecoder {
 
  private:
   std::optional<Rgba> fromPalette(uint32_t index) const {
-    if (2 * size_t{index} + 2 > palette_.size()) return std::nullopt;
-    const uint32_t v = be16(palette_.data() + 2 * size_t{index});
-    return paletteFormat_ == GxPalette::IA8 ? ia8(v) : paletteFormat_ == GxPalette::RGB565 ? rgb565(v) : rgb5a3(v);
+    if (index >= colours_.size()) return std::nullopt;
+    return colours_[index];
   }
 
   // Pixel i (row-major) of the tile at p.
@@ -135,8 +144,7 @@ class TileDecoder {
 
   GxFormat format_;
   uint32_t width_, height_;
-  std::span<const uint8_t> palette_;
-  GxPalette paletteFormat_;
+  std::vector<Rgba> colours_;  // the palette's entries as RGBA
   uint8_t* out_;
 };
 

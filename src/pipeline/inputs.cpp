@@ -23,10 +23,11 @@ Error withRole(Error e, const std::string& path, const char* role) {
 }
 
 // FILE#ITEM: the rig named ITEM (by name or item id), or the file's only rig.
-Result<Rig> loadSkeleton(const std::string& spec, const ReadOptions& read) {
+Result<Rig> loadSkeleton(const std::string& spec, ReadOptions read) {
   const size_t hash = spec.rfind('#');
   const std::string path = hash == std::string::npos ? spec : spec.substr(0, hash);
   const std::string item = hash == std::string::npos ? std::string() : spec.substr(hash + 1);
+  read.skeletonsOnly = true;
   auto asset = loadAsset(path, read);
   if (!asset) return withRole(asset.error(), path, "--skeleton");
   std::vector<Rig>& rigs = asset->rigs;

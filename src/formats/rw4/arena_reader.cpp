@@ -228,7 +228,7 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   ClipSet clips;
   const std::map<uint32_t, uint32_t> animationIds = readAnimationIds(arena, root, asset.provenance);
   for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
-    if (arena.dictionary[i].typeId != kKeyframeAnim) continue;
+    if (arena.dictionary[i].typeId != kKeyframeAnim || ctx.options.skeletonsOnly) continue;
     auto obj = objectReader(arena, root, i, "KeyframeAnim");
     auto anim = obj ? readKeyframeAnim(arena, *obj, i, asset.provenance) : Result<Animation>(obj.error());
     if (!anim) {
@@ -250,8 +250,10 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   }
   // The arena's own textures (a texture arena converts to PNG files); a model arena's materials
   // name theirs in the texture arenas beside it (rw4_materials.md §5), bound by the pipeline.
-  RP_ASSIGN(asset.textures, readArenaTextures(arena, root, asset.provenance));
-  if (asset.rigs.empty() && asset.clips.empty() && asset.textures.empty()) {
+  if (!ctx.options.skeletonsOnly) {
+    RP_ASSIGN(asset.textures, readArenaTextures(arena, root, asset.provenance));
+  }
+  if (asset.rigs.empty() && asset.clips.empty() && asset.textures.empty() && !ctx.options.skeletonsOnly) {
     asset.provenance.warn("rw4-no-model", fmt::format("nothing read: the arena's {} objects include no RenderModelData (0x00EB0001), "
                                                       "Skeleton (0x00070002), KeyframeAnim (0x00070001), Texture (0x000200E8) or "
                                                       "Raster (0x00020003) that reads",

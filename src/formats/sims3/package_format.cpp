@@ -126,7 +126,7 @@ Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
   size_t skipped = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
     const PackageEntry& e = entries[i];
-    if (e.type != kTypeClip && e.type != kTypeRig) continue;
+    if (e.type != kTypeRig && (e.type != kTypeClip || ctx.options.skeletonsOnly)) continue;
     const auto named = names.find(e.instance);
     const std::string name = named == names.end() ? std::string() : named->second;
     auto skip = [&](Error err) {
