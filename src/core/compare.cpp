@@ -327,6 +327,15 @@ const char* unmatchedKindName(Unmatched::Kind kind) {
   return "?";
 }
 
+std::string describeWhere(const Where& w) {
+  std::string out;
+  if (!w.clip.empty() || w.time) out = fmt::format("clip '{}' at {:.4f} s", printable(w.clip), w.time.value_or(0.0f));
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (!w.bone.empty()) add(fmt::format("bone '{}'", printable(w.bone)));
+  if (w.mesh) add(fmt::format("mesh {} vertex {}", *w.mesh, w.vertex.value_or(0)));
+  return out.empty() ? "-" : out;
+}
+
 double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }
 
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options) {

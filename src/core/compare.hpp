@@ -48,6 +48,9 @@ struct Where {
   std::optional<size_t> vertex;
 };
 
+// "clip 'walk' at 0.4167 s, bone 'thigh_r'", "mesh 0 vertex 12"; "-" for nowhere.
+std::string describeWhere(const Where& where);
+
 struct Measure {
   std::string name;    // "rest joints", "bind vertices", "clip joints", "clip vertices"
   double worst = 0.0;  // metres; NaN when a side poses to NaN
