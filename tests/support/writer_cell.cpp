@@ -122,10 +122,6 @@ double statedSize(const std::string& convertText, const std::string& measure) {
 
 bool named(const WriterCell& cell, const Beyond& b) { return statedSize(cell.convertText, b.measure) >= b.worst * (1.0 - 5e-3); }
 
-bool silentlyBeyond(const WriterCell& cell) {
-  return std::any_of(cell.beyond.begin(), cell.beyond.end(), [&](const Beyond& b) { return !named(cell, b); });
-}
-
 void expectWithinPrecisionOrNamed(const std::string& label, const WriterCell& cell) {
   for (const Beyond& b : cell.beyond) {
     const double stated = statedSize(cell.convertText, b.measure);

@@ -59,7 +59,5 @@ WriterCell runWriterCell(const std::string& label, const std::string& input, con
 // states a size at least the measured one (a warning of the right kind that understates the loss
 // does not name it).
 void expectWithinPrecisionOrNamed(const std::string& label, const WriterCell& cell);
-// The cell breaks that rule.
-bool silentlyBeyond(const WriterCell& cell);
 
 }  // namespace rigport::test
