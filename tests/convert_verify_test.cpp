@@ -6,6 +6,7 @@
 // a part that does not read back is one note, and the conversion goes on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -26,8 +27,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Rig demo(bool scaleKeys) {
-  Rig rig = makeDemoCharacter();
+Rig demo(bool scaleKeys, uint32_t vertices = DemoOptions{}.vertices) {
+  DemoOptions options;
+  options.vertices = vertices;
+  Rig rig = makeDemoCharacter(options);
   toGltfAxes(rig);
   if (!scaleKeys) return rig;
   const int32_t chest = rig.skeleton.find("spine_03");
@@ -140,6 +143,34 @@ TEST(ConvertVerify, APartThatDoesNotReadBackIsOneNote) {
   EXPECT_EQ(measured.warnings[0].code, kPoseUnverifiedCode);
   EXPECT_NE(measured.warnings[0].message.find("out/walk.anm does not read back"), std::string::npos) << measured.warnings[0].message;
   EXPECT_NE(measured.warnings[0].message.find("not measured whole"), std::string::npos) << measured.warnings[0].message;
+}
+
+// A mesh beyond the DFF's 65535 vertices is split (exactly): the check pairs the pieces read back with
+// the input split the same way, so no pose-loss (before: bind vertices 0.256 m, vertices of other
+// pieces paired by index). The scale keys' loss on it is measured with the vertices posed at a few
+// of the clip's times (kCheckClipVertexPoses), which the warning says.
+TEST(ConvertVerify, ASplitMeshIsNoLossAndABigMeshIsPosedAtFewTimes) {
+  const FormatInfo* dff = findFormat("renderware-dff");
+  const FormatInfo* anm = findFormat("renderware-anm");
+  ASSERT_TRUE(dff != nullptr && anm != nullptr);
+  for (const bool scaleKeys : {false, true}) {
+    const Rig rig = demo(scaleKeys, 70000);
+    auto encoded = encodeForFormat(rig, *dff, "out/m.dff", anm, "out/walk.anm");
+    ASSERT_TRUE(encoded) << encoded.error().describe();
+    const bool split = std::any_of(encoded->losses.warnings.begin(), encoded->losses.warnings.end(), [](const Warning& w) { return w.code == "mesh-split"; });
+    EXPECT_TRUE(split) << "the mesh is split";
+    const Provenance measured = measureWritten(rig, *encoded, ReadOptions{});
+    if (!scaleKeys) {
+      EXPECT_TRUE(measured.warnings.empty()) << measured.warnings.front().message;
+      continue;
+    }
+    ASSERT_EQ(measured.warnings.size(), 1u);
+    const std::string& message = measured.warnings[0].message;
+    EXPECT_EQ(measured.warnings[0].code, kPoseLossCode);
+    EXPECT_LT(test::statedSize("warning: " + message, "bind vertices"), 1e-4 * 2.56) << message;
+    EXPECT_GT(test::statedSize("warning: " + message, "clip vertices"), 0.05) << message;
+    EXPECT_NE(message.find("vertices posed at 3 of"), std::string::npos) << message;
+  }
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 #include <filesystem>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "core/fit.hpp"
 #include "core/repair.hpp"
 #include "formats/registry.hpp"
 
@@ -105,6 +107,33 @@ std::string measuresText(const Comparison& c) {
   return out;
 }
 
+// `source` with each mesh beyond the written model format's vertex limit split as fitToLimits splits
+// it (exactly: core/fit.hpp), so that its vertices pair by index with the pieces read back; none
+// when no mesh is split.
+std::optional<Rig> splitLikeTheWriter(const Rig& source, const EncodedFiles& files) {
+  const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
+  const uint32_t limit = model == files.formats.end() ? 0 : (*model)->writeLimits(source).maxVertices;
+  const auto beyond = [&](const Mesh& m) { return limit > 0 && m.positions.size() > limit; };
+  if (std::none_of(source.meshes.begin(), source.meshes.end(), beyond)) return std::nullopt;
+  Rig split = source;
+  split.meshes.clear();
+  for (const Mesh& m : source.meshes) {
+    if (!beyond(m)) {
+      split.meshes.push_back(m);
+      continue;
+    }
+    for (Mesh& piece : splitMesh(m, limit)) split.meshes.push_back(std::move(piece));
+  }
+  return split;
+}
+
+// Compare's notes (bones not measured, clips paired by being the only ones, vertices posed at fewer times).
+std::string notesText(const Comparison& c) {
+  std::string out;
+  for (const std::string& n : c.notes) out += "; " + n;
+  return out;
+}
+
 }  // namespace
 
 void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs) {
@@ -122,7 +151,7 @@ void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs) {
   }
 }
 
-Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read, const CompareOptions& options) {
+Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read) {
   Provenance out;
   std::vector<std::string> unread;
   const std::optional<Rig> written = readBack(source, files, read, unread);
@@ -132,14 +161,17 @@ Provenance measureWritten(const Rig& source, const EncodedFiles& files, const Re
     out.warn(kPoseUnverifiedCode, fmt::format("what was written is not measured {}: {}", written ? "whole" : "at all", why));
   }
   if (!written) return out;
-  const Comparison c = comparePoses(source, *written, options);
+  CompareOptions options;
+  options.maxClipVertexPoses = kCheckClipVertexPoses;
+  const std::optional<Rig> split = splitLikeTheWriter(source, files);
+  const Comparison c = comparePoses(split ? *split : source, *written, options);
   const auto [ofSize, whose] = coarsestPrecision(files);
   const double tolerance = c.tolerance(ofSize);
   const bool beyond = std::any_of(c.measures.begin(), c.measures.end(), [&](const Measure& m) { return !(m.worst <= tolerance); });
   if (!beyond) return out;
-  out.warn(kPoseLossCode, fmt::format("{} read back and posed is beyond {}'s stated precision ({:.3g} m: {:g} x the model's size, {:.3g} m): {}",
+  out.warn(kPoseLossCode, fmt::format("{} read back and posed is beyond {}'s stated precision ({:.3g} m: {:g} x the model's size, {:.3g} m): {}{}",
                                       filesText(files), whose != nullptr ? whose->name : "the format", tolerance, ofSize, c.modelSize,
-                                      measuresText(c)));
+                                      measuresText(c), notesText(c)));
   return out;
 }
 

@@ -23,10 +23,15 @@ inline constexpr const char* kPoseLossCode = "pose-loss";
 // A part of the output that did not read back, so was not measured (a note, not a loss).
 inline constexpr const char* kPoseUnverifiedCode = "pose-unverified";
 
+// Most vertex posings per clip the check spends on "clip vertices" (CompareOptions::maxClipVertexPoses):
+// every sample time of the 4,000-vertex demo's 1 s walk, 4 of a 60,000-vertex one's, so that the check
+// stays under the conversion's own time (README "Modding" gives the figures).
+inline constexpr size_t kCheckClipVertexPoses = 250000;
+
 // `source` (the rig given to encodeForFormat) against `files` read back. Returns no warning when every
 // measure is within precision; else one pose-loss warning; a file that does not read back, a clip the
 // skeleton cannot bind or a read-back that is not one rig, one pose-unverified warning. Never fails.
-Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read, const CompareOptions& options = {});
+Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read);
 
 // Rigs of one file that are one skeleton with its clips spread over them (a package's clips, each
 // assembled onto the package's RIG) become that rig with every clip, as `rigport compare` and the
