@@ -4,15 +4,13 @@
 // usual options and edits, and the default export passed through gltfpack with and without
 // quantisation. Each input × target cell is converted with `rigport convert --to` and measured with
 // `rigport compare --json` (tests/support/writer_cell.hpp, the rule tests/writer_matrix_test.cpp
-// holds its hand-made variants to): within the target's stated precision, or a warning naming the
-// loss and its size. The one input made to exceed a format's limit (327 bones against a 256-entry
-// palette) may be refused, cleanly: the limit named and nothing written. Cells known to be beyond
-// precision silently are listed below with their cause, and checked to still be so.
+// holds its hand-made variants to): within the target's stated precision, or a warning stating, for
+// each measure beyond it, a size at least the measured one (convert's pose-loss warning,
+// pipeline/verify.hpp). The one input made to exceed a format's limit (327 bones against a 256-entry
+// palette) may be refused, cleanly: the limit named and nothing written. No cell is exempt.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <map>
 #include <string>
 
 #include <fmt/format.h>
@@ -30,26 +28,6 @@ const char* const kInputs[] = {"default.glb",      "zup.glb",           "nobake.
                                "influences8.glb",  "shape_keys.glb",    "nonuniform_scale.glb", "mirrored_scale.glb",
                                "mesh_offset.glb",  "two_actions.glb",   "separate.gltf",     "prop_on_bone.glb", "many_bones.glb",
                                "gltfpack.glb",     "gltfpack_noq.glb"};
-
-// Cells measured beyond the stated precision with no warning, not fixed yet (issue 27 §2), each with
-// its measure and suspected cause. Each must still be so: when a fix brings one within precision or
-// names its loss, its test fails saying to take it off this list.
-const std::map<std::string, std::string> kKnownSilent = {
-    {"bezier_to_DffAnm",
-     "clip joints 1.62 m at 0.0083 s (toe_r): Blender's BEZIER export writes consecutive rotation keys of a bone in opposite "
-     "hemispheres (thigh_r: z = +1 then -0.9989, w ~ 0), so glTF's component-wise cubic passes near a zero quaternion and turns "
-     "the leg over within a frame; the .anm's linear keys every 1/60 s miss that turn"},
-    {"mirrored_scale_to_DffAnm",
-     "rest within 6.4e-7 m, clip vertices 3.66 m from the first sample: the armature's scale -1 sits on the frame above the HAnim "
-     "root; once .anm keys pose the nodes the skeleton is mirrored back (issue 27 §2, 'a mirrored armature')"},
-    // The DRS rest pose under a transformed armature object (issue 27 §2, "a transformed armature
-    // object"): bind vertices stay within 8e-7 m, the joints do not. BoneMatrix holds an orthonormal
-    // rotation (battleforge_drs.md §4), so the armature's scale or mirror cannot be kept in it.
-    // (The Z-up export's 0.362 m at 'root' was compare pairing Blender's armature node 'root' with
-    // the DRS's joint 'root': compare now pairs joints with joints first; the DRS is within 1.6e-6 m.)
-    {"nonuniform_scale_to_DrsSka", "rest joints 0.092 m at 'clavicle_l', clip joints 0.548 m (armature scale 1 x 0.7 x 1.4)"},
-    {"mirrored_scale_to_DrsSka", "rest joints 0.513 m at 'root', clip joints 2.16 m (armature scale -1: a point mirror)"},
-};
 
 std::string corpusFile(const std::string& name) { return std::string(RIGPORT_CORPUS_DIR) + "/" + name; }
 
@@ -89,12 +67,6 @@ TEST_P(WriterCorpus, WithinPrecisionOrTheLossIsNamed) {
   }
   if (target.cannotHold.count("mesh") != 0) {
     EXPECT_NE(cell.convertText.find("are not written"), std::string::npos) << "meshes dropped silently\n" << cell.convertText;
-  }
-  const auto known = kKnownSilent.find(stem(input.c_str()) + "_to_" + target.name);
-  if (known != kKnownSilent.end()) {
-    std::printf("[ known    ] %s: %s\n", label.c_str(), known->second.c_str());
-    EXPECT_TRUE(test::silentlyBeyond(cell)) << label << " is fixed: take it off kKnownSilent";
-    return;
   }
   test::expectWithinPrecisionOrNamed(label, cell);
 }

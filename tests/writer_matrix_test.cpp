@@ -2,8 +2,8 @@
 // per input × target, each converting the input with `rigport convert --to` and measuring the game
 // file against the input with `rigport compare --json`, as a user checks an edit. A cell passes when
 // every measure is within compare's default tolerance (the target format's stated precision), or
-// when `convert` printed a warning naming what was lost; a cell beyond precision without a warning
-// fails. Anything compare finds on one side only must be what the target cannot hold (clips for a
+// when, for each measure beyond it, `convert` printed a warning stating at least the measured size
+// (its pose-loss warning); a cell beyond precision without one, or with one that understates it, fails. Anything compare finds on one side only must be what the target cannot hold (clips for a
 // model format, meshes for a Sims 3 package). Each cell prints its measures ("[ measured ]"), the
 // figures README's "Modding" table cites.
 //

@@ -3,7 +3,6 @@
 // read and assembled as `convert` reads it; the worst error of each measure is printed with where
 // it happens, and the exit code says whether every one is within --tolerance.
 #include <cmath>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,6 +16,7 @@
 #include "cli/inputs.hpp"
 #include "core/compare.hpp"
 #include "formats/registry.hpp"
+#include "pipeline/verify.hpp"
 
 namespace rigport::cli {
 namespace {
@@ -35,27 +35,12 @@ struct CompareSettings {
   bool json = false;
 };
 
-// Whether two assembled rigs are one skeleton playing different clips (a package's clips, each
-// assembled onto the package's RIG): the same bones, by name and parent, in the same order.
-bool sameSkeleton(const Rig& a, const Rig& b) {
-  const auto& x = a.skeleton.bones;
-  const auto& y = b.skeleton.bones;
-  if (x.size() != y.size()) return false;
-  for (size_t i = 0; i < x.size(); ++i)
-    if (x[i].name != y[i].name || x[i].parent != y[i].parent) return false;
-  return true;
-}
-
 // One side: read and assembled as `convert` does, which must give one rig; rigs that are one
 // skeleton with its clips split over them are that rig with every clip.
 Result<Rig> loadSide(const std::string& path, const InputOptions& options, const char* itemFlag) {
   RP_ASSIGN(const SharedInputs shared, loadSharedInputs(options));
   RP_ASSIGN(std::vector<AssembledRig> rigs, loadInput(path, shared));
-  while (rigs.size() > 1 && sameSkeleton(rigs[0].rig, rigs.back().rig) && rigs[0].rig.meshes.size() == rigs.back().rig.meshes.size()) {
-    auto& clips = rigs.back().rig.animations;
-    rigs[0].rig.animations.insert(rigs[0].rig.animations.end(), std::make_move_iterator(clips.begin()), std::make_move_iterator(clips.end()));
-    rigs.pop_back();
-  }
+  joinClipsOfOneSkeleton(rigs);
   if (rigs.size() == 1) return std::move(rigs.front().rig);
   Error e = makeError(ErrorCode::Usage, rigs.empty() ? std::string("holds no rig to compare")
                                                      : fmt::format("holds {} rigs; pick one with {} (`rigport info` lists them)", rigs.size(), itemFlag));
@@ -69,15 +54,6 @@ InputOptions secondOptions(const CompareSettings& s) {
   o.skeleton = s.secondSkeleton;
   o.items = s.secondItems;
   return o;
-}
-
-std::string whereText(const Where& w) {
-  std::string out;
-  if (!w.clip.empty() || w.time) out = fmt::format("clip '{}' at {:.4f} s", w.clip, w.time.value_or(0.0f));
-  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
-  if (!w.bone.empty()) add(fmt::format("bone '{}'", w.bone));
-  if (w.mesh) add(fmt::format("mesh {} vertex {}", *w.mesh, w.vertex.value_or(0)));
-  return out.empty() ? "-" : out;
 }
 
 Json whereJson(const Where& w) {
@@ -170,7 +146,7 @@ void printText(const CompareSettings& s, const Rig& a, const Rig& b, const Compa
   fmt::print("  {:<14}{:>12}  {}\n", "measure", "worst (m)", "where");
   for (const Measure& m : c.measures) {
     const std::string worst = m.compared == 0 ? "-" : fmt::format("{:.3g}", m.worst);
-    fmt::print("  {:<14}{:>12}  {}{}\n", m.name, worst, m.compared == 0 ? "" : whereText(m.where), within(m, v.tolerance) ? "" : "  BEYOND");
+    fmt::print("  {:<14}{:>12}  {}{}\n", m.name, worst, m.compared == 0 ? "" : describeWhere(m.where), within(m, v.tolerance) ? "" : "  BEYOND");
   }
   for (const Unmatched& u : c.unmatched) {
     const std::string what = u.kind == Unmatched::Kind::Vertices ? fmt::format("{} vertices of mesh {} '{}'", u.count, u.index, u.name)

@@ -25,6 +25,7 @@
 #include "pipeline/encode.hpp"
 #include "cli/exit_codes.hpp"
 #include "pipeline/file_names.hpp"
+#include "pipeline/verify.hpp"
 #include "cli/inputs.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
@@ -63,6 +64,7 @@ struct ConvertSettings {
   const FormatInfo* animTarget = nullptr;  // resolved --anim-out
   std::string base;                        // --base ORIGINAL: --to writes into a copy of it
   std::optional<BaseFile> baseFile;        // resolved --base
+  bool noVerify = false;                   // --no-verify: --to does not read back and measure what it encoded
 };
 
 enum class Outcome { Converted, Skipped, InputFailed, OutputFailed };
@@ -299,6 +301,15 @@ class Converter {
   std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
     auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);
     if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
+    if (!s_.noVerify) {
+      const Provenance measured = measureWritten(rig, *encoded, shared_.read);
+      for (const Warning& w : measured.warnings) {
+        if (shared_.strict && w.code == kPoseLossCode) {
+          return std::pair{Outcome::InputFailed, makeError(ErrorCode::BadValue, fmt::format("{} ({}; strict: nothing was written)", w.message, w.code))};
+        }
+      }
+      encoded->losses.absorb(measured);
+    }
     std::vector<std::span<const uint8_t>> parts;  // one each, then `files` points into them
     for (const auto& file : encoded->files) parts.emplace_back(file.second);
     std::vector<platform::FileToWrite> files;
@@ -423,6 +434,7 @@ int runConvert(ConvertSettings& s) {
     if (!animTarget) return printError(animTarget.error()), kExitUsage;
     s.animTarget = *animTarget;
   }
+  if (s.noVerify && s.target == nullptr) return fmt::print(stderr, "rigport: error: --no-verify goes with --to FORMAT\n"), kExitUsage;
   if (!s.base.empty()) {
     if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --base goes with --to FORMAT\n"), kExitUsage;
     if (auto takes = baseFormat(*s.target, s.base); !takes) return printError(takes.error()), kExitUsage;
@@ -526,6 +538,10 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
                   "vertices, triangles and skin the edit changed written, every other chunk kept byte for byte; a Sluggers model "
                   "block: the bone SRTs, vertices and weights the edit changed written in the original's own form, every other byte "
                   "kept)");
+  cmd->add_flag("--no-verify", s->noVerify,
+                "With --to: do not read the encoded files back to measure them against the input (by default, a pose beyond "
+                "the format's stated precision is a pose-loss warning giving each measure's worst error in metres and where; "
+                "with --strict an error, nothing written)");
   cmd->add_flag("--json", s->json, "Print a JSON summary on stdout: files written, warnings, coverage, errors");
   cmd->callback([s, &exitCode] { exitCode = runConvert(*s); });
 }

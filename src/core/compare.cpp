@@ -212,6 +212,7 @@ class Comparer {
     lever_ = static_cast<float>(kJointLeverOfSize * (out_.modelSize > 0.0 ? out_.modelSize : 1.0));
     for (const char* name : {"rest joints", "bind vertices", "clip joints", "clip vertices"}) out_.measures.push_back(Measure{name, 0.0, 0, {}});
     for (Measure& m : out_.measures) worst_.emplace_back(m);  // the measures are not moved from here on
+    restA_ = pa_.jointWorld();
   }
 
   void rest() {
@@ -222,12 +223,25 @@ class Comparer {
   void clip(const Animation& a, const Animation& b, ClipPair& pair, const CompareOptions& o) {
     const std::vector<float> times = sampleTimes(a, b, o, out_.notes);
     pair.samples = times.size();
-    for (float t : times) {
-      pa_.setTime(&a, t);
-      pb_.setTime(&b, t);
-      measureJoints(worst_[2], a.name, t);
-      measureVertices(worst_[3], a.name, t);
+    const size_t vertices = std::max<size_t>(out_.vertices, 1);
+    const bool everyTime = o.maxClipVertexPoses == 0 || times.size() * vertices <= o.maxClipVertexPoses;
+    std::vector<double> apart(times.size()), moved(times.size());
+    for (size_t i = 0; i < times.size(); ++i) {
+      pa_.setTime(&a, times[i]);
+      pb_.setTime(&b, times[i]);
+      apart[i] = measureJoints(worst_[2], a.name, times[i]);
+      if (everyTime) measureVertices(worst_[3], a.name, times[i]);
+      else moved[i] = fromRest();
     }
+    if (everyTime) return;
+    const std::vector<size_t> chosen = vertexTimes(apart, moved, std::max<size_t>(o.maxClipVertexPoses / vertices, 2));
+    for (const size_t i : chosen) {
+      pa_.setTime(&a, times[i]);
+      pb_.setTime(&b, times[i]);
+      measureVertices(worst_[3], a.name, times[i]);
+    }
+    out_.notes.push_back(fmt::format("clip '{}': vertices posed at {} of {} times (those where the joints differ most, and move most from rest)",
+                                     a.name, chosen.size(), times.size()));
   }
 
  private:
@@ -278,14 +292,45 @@ class Comparer {
                                                     skipped, count > 4 ? ", ..." : "", count == 1 ? "it moves" : "they move"));
   }
 
-  void measureJoints(Worst& worst, const std::string& clip, std::optional<float> t) {
+  // The worst joint distance at this pose.
+  double measureJoints(Worst& worst, const std::string& clip, std::optional<float> t) {
     const auto& wa = pa_.jointWorld();
     const auto& wb = pb_.jointWorld();
+    double here = 0.0;
     for (size_t i = 0; i < match_.size(); ++i) {
       if (!measured_[i]) continue;
-      worst.see(jointDistance(wa[i], wb[static_cast<size_t>(match_[i])], lever_),
-                [&] { return Where{clip, t, boneLabel(a_.skeleton.bones[i], i), std::nullopt, std::nullopt}; });
+      const double d = jointDistance(wa[i], wb[static_cast<size_t>(match_[i])], lever_);
+      here = std::max(here, d);
+      worst.see(d, [&] { return Where{clip, t, boneLabel(a_.skeleton.bones[i], i), std::nullopt, std::nullopt}; });
     }
+    return here;
+  }
+
+  // How far the first rig's measured joints are from their rest.
+  double fromRest() const {
+    double d = 0.0;
+    for (size_t i = 0; i < match_.size(); ++i) {
+      if (measured_[i]) d = std::max(d, jointDistance(pa_.jointWorld()[i], restA_[i], lever_));
+    }
+    return d;
+  }
+
+  // `count` sample indices, increasing: alternately the next largest of `apart` and of `moved`.
+  static std::vector<size_t> vertexTimes(const std::vector<double>& apart, const std::vector<double>& moved, size_t count) {
+    std::vector<size_t> byApart(apart.size()), byMoved(moved.size());
+    for (size_t i = 0; i < apart.size(); ++i) byApart[i] = byMoved[i] = i;
+    std::stable_sort(byApart.begin(), byApart.end(), [&](size_t x, size_t y) { return apart[x] > apart[y]; });
+    std::stable_sort(byMoved.begin(), byMoved.end(), [&](size_t x, size_t y) { return moved[x] > moved[y]; });
+    std::vector<bool> taken(apart.size(), false);
+    std::vector<size_t> out;
+    for (size_t k = 0; k < apart.size() && out.size() < count; ++k) {
+      for (const size_t i : {byApart[k], byMoved[k]}) {
+        if (!taken[i] && out.size() < count) out.push_back(i);
+        taken[i] = true;
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
   }
 
   void measureVertices(Worst& worst, const std::string& clip, std::optional<float> t) {
@@ -304,6 +349,7 @@ class Comparer {
   std::vector<Worst> worst_;  // one per measure of out_
   std::vector<int32_t> match_;
   std::vector<bool> measured_;  // per bone of the first rig: matched, and a joint on one side
+  std::vector<glm::mat4> restA_;  // the first rig's joint world matrices at rest
   float lever_ = 0.0f;
 };
 
@@ -325,6 +371,15 @@ const char* unmatchedKindName(Unmatched::Kind kind) {
     case Unmatched::Kind::Clip: return "clip";
   }
   return "?";
+}
+
+std::string describeWhere(const Where& w) {
+  std::string out;
+  if (!w.clip.empty() || w.time) out = fmt::format("clip '{}' at {:.4f} s", printable(w.clip), w.time.value_or(0.0f));
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (!w.bone.empty()) add(fmt::format("bone '{}'", printable(w.bone)));
+  if (w.mesh) add(fmt::format("mesh {} vertex {}", *w.mesh, w.vertex.value_or(0)));
+  return out.empty() ? "-" : out;
 }
 
 double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }

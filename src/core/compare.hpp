@@ -35,6 +35,12 @@ struct CompareOptions {
   float rate = 30.0f;  // samples per second between key times (> 0)
   // Most grid samples per clip pair; a longer clip is sampled more coarsely, with a note.
   size_t maxGridSamples = 100000;
+  // Most vertex posings (sample times × vertices) of "clip vertices" per clip pair; 0: no limit.
+  // Beyond it the vertices are posed at budget / vertices times (at least 2), half those where the
+  // joints differ most between the two sides (a key's loss moves the vertices with its joints), half
+  // those where the joints move farthest from rest (where a weight's loss shows), with a note; the
+  // joints are measured at every time. `convert --to`'s own check sets it to stay cheap.
+  size_t maxClipVertexPoses = 0;
 };
 
 // Where a measure's worst error is: the first place (bones parent first, meshes and vertices in
@@ -47,6 +53,9 @@ struct Where {
   std::optional<size_t> mesh;  // vertex measures
   std::optional<size_t> vertex;
 };
+
+// "clip 'walk' at 0.4167 s, bone 'thigh_r'", "mesh 0 vertex 12"; "-" for nowhere.
+std::string describeWhere(const Where& where);
 
 struct Measure {
   std::string name;    // "rest joints", "bind vertices", "clip joints", "clip vertices"

@@ -50,8 +50,8 @@ std::pair<size_t, float> reduceInfluences(Mesh& mesh, uint32_t keep) {
   return {reduced, worst};
 }
 
-// Splits a mesh into pieces of at most `limit` vertices, triangle by triangle (a triangle never
-// straddles two pieces; shared vertices are copied into each piece that needs them).
+}  // namespace
+
 std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit) {
   std::vector<Mesh> pieces;
   std::vector<int64_t> remap(mesh.positions.size(), -1);
@@ -112,6 +112,8 @@ std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit) {
   }
   return pieces;
 }
+
+namespace {
 
 bool printableAscii(char c) { return c >= 0x20 && c < 0x7F; }
 

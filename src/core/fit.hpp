@@ -32,6 +32,11 @@ struct WriteLimits {
   bool childrenInheritScale = true;
 };
 
+// Splits a mesh into pieces of at most `limit` vertices, triangle by triangle (a triangle never
+// straddles two pieces; shared vertices are copied into each piece that needs them). Exact: the
+// pieces pose as the mesh did.
+std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit);
+
 // Changes `rig` to fit `limits`; each loss is a warning in rig.provenance naming the mesh or clip
 // and what went. `format` names the target in messages.
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format);

@@ -93,6 +93,7 @@ Status encodeClips(Rig& rig, std::vector<Animation> animations, const FormatInfo
     rig.animations = std::move(animations);
     RP_ASSIGN(std::vector<uint8_t> bytes, encode(rig, format, result.losses));
     result.files.emplace_back(pattern, std::move(bytes));
+    result.formats.push_back(&format);
     return Ok{};
   }
   for (Animation& anim : animations) {
@@ -105,6 +106,7 @@ Status encodeClips(Rig& rig, std::vector<Animation> animations, const FormatInfo
     rig.animations.push_back(std::move(anim));
     RP_ASSIGN(std::vector<uint8_t> clipBytes, encode(rig, format, result.losses));
     result.files.emplace_back(path, std::move(clipBytes));
+    result.formats.push_back(&format);
   }
   return Ok{};
 }
@@ -161,6 +163,7 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
   // joints below it) their tracks change with it and the clip writer gets both as the model has them.
   RP_ASSIGN(std::vector<uint8_t> modelBytes, encode(rig, format, result.losses, base));
   result.files.emplace_back(out, std::move(modelBytes));
+  result.formats.push_back(&format);
   std::vector<Animation> animations;
   if (!storesAnimations) animations = std::exchange(rig.animations, {});
   if (animations.empty()) return result;

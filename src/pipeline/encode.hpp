@@ -35,6 +35,7 @@ Result<const FormatInfo*> baseFormat(const FormatInfo& target, const std::string
 
 struct EncodedFiles {
   std::vector<std::pair<std::string, std::vector<uint8_t>>> files;  // path, bytes; nothing is written yet
+  std::vector<const FormatInfo*> formats;  // the format each of `files` is in, in the same order
   Provenance losses;  // what the target formats could not hold
 };
 

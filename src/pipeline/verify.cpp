@@ -1,0 +1,178 @@
+#include "pipeline/verify.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/fit.hpp"
+#include "core/repair.hpp"
+#include "formats/registry.hpp"
+
+namespace rigport {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A file of `files`, read in memory by its format's reader. A sibling it names (a DRS's .ska) is
+// looked for among the files encoded with it, not on disk, where an older output may lie.
+Result<Asset> readEncoded(const EncodedFiles& files, size_t i, const ReadOptions& options) {
+  const auto& [path, bytes] = files.files[i];
+  const std::shared_ptr<const Source> source = Source::fromBytes(bytes, path);
+  ReadContext ctx = fileReadContext(path, options);
+  ctx.openSibling = [&files, folder = fs::path(path).parent_path()](std::string_view relative) -> Result<std::shared_ptr<const Source>> {
+    const fs::path wanted = (folder / fs::path(relative)).lexically_normal();
+    for (const auto& [other, otherBytes] : files.files) {
+      if (fs::path(other).lexically_normal() == wanted) return Source::fromBytes(otherBytes, other);
+    }
+    return ioError(wanted.string(), "is not among the files written with it");
+  };
+  return readAsset(*source, ctx, files.formats[i]);
+}
+
+// The written files as one rig, as a user reads them back: the model file (the first that holds a
+// rig) with every clip file bound to it, or clip files alone on the skeleton that was encoded (as
+// `rigport compare --skeleton-b INPUT` binds them). What does not read or bind goes to `unread`.
+std::optional<Rig> readBack(const Rig& source, const EncodedFiles& files, const ReadOptions& options, std::vector<std::string>& unread) {
+  std::optional<Asset> model;
+  std::vector<ClipSet> clips;
+  for (size_t i = 0; i < files.files.size(); ++i) {
+    auto asset = readEncoded(files, i, options);
+    if (!asset) {
+      unread.push_back(fmt::format("{} does not read back ({})", files.files[i].first, asset.error().describe()));
+      continue;
+    }
+    if (!model && !asset->rigs.empty()) {
+      model = std::move(*asset);
+      continue;
+    }
+    for (ClipSet& c : asset->clips) clips.push_back(std::move(c));
+  }
+  if (!model) {
+    model.emplace();
+    Rig skeleton = source;
+    skeleton.animations.clear();
+    model->rigs.push_back(std::move(skeleton));
+  }
+  auto rigs = assemble(std::move(*model), clips, nullptr, AssembleOptions{});
+  if (!rigs) {
+    unread.push_back(fmt::format("its clips do not bind to the skeleton written ({})", rigs.error().describe()));
+    return std::nullopt;
+  }
+  for (AssembledRig& r : *rigs) {
+    if (auto repaired = repairRig(r.rig); !repaired) {  // not strict: repairs only warn
+      unread.push_back(repaired.error().describe());
+      return std::nullopt;
+    }
+    if (!r.coverage.dropped.empty()) unread.push_back(fmt::format("of its clips, {}", r.coverage.summary()));
+  }
+  joinClipsOfOneSkeleton(*rigs);
+  if (rigs->size() != 1) {
+    unread.push_back(fmt::format("it reads back as {} rigs, not one", rigs->size()));
+    return std::nullopt;
+  }
+  return std::move(rigs->front().rig);
+}
+
+// The coarsest stated precision among the formats written, and whose it is.
+std::pair<double, const FormatInfo*> coarsestPrecision(const EncodedFiles& files) {
+  std::pair<double, const FormatInfo*> out{kFloatPrecision, nullptr};
+  for (const FormatInfo* f : files.formats) {
+    if (f != nullptr && (out.second == nullptr || f->precision > out.first)) out = {f->precision, f};
+  }
+  return out;
+}
+
+std::string filesText(const EncodedFiles& files) {
+  std::string out;
+  for (const auto& [path, bytes] : files.files) out += (out.empty() ? "" : " + ") + fs::path(path).filename().string();
+  return out;
+}
+
+// "rest joints 0.092 m (bone 'clavicle_l')": each measure compared, so that the message states the
+// size of every kind of loss, not only of those beyond precision.
+std::string measuresText(const Comparison& c) {
+  std::string out;
+  for (const Measure& m : c.measures) {
+    if (m.compared == 0) continue;
+    out += fmt::format("{}{} {:.3g} m", out.empty() ? "" : "; ", m.name, m.worst);
+    if (!(m.worst == 0.0)) out += fmt::format(" ({})", describeWhere(m.where));
+  }
+  return out;
+}
+
+// `source` with each mesh beyond the written model format's vertex limit split as fitToLimits splits
+// it (exactly: core/fit.hpp), so that its vertices pair by index with the pieces read back; none
+// when no mesh is split.
+std::optional<Rig> splitLikeTheWriter(const Rig& source, const EncodedFiles& files) {
+  const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
+  const uint32_t limit = model == files.formats.end() ? 0 : (*model)->writeLimits(source).maxVertices;
+  const auto beyond = [&](const Mesh& m) { return limit > 0 && m.positions.size() > limit; };
+  if (std::none_of(source.meshes.begin(), source.meshes.end(), beyond)) return std::nullopt;
+  Rig split = source;
+  split.meshes.clear();
+  for (const Mesh& m : source.meshes) {
+    if (!beyond(m)) {
+      split.meshes.push_back(m);
+      continue;
+    }
+    for (Mesh& piece : splitMesh(m, limit)) split.meshes.push_back(std::move(piece));
+  }
+  return split;
+}
+
+// Compare's notes (bones not measured, clips paired by being the only ones, vertices posed at fewer times).
+std::string notesText(const Comparison& c) {
+  std::string out;
+  for (const std::string& n : c.notes) out += "; " + n;
+  return out;
+}
+
+}  // namespace
+
+void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs) {
+  const auto sameSkeleton = [](const Rig& a, const Rig& b) {
+    const auto& x = a.skeleton.bones;
+    const auto& y = b.skeleton.bones;
+    return x.size() == y.size() && a.meshes.size() == b.meshes.size() &&
+           std::equal(x.begin(), x.end(), y.begin(), [](const Bone& p, const Bone& q) { return p.name == q.name && p.parent == q.parent; });
+  };
+  while (rigs.size() > 1 && sameSkeleton(rigs.front().rig, rigs.back().rig)) {
+    auto& clips = rigs.back().rig.animations;
+    auto& into = rigs.front().rig.animations;
+    into.insert(into.end(), std::make_move_iterator(clips.begin()), std::make_move_iterator(clips.end()));
+    rigs.pop_back();
+  }
+}
+
+Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read) {
+  Provenance out;
+  std::vector<std::string> unread;
+  const std::optional<Rig> written = readBack(source, files, read, unread);
+  if (!unread.empty()) {
+    std::string why;
+    for (const std::string& u : unread) why += (why.empty() ? "" : "; ") + u;
+    out.warn(kPoseUnverifiedCode, fmt::format("what was written is not measured {}: {}", written ? "whole" : "at all", why));
+  }
+  if (!written) return out;
+  CompareOptions options;
+  options.maxClipVertexPoses = kCheckClipVertexPoses;
+  const std::optional<Rig> split = splitLikeTheWriter(source, files);
+  const Comparison c = comparePoses(split ? *split : source, *written, options);
+  const auto [ofSize, whose] = coarsestPrecision(files);
+  const double tolerance = c.tolerance(ofSize);
+  const bool beyond = std::any_of(c.measures.begin(), c.measures.end(), [&](const Measure& m) { return !(m.worst <= tolerance); });
+  if (!beyond) return out;
+  out.warn(kPoseLossCode, fmt::format("{} read back and posed is beyond {}'s stated precision ({:.3g} m: {:g} x the model's size, {:.3g} m): {}{}",
+                                      filesText(files), whose != nullptr ? whose->name : "the format", tolerance, ofSize, c.modelSize,
+                                      measuresText(c), notesText(c)));
+  return out;
+}
+
+}  // namespace rigport
