@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/axes.hpp"
 #include "formats/registry.hpp"
 #include "formats/rw4/arena_places.hpp"
 #include "formats/rw4/axes.hpp"
@@ -323,6 +324,131 @@ TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
     Mesh& m = r.meshes.at(1);
     m.influences[m.influenceOffsets[0]].bone = bone(r, "HAND_L");
   }, {cap + "/m_pRemapTable", "vertex 0", "'HAND_L'"});
+}
+
+}  // namespace
+}  // namespace rigport
+
+namespace rigport {
+namespace {
+
+// Spore's own layout (docs/spore_meshes.md): the same rig as Spore's models carry it, a Skeleton,
+// an AnimationSkin (the bind pose, §5) and one VertexBuffer of the add-on's 36-byte vertex a mesh
+// (FLOAT3 position, UBYTE4 packed normal and tangent, FLOAT2 uv, UBYTE4 blend indices 3 × bone,
+// UBYTE4N weights); the rig read from it is the Skeleton's, its bones named by their hashes.
+Fixture sporeFixture(const std::string& name) {
+  Fixture f;
+  f.dir = test::scratchDir(name);
+  rw4::ArenaWriteOptions options;
+  options.platform = rw4::Platform::Pc;
+  options.sporeMeshes = true;
+  auto bytes = rw4::writeArena(originalRig(rw4::Platform::Pc), options);
+  EXPECT_TRUE(bytes.ok()) << (bytes ? "" : bytes.error().describe());
+  f.bytes = bytes ? *bytes : std::vector<uint8_t>{};
+  f.original = writeFile(f.dir + "/creature.rw4", f.bytes);
+  f.glb = f.dir + "/creature.glb";
+  const test::CliRun run = test::runCli("convert " + test::quote(f.original) + " -o " + test::quote(f.glb));
+  EXPECT_EQ(run.code, 0) << run.text;
+  const test::ValidatorRun v = test::validateGltfFile(f.glb);
+  EXPECT_TRUE(v.ok) << v.output;
+  return f;
+}
+
+TEST(Rw4BaseSpore, AnUneditedRoundTripIsTheOriginalByteForByte) {
+  const Fixture f = sporeFixture("rw4_base_spore_same");
+  rw4::ArenaPlaces places;
+  const Rig read = arenaRig(f.bytes, &places);
+  ASSERT_EQ(read.meshes.size(), 2u);
+  ASSERT_EQ(places.rigs.size(), 1u);
+  EXPECT_FALSE(places.rigs[0].modelData);
+  EXPECT_EQ(places.rigs[0].sporeMeshes.size(), 2u);
+  const std::string out = f.dir + "/same.rw4";
+  const test::CliRun run =
+      test::runCli("convert " + test::quote(f.glb) + " --to rw4-arena --base " + test::quote(f.original) + " -o " + test::quote(out));
+  ASSERT_EQ(run.code, 0) << run.text;
+  EXPECT_EQ(test::readBytes(out), f.bytes);
+}
+
+// A leaf bone turned 20° changes its AnimationSkin record's 12 matrix floats (48 of its 64 bytes:
+// the padding words are not read, so kept); a vertex moved along x its FLOAT3 x (4 bytes); a normal
+// turned its three UBYTE4 bytes; a vertex reweighted its UBYTE4 indices and UBYTE4N weights.
+TEST(Rw4BaseSpore, EditsChangeOnlyTheirBytes) {
+  const Fixture f = sporeFixture("rw4_base_spore_edit");
+  rw4::ArenaPlaces places;
+  const Rig before = arenaRig(f.bytes, &places);
+  const rw4::RigPlace& place = places.rigs.at(0);
+  const rw4::SporeMeshPlace& body = place.sporeMeshes.at(0);
+  Rig rig = rigOf(f.glb);
+  const std::string handName = before.skeleton.bones[kHand].name;  // a hash: "0x%08X"
+  Bone& hand = rig.skeleton.bones[bone(rig, handName)];
+  hand.rotation = hand.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(1, 0, 0));
+  rebind(rig);
+  Mesh& m = rig.meshes.at(0);
+  m.positions.at(7).x += 0.1f;
+  m.normals.at(9) = glm::normalize(m.normals.at(9) + glm::vec3(0.5f, 0, 0));
+  constexpr uint32_t kVertex = 8;
+  for (uint32_t i = m.influenceOffsets[kVertex]; i < m.influenceOffsets[kVertex + 1]; ++i) m.influences[i].bone = bone(rig, before.skeleton.bones[kHead].name);
+  const std::string out = f.dir + "/edited.rw4";
+  const test::CliRun run = writeOnto(f, rig, out);
+  ASSERT_EQ(run.code, 0) << run.text;
+  const std::vector<uint8_t> after = test::readBytes(out);
+
+  std::set<size_t> allowed;
+  const size_t record = place.inverseBindAt + 64 * size_t{fileBone(place, kHand)};
+  for (size_t k = 0; k < 16; ++k) {
+    if (k % 4 != 3) addRange(allowed, record + 4 * k, 4);
+  }
+  const size_t vertexAt = body.vertexAt;
+  addRange(allowed, vertexAt + 7 * body.stride + body.position->offset, 4);
+  addRange(allowed, vertexAt + 9 * body.stride + body.normal->offset, 3);
+  addRange(allowed, vertexAt + kVertex * body.stride + body.indices->offset, 4);
+  addRange(allowed, vertexAt + kVertex * body.stride + body.weights->offset, 4);
+  const std::set<size_t> changed = changedBytes(f.bytes, after);
+  EXPECT_TRUE(within(changed, allowed)) << changed.size() << " bytes changed";
+  EXPECT_GE(changed.size(), 4u);
+
+  Rig back = arenaRig(after);
+  for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
+    EXPECT_NEAR(turnDegrees(before.skeleton.bones[b].rotation, back.skeleton.bones[b].rotation), b == kHand ? 20.0f : 0.0f, 1e-3f) << b;
+  }
+  EXPECT_NEAR(back.meshes[0].positions[7].x, before.meshes[0].positions[7].x + 0.1f, 1e-6f);
+  convertAxes(back, AxisSystem{});  // the edit's normal is glTF's
+  EXPECT_LT(glm::distance(back.meshes[0].normals[9], m.normals[9]), 1.0f / 127.5f);
+  const Mesh& w = back.meshes[0];
+  ASSERT_EQ(w.influenceOffsets[kVertex + 1] - w.influenceOffsets[kVertex], 1u);
+  EXPECT_EQ(w.influences[w.influenceOffsets[kVertex]].bone, static_cast<uint32_t>(kHead));
+  const test::CliRun same = test::runCli("compare " + test::quote(f.dir + "/edited.glb") + " " + test::quote(out));
+  EXPECT_EQ(same.code, 0) << same.text;
+}
+
+TEST(Rw4BaseSpore, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
+  const Fixture f = sporeFixture("rw4_base_spore_refused");
+  rw4::ArenaPlaces places;
+  arenaRig(f.bytes, &places);
+  const std::string skeleton = fmt::format("Skeleton[{}]", places.rigs.at(0).row);
+  const std::string cap = fmt::format("VertexBuffer[{}]", places.rigs.at(0).sporeMeshes.at(1).row);
+  const std::string out = f.dir + "/refused.rw4";
+  auto refused = [&](auto edit, const std::vector<std::string>& words) {
+    Rig rig = rigOf(f.glb);
+    edit(rig);
+    expectRefused(writeOnto(f, rig, out), out, words);
+  };
+  refused([](Rig& r) {
+    Bone extra;
+    extra.name = "EXTRA";
+    extra.parent = 0;
+    r.skeleton.bones.push_back(extra);
+  }, {skeleton + "/count", "7 bones, the original 6"});
+  refused([](Rig& r) { r.skeleton.bones[kLeg].parent = kSpine; }, {skeleton + "/bone[", "/parent"});
+  refused([](Rig& r) { std::swap(r.meshes.at(1).indices[0], r.meshes.at(1).indices[1]); }, {cap + "/Mesh", "triangle 0"});
+  refused([](Rig& r) {
+    Mesh& m = r.meshes.at(1);
+    m.positions.push_back(m.positions[0]);
+    m.normals.push_back(m.normals[0]);
+    m.uvs.push_back(m.uvs[0]);
+    m.influences.push_back(m.influences[0]);
+    m.influenceOffsets.push_back(m.influenceOffsets.back() + 1);
+  }, {cap + "/vertexCount", "10 vertices, the original 9"});
 }
 
 }  // namespace

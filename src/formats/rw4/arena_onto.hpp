@@ -3,6 +3,7 @@
 // the bytes being patched.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +38,22 @@ Error refuse(std::string path, std::string message);
 // Blender keeps custom normals in its own compressed form (the Sluggers demo block comes back with
 // normals up to 1.16e-3 off, measured by the add-on test); 4e-3 is a turn of 0.23°.
 constexpr float kNormalRounding = 4e-3f;
+
+// Which components of vertex v moved beyond `tolerance` (all or none for a normal, judged by its
+// direction: a packed normal decodes a little off unit length, and glTF's is unit), and whether any did.
+template <class V>
+bool editedComponents(const V& was, const V& now, float tolerance, bool normal, bool edited[4]) {
+  bool any = false;
+  const V a = normal && glm::length(was) > 0.0f ? glm::normalize(was) : was;
+  const V b = normal && glm::length(now) > 0.0f ? glm::normalize(now) : now;
+  for (int c = 0; c < V::length(); ++c) {
+    edited[c] = !(std::fabs(b[c] - a[c]) <= tolerance);  // NaN: edited, and refused
+    any = any || edited[c];
+  }
+  if (normal && any)
+    for (int c = 0; c < V::length(); ++c) edited[c] = true;
+  return any;
+}
 
 // The vertex count and triangles the original's buffers fix; refusals name `path` and `indexPath`.
 Status checkCounts(const Mesh& was, const Mesh& now, const std::string& path, const std::string& indexPath);

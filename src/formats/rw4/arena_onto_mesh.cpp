@@ -72,23 +72,19 @@ Status storeElement(OntoJob& job, const Submesh& g, const VertexElement& e, Mean
   return Ok{};
 }
 
-// Each vertex of `was`/`now` (vectors of L components) that moved beyond `tolerance`: its element
+// Each vertex of `was`/`now` that moved beyond `tolerance` (editedComponents): its element
 // re-encoded. None when the element or either side's values are missing (an original without
 // normals keeps none: glTF exporters may make them up).
 template <class V>
 Status writeVectors(OntoJob& job, const Submesh& g, const std::optional<VertexElement>& e, Meaning meaning, const std::vector<V>& was,
-                    const std::vector<V>& now, float tolerance, const std::string& path) {
+                    const std::vector<V>& now, float tolerance, bool normal, const std::string& path) {
   if (!e || was.size() != now.size()) return Ok{};
   for (uint32_t v = 0; v < was.size(); ++v) {
     float value[4] = {0, 0, 0, 0};
     bool edited[4] = {false, false, false, false};
-    bool any = false;
-    for (int c = 0; c < V::length(); ++c) {
-      value[c] = now[v][c];
-      edited[c] = !(std::fabs(now[v][c] - was[v][c]) <= tolerance);  // NaN: edited, and refused
-      any = any || edited[c];
-    }
-    if (any) RP_CHECK(storeElement(job, g, *e, meaning, v, value, edited, static_cast<size_t>(V::length()), path));
+    if (!editedComponents(was[v], now[v], tolerance, normal, edited)) continue;
+    for (int c = 0; c < V::length(); ++c) value[c] = now[v][c];
+    RP_CHECK(storeElement(job, g, *e, meaning, v, value, edited, static_cast<size_t>(V::length()), path));
   }
   return Ok{};
 }
@@ -271,9 +267,9 @@ Status writeMeshesOnto(OntoJob& job) {
     const OptiMeshPlace& place = job.place.meshes[m];
     const Submesh g{place, job.base.meshes[m], job.rig.meshes[m], fmt::format("RenderOptiMeshData[{}]", place.row)};
     RP_CHECK(checkCounts(g.was, g.now, g.path, fmt::format("IndexBuffer[{}]", place.indexRow)));
-    RP_CHECK(writeVectors(job, g, place.position, Meaning::Position, g.was.positions, g.now.positions, job.length, g.path + "/position"));
-    RP_CHECK(writeVectors(job, g, place.normal, Meaning::Value, g.was.normals, g.now.normals, kNormalRounding, g.path + "/normal"));
-    RP_CHECK(writeVectors(job, g, place.uv, Meaning::Value, g.was.uvs, g.now.uvs, kRounding, g.path + "/tex0"));
+    RP_CHECK(writeVectors(job, g, place.position, Meaning::Position, g.was.positions, g.now.positions, job.length, false, g.path + "/position"));
+    RP_CHECK(writeVectors(job, g, place.normal, Meaning::Value, g.was.normals, g.now.normals, kNormalRounding, true, g.path + "/normal"));
+    RP_CHECK(writeVectors(job, g, place.uv, Meaning::Value, g.was.uvs, g.now.uvs, kRounding, false, g.path + "/tex0"));
     RP_CHECK(writeWeights(job, g));
   }
   return Ok{};

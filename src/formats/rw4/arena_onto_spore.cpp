@@ -57,8 +57,10 @@ Status writeVectors(OntoJob& job, const SporeMeshPlace& place, const std::option
                     const std::vector<V>& was, const std::vector<V>& now, float tolerance, const std::string& path) {
   if (!e || was.size() != now.size()) return Ok{};
   for (size_t v = 0; v < was.size(); ++v) {
+    bool edited[4] = {false, false, false, false};
+    if (!editedComponents(was[v], now[v], tolerance, normal, edited)) continue;
     for (int c = 0; c < V::length(); ++c) {
-      if (std::fabs(now[v][c] - was[v][c]) <= tolerance) continue;
+      if (!edited[c]) continue;
       RP_CHECK(storeComponent(job, place.vertexAt + v * place.stride + e->offset, e->type, normal, static_cast<size_t>(c), now[v][c],
                               fmt::format("{}[{}].{}", path, v, kAxes[c])));
     }
