@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -103,8 +104,10 @@ float largestCoordinate(const Rig& rig) {
   return largest;
 }
 
-// Axes and scales within kRounding of their size, translations within `length`.
+// Axes and scales within kRounding of their size, translations within `length`; the same bits
+// (a NaN the original holds, kept) are near too.
 bool near(const glm::mat4& a, const glm::mat4& b, float length) {
+  if (std::memcmp(&a, &b, sizeof(glm::mat4)) == 0) return true;
   for (int c = 0; c < 4; ++c) {
     for (int k = 0; k < 4; ++k) {
       const float tolerance = c == 3 && k < 3 ? length : kRounding * std::max(1.0f, std::fabs(a[c][k]));
