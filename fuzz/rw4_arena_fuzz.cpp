@@ -3,9 +3,11 @@
 // writer accepts must read back with the same bones (and, in Spore's mesh layout, the same meshes;
 // with its materials, the same materials);
 // every texture read (PS3 Texture, Spore Raster) must hold whole levels and encode as the PNG that
-// `convert` writes.
+// `convert` writes. Each rig also goes through --base (writeArenaOnto): onto the arena it was read
+// from it changes no byte; an edit is written or refused, never a crash, and the arena keeps its size.
 // Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects,
 // texture arenas of every format rw4_texture_test writes, a model with materials from rw4_material_test).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -28,6 +30,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const rigport::Rig& rig : asset->rigs) {
     rigport::fuzz::exerciseDownstream(rig);
+    {
+      rigport::ReadContext same;
+      auto onto = rigport::rw4::writeArenaOnto(rig, *source, same);
+      if (!onto || onto->size() != size || !std::equal(onto->begin(), onto->end(), data)) std::abort();
+      rigport::Rig edited = rig;
+      if (!edited.skeleton.bones.empty()) edited.skeleton.bones[0].inverseBind = glm::mat4(0.8f);
+      for (rigport::Mesh& m : edited.meshes) {
+        if (!m.positions.empty()) m.positions[0] += glm::vec3(0.01f);
+        if (m.skinned() && m.influenceOffsets[1] > m.influenceOffsets[0]) m.influences[m.influenceOffsets[0]].weight *= 0.5f;
+      }
+      rigport::ReadContext again;
+      auto written = rigport::rw4::writeArenaOnto(edited, *source, again);
+      if (written && written->size() != size) std::abort();
+    }
     auto bytes = rigport::rw4::writeArena(rig);
     if (!bytes) continue;  // refused: what an arena cannot hold (no bones, unprintable names, ...)
     const auto again = rigport::Source::fromBytes(std::move(*bytes), "again.psg");

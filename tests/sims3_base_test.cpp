@@ -139,7 +139,8 @@ TEST(Sims3Base, IsRefusedForAFormatWrittenWholeAndForAFileThatIsNoPackage) {
   const test::CliRun drs = test::runCli("convert " + test::quote(dir + "/rig.glb") + " --to battleforge-drs --base " + test::quote(original) +
                                         " -o " + test::quote(dir + "/rig.drs"));
   EXPECT_EQ(drs.code, 2) << drs.text;
-  EXPECT_NE(drs.text.find("formats that take --base: renderware-dff, sims3-package"), std::string::npos) << drs.text;
+  EXPECT_NE(drs.text.find("formats that take --base: "), std::string::npos) << drs.text;
+  for (const char* format : {"renderware-dff", "sims3-package"}) EXPECT_NE(drs.text.find(format), std::string::npos) << drs.text;
   // A .glb given as the original is no package: refused, nothing written.
   const test::CliRun glb = test::runCli("convert " + test::quote(dir + "/rig.glb") + " --to sims3-package --base " + test::quote(dir + "/rig.glb") +
                                         " -o " + test::quote(dir + "/out.package"));

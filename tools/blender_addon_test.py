@@ -423,7 +423,7 @@ def export_case(args, label, files, out_name, anim=None, unedited_within=None, *
     plain = compare(args, *original[:1], unedited, original[1:] + [a for f in result.files[1:] for a in ("--anim-b", f)])
     if target == "sims3-package":
         kept = check_written_into(args, label + " unedited", files[0], unedited, None)
-    if target in ("renderware-dff", "sluggers-model"):
+    if target in ("renderware-dff", "rw4-arena", "sluggers-model"):
         with open(files[0], "rb") as a, open(unedited, "rb") as b:
             check(a.read() == b.read(), f"{label}: an unedited export into a copy of the original is not the original byte for byte")
     if unedited_within is None:

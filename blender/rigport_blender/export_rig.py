@@ -38,7 +38,7 @@ EXPORTER_OPTIONS = {
 CLIP_FILES_OF = {"renderware-dff": ".anm", "battleforge-drs": ".ska"}
 # Formats `convert --base ORIGINAL` writes into a copy of the original (every resource or chunk the
 # edit did not touch kept byte for byte).
-WRITES_INTO_ORIGINAL = {"renderware-dff", "sims3-package", "sluggers-model"}
+WRITES_INTO_ORIGINAL = {"renderware-dff", "rw4-arena", "sims3-package", "sluggers-model"}
 # A source format without a writer, and the writable format that holds the same rig.
 WRITABLE_INSTEAD = {"sims3-rig": "sims3-package", "sluggers-archive": "sluggers-model"}
 

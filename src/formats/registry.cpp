@@ -145,7 +145,7 @@ constexpr std::array kFormats{
     // TOC GUID (docs/rw4_materials.md): 0x<guid>.psg and <stem>_Textures.psg beside it are read.
     FormatInfo{"rw4-arena", "RenderWare 4 arena: Skate 3 PS3 .psg (big-endian) and PC .rw4 skeletons, skinned meshes and textures",
                ".psg,.rw4", kCarriesSkeleton | kCarriesSkin | kCarriesMesh | kCarriesContainer, "", rw4::probeArena,
-               rw4::listArena, rw4::readArena, writeArenaAsRead, kArenaLimits, {}, kFloatPrecision, nullptr, ".psg", "_Textures",
+               rw4::listArena, rw4::readArena, writeArenaAsRead, kArenaLimits, {}, kFloatPrecision, rw4::writeArenaOnto, ".psg", "_Textures",
                arenaLimitsFor},
     FormatInfo{"sims3-clip", "The Sims 3 CLIP animation (0x6B20C4F3; s3pe's .animation)", ".clip,.animation", kCarriesAnimations,
                "FNV32 of the lower-cased bone name", sims3::probeClip, listClips<sims3::readClip>, readOneClipSet<sims3::readClip>,

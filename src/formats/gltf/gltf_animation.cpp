@@ -167,8 +167,13 @@ Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layou
       const std::string at = fmt::format("animations[{}].channels[{}]", a, c);
       const int node = ch.target_node;
       const bool carrier = node >= 0 && static_cast<size_t>(node) < m.nodes.size() && layout.translationOfNode[static_cast<size_t>(node)] >= 0;
-      // A compensation node's scale is the parent's inverse, which the parent's own channel gives.
-      if (carrier && ch.target_path == "scale") continue;
+      // A compensation node's scale is the parent's inverse, which the parent's own channel gives,
+      // and it does not turn: only its translation (the child's) is kept. Blender, which makes it
+      // a bone, keys its rotation (the identity) and the child's translation (zero) too.
+      if (carrier && ch.target_path != "translation") continue;
+      const bool carried = node >= 0 && static_cast<size_t>(node) < m.nodes.size() && layout.parent[static_cast<size_t>(node)] >= 0 &&
+                           layout.translationOfNode[static_cast<size_t>(layout.parent[static_cast<size_t>(node)])] >= 0;
+      if (carried && ch.target_path == "translation") continue;
       // The path first: a weights channel targets a mesh node, and is a shape-key animation, not a
       // channel on the wrong node.
       if (ch.target_path != "translation" && ch.target_path != "rotation" && ch.target_path != "scale") {

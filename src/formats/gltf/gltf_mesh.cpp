@@ -254,7 +254,9 @@ class MeshBuilder {
             return fieldError(doc_, fmt::format("{}.attributes.JOINTS_{}", at, s), ErrorCode::BadValue,
                               fmt::format("vertex {} names joint {}, but the skin has {}", v, joint, skin->joints.size()));
           }
-          const int bone = layout.boneOfNode[static_cast<size_t>(skin->joints[joint])];
+          // A folded compensation joint (gltf_skeleton.cpp) weighs for the bone it carries.
+          const size_t node = static_cast<size_t>(skin->joints[joint]);
+          const int bone = layout.boneOfNode[node] >= 0 ? layout.boneOfNode[node] : layout.translationOfNode[node];
           mesh.influences.push_back(Influence{static_cast<uint32_t>(bone), weight});
           sum += weight;
         }

@@ -143,9 +143,11 @@ std::string nameList(const std::vector<std::string>& names) {
   return out;
 }
 
-// rigport's scale compensation node: marked, no joint, no mesh, one child (gltf_nodes.cpp).
-bool isCompensation(const tinygltf::Node& n, bool joint) {
-  return !joint && n.mesh < 0 && n.children.size() == 1 && isMarked(extrasOf(n.extras_json_string), "rigportScaleCompensation");
+// rigport's scale compensation node: marked, no mesh, one child (gltf_nodes.cpp). rigport writes it
+// as no joint; Blender imports it as a bone and exports every bone as a joint, its mark kept as a
+// custom property, so a joint counts too (measured with Blender 3.4 on a Spore arena's .glb).
+bool isCompensation(const tinygltf::Node& n) {
+  return n.mesh < 0 && n.children.size() == 1 && isMarked(extrasOf(n.extras_json_string), "rigportScaleCompensation");
 }
 
 std::string uniqueBoneName(const Skeleton& sk, std::string base) {
@@ -263,7 +265,10 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
         continue;
       }
       if (boneOnlyByPlace) leaves.push_back(n.name.empty() ? fmt::format("node_{}", node) : n.name);
-      if (isCompensation(n, isJoint[static_cast<size_t>(node)])) {
+      if (isCompensation(n)) {
+        // Only a skeleton whose children do not inherit scale has one: the rule, where the skin's
+        // extras.rigportInheritScale is lost (Blender keeps no skin extras).
+        rig.skeleton.inheritScale = false;
         compensationAbove[static_cast<size_t>(n.children[0])] = node;
         stack.emplace_back(n.children[0], parentNode);
         continue;
@@ -338,20 +343,27 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
         return fieldError(doc, field, ErrorCode::BadValue, fmt::format("holds {} matrices for {} joints", ibm.size() / 16, skin.joints.size()));
       }
     }
-    std::vector<glm::mat4> matrices(skin.joints.size(), glm::mat4(1.0f));
-    std::vector<glm::mat4> jointWorld(skin.joints.size());
-    std::vector<std::string> names(skin.joints.size());
+    // A compensation node made a joint (Blender) is folded into its child: no joint of the rig.
+    std::vector<size_t> kept;
+    for (size_t j = 0; j < skin.joints.size(); ++j) {
+      const size_t node = static_cast<size_t>(skin.joints[j]);
+      if (layout.boneOfNode[node] >= 0 || layout.translationOfNode[node] < 0) kept.push_back(j);
+    }
+    std::vector<glm::mat4> matrices(kept.size(), glm::mat4(1.0f));
+    std::vector<glm::mat4> jointWorld(kept.size());
+    std::vector<std::string> names(kept.size());
     std::vector<std::string> hidden;
     const std::vector<glm::mat4> world = rig.skeleton.worldBindMatrices();
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
+    for (size_t k = 0; k < kept.size(); ++k) {
+      const size_t j = kept[k];
       const int bone = layout.boneOfNode[static_cast<size_t>(skin.joints[j])];
       if (bone < 0) {
         return fieldError(doc, fmt::format("skins[{}].joints[{}]", s, j), ErrorCode::BadValue, "a joint carries a mesh and no skeleton could take it");
       }
-      if (!ibm.empty()) std::copy_n(ibm.data() + j * 16, 16, glm::value_ptr(matrices[j]));
-      jointWorld[j] = world[static_cast<size_t>(bone)];
-      names[j] = rig.skeleton.bones[static_cast<size_t>(bone)].name;
-      if (!shown[static_cast<size_t>(skin.joints[j])]) hidden.push_back(names[j]);
+      if (!ibm.empty()) std::copy_n(ibm.data() + j * 16, 16, glm::value_ptr(matrices[k]));
+      jointWorld[k] = world[static_cast<size_t>(bone)];
+      names[k] = rig.skeleton.bones[static_cast<size_t>(bone)].name;
+      if (!shown[static_cast<size_t>(skin.joints[j])]) hidden.push_back(names[k]);
     }
     if (!hidden.empty()) {
       std::string listed;
@@ -361,10 +373,10 @@ Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<
                                                               s, hidden.size(), skin.joints.size(), listed, hidden.size() > 5 ? ", ..." : ""));
     }
     layout.bindShape[s] = takeBindShape(jointWorld, matrices, s, names, rig.provenance);
-    for (size_t j = 0; j < skin.joints.size(); ++j) {
-      const int bone = layout.boneOfNode[static_cast<size_t>(skin.joints[j])];
+    for (size_t k = 0; k < kept.size(); ++k) {
+      const int bone = layout.boneOfNode[static_cast<size_t>(skin.joints[kept[k]])];
       Bone& b = rig.skeleton.bones[static_cast<size_t>(bone)];
-      const glm::mat4& matrix = matrices[j];
+      const glm::mat4& matrix = matrices[k];
       if (!b.inverseBind) {
         b.inverseBind = matrix;
       } else if (*b.inverseBind != matrix) {

@@ -5,6 +5,7 @@
 
 #include "core/validate.hpp"
 #include "formats/rw4/arena.hpp"
+#include "formats/rw4/arena_places.hpp"
 #include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/bind_skeleton.hpp"
@@ -47,16 +48,17 @@ std::vector<RwSkeleton> readSkeletonObjects(const Arena& arena, const ByteReader
 
 // A mesh read for the rig (`what` names its object): kept when its structure is sound, then handed
 // to ReadOptions::meshBuilt when set (the rig being rigs[rigIndex] of the asset).
-Status keepMesh(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, const std::string& what,
-                Mesh mesh, Rig& rig) {
+// Whether the mesh was kept.
+Result<bool> keepMesh(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, const std::string& what,
+                      Mesh mesh, Rig& rig) {
   rig.meshes.push_back(std::move(mesh));
   // What meshBuilt is promised; a read without it makes the same check, so both keep the same meshes.
   if (const Status structure = validateMesh(rig, rig.meshes.size() - 1, MeshChecks::Structure); !structure) {
     rig.meshes.pop_back();
     rig.provenance.warn("rw4-mesh-skipped", fmt::format("{} is skipped: {}", what, structure.error().describe()));
-    return Ok{};
+    return false;
   }
-  if (!ctx.options.meshBuilt) return Ok{};
+  if (!ctx.options.meshBuilt) return true;
   RP_CHECK(ctx.options.meshBuilt(rig, rigIndex, rig.meshes.size() - 1));
   // The mesh's vertex and index data (base resources) go back with it; a later mesh that shares a
   // buffer reads it again from the page cache.
@@ -65,15 +67,16 @@ Status keepMesh(const Arena& arena, const ByteReader& root, const ReadContext& c
       if (e.resource != 0 && e.inFile) ctx.releaseBytes(root.data().subspan(e.fileOffset, e.size));
     }
   }
-  return Ok{};
+  return true;
 }
 
 // Spore's meshes (spore_mesh.hpp), on the rig of the arena's Skeleton object: its blend indices
 // name that skeleton's bones in file order, which rig.skeleton.joints maps to the rig's.
-Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, Rig& rig) {
+Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, Rig& rig, RigPlace* place) {
   for (SporeMesh& s : readSporeMeshes(arena, root, rig.skeleton.joints, rig.provenance)) {
     for (uint32_t row : s.rows) rig.itemIds.push_back(std::to_string(row));
-    RP_CHECK(keepMesh(arena, root, ctx, rigIndex, fmt::format("VertexBuffer (row {})", s.rows.front()), std::move(s.mesh), rig));
+    RP_ASSIGN(const bool kept, keepMesh(arena, root, ctx, rigIndex, fmt::format("VertexBuffer (row {})", s.rows.front()), std::move(s.mesh), rig));
+    if (kept && place != nullptr) place->sporeMeshes.push_back(s.place);
   }
   return Ok{};
 }
@@ -81,14 +84,15 @@ Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadCont
 // Meshes of one model, each drawn with the material its m_pMaterial names (rw4_materials.md §4):
 // every failure skips that mesh with a warning naming the error.
 Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& md, const std::vector<uint32_t>& fileToRig,
-                  const ArenaMaterials& materials, const ReadContext& ctx, size_t rigIndex, Rig& rig) {
+                  const ArenaMaterials& materials, const ReadContext& ctx, size_t rigIndex, Rig& rig, RigPlace* rigPlace) {
   for (uint32_t row : md.meshes) {
     const uint32_t type = arena.dictionary[row].typeId;
     if (type != kRenderOptiMeshData) {
       rig.provenance.warn("rw4-mesh-type", fmt::format("mesh row {} is a {}, not a RenderOptiMeshData; skipped", row, typeName(type)));
       continue;
     }
-    auto mesh = readOptiMesh(arena, root, row, fileToRig, rig.provenance);
+    OptiMeshPlace place;
+    auto mesh = readOptiMesh(arena, root, row, fileToRig, rig.provenance, rigPlace != nullptr ? &place : nullptr);
     if (!mesh) {
       rig.provenance.warn("rw4-mesh-skipped", fmt::format("RenderOptiMeshData (row {}) is skipped: {}", row, mesh.error().describe()));
       continue;
@@ -99,13 +103,14 @@ Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& m
     if (const auto material = meshMaterial(arena, root, row, materials, rig.provenance)) {
       m.parts.push_back(MeshPart{*material, 0, static_cast<uint32_t>(m.indices.size())});
     }
-    RP_CHECK(keepMesh(arena, root, ctx, rigIndex, fmt::format("RenderOptiMeshData (row {})", row), std::move(m), rig));
+    RP_ASSIGN(const bool kept, keepMesh(arena, root, ctx, rigIndex, fmt::format("RenderOptiMeshData (row {})", row), std::move(m), rig));
+    if (kept && rigPlace != nullptr) rigPlace->meshes.push_back(std::move(place));
   }
   return Ok{};
 }
 
 Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<RwSkeleton>& skeletons,
-                      const ReadContext& ctx, size_t rigIndex, std::vector<bool>& skeletonUsed) {
+                      const ReadContext& ctx, size_t rigIndex, std::vector<bool>& skeletonUsed, RigPlace* place) {
   Rig rig;
   RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "RenderModelData"));
   RP_ASSIGN(const ModelData md, readModelData(arena, obj, row, rig.provenance));
@@ -124,8 +129,13 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
   }
   ArenaMaterials materials = readArenaMaterials(arena, root, rig.provenance);
   rig.materials = std::move(materials.materials);  // before the meshes, whose parts a mesh check sees
-  RP_CHECK(readMeshes(arena, root, md, fileToRig, materials, ctx, rigIndex, rig));
-  if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig));
+  if (place != nullptr) {
+    place->row = row;
+    place->inverseBindAt = arena.dictionary[row].fileOffset + md.inverseBindOffset;
+    place->fileToRig = fileToRig;
+  }
+  RP_CHECK(readMeshes(arena, root, md, fileToRig, materials, ctx, rigIndex, rig, place));
+  if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place));
   // `--item` takes any row `info` lists that is part of this rig.
   rig.itemIds.push_back(std::to_string(row));
   if (skeleton != nullptr) rig.itemIds.push_back(std::to_string(skeleton->row));
@@ -137,7 +147,7 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
 // A Skeleton object with no RenderModelData (a PC model, §5): bones named by their hashes, the
 // inverse bind pose from an AnimationSkin of the same count.
 Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const RwSkeleton& s, bool sporeMeshes, const ReadContext& ctx,
-                            size_t rigIndex) {
+                            size_t rigIndex, RigPlace* place) {
   Rig rig;
   ModelData md;
   md.index = s.row;
@@ -154,6 +164,7 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
     }
     if (skin->inverseBind.size() != s.parents.size()) continue;
     md.inverseBind = skin->inverseBind;
+    if (place != nullptr) place->inverseBindAt = static_cast<size_t>(skin->dataAt);
     rig.itemIds.push_back(std::to_string(i));
     haveSkin = true;
   }
@@ -164,10 +175,15 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
   }
   ParentSource parents;
   parents.skeletonObject = s.parents;
-  RP_CHECK(buildSkeleton(md, parents, rig));
+  RP_ASSIGN(const std::vector<uint32_t> fileToRig, buildSkeleton(md, parents, rig));
   // Hashes by file order: joints[file bone] is the bone's rig index.
   for (size_t fb = 0; fb < s.nameHashes.size(); ++fb) rig.skeleton.bones[rig.skeleton.joints[fb]].nameHash = s.nameHashes[fb];
-  if (sporeMeshes) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig));
+  if (place != nullptr) {
+    place->modelData = false;
+    place->row = s.row;
+    place->fileToRig = fileToRig;
+  }
+  if (sporeMeshes) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place));
   rig.itemIds.push_back(std::to_string(s.row));
   rig.extras = arenaExtras(arena, s.row);
   return rig;
@@ -200,10 +216,13 @@ Result<std::vector<ItemInfo>> listArena(const Source& source, ReadContext& ctx) 
   return items;
 }
 
-Result<Asset> readArena(const Source& source, ReadContext& ctx) {
+Result<Asset> readArena(const Source& source, ReadContext& ctx) { return readArena(source, ctx, nullptr); }
+
+Result<Asset> readArena(const Source& source, ReadContext& ctx, ArenaPlaces* places) {
   ByteReader root = ctx.reader(source.bytes());
   Asset asset;
   RP_ASSIGN(const Arena arena, parseArena(root, asset.provenance));
+  if (places != nullptr) places->platform = arena.platform->platform;
   asset.provenance.axes = axesOf(arena.platform->platform);
   const std::vector<RwSkeleton> skeletons = readSkeletonObjects(arena, root, asset.provenance);
   std::vector<bool> skeletonUsed(skeletons.size(), false);
@@ -215,13 +234,17 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx) {
   }
   const std::string stem = std::filesystem::path(source.name()).stem().string();
   for (uint32_t row : models) {
-    RP_ASSIGN(Rig rig, readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed));
+    RigPlace place;
+    RP_ASSIGN(Rig rig, readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed, places != nullptr ? &place : nullptr));
+    if (places != nullptr) places->rigs.push_back(std::move(place));
     if (models.size() > 1) rig.name = fmt::format("{}_{}", stem, row);
     asset.rigs.push_back(std::move(rig));
   }
   for (size_t s = 0; s < skeletons.size(); ++s) {
     if (skeletonUsed[s]) continue;
-    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s], s == 0 && sporeMeshes, ctx, asset.rigs.size()));
+    RigPlace place;
+    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s], s == 0 && sporeMeshes, ctx, asset.rigs.size(), places != nullptr ? &place : nullptr));
+    if (places != nullptr) places->rigs.push_back(std::move(place));
     if (models.size() + skeletons.size() > 1) rig.name = fmt::format("{}_{}", stem, skeletons[s].row);
     asset.rigs.push_back(std::move(rig));
   }

@@ -89,6 +89,7 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
   RP_ASSIGN(ByteReader m, obj.window(offIBM, size_t{numBones} * model::kMatrixSize, "m_pIBPMatrices"));
   RP_ASSIGN(const std::vector<float> floats, m.array<float>(size_t{numBones} * 16, "matrix"));
   md.inverseBind.resize(numBones);
+  md.inverseBindOffset = offIBM;
   for (size_t b = 0; b < numBones; ++b) {
     for (int k = 0; k < 16; ++k) md.inverseBind[b][k / 4][k % 4] = floats[b * 16 + static_cast<size_t>(k)];
   }

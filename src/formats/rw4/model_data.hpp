@@ -18,6 +18,7 @@ struct ModelData {
   uint32_t index = 0;                      // dictionary row
   std::vector<std::string> boneNames;      // global bone order, used by every palette
   std::vector<glm::mat4> inverseBind;      // per bone, as stored (glTF column-major order, §4.1)
+  uint32_t inverseBindOffset = 0;          // m_pIBPMatrices, from the object's start
   std::vector<uint32_t> meshes;            // dictionary rows of the mesh table's meshes
   uint16_t numIslands = 0;
 };

@@ -377,7 +377,7 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
 }
 
 Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
-                                         const std::vector<uint32_t>& fileToRig, Provenance& prov) {
+                                         const std::vector<uint32_t>& fileToRig, Provenance& prov, OptiMeshPlace* place) {
   const size_t numBones = fileToRig.size();
   RP_ASSIGN(ByteReader obj, objectReader(arena, root, index, "RenderOptiMeshData"));
   MeshFields f;
@@ -486,6 +486,15 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
   RP_CHECK(checkDrawParams(obj, f, numIndices, index, prov));
   if (f.numBlendShapes > 0) {
     prov.warn("rw4-blend-shapes", fmt::format("RenderOptiMeshData (row {}): {} blend shape(s) are not read", index, f.numBlendShapes));
+  }
+  if (place != nullptr) {
+    auto elementOf = [&](uint8_t usage) {
+      const VertexElement* e = findUsage(elements, stream, usage);
+      return e != nullptr ? std::optional<VertexElement>(*e) : std::nullopt;
+    };
+    *place = OptiMeshPlace{index,       f.indexBuffer, static_cast<size_t>(bytes.data() - root.data().data()), stride,
+                           vertexCount, *xyz,          elementOf(kNormal), elementOf(kTex0), elementOf(kWeights),
+                           elementOf(kIndices), std::move(palette)};
   }
   return std::optional<Mesh>{std::move(mesh)};
 }

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/rig.hpp"
 #include "formats/rw4/arena.hpp"
+#include "formats/rw4/arena_places.hpp"
 
 namespace rigport::rw4 {
 
@@ -18,8 +19,9 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj);
 
 // One mesh; a mesh with no blend indices is static (no influences, on the model's root), and one
 // with no positions either is skipped with a warning (empty). Its influences name rig bones: `fileToRig` maps the file's bone order
-// (RenderModelData's, which the palette uses) to the rig's, and its size is the bone count.
+// (RenderModelData's, which the palette uses) to the rig's, and its size is the bone count. With
+// `place`, where the skin stream's elements and palette lie (for --base).
 Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
-                                         const std::vector<uint32_t>& fileToRig, Provenance& prov);
+                                         const std::vector<uint32_t>& fileToRig, Provenance& prov, OptiMeshPlace* place = nullptr);
 
 }  // namespace rigport::rw4

@@ -68,4 +68,8 @@ struct ArenaWriteOptions {
 Result<std::vector<uint8_t>> writeArena(const Rig& rig, const ArenaWriteOptions& options);
 inline Result<std::vector<uint8_t>> writeArena(const Rig& rig) { return writeArena(rig, ArenaWriteOptions{}); }
 
+// The rig written into a copy of `base`, an arena it was read from (`convert --base`, issue 28;
+// arena_onto.cpp says what is written, kept and refused): the same size, every object in place.
+Result<std::vector<uint8_t>> writeArenaOnto(const Rig& rig, const Source& base, ReadContext& ctx);
+
 }  // namespace rigport::rw4

@@ -56,6 +56,7 @@ Result<RwAnimationSkin> readRwAnimationSkin(const Arena& arena, ByteReader obj, 
   RP_ASSIGN(const uint32_t count, obj.u32("count"));
   RP_ASSIGN(const size_t n, obj.count(count, animskin::kBoneSize, "count"));
   RP_ASSIGN(ByteReader data, pointee(arena, obj, 0, pData, n * animskin::kBoneSize, "pData"));
+  s.dataAt = data.fileOffsetOfStart();
   RP_ASSIGN(const std::vector<float> floats, data.array<float>(n * 16, "matrix"));
   s.inverseBind.resize(n);
   for (size_t b = 0; b < n; ++b) {

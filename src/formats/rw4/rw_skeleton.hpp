@@ -26,6 +26,7 @@ struct RwSkeleton {
 struct RwAnimationSkin {
   uint32_t row = 0;
   std::vector<glm::mat4> inverseBind;  // glTF column-major, padding words forced to (0,0,0,1)
+  uint64_t dataAt = 0;                 // the file offset of the matrices
 };
 
 Result<RwSkeleton> readRwSkeleton(const Arena& arena, ByteReader obj, uint32_t row);

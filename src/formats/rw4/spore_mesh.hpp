@@ -12,12 +12,14 @@
 #include "core/error.hpp"
 #include "core/rig.hpp"
 #include "formats/rw4/arena.hpp"
+#include "formats/rw4/arena_places.hpp"
 
 namespace rigport::rw4 {
 
 struct SporeMesh {
   Mesh mesh;
   std::vector<uint32_t> rows;  // the Mesh, VertexBuffer, IndexBuffer and VertexDescription rows it came from
+  SporeMeshPlace place;        // where its vertices' elements lie (for --base)
 };
 
 // Every Mesh object of the arena, one Mesh per vertex buffer (its triangles the Mesh objects'

@@ -223,7 +223,7 @@ void warnSkin(const SkinCounts& c, uint32_t row, size_t bones, Provenance& prov)
 
 // One vertex buffer's vertices (no triangles yet).
 Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<uint32_t>& fileToRig,
-                              Provenance& prov) {
+                              Provenance& prov, SporeMeshPlace& place) {
   RP_ASSIGN(ByteReader vb, objectReader(arena, root, row, "VertexBuffer"));
   RP_ASSIGN(const uint32_t vdRow, objectRef(arena, vb, spore::kVertexDescription, "vertexDescription"));
   RP_CHECK(vb.skip(4, "field_4"));
@@ -310,6 +310,11 @@ Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32
     }
   }
   warnSkin(counts, row, fileToRig.size(), prov);
+  auto placed = [](const Element* e) {
+    return e != nullptr ? std::optional<SporeMeshPlace::Element>(SporeMeshPlace::Element{e->offset, e->type}) : std::nullopt;
+  };
+  place = SporeMeshPlace{row, static_cast<size_t>(bytes - root.data().data()), stride, n, placed(position), placed(normal), placed(uv),
+                         placed(indices), placed(weights)};
   if (indices != nullptr && weights == nullptr) {
     prov.warn("rw4-no-weights", fmt::format("VertexBuffer (row {}): blend indices without weights; each vertex follows its first "
                                             "index fully",
@@ -457,7 +462,8 @@ std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& roo
   std::vector<SporeMesh> out;
   for (uint32_t vbRow : order) {
     const std::vector<MeshObject>& objects = byBuffer[vbRow];
-    auto mesh = readVertexBuffer(arena, root, vbRow, fileToRig, prov);
+    SporeMeshPlace place;
+    auto mesh = readVertexBuffer(arena, root, vbRow, fileToRig, prov, place);
     Status triangles = mesh ? addTriangles(arena, root, objects, *mesh, prov) : Status(mesh.error());
     if (!triangles) {
       prov.warn("rw4-spore-mesh", fmt::format("VertexBuffer (row {}) and its {} Mesh object(s) are skipped: {}", vbRow, objects.size(),
@@ -465,6 +471,7 @@ std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& roo
       continue;
     }
     SporeMesh s;
+    s.place = place;
     s.mesh = std::move(*mesh);
     s.mesh.name = fmt::format("mesh_{}", vbRow);
     s.rows.push_back(vbRow);

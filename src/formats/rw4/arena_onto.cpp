@@ -1,0 +1,177 @@
+// `convert --to rw4-arena --base ORIGINAL` (issue 28): the rig written into a copy of the original
+// arena. An arena holds much rigport does not model (materials, textures, the TOC, island bounds and
+// draw parameters, the Skeleton's flags and ids, animations, unknown objects, the header, padding):
+// every byte stays, except the values rigport models that the edit changed, each written where the
+// reader read it and in the original's own form — a bone's inverse bind matrix in RenderModelData's
+// m_pIBPMatrices (§4.1: the reader takes the bind pose from it alone), vertex positions, normals and
+// first UVs in their VertexDescriptor's element types (§3.1), blend indices and weights through the
+// mesh's remap table (§4.2). "Changed" is judged on values against what readArena reads of the
+// original (the edit came back through glTF): within kRounding the original's bytes are kept, so an
+// unedited round trip is byte-identical. The arena never changes size and no object moves: what
+// would change a count or the structure is refused, naming the object and field.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/axes.hpp"
+#include "core/byte_swap.hpp"
+#include "formats/rw4/arena_onto.hpp"
+#include "formats/rw4/axes.hpp"
+#include "formats/rw4/rw4.hpp"
+
+namespace rigport::rw4 {
+namespace {
+
+void putF32(std::vector<uint8_t>& file, size_t at, float v, Endian endian) {
+  const auto u = std::bit_cast<uint32_t>(v);
+  for (size_t k = 0; k < 4; ++k) file[at + k] = static_cast<uint8_t>(endian == Endian::Big ? u >> (24 - 8 * k) : u >> (8 * k));
+}
+
+// The original's rig the edit is written onto: the one the rig was read from (extras.rw4.object,
+// the RenderModelData's or Skeleton's row, which a .glb rigport wrote keeps), else the only one.
+Result<size_t> pickRig(const ArenaPlaces& places, const Rig& rig) {
+  if (places.rigs.empty()) {
+    return refuse("RenderModelData", "the arena holds no rig (no RenderModelData 0x00EB0001 or Skeleton 0x00070002) to write onto");
+  }
+  std::optional<uint32_t> object;
+  if (const auto rw4 = rig.extras.find("rw4"); rig.extras.is_object() && rw4 != rig.extras.end() && rw4->is_object()) {
+    if (const auto o = rw4->find("object"); o != rw4->end() && o->is_number_unsigned()) object = o->get<uint32_t>();
+  }
+  for (size_t r = 0; r < places.rigs.size(); ++r)
+    if (object && places.rigs[r].row == *object) return r;
+  if (places.rigs.size() == 1) return size_t{0};
+  std::string rows;
+  for (const RigPlace& p : places.rigs) rows += fmt::format("{}{}", rows.empty() ? "" : ", ", p.row);
+  return refuse("RenderModelData", fmt::format("the arena holds {} rigs (rows {}), and the rig names none of them (extras.rw4.object); "
+                                               "convert with --item ROW from the original",
+                                               places.rigs.size(), rows));
+}
+
+std::string bonePath(const RigPlace& place, uint32_t fileBone) { return fmt::format("{}/bone[{}]", ownerPath(place), fileBone); }
+
+// The rig's bone for each of the original's: by name where every name is found once, else by
+// position. Names live in the model's name pool and parents in its Skeleton object (or nowhere,
+// §9): both are kept, so a renamed bone or another parent is refused.
+Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& rig, const RigPlace& place,
+                                         const std::vector<uint32_t>& rigToFile) {
+  if (rig.bones.size() != base.bones.size()) {
+    return refuse(ownerPath(place) + (place.modelData ? "/m_iNumBones" : "/count"),
+                  fmt::format("the rig has {} bones, the original {}; --base writes onto the original's inverse bind matrices and "
+                              "cannot add or remove one: convert without --base for a new arena",
+                              rig.bones.size(), base.bones.size()));
+  }
+  std::unordered_map<std::string, uint32_t> rigByName, baseByName;
+  for (size_t i = 0; i < rig.bones.size(); ++i) rigByName.emplace(rig.bones[i].name, static_cast<uint32_t>(i));
+  for (size_t i = 0; i < base.bones.size(); ++i) baseByName.emplace(base.bones[i].name, static_cast<uint32_t>(i));
+  const bool byName = rigByName.size() == rig.bones.size() && baseByName.size() == base.bones.size();
+  std::vector<uint32_t> match(base.bones.size());
+  for (size_t i = 0; i < base.bones.size(); ++i) {
+    match[i] = static_cast<uint32_t>(i);
+    if (!byName) continue;
+    const auto it = rigByName.find(base.bones[i].name);
+    if (it == rigByName.end()) {
+      return refuse(bonePath(place, rigToFile[i]) + "/name",
+                    fmt::format("the original's bone '{}' is not in the rig (renamed or replaced?); --base keeps the {}",
+                                base.bones[i].name, place.modelData ? "RenderModelData's bone names" : "Skeleton's name hashes"));
+    }
+    match[i] = it->second;
+  }
+  for (size_t i = 0; i < base.bones.size(); ++i) {
+    const int32_t was = base.bones[i].parent;
+    const int32_t now = rig.bones[match[i]].parent;
+    if (was < 0 ? now < 0 : now == static_cast<int32_t>(match[static_cast<size_t>(was)])) continue;
+    return refuse(bonePath(place, rigToFile[i]) + "/parent",
+                  fmt::format("bone '{}' hangs under '{}' in the rig, under '{}' in the original; --base keeps the original's "
+                              "hierarchy (its Skeleton object's parents, or none stored)",
+                              base.bones[i].name, now < 0 ? "nothing" : rig.bones[static_cast<size_t>(now)].name,
+                              was < 0 ? "nothing" : base.bones[static_cast<size_t>(was)].name));
+  }
+  return match;
+}
+
+// The largest coordinate of a bone origin or vertex sizes the model: lengths round in proportion to it.
+float largestCoordinate(const Rig& rig) {
+  float largest = 1.0f;
+  auto take = [&](const glm::vec3& p) { largest = std::max({largest, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)}); };
+  for (const glm::mat4& m : rig.skeleton.worldBindMatrices()) take(glm::vec3(m[3]));
+  for (const Mesh& mesh : rig.meshes)
+    for (const glm::vec3& p : mesh.positions) take(p);
+  return largest;
+}
+
+// Axes and scales within kRounding of their size, translations within `length`; the same bits
+// (a NaN the original holds, kept) are near too.
+bool near(const glm::mat4& a, const glm::mat4& b, float length) {
+  if (std::memcmp(&a, &b, sizeof(glm::mat4)) == 0) return true;
+  for (int c = 0; c < 4; ++c) {
+    for (int k = 0; k < 4; ++k) {
+      const float tolerance = c == 3 && k < 3 ? length : kRounding * std::max(1.0f, std::fabs(a[c][k]));
+      if (!(std::fabs(a[c][k] - b[c][k]) <= tolerance)) return false;  // NaN: changed
+    }
+  }
+  return true;
+}
+
+// Each bone whose inverse bind matrix the edit changed (the rig's own, else the inverse of its
+// bind pose, as writeArena takes it): its floats in file order (§4.1, §5: glTF's column-major
+// order), an AnimationSkin's padding words (the fourth of each column, not read) kept.
+Status writeBones(OntoJob& job, const std::vector<uint32_t>& rigToFile) {
+  const std::vector<glm::mat4> world = job.rig.skeleton.worldBindMatrices();
+  for (size_t b = 0; b < job.base.skeleton.bones.size(); ++b) {
+    const Bone& now = job.rig.skeleton.bones[job.rigBone[b]];
+    const glm::mat4 was = job.base.skeleton.bones[b].inverseBind.value_or(glm::mat4(1.0f));
+    const glm::mat4 ibm = now.inverseBind.value_or(glm::inverse(world[job.rigBone[b]]));
+    if (near(was, ibm, job.length)) continue;
+    if (job.place.inverseBindAt == 0) {
+      return refuse(bonePath(job.place, rigToFile[b]), fmt::format("bone '{}' is posed anew, and the arena holds no AnimationSkin of its "
+                                                                   "skeleton's bone count to keep the bind pose in; --base cannot add one",
+                                                                   now.name));
+    }
+    const size_t at = job.place.inverseBindAt + size_t{rigToFile[b]} * model::kMatrixSize;
+    for (int k = 0; k < 16; ++k) {
+      if (!job.place.modelData && k % 4 == 3) continue;
+      putF32(job.file, at + 4 * static_cast<size_t>(k), ibm[k / 4][k % 4], job.endian);
+    }
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+std::string ownerPath(const RigPlace& place) { return fmt::format("{}[{}]", place.modelData ? "RenderModelData" : "Skeleton", place.row); }
+
+Error refuse(std::string path, std::string message) {
+  Error e = makeError(ErrorCode::Usage, std::move(message));
+  e.path = std::move(path);
+  return e;
+}
+
+Result<std::vector<uint8_t>> writeArenaOnto(const Rig& input, const Source& source, ReadContext& ctx) {
+  ArenaPlaces places;
+  RP_ASSIGN(const Asset asset, readArena(source, ctx, &places));
+  RP_ASSIGN(const size_t r, pickRig(places, input));
+  const Rig& base = asset.rigs[r];
+  const RigPlace& place = places.rigs[r];
+  // In the platform's own axes (axes.hpp), as the reader gave the original.
+  std::optional<Rig> converted;
+  if (input.provenance.axes != base.provenance.axes) {
+    converted = input;
+    convertAxes(*converted, base.provenance.axes);
+  }
+  const Rig& rig = converted ? *converted : input;
+  const std::vector<uint32_t> rigToFile = fileBones(place);
+  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, place, rigToFile));
+  const std::span<const uint8_t> bytes = source.bytes();
+  OntoJob job{base, rig, place, platformInfo(places.platform).bigEndian ? Endian::Big : Endian::Little, std::move(rigBone),
+              kRounding * largestCoordinate(base), std::vector<uint8_t>(bytes.begin(), bytes.end())};
+  RP_CHECK(writeBones(job, rigToFile));
+  RP_CHECK(writeMeshesOnto(job));
+  return std::move(job.file);
+}
+
+}  // namespace rigport::rw4
