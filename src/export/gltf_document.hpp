@@ -92,8 +92,6 @@ struct Document {
 
 // A unique, non-empty node name derived from `wanted` (see gltf_nodes.cpp); adds it to usedNames.
 std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback);
-// The same among `taken` alone (the skeleton's own names, gltf_nodes.cpp).
-std::string uniqueName(std::unordered_set<std::string>& taken, const std::string& wanted, const std::string& fallback);
 
 // The model's extras (null or an object, core/rig.hpp) with `ours` merged over them: rigport's
 // own keys win on a clash, so a reader cannot hide what the exporter reports. For the few small

@@ -21,21 +21,37 @@ namespace rigport::gltf {
 // apart keeps it a float); into `out` (at least 32 chars); returns the length.
 size_t formatFloat(float v, char* out);
 
-// RapidJSON's output stream over a std::string.
+// RapidJSON's output stream over a std::string, through a buffer of its own: a character at a time
+// into the string was a sixth of a clip package's conversion. RapidJSON flushes it when a
+// top-level value ends; JsonWriter's destructor does too.
 class StringOutput {
  public:
   using Ch = char;
   explicit StringOutput(std::string& out) : out_(out) {}
-  void Put(char c) { out_.push_back(c); }
-  void Flush() {}
+  void Put(char c) {
+    if (used_ == sizeof buffer_) Flush();
+    buffer_[used_++] = c;
+  }
+  void Flush() {
+    out_.append(buffer_, used_);
+    used_ = 0;
+  }
+  // Text as it is, after what was put before it.
+  void append(std::string_view text) {
+    Flush();
+    out_.append(text);
+  }
 
  private:
   std::string& out_;
+  size_t used_ = 0;
+  char buffer_[4096];
 };
 
 class JsonWriter {
  public:
   explicit JsonWriter(std::string& out) : stream_(out), writer_(stream_) {}
+  ~JsonWriter() { stream_.Flush(); }
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
 
@@ -43,7 +59,13 @@ class JsonWriter {
   void endObject() { writer_.EndObject(); }
   void startArray() { writer_.StartArray(); }
   void endArray() { writer_.EndArray(); }
-  // A member's key; the value follows with one of the calls below.
+  // A member's key; the value follows with one of the calls below. A literal is rigport's own
+  // ASCII key, written as it is; any other is checked as a string is.
+  template <size_t N>
+  JsonWriter& key(const char (&k)[N]) {
+    writer_.Key(k, static_cast<rapidjson::SizeType>(N - 1));
+    return *this;
+  }
   JsonWriter& key(std::string_view k);
   void string(std::string_view s);
   void boolean(bool b) { writer_.Bool(b); }
@@ -58,8 +80,12 @@ class JsonWriter {
   void uints(std::span<const uint32_t> values);  // an array
   // Any value of the model's extras.
   void value(const nlohmann::json& v);
-  // A value already written as JSON text (`json` must be one whole value).
-  void raw(std::string_view json) { writer_.RawValue(json.data(), json.size(), rapidjson::kObjectType); }
+  // A value already written as JSON text (`json` must be one whole value, or array elements
+  // with their commas): the writer puts the comma before it, the text is appended whole.
+  void raw(std::string_view json) {
+    writer_.RawValue(json.data(), 0, rapidjson::kObjectType);
+    stream_.append(json);
+  }
 
  private:
   StringOutput stream_;

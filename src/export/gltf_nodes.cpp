@@ -93,20 +93,29 @@ Json withModelExtras(const nlohmann::json& model, Json ours) {
   return merged;
 }
 
-std::string uniqueName(std::unordered_set<std::string>& taken, const std::string& wanted, const std::string& fallback) {
+namespace {
+
+// `wanted` made a node name (sanitise()), else `fallback`, with "_2", "_3"... until `taken` says no.
+template <class Taken>
+std::string firstFreeName(const std::string& wanted, const std::string& fallback, Taken taken) {
   std::string base = sanitise(wanted);
   if (base.empty()) base = fallback;
   std::string name = base;
-  for (uint32_t n = 2; taken.count(name) != 0; ++n) name = fmt::format("{}_{}", base, n);
+  for (uint32_t n = 2; taken(name); ++n) name = fmt::format("{}_{}", base, n);
+  return name;
+}
+
+// The skeleton's own names, unique among themselves.
+std::string uniqueName(std::unordered_set<std::string>& taken, const std::string& wanted, const std::string& fallback) {
+  std::string name = firstFreeName(wanted, fallback, [&](const std::string& n) { return taken.count(n) != 0; });
   taken.insert(name);
   return name;
 }
 
+}  // namespace
+
 std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback) {
-  std::string base = sanitise(wanted);
-  if (base.empty()) base = fallback;
-  std::string name = base;
-  for (uint32_t n = 2; doc.nameTaken(name); ++n) name = fmt::format("{}_{}", base, n);
+  std::string name = firstFreeName(wanted, fallback, [&](const std::string& n) { return doc.nameTaken(n); });
   doc.usedNames.insert(name);
   return name;
 }
