@@ -241,6 +241,14 @@ Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Anim
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
   // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
+  // About the text's length (a little more for most), reserved once: grown by doubling, an IFP's
+  // 16 MB of animations held up to twice that.
+  size_t bytes = 2;
+  for (const Animation& anim : animations) {
+    bytes += 256 + anim.tracks.size() * 3 * 140 + anim.events.size() * 96;
+    for (const ScalarChannel& c : anim.scalars) bytes += 128 + c.keys.times.size() * 24;
+  }
+  doc.animations.reserve(bytes);
   JsonWriter w(doc.animations);
   w.startArray();
   std::vector<Sampler> samplers;
