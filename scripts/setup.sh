@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   g++ clang cmake ninja-build pkg-config time
-  libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev
+  libfmt-dev libcli11-dev nlohmann-json3-dev libtinygltf-dev libglm-dev rapidjson-dev
   libsquish-dev libpng-dev zlib1g-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   blender python3-numpy libclang-rt-14-dev gltfpack

@@ -141,15 +141,16 @@ Error existsError(const fs::path& out) {
 // fails the input, a write error the output.
 // Without --overwrite the write itself refuses an existing file (platform::Overwrite::Refuse), so
 // of two processes writing one output exactly one succeeds, whatever the check before reading said.
+// `cache`: the skeleton nodes the input's previous rigs made (its clips share a rig).
 std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out, bool separateFiles, const GltfOptions& options,
-                                                  platform::Overwrite overwrite) {
+                                                  platform::Overwrite overwrite, ExportCache& cache) {
   if (separateFiles) {
-    auto files = exportGltf(rig, out.stem().string() + ".bin", options);
+    auto files = exportGltf(rig, out.stem().string() + ".bin", options, &cache);
     if (!files) return std::pair{Outcome::InputFailed, files.error()};
     if (auto written = writeGltfPair(out, *files, overwrite); !written) return std::pair{Outcome::OutputFailed, written.error()};
     return std::nullopt;
   }
-  auto glb = exportGlbParts(std::move(rig), options);
+  auto glb = exportGlbParts(std::move(rig), options, &cache);
   if (!glb) return std::pair{Outcome::InputFailed, glb.error()};
   if (auto written = platform::writeFileAtomic(out.string(), glb->pieces(), overwrite); !written) {
     return std::pair{Outcome::OutputFailed, written.error()};
@@ -226,6 +227,7 @@ class Converter {
         result.skipped.push_back(outs[i].string());
       }
     }
+    ExportCache cache;
     for (size_t i = 0; i < rigs->size(); ++i) {
       AssembledRig& a = (*rigs)[i];
       if (std::find(result.skipped.begin(), result.skipped.end(), outs[i].string()) != result.skipped.end()) continue;
@@ -241,7 +243,7 @@ class Converter {
       const Provenance provenance = a.rig.provenance;  // the rig itself is moved into the exporter
       if (s_.target != nullptr) {
         if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
-      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, gltf, overwrite())) {
+      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, gltf, overwrite(), cache)) {
         return failed(std::move(result), failure->first, std::move(failure->second));
       } else {
         result.written.push_back(outs[i].string());

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,8 +31,21 @@ struct GltfOptions {
   float groundLift = 0.0f;
 };
 
+namespace gltf {
+struct SkeletonPart;
+}
+
+// The skeleton's nodes and skin of the last export given this cache, for the next export to reuse
+// when its skeleton, ground lift, scale-compensated bones and root name are the same (a package's
+// clips, each exported with its rig): made once, not once per clip. It holds a copy of the skeleton
+// it compares with. One per thread; the exports need not share a skeleton (a different one
+// replaces what the cache holds).
+struct ExportCache {
+  std::shared_ptr<const gltf::SkeletonPart> part;
+};
+
 // A .glb in memory.
-Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {});
+Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {}, ExportCache* cache = nullptr);
 
 // The same .glb as pieces to write one after another (pieces()): `head` (the 12-byte header and the
 // JSON chunk's 8-byte header), the JSON text, `tail` (its padding and the BIN chunk's 8-byte
@@ -50,13 +64,14 @@ struct GlbParts {
   std::vector<std::span<const uint8_t>> pieces() const;
   size_t size() const { return head.size() + json.size() + tail.size() + bin.size; }
 };
-Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options = {});
+Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options = {}, ExportCache* cache = nullptr);
 
 // A .gltf (JSON text) whose single buffer's uri is `binFileName`, plus that buffer's bytes.
 struct GltfFiles {
   std::string json;
   std::vector<uint8_t> bin;
 };
-Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options = {});
+Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options = {},
+                             ExportCache* cache = nullptr);
 
 }  // namespace rigport

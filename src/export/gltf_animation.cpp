@@ -11,7 +11,6 @@
 #include <string_view>
 #include <type_traits>
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "core/bind.hpp"
@@ -146,50 +145,80 @@ class TrackWriter {
   uint32_t lastInput_ = 0;
 };
 
-Json animationExtras(const Animation& anim) {
-  Json extras = Json::object();
-  extras["duration"] = anim.duration;
-  if (!anim.events.empty()) {
-    Json events = Json::array();
-    for (const Event& e : anim.events) events.push_back({{"time", e.time}, {"type", e.type}, {"payload", e.payload}});
-    extras["events"] = std::move(events);
+void writeScalar(JsonWriter& w, const ScalarChannel& s) {
+  w.startObject();
+  w.key("name").string(s.name);
+  w.key("target").string(s.target);
+  w.key("interpolation").string(samplerName(s.keys));
+  w.key("times").floats(s.keys.times);
+  w.key("values").floats(s.keys.values);
+  if (s.keys.interpolation == Interpolation::CubicSpline) {
+    w.key("inTangents").floats(s.keys.inTangents);  // per second, as glTF's CUBICSPLINE (rig.hpp, Keys)
+    w.key("outTangents").floats(s.keys.outTangents);
   }
-  if (!anim.scalars.empty()) {
-    Json scalars = Json::array();
-    for (const ScalarChannel& s : anim.scalars) {
-      Json scalar = {{"name", s.name}, {"target", s.target}, {"interpolation", samplerName(s.keys)}, {"times", s.keys.times}, {"values", s.keys.values}};
-      if (s.keys.interpolation == Interpolation::CubicSpline) {
-        scalar["inTangents"] = s.keys.inTangents;  // per second, as glTF's CUBICSPLINE (rig.hpp, Keys)
-        scalar["outTangents"] = s.keys.outTangents;
-      }
-      scalars.push_back(std::move(scalar));
-    }
-    extras["scalarChannels"] = std::move(scalars);
-  }
-  Json unbound = Json::array();
-  for (const BoneTrack& t : anim.tracks) {
-    if (t.bone < 0) unbound.push_back(t.target.name.empty() ? std::string("(unnamed)") : t.target.name);
-  }
-  if (!unbound.empty()) extras["unboundTracks"] = std::move(unbound);
-  return extras;
+  w.endObject();
 }
 
-// `object` (a dumped JSON object) with "channels" and "samplers" added before its closing brace.
-std::string withChannels(std::string object, const std::vector<Channel>& channels, const std::vector<Sampler>& samplers) {
-  auto out = std::back_inserter(object);
-  object.back() = ',';
-  object += "\"channels\":[";
-  for (size_t i = 0; i < channels.size(); ++i) {
-    const Channel& c = channels[i];
-    fmt::format_to(out, FMT_COMPILE("{}{{\"sampler\":{},\"target\":{{\"node\":{},\"path\":\"{}\"}}}}"), i ? "," : "", c.sampler, c.node, c.path);
+// The animation's extras (merged over the model's): its duration, then the events, scalar channels
+// and unbound tracks it has.
+void writeAnimationExtras(JsonWriter& w, const Animation& anim) {
+  bool unbound = false;
+  for (const BoneTrack& t : anim.tracks) unbound = unbound || t.bone < 0;
+  std::string_view ours[4];
+  size_t n = 0;
+  ours[n++] = "duration";
+  if (!anim.events.empty()) ours[n++] = "events";
+  if (!anim.scalars.empty()) ours[n++] = "scalarChannels";
+  if (unbound) ours[n++] = "unboundTracks";
+  writeExtras(w, "extras", anim.extras, std::span(ours, n), [&](JsonWriter& x, size_t k) {
+    const std::string_view key = ours[k];
+    if (key == "duration") {
+      x.number(anim.duration);
+    } else if (key == "events") {
+      x.startArray();
+      for (const Event& e : anim.events) {
+        x.startObject();
+        x.key("time").number(e.time);
+        x.key("type").string(e.type);
+        x.key("payload").string(e.payload);
+        x.endObject();
+      }
+      x.endArray();
+    } else if (key == "scalarChannels") {
+      x.startArray();
+      for (const ScalarChannel& c : anim.scalars) writeScalar(x, c);
+      x.endArray();
+    } else {
+      x.startArray();
+      for (const BoneTrack& t : anim.tracks) {
+        if (t.bone < 0) x.string(t.target.name.empty() ? std::string_view("(unnamed)") : std::string_view(t.target.name));
+      }
+      x.endArray();
+    }
+  });
+}
+
+void writeChannels(JsonWriter& w, const std::vector<Channel>& channels, const std::vector<Sampler>& samplers) {
+  w.key("channels").startArray();
+  for (const Channel& c : channels) {
+    w.startObject();
+    w.key("sampler").uint(c.sampler);
+    w.key("target").startObject();
+    w.key("node").uint(c.node);
+    w.key("path").string(c.path);
+    w.endObject();
+    w.endObject();
   }
-  object += "],\"samplers\":[";
-  for (size_t i = 0; i < samplers.size(); ++i) {
-    const Sampler& s = samplers[i];
-    fmt::format_to(out, FMT_COMPILE("{}{{\"input\":{},\"interpolation\":\"{}\",\"output\":{}}}"), i ? "," : "", s.input, s.interpolation, s.output);
+  w.endArray();
+  w.key("samplers").startArray();
+  for (const Sampler& s : samplers) {
+    w.startObject();
+    w.key("input").uint(s.input);
+    w.key("interpolation").string(s.interpolation);
+    w.key("output").uint(s.output);
+    w.endObject();
   }
-  object += "]}";
-  return object;
+  w.endArray();
 }
 
 // Each compensation node under a bone whose scale this clip keys gets 1/S_p(t)
@@ -210,15 +239,30 @@ Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Anim
 }  // namespace
 
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
+  // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
+  // About the text's length (a little more for most), reserved once: grown by doubling, an IFP's
+  // 16 MB of animations held up to twice that.
+  size_t bytes = 2;
+  for (const Animation& anim : animations) {
+    bytes += 256 + anim.tracks.size() * 3 * 140 + anim.events.size() * 96;
+    for (const ScalarChannel& c : anim.scalars) bytes += 128 + c.keys.times.size() * 24;
+  }
+  doc.animations.reserve(bytes);
+  JsonWriter w(doc.animations);
+  w.startArray();
+  std::vector<Sampler> samplers;
+  std::vector<Channel> channels;
+  std::vector<bool> animated;
+  std::vector<int32_t> trackOfBone;
   for (size_t a = 0; a < animations.size(); ++a) {
     Animation& anim = animations[a];
     makeAbsolute(anim, rig.skeleton);
     normalizeKeys(anim);
-    std::vector<Sampler> samplers;
-    std::vector<Channel> channels;
-    std::vector<bool> animated(rig.skeleton.bones.size(), false);
-    std::vector<int32_t> trackOfBone(rig.skeleton.bones.size(), -1);
+    samplers.clear();
+    channels.clear();
+    animated.assign(rig.skeleton.bones.size(), false);
+    trackOfBone.assign(rig.skeleton.bones.size(), -1);
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& track = anim.tracks[t];
       if (track.bone < 0) continue;  // listed in extras.unboundTracks
@@ -237,17 +281,25 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
       RP_CHECK(writer.add(track.scale, node, "scale", KeysAt{a, t, "scale"}));
     }
     RP_CHECK(addCompensationScales(doc, rig.skeleton, anim, trackOfBone, a, samplers, channels));
-    Json out = Json::object();
-    out["name"] = anim.name.empty() ? fmt::format("animation_{}", a) : anim.name;
+    const std::string name = anim.name.empty() ? fmt::format("animation_{}", a) : anim.name;
     if (channels.empty()) {
       // glTF requires channels and samplers to have at least one item.
-      out["extras"] = withModelExtras(anim.extras, animationExtras(anim));
-      withoutChannels.push_back(std::move(out));
+      std::string text;
+      JsonWriter x(text);
+      x.startObject();
+      x.key("name").string(name);
+      writeAnimationExtras(x, anim);
+      x.endObject();
+      withoutChannels.push_back(Json::parse(text));
       continue;
     }
-    out["extras"] = withModelExtras(anim.extras, animationExtras(anim));
-    doc.animations.push_back(withChannels(out.dump(-1, ' ', false, Json::error_handler_t::replace), channels, samplers));
+    w.startObject();
+    w.key("name").string(name);
+    writeAnimationExtras(w, anim);
+    writeChannels(w, channels, samplers);
+    w.endObject();
   }
+  w.endArray();
   if (!withoutChannels.empty()) doc.extras["animationsWithoutChannels"] = std::move(withoutChannels);
   return Ok{};
 }

@@ -86,11 +86,12 @@ uint32_t BufferBuilder::copyView(std::span<const uint8_t> bytes) {
 
 namespace {
 
-// Bounds as the float32 values they are, widened to double and printed shortest-round-trip (the
-// validator compares them with the float32 data); only finite values reach an accessor.
+// Bounds as the shortest text that reads back to the float32 values they are (the validator
+// compares them with the float32 data); whole numbers without ".0", as they were written before
+// (as doubles) and as the validator's own examples write them. Only finite values reach an accessor.
 void appendBounds(std::string& json, const char* key, const std::array<float, 4>& values, uint8_t n) {
   fmt::format_to(std::back_inserter(json), FMT_COMPILE(",\"{}\":["), key);
-  for (uint8_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(json), FMT_COMPILE("{}{}"), i ? "," : "", static_cast<double>(values[i]));
+  for (uint8_t i = 0; i < n; ++i) fmt::format_to(std::back_inserter(json), FMT_COMPILE("{}{}"), i ? "," : "", values[i]);
   json += ']';
 }
 

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -16,26 +18,58 @@
 #include "core/rig.hpp"
 #include "export/gltf.hpp"
 #include "export/gltf_buffer.hpp"
+#include "export/gltf_json.hpp"
 
 namespace rigport::gltf {
 
+// The skeleton's nodes and skin: what depends only on the skeleton, the ground lift, which bones
+// need scale compensation and the rig's name (a synthetic root takes it). Made by addSkeleton, and
+// shared by the exports of one skeleton through an ExportCache (a package's clips on one rig).
+struct SkeletonPart {
+  std::vector<uint32_t> boneNode;  // node index of bone i
+  std::vector<std::optional<uint32_t>> compensationNode;
+  std::optional<uint32_t> groundNode;
+  uint32_t skeletonRoot = 0;
+  std::vector<uint32_t> sceneNodes;      // the scene roots among the skeleton's nodes
+  std::vector<std::string> names;        // per skeleton node, in node order
+  std::vector<std::vector<uint32_t>> children;  // per skeleton node
+  std::vector<bool> compensated;         // per bone (compensatedBones())
+  std::unordered_set<std::string> usedNames;
+  std::vector<uint32_t> joints;          // empty: no skin
+  std::vector<int32_t> jointOfBone;
+  uint32_t rootJoint = 0;
+  std::vector<glm::mat4> inverseBinds;   // per joint, last row 0,0,0,1
+  // The nodes as JSON text (comma-separated objects), when no other node hangs under one of them.
+  std::string nodesJson;
+  // What a cache compares before reusing the part: the skeleton, the lift, the root's wanted name.
+  Skeleton skeleton;                     // only in a cached part
+  float groundLift = 0.0f;
+  std::string rootName;
+};
+
 struct Document {
+  std::shared_ptr<const SkeletonPart> skeleton;  // set by addSkeleton
+  // The nodes after the skeleton's (meshes), node index skeleton->names.size() + i.
   Json nodes = Json::array();
-  Json meshes = Json::array();
-  Json skins = Json::array();
-  std::vector<std::string> animations;   // each animation's JSON text (gltf_animation.cpp says why)
+  // Children given to skeleton nodes after the skeleton was made (meshes riding on a bone or on the
+  // ground node): {parent node, child node}.
+  std::vector<std::pair<uint32_t, uint32_t>> skeletonChildren;
+  Json meshes = Json::array();           // one per mesh: few, so a tree (gltf_mesh.cpp)
+  std::optional<uint32_t> ibmAccessor;   // the skin's inverse bind matrices, when there is a skin
+  std::string animations;                // a JSON array of the animations (gltf_animation.cpp)
   Json materials = Json::array();        // Rig::materials in order, then the default one if used
   std::optional<uint32_t> defaultMaterial;
   Json textures = Json::array();         // Rig::textures in order (one per distinct image)
   Json images = Json::array();           // texture i's level 0 as a PNG, image i
   Json samplers = Json::array();         // the distinct samplers of the textures
-  Json extras = Json::object();          // root extras: data no glTF object can hold
+  Json extras = Json::object();          // root extras: data no glTF object can hold (rare)
   std::vector<uint32_t> sceneNodes;      // the scene's root nodes
-  std::unordered_set<std::string> usedNames;  // node names taken so far (kept unique)
+  std::unordered_set<std::string> usedNames;  // node names taken after the skeleton's (all unique)
   BufferBuilder buffer;
 
-  // Set by addSkeletonNodes: node index of bone i is boneNode[i]; the node lifting the model onto
-  // the ground (GltfOptions::groundLift), which also holds the meshes riding on no bone.
+  // Copied from the skeleton part by addSkeleton: node index of bone i is boneNode[i]; the node
+  // lifting the model onto the ground (GltfOptions::groundLift), which also holds the meshes riding
+  // on no bone.
   std::vector<uint32_t> boneNode;
   // Per bone: the node carrying its translation and its parent's inverse scale, where the skeleton
   // does not inherit scale (gltf_scale_compensation.hpp).
@@ -43,27 +77,45 @@ struct Document {
   std::optional<uint32_t> groundNode;
   // The joints' common root: the root bone's node, or the non-joint node above several root bones.
   uint32_t skeletonRoot = 0;
-  // Set by addSkin when the skeleton has a joint.
+  // Set when the skeleton has a joint.
   std::optional<uint32_t> skin;
   std::vector<uint32_t> joints;          // skin joint position -> bone index
   std::vector<int32_t> jointOfBone;      // bone index -> skin joint position, or -1
   uint32_t rootJoint = 0;                // the joint given to vertices without influences
+
+  uint32_t nodeCount() const { return static_cast<uint32_t>(skeleton->names.size() + nodes.size()); }
+  bool nameTaken(const std::string& name) const { return skeleton->usedNames.count(name) != 0 || usedNames.count(name) != 0; }
+  // Hangs node `child` under node `parent`.
+  void addChild(uint32_t parent, uint32_t child);
 };
+
 
 // A unique, non-empty node name derived from `wanted` (see gltf_nodes.cpp); adds it to usedNames.
 std::string uniqueNodeName(Document& doc, const std::string& wanted, const std::string& fallback);
 
 // The model's extras (null or an object, core/rig.hpp) with `ours` merged over them: rigport's
-// own keys win on a clash, so a reader cannot hide what the exporter reports.
+// own keys win on a clash, so a reader cannot hide what the exporter reports. For the few small
+// trees (meshes, materials, root extras); writeExtras (gltf_json.hpp) streams the rest.
 Json withModelExtras(const nlohmann::json& model, Json ours);
 
 // One TRS node per bone, parent links, a compensation node above each child of a scaled bone where
 // the skeleton does not inherit scale, and a non-joint common root when there are several roots or
 // options.groundLift asks for one; refuses a bone whose translation or scale is not finite.
-Status addSkeletonNodes(Document& doc, const Rig& rig, const GltfOptions& options);
-// The skin of every skeleton with a joint, used by a mesh or not: joints and float MAT4 inverse bind
-// matrices.
+// Then the skin of every skeleton with a joint, used by a mesh or not: joints and float MAT4
+// inverse bind matrices. `cache`'s part when it was made from the same skeleton, else a new one
+// (kept in `cache` when given).
+Status addSkeleton(Document& doc, const Rig& rig, const GltfOptions& options, ExportCache* cache);
+// The part of the skin the skeleton part holds (gltf_skin.cpp); refuses joints glTF cannot hold.
+Status makeSkin(SkeletonPart& part, const Rig& rig);
+// The skin's accessor and indices in `doc`; refuses a skinned mesh without joints.
 Status addSkin(Document& doc, const Rig& rig);
+// Writes the skeleton's nodes (with the children addChild gave them) and the other nodes: the
+// members of the root's "nodes" array.
+void writeNodes(JsonWriter& w, const Document& doc, const Rig& rig);
+// The skeleton's nodes alone, as addSkeleton caches them.
+void writeSkeletonNodes(JsonWriter& w, const SkeletonPart& part, const Rig& rig, const std::vector<std::pair<uint32_t, uint32_t>>& late);
+// The skin object.
+void writeSkin(JsonWriter& w, const Document& doc, const Rig& rig);
 // One glTF material per rig material (gltf_material.cpp).
 void addMaterials(Document& doc, const Rig& rig);
 // One glTF texture, image (level 0 as a PNG in a bufferView) and sampler per rig texture

@@ -13,8 +13,6 @@
 namespace rigport {
 namespace {
 
-using gltf::Json;
-
 struct Exported {
   std::string json;
   gltf::BinPieces bin;  // borrows the exported rig's arrays (gltf_buffer.hpp)
@@ -39,26 +37,33 @@ size_t estimateBytes(const Rig& rig) {
   return bytes;
 }
 
-Json assetJson(const Rig& rig, const AxisSystem& sourceAxes, const GltfOptions& options) {
-  Json asset = Json::object();
-  asset["version"] = "2.0";
-  asset["generator"] = options.generator;
+void writeAsset(gltf::JsonWriter& w, const Rig& rig, const AxisSystem& axes, const GltfOptions& options) {
+  w.key("asset").startObject();
+  w.key("version").string("2.0");
+  w.key("generator").string(options.generator);
   const Provenance& p = rig.provenance;
-  Json extras = Json::object();
-  extras["format"] = p.format;
+  w.key("extras").startObject();
+  w.key("format").string(p.format);
   // The name only: an absolute input path would leak the converting machine's folders.
-  extras["file"] = std::filesystem::path(p.file).filename().string();
-  const AxisSystem& axes = sourceAxes;
+  w.key("file").string(std::filesystem::path(p.file).filename().string());
   static const char* const kAxisNames[] = {"+X", "-X", "+Y", "-Y", "+Z", "-Z"};
-  extras["sourceAxes"] = {{"up", axes.up == AxisSystem::Up::Y ? "Y" : "Z"},
-                          {"forward", kAxisNames[static_cast<int>(axes.forward)]},
-                          {"rightHanded", axes.rightHanded},
-                          {"metresPerUnit", axes.metresPerUnit}};
-  Json warnings = Json::array();
-  for (const Warning& w : p.warnings) warnings.push_back({{"code", w.code}, {"message", w.message}, {"count", w.count}});
-  extras["warnings"] = std::move(warnings);
-  asset["extras"] = std::move(extras);
-  return asset;
+  w.key("sourceAxes").startObject();
+  w.key("up").string(axes.up == AxisSystem::Up::Y ? "Y" : "Z");
+  w.key("forward").string(kAxisNames[static_cast<int>(axes.forward)]);
+  w.key("rightHanded").boolean(axes.rightHanded);
+  w.key("metresPerUnit").number(axes.metresPerUnit);
+  w.endObject();
+  w.key("warnings").startArray();
+  for (const Warning& warning : p.warnings) {
+    w.startObject();
+    w.key("code").string(warning.code);
+    w.key("message").string(warning.message);
+    w.key("count").uint(warning.count);
+    w.endObject();
+  }
+  w.endArray();
+  w.endObject();
+  w.endObject();
 }
 
 // buffer.uri is a URI reference (validator INVALID_URI otherwise): bytes outside RFC 3986's
@@ -83,7 +88,7 @@ std::string uriEncode(const std::string& path) {
 std::string sceneName(const gltf::Document& doc, const Rig& rig) {
   const std::string base = rig.name.empty() ? std::string("Scene") : rig.name;
   std::string name = base;
-  for (uint32_t n = 1; doc.usedNames.count(name) != 0; ++n) name = n == 1 ? base + "_scene" : fmt::format("{}_scene{}", base, n);
+  for (uint32_t n = 1; doc.nameTaken(name); ++n) name = n == 1 ? base + "_scene" : fmt::format("{}_scene{}", base, n);
   return name;
 }
 
@@ -94,13 +99,12 @@ std::string sceneName(const gltf::Document& doc, const Rig& rig) {
 // be overwritten with what the buffer stores (addMeshes), else null; the rig is then in glTF axes
 // but for the vertices own->pending maps.
 Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<Animation>& animations, const AxisSystem& sourceAxes,
-                       const GltfOptions& options, const std::string& binUri) {
+                       const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
   RP_CHECK(validate(rig));
 
   gltf::Document doc;
   doc.buffer.reserve(estimateBytes(rig));
-  RP_CHECK(gltf::addSkeletonNodes(doc, rig, options));
-  RP_CHECK(gltf::addSkin(doc, rig));
+  RP_CHECK(gltf::addSkeleton(doc, rig, options, cache));
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, own, options));
   RP_CHECK(gltf::addAnimations(doc, rig, animations));
@@ -108,50 +112,49 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 
   Exported out;
   out.bin = doc.buffer.finish();
-  Json root = Json::object();
-  root["asset"] = assetJson(rig, sourceAxes, options);
+  // One allocation: for a clip package the animations and accessors are nearly all of the text,
+  // and growing it by doubling copied it again and again.
+  out.json.reserve(256 + doc.skeleton->nodesJson.size() + rig.skeleton.bones.size() * 160 + doc.animations.size() +
+                   doc.buffer.jsonBytesEstimate());
+  gltf::JsonWriter w(out.json);
+  w.startObject();
+  writeAsset(w, rig, sourceAxes, options);
   if (!doc.sceneNodes.empty()) {
-    root["scene"] = 0;
-    Json scene = Json::object();
-    scene["name"] = sceneName(doc, rig);
-    scene["nodes"] = doc.sceneNodes;
-    if (Json extras = gltf::withModelExtras(rig.extras, Json::object()); !extras.empty()) scene["extras"] = std::move(extras);
-    root["scenes"] = Json::array({std::move(scene)});
+    w.key("scene").uint(0);
+    w.key("scenes").startArray();
+    w.startObject();
+    w.key("name").string(sceneName(doc, rig));
+    w.key("nodes").uints(doc.sceneNodes);
+    gltf::writeExtras(w, "extras", rig.extras, {}, [](gltf::JsonWriter&, size_t) {});
+    w.endObject();
+    w.endArray();
   }
-  if (!doc.nodes.empty()) root["nodes"] = std::move(doc.nodes);
-  if (!doc.meshes.empty()) root["meshes"] = std::move(doc.meshes);
-  if (!doc.materials.empty()) root["materials"] = std::move(doc.materials);
+  if (doc.nodeCount() > 0) gltf::writeNodes(w.key("nodes"), doc, rig);
+  if (!doc.meshes.empty()) w.key("meshes").value(doc.meshes);
+  if (!doc.materials.empty()) w.key("materials").value(doc.materials);
   if (!doc.textures.empty()) {
-    root["textures"] = std::move(doc.textures);
-    root["images"] = std::move(doc.images);
-    root["samplers"] = std::move(doc.samplers);
+    w.key("textures").value(doc.textures);
+    w.key("images").value(doc.images);
+    w.key("samplers").value(doc.samplers);
   }
-  if (!doc.skins.empty()) root["skins"] = std::move(doc.skins);
+  if (doc.skin) {
+    w.key("skins").startArray();
+    gltf::writeSkin(w, doc, rig);
+    w.endArray();
+  }
   if (doc.buffer.hasViews()) {
-    Json buffer = Json::object();
-    buffer["byteLength"] = out.bin.size;
-    if (!binUri.empty()) buffer["uri"] = uriEncode(binUri);
-    root["buffers"] = Json::array({std::move(buffer)});
+    w.key("buffers").startArray();
+    w.startObject();
+    w.key("byteLength").uint(out.bin.size);
+    if (!binUri.empty()) w.key("uri").string(uriEncode(binUri));
+    w.endObject();
+    w.endArray();
   }
-  if (!doc.extras.empty()) root["extras"] = std::move(doc.extras);
-  // Names and payloads come from game files: bytes that are not UTF-8 become U+FFFD instead of
-  // throwing (node names are already converted, see gltf_nodes.cpp).
-  out.json = root.dump(-1, ' ', false, Json::error_handler_t::replace);
-  // Accessors, bufferViews and animations are spliced in as text (gltf_buffer.hpp, gltf_animation.cpp),
-  // into one allocation: for a clip package they are nearly all of it, and growing the text by
-  // doubling copied it again and again.
-  size_t splicedBytes = 32 + doc.buffer.jsonBytesEstimate();
-  for (const std::string& a : doc.animations) splicedBytes += a.size() + 1;
-  out.json.reserve(out.json.size() + splicedBytes);
-  if (!doc.animations.empty()) {
-    out.json.back() = ',';
-    out.json += "\"animations\":[";
-    for (size_t i = 0; i < doc.animations.size(); ++i) {
-      if (i > 0) out.json += ',';
-      out.json += doc.animations[i];
-    }
-    out.json += "]}";
-  }
+  if (!doc.extras.empty()) w.key("extras").value(doc.extras);
+  // The animations are written already (gltf_animation.cpp), the accessors and bufferViews are
+  // records the buffer writes as text (gltf_buffer.hpp): both go in as they are.
+  if (doc.animations.size() > 2) w.key("animations").raw(doc.animations);
+  w.endObject();
   if (doc.buffer.hasViews()) {
     out.json.back() = ',';
     doc.buffer.appendJson(out.json);
@@ -162,14 +165,14 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 
 // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh),
 // and the buffer then borrows from the caller's rig.
-Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri) {
+Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
   if (rig.provenance.axes.isGltf()) {
     std::vector<Animation> animations = rig.animations;
-    return build(rig, nullptr, animations, rig.provenance.axes, options, binUri);
+    return build(rig, nullptr, animations, rig.provenance.axes, options, binUri, cache);
   }
   Rig converted = rig;
   const gltf::OwnMeshes own{&converted.meshes, convertAxesLeavingVertices(converted, AxisSystem{})};
-  RP_ASSIGN(Exported e, build(converted, &own, converted.animations, rig.provenance.axes, options, binUri));
+  RP_ASSIGN(Exported e, build(converted, &own, converted.animations, rig.provenance.axes, options, binUri, cache));
   e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
   return e;
 }
@@ -221,16 +224,16 @@ std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
   return all;
 }
 
-Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options) {
+Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options, ExportCache* cache) {
   const AxisSystem sourceAxes = rig.provenance.axes;
   const gltf::OwnMeshes own{&rig.meshes, convertAxesLeavingVertices(rig, AxisSystem{})};
-  RP_ASSIGN(Exported e, build(rig, &own, rig.animations, sourceAxes, options, {}));
+  RP_ASSIGN(Exported e, build(rig, &own, rig.animations, sourceAxes, options, {}, cache));
   e.source = std::move(rig);
   return glbParts(std::move(e));
 }
 
-Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options) {
-  RP_ASSIGN(auto built, buildFrom(rig, options, {}));
+Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options, ExportCache* cache) {
+  RP_ASSIGN(auto built, buildFrom(rig, options, {}, cache));
   RP_ASSIGN(GlbParts parts, glbParts(std::move(built)));
   std::vector<uint8_t> glb;
   glb.reserve(parts.size());
@@ -238,9 +241,9 @@ Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& option
   return glb;
 }
 
-Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options) {
+Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options, ExportCache* cache) {
   if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
-  RP_ASSIGN(Exported e, buildFrom(rig, options, binFileName));
+  RP_ASSIGN(Exported e, buildFrom(rig, options, binFileName, cache));
   return GltfFiles{std::move(e.json), e.bin.joined()};
 }
 

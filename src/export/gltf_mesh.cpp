@@ -278,7 +278,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
       if (skin.truncated > 0) extras["verticesWithDroppedInfluences"] = skin.truncated;
     }
 
-    const uint32_t nodeIndex = static_cast<uint32_t>(doc.nodes.size());
+    const uint32_t nodeIndex = doc.nodeCount();
     const std::string name = uniqueNodeName(doc, mesh.name, fmt::format("mesh_{}", m));
     Json gm = Json::object();
     gm["name"] = name;
@@ -293,9 +293,9 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
       node["skin"] = *doc.skin;
       doc.sceneNodes.push_back(nodeIndex);
     } else if (mesh.attachBone >= 0) {
-      doc.nodes[doc.boneNode[static_cast<size_t>(mesh.attachBone)]]["children"].push_back(nodeIndex);
+      doc.addChild(doc.boneNode[static_cast<size_t>(mesh.attachBone)], nodeIndex);
     } else if (doc.groundNode) {
-      doc.nodes[*doc.groundNode]["children"].push_back(nodeIndex);
+      doc.addChild(*doc.groundNode, nodeIndex);
     } else {
       doc.sceneNodes.push_back(nodeIndex);
     }
