@@ -129,38 +129,42 @@ void JsonWriter::uints(std::span<const uint32_t> values) {
   writer_.EndArray();
 }
 
-void JsonWriter::value(const nlohmann::json& v) {
+template <class Json>
+void JsonWriter::anyValue(const Json& v) {
   using T = nlohmann::json::value_t;
   switch (v.type()) {
     case T::null:
     case T::discarded:
       writer_.Null();
       return;
-    case T::boolean: writer_.Bool(v.get<bool>()); return;
-    case T::number_integer: writer_.Int64(v.get<int64_t>()); return;
-    case T::number_unsigned: writer_.Uint64(v.get<uint64_t>()); return;
-    case T::number_float: number(v.get<double>()); return;
-    case T::string: string(v.get_ref<const std::string&>()); return;
+    case T::boolean: writer_.Bool(v.template get<bool>()); return;
+    case T::number_integer: writer_.Int64(v.template get<int64_t>()); return;
+    case T::number_unsigned: writer_.Uint64(v.template get<uint64_t>()); return;
+    case T::number_float: number(v.template get<double>()); return;
+    case T::string: string(v.template get_ref<const std::string&>()); return;
     case T::array:
       writer_.StartArray();
-      for (const nlohmann::json& e : v) value(e);
+      for (const Json& e : v) anyValue(e);
       writer_.EndArray();
       return;
     case T::object:
       writer_.StartObject();
       for (auto it = v.begin(); it != v.end(); ++it) {
         key(it.key());
-        value(*it);
+        anyValue(*it);
       }
       writer_.EndObject();
       return;
     case T::binary: {
       // No reader puts bytes in extras; written as nlohmann writes them, should one.
-      const std::string text = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      const std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
       writer_.RawValue(text.data(), text.size(), rapidjson::kObjectType);
       return;
     }
   }
 }
+
+void JsonWriter::value(const nlohmann::json& v) { anyValue(v); }
+void JsonWriter::value(const nlohmann::ordered_json& v) { anyValue(v); }
 
 }  // namespace rigport::gltf

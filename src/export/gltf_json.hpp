@@ -78,8 +78,10 @@ class JsonWriter {
   void number(double v);
   void floats(std::span<const float> values);  // an array
   void uints(std::span<const uint32_t> values);  // an array
-  // Any value of the model's extras.
+  // Any value of the model's extras, or of the exporter's own small trees (meshes, materials),
+  // members in the tree's order.
   void value(const nlohmann::json& v);
+  void value(const nlohmann::ordered_json& v);
   // A value already written as JSON text (`json` must be one whole value, or array elements
   // with their commas): the writer puts the comma before it, the text is appended whole.
   void raw(std::string_view json) {
@@ -88,6 +90,9 @@ class JsonWriter {
   }
 
  private:
+  template <class Json>
+  void anyValue(const Json& v);  // gltf_json.cpp, for the two value() above
+
   StringOutput stream_;
   rapidjson::Writer<StringOutput> writer_;
 };
