@@ -317,7 +317,7 @@ TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
     m.uvs.push_back(m.uvs[0]);
     m.influences.push_back(m.influences[0]);
     m.influenceOffsets.push_back(m.influenceOffsets.back() + 1);
-  }, {cap + "/vertexCount", "10 vertices, the original 9"});
+  }, {cap + "/m_uiNumVerts", "10 vertices, the original 9"});
   refused([](Rig& r) { std::swap(r.meshes.at(0).indices[3], r.meshes.at(0).indices[4]); }, {"IndexBuffer[", "triangle 1"});
   refused([](Rig& r) { r.meshes.at(0).uvs.at(2).y = 1e6f; }, {body + "/tex0[2].y", "SF", "-65504 to 65504"});
   refused([](Rig& r) {  // the cap's palette holds HIPS, SPINE and HEAD only

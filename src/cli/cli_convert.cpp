@@ -539,7 +539,8 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
                   "replaced, its new ones added, every other resource kept byte for byte under its key; a DFF: the frames, "
                   "vertices, triangles and skin the edit changed written, every other chunk kept byte for byte; a Sluggers model "
                   "block: the bone SRTs, vertices and weights the edit changed written in the original's own form, every other byte "
-                  "kept)");
+                  "kept; an RW4 arena: the inverse bind matrices, vertices and weights the edit changed written in their own element "
+                  "types, every other byte kept, no object moved)");
   cmd->add_flag("--no-verify", s->noVerify,
                 "With --to: do not read the encoded files back to measure them against the input (by default, a pose beyond "
                 "the format's stated precision is a pose-loss warning giving each measure's worst error in metres and where; "

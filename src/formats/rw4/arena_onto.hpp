@@ -56,8 +56,8 @@ bool editedComponents(const V& was, const V& now, float tolerance, bool normal, 
   return any;
 }
 
-// The vertex count and triangles the original's buffers fix; refusals name `path` and `indexPath`.
-Status checkCounts(const Mesh& was, const Mesh& now, const std::string& path, const std::string& indexPath);
+// The vertex count and triangles the original's buffers fix; refusals name `countPath` and `indexPath`.
+Status checkCounts(const Mesh& was, const Mesh& now, const std::string& countPath, const std::string& indexPath);
 // Vertex v's influences on the original's bones (`baseBoneOfRig` maps the rig's, when given), merged and sorted by bone.
 std::vector<Influence> influencesOf(const Mesh& mesh, uint32_t v, const std::vector<uint32_t>* baseBoneOfRig);
 bool sameInfluences(const std::vector<Influence>& a, const std::vector<Influence>& b, float tolerance);

@@ -187,9 +187,9 @@ Status writeWeights(OntoJob& job, const Submesh& g) {
 
 // What the arena's buffers fix: the vertex count (the vertex data's size), the triangles (the
 // index buffer and the draw ranges over it).
-Status checkCounts(const Mesh& was, const Mesh& now, const std::string& path, const std::string& indexPath) {
+Status checkCounts(const Mesh& was, const Mesh& now, const std::string& countPath, const std::string& indexPath) {
   if (now.positions.size() != was.positions.size()) {
-    return refuse(path + "/vertexCount", fmt::format("the mesh has {} vertices, the original {}: its vertex data cannot grow or shrink "
+    return refuse(countPath, fmt::format("the mesh has {} vertices, the original {}: its vertex data cannot grow or shrink "
                                                      "under --base; convert without --base for a new arena",
                                                      now.positions.size(), was.positions.size()));
   }
@@ -266,7 +266,7 @@ Status writeMeshesOnto(OntoJob& job) {
     }
     const OptiMeshPlace& place = job.place.meshes[m];
     const Submesh g{place, job.base.meshes[m], job.rig.meshes[m], fmt::format("RenderOptiMeshData[{}]", place.row)};
-    RP_CHECK(checkCounts(g.was, g.now, g.path, fmt::format("IndexBuffer[{}]", place.indexRow)));
+    RP_CHECK(checkCounts(g.was, g.now, g.path + "/m_uiNumVerts", fmt::format("IndexBuffer[{}]", place.indexRow)));
     RP_CHECK(writeVectors(job, g, place.position, Meaning::Position, g.was.positions, g.now.positions, job.length, false, g.path + "/position"));
     RP_CHECK(writeVectors(job, g, place.normal, Meaning::Value, g.was.normals, g.now.normals, kNormalRounding, true, g.path + "/normal"));
     RP_CHECK(writeVectors(job, g, place.uv, Meaning::Value, g.was.uvs, g.now.uvs, kRounding, false, g.path + "/tex0"));

@@ -100,7 +100,7 @@ Status storeInfluences(OntoJob& job, const SporeMeshPlace& place, uint32_t v, co
 
 Status writeSporeMeshOnto(OntoJob& job, const SporeMeshPlace& place, const Mesh& was, const Mesh& now) {
   const std::string path = fmt::format("VertexBuffer[{}]", place.row);
-  RP_CHECK(checkCounts(was, now, path, path + "/Mesh"));
+  RP_CHECK(checkCounts(was, now, path + "/vertexCount", path + "/Mesh"));
   RP_CHECK(writeVectors(job, place, place.position, false, was.positions, now.positions, job.length, path + "/position"));
   RP_CHECK(writeVectors(job, place, place.normal, true, was.normals, now.normals, kNormalRounding, path + "/normal"));
   RP_CHECK(writeVectors(job, place, place.uv, false, was.uvs, now.uvs, kRounding, path + "/texcoord0"));
