@@ -20,6 +20,7 @@
 
 #include "core/axes.hpp"
 #include "core/byte_swap.hpp"
+#include "core/onto.hpp"
 #include "formats/rw4/arena_onto.hpp"
 #include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
@@ -92,16 +93,6 @@ Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& r
                               was < 0 ? "nothing" : base.bones[static_cast<size_t>(was)].name));
   }
   return match;
-}
-
-// The largest coordinate of a bone origin or vertex sizes the model: lengths round in proportion to it.
-float largestCoordinate(const Rig& rig) {
-  float largest = 1.0f;
-  auto take = [&](const glm::vec3& p) { largest = std::max({largest, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)}); };
-  for (const glm::mat4& m : rig.skeleton.worldBindMatrices()) take(glm::vec3(m[3]));
-  for (const Mesh& mesh : rig.meshes)
-    for (const glm::vec3& p : mesh.positions) take(p);
-  return largest;
 }
 
 // Axes and scales within kRounding of their size, translations within `length`; the same bits

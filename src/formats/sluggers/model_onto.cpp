@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/onto.hpp"
 #include "formats/sluggers/act.hpp"
 #include "formats/sluggers/model_onto.hpp"
 #include "formats/sluggers/sluggers.hpp"
@@ -77,17 +78,6 @@ Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& r
                               was < 0 ? "nothing" : base.bones[static_cast<size_t>(was)].name));
   }
   return match;
-}
-
-// Rigid meshes lie in their bones' spaces, so the largest coordinate of a bone origin or vertex,
-// not a bounding box, sizes the model: lengths round in proportion to it.
-float largestCoordinate(const Rig& rig) {
-  float largest = 1.0f;
-  auto take = [&](const glm::vec3& p) { largest = std::max({largest, std::fabs(p.x), std::fabs(p.y), std::fabs(p.z)}); };
-  for (const glm::mat4& m : rig.skeleton.worldBindMatrices()) take(glm::vec3(m[3]));
-  for (const Mesh& mesh : rig.meshes)
-    for (const glm::vec3& p : mesh.positions) take(p);
-  return largest;
 }
 
 struct Trs {
