@@ -8,17 +8,13 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <map>
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "formats/registry.hpp"
 #include "formats/renderware/dff_onto.hpp"
 #include "formats/renderware/renderware.hpp"
-#include "support/gltf_edit.hpp"
-#include "support/gltf_validator.hpp"
-#include "support/test_support.hpp"
+#include "support/base_onto.hpp"
 
 namespace rigport {
 namespace {
@@ -80,38 +76,8 @@ constexpr const char* kGeometryStruct = "/16[0]/26[0]/15[0]/1[0]";
 constexpr const char* kSkinPlg = "/16[0]/26[0]/15[0]/3[0]/278[0]";
 constexpr const char* kBinMesh = "/16[0]/26[0]/15[0]/3[0]/1294[0]";
 
-Rig rigOf(const std::string& path) {
-  auto asset = loadAsset(path);
-  EXPECT_TRUE(asset.ok()) << (asset ? "" : asset.error().describe());
-  return asset ? asset->rigs.at(0) : Rig{};
-}
-
-uint32_t boneNamed(const Rig& rig, const std::string& name) {
-  for (size_t b = 0; b < rig.skeleton.bones.size(); ++b) {
-    if (rig.skeleton.bones[b].name == name) return static_cast<uint32_t>(b);
-  }
-  ADD_FAILURE() << "no bone " << name;
-  return 0;
-}
-
-// The sample as a .glb (rigport's export, checked by the validator) and the rig read back from it.
-Rig exportedRig(const std::string& dir, const std::string& name) {
-  const std::string glb = dir + "/" + name + ".glb";
-  const test::CliRun run = test::runCli("convert " + test::quote(dffSample(name)) + " -o " + test::quote(glb) + " --overwrite");
-  EXPECT_EQ(run.code, 0) << run.text;
-  const test::ValidatorRun v = test::validateGltfFile(glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return rigOf(glb);
-}
-
-// `rig` as an edited .glb written onto the sample; the CLI's run.
-test::CliRun writeOnto(const std::string& dir, const std::string& name, const Rig& rig, const std::string& out) {
-  const std::string glb = test::writeGlb(rig, dir + "/edited.glb");
-  const test::ValidatorRun v = test::validateGltfFile(glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(dffSample(name)) + " -o " + test::quote(out) +
-                      " --overwrite");
-}
+// The sample and its .glb (rigport's export, checked by the validator) in `dir`.
+test::OntoFixture dffFixture(const std::string& dir, const std::string& name) { return test::ontoFixture("renderware-dff", dir, dffSample(name)); }
 
 Rig dffRig(const std::string& path) {
   auto rig = renderware::readDff(test::readBytes(path));
@@ -123,15 +89,7 @@ TEST(RenderWareBase, AnUneditedRoundTripIsTheOriginalByteForByte) {
   const std::string dir = test::scratchDir("renderware_base_same");
   for (const char* name : kSamples) {
     SCOPED_TRACE(name);
-    const std::string glb = dir + "/" + name + ".glb";
-    ASSERT_EQ(test::runCli("convert " + test::quote(dffSample(name)) + " -o " + test::quote(glb)).code, 0);
-    const test::ValidatorRun v = test::validateGltfFile(glb);
-    EXPECT_TRUE(v.ok) << v.output;
-    const std::string out = dir + "/" + name + ".dff";
-    const test::CliRun run =
-        test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(dffSample(name)) + " -o " + test::quote(out));
-    ASSERT_EQ(run.code, 0) << run.text;
-    EXPECT_EQ(test::readBytes(out), test::readBytes(dffSample(name)));
+    test::expectUneditedRoundTrip(dffFixture(dir, name), dir + "/" + name + ".dff");
   }
 }
 
@@ -139,8 +97,9 @@ TEST(RenderWareBase, ATurnedBoneAndAMovedVertexAreTheOnlyChange) {
   const std::string dir = test::scratchDir("renderware_base_edit");
   for (const char* name : {"synthetic_skin_rw33002", "synthetic_skin_rw36003"}) {
     SCOPED_TRACE(name);
-    Rig rig = exportedRig(dir, name);
-    const uint32_t spine = boneNamed(rig, "Spine");
+    const test::OntoFixture f = dffFixture(dir, name);
+    Rig rig = test::rigOf(f.glb);
+    const uint32_t spine = test::boneNamed(rig, "Spine");
     Bone& turned = rig.skeleton.bones[spine];
     turned.rotation = turned.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(1, 0, 0));
     // The armature's rest pose edited as Blender exports it: the skin follows (IBM = inverse world).
@@ -152,7 +111,7 @@ TEST(RenderWareBase, ATurnedBoneAndAMovedVertexAreTheOnlyChange) {
     }
     rig.meshes.at(0).positions.at(3) += glm::vec3(0.0f, 0.1f, 0.0f);  // glTF +Y: RenderWare +Z
     const std::string out = dir + "/" + name + ".dff";
-    const test::CliRun run = writeOnto(dir, name, rig, out);
+    const test::CliRun run = test::writeOnto(f, rig, out);
     ASSERT_EQ(run.code, 0) << run.text;
 
     const test::CliRun same = test::runCli("compare " + test::quote(dir + "/edited.glb") + " " + test::quote(out));
@@ -198,11 +157,12 @@ void weightTo(Mesh& mesh, size_t v, uint32_t bone) {
 TEST(RenderWareBase, AWeightOnANodeTheSkinDidNotUseGrowsTheSkinPlgAndItsParents) {
   const std::string dir = test::scratchDir("renderware_base_weights");
   const std::string name = "synthetic_skin_rw36003";
-  Rig rig = exportedRig(dir, name);
+  const test::OntoFixture f = dffFixture(dir, name);
+  Rig rig = test::rigOf(f.glb);
   // Node 0 ('Root') is in no vertex's weights: the Skin PLG's used-node list gains it (one byte).
-  weightTo(rig.meshes.at(0), 0, boneNamed(rig, "Root"));
+  weightTo(rig.meshes.at(0), 0, test::boneNamed(rig, "Root"));
   const std::string out = dir + "/weights.dff";
-  const test::CliRun run = writeOnto(dir, name, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   EXPECT_EQ(test::readBytes(out).size(), test::readBytes(dffSample(name)).size() + 1);
   EXPECT_EQ(changedLeaves(dffSample(name), out), (std::vector<std::string>{kSkinPlg}));
@@ -219,55 +179,55 @@ TEST(RenderWareBase, AWeightOnANodeTheSkinDidNotUseGrowsTheSkinPlgAndItsParents)
 TEST(RenderWareBase, ATriangleTurnedRewritesTheTriangleAndTheBinMesh) {
   const std::string dir = test::scratchDir("renderware_base_triangle");
   const std::string name = "synthetic_skin_rw36003";
-  Rig rig = exportedRig(dir, name);
+  const test::OntoFixture f = dffFixture(dir, name);
+  Rig rig = test::rigOf(f.glb);
   std::vector<uint32_t>& indices = rig.meshes.at(0).indices;
   std::rotate(indices.begin(), indices.begin() + 1, indices.begin() + 3);
   const std::string out = dir + "/triangle.dff";
-  const test::CliRun run = writeOnto(dir, name, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   EXPECT_EQ(changedLeaves(dffSample(name), out), (std::vector<std::string>{kGeometryStruct, kBinMesh}));
   EXPECT_EQ(dffRig(out).meshes.at(0).indices, indices);
-}
-
-// A usage error of the writer: the file fails (exit 1, as any file convert cannot write), nothing written.
-void expectRefused(const test::CliRun& run, const std::string& out, const std::vector<std::string>& words) {
-  EXPECT_EQ(run.code, 1) << run.text;
-  for (const std::string& w : words) EXPECT_NE(run.text.find(w), std::string::npos) << w << " not in: " << run.text;
-  EXPECT_FALSE(std::ifstream(out).good());
 }
 
 TEST(RenderWareBase, WhatTheOriginalsOtherChunksCannotFollowIsRefused) {
   const std::string dir = test::scratchDir("renderware_base_refused");
   const std::string name = "synthetic_skin_rw36003";
   const std::string out = dir + "/refused.dff";
+  const test::OntoFixture f = dffFixture(dir, name);
   {
-    Rig rig = exportedRig(dir, name);
+    Rig rig = test::rigOf(f.glb);
     Bone extra;
     extra.name = "Extra";
     extra.parent = 0;
     rig.skeleton.bones.push_back(extra);
-    expectRefused(writeOnto(dir, name, rig, out), out, {"FrameList", "8 bones, the original 7"});
+    test::expectRefused(test::writeOnto(f, rig, out), out, {"FrameList", "8 bones, the original 7"});
   }
   {
-    Rig rig = exportedRig(dir, name);
+    Rig rig = test::rigOf(f.glb);
     Mesh& m = rig.meshes.at(0);
     m.positions.push_back(m.positions[0]);
     if (!m.normals.empty()) m.normals.push_back(m.normals[0]);
     if (!m.uvs.empty()) m.uvs.push_back(m.uvs[0]);
     m.influences.push_back(m.influences[0]);
     m.influenceOffsets.push_back(m.influenceOffsets.back() + 1);
-    expectRefused(writeOnto(dir, name, rig, out), out, {"Geometry[0]", "15 vertices, the original 14", "prelit"});
+    test::expectRefused(test::writeOnto(f, rig, out), out, {"Geometry[0]", "15 vertices, the original 14", "prelit"});
   }
   {
-    Rig rig = exportedRig(dir, name);
-    rig.skeleton.bones[boneNamed(rig, "Thigh")].parent = static_cast<int32_t>(boneNamed(rig, "Spine"));
-    expectRefused(writeOnto(dir, name, rig, out), out, {"FrameList", "'Thigh' hangs under 'Spine'"});
+    Rig rig = test::rigOf(f.glb);
+    rig.skeleton.bones[test::boneNamed(rig, "Thigh")].parent = static_cast<int32_t>(test::boneNamed(rig, "Spine"));
+    test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/parent", "'Thigh' hangs under 'Spine'"});
+  }
+  {  // a frame's name is in its extension (Node Name chunk): a renamed bone was once matched by position, its name lost
+    Rig rig = test::rigOf(f.glb);
+    rig.skeleton.bones[test::boneNamed(rig, "Spine")].name = "Chest";
+    test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/name", "'Spine' is not in the rig"});
   }
   {
-    const std::string xbox = "synthetic_skin_rw36003_xbox_native";
-    Rig rig = exportedRig(dir, xbox);
+    const test::OntoFixture xbox = dffFixture(dir, "synthetic_skin_rw36003_xbox_native");
+    Rig rig = test::rigOf(xbox.glb);
     rig.meshes.at(0).positions.at(0) += glm::vec3(0.1f);
-    expectRefused(writeOnto(dir, xbox, rig, out), out, {"NativeDataPlg", "native geometry"});
+    test::expectRefused(test::writeOnto(xbox, rig, out), out, {"NativeDataPlg", "native geometry"});
   }
 }
 
@@ -284,26 +244,17 @@ std::string withNightColours(const std::string& dir) {
   chunk[12] = 1;
   for (size_t i = 16; i < chunk.size(); ++i) chunk[i] = static_cast<uint8_t>(i * 37);
   renderware::applySplices(file, {renderware::Splice{g.binMesh->header, 0, chunk}}, places->chunks);
-  const std::string path = dir + "/night.dff";
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), static_cast<std::streamsize>(file.size()));
-  return path;
+  return test::writeFile(dir + "/night.dff", file);
 }
 
 TEST(RenderWareBase, NewTrianglesAreRefusedWhereTheOriginalHoldsMoreAVertex) {
   const std::string dir = test::scratchDir("renderware_base_night");
-  const std::string original = withNightColours(dir);
-  const std::string glb = dir + "/night.glb";
-  ASSERT_EQ(test::runCli("convert " + test::quote(original) + " -o " + test::quote(glb)).code, 0);
-  const std::string same = dir + "/same.dff";
-  const test::CliRun kept = test::runCli("convert " + test::quote(glb) + " --to renderware-dff --base " + test::quote(original) + " -o " + test::quote(same));
-  ASSERT_EQ(kept.code, 0) << kept.text;
-  EXPECT_EQ(test::readBytes(same), test::readBytes(original));
-  Rig rig = rigOf(glb);
+  const test::OntoFixture f = test::ontoFixture("renderware-dff", dir, withNightColours(dir));
+  test::expectUneditedRoundTrip(f, dir + "/same.dff");
+  Rig rig = test::rigOf(f.glb);
   std::rotate(rig.meshes.at(0).indices.begin(), rig.meshes.at(0).indices.begin() + 1, rig.meshes.at(0).indices.begin() + 3);
-  test::writeGlb(rig, dir + "/edited.glb");
   const std::string out = dir + "/refused.dff";
-  expectRefused(test::runCli("convert " + test::quote(dir + "/edited.glb") + " --to renderware-dff --base " + test::quote(original) + " -o " + test::quote(out)),
-                out, {"Geometry[0]/Struct/triangles", "chunk 0x253F2F9"});
+  test::expectRefused(test::writeOnto(f, rig, out), out, {"Geometry[0]/Struct/triangles", "chunk 0x253F2F9"});
 }
 
 }  // namespace

@@ -10,20 +10,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
 
 #include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 
 #include "core/axes.hpp"
-#include "formats/registry.hpp"
 #include "formats/rw4/arena_places.hpp"
 #include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
-#include "support/gltf_edit.hpp"
-#include "support/gltf_validator.hpp"
-#include "support/test_support.hpp"
+#include "support/base_onto.hpp"
 
 namespace rigport {
 namespace {
@@ -90,34 +86,10 @@ std::vector<uint8_t> originalArena(rw4::Platform platform) {
   return bytes ? *bytes : std::vector<uint8_t>{};
 }
 
-std::string writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return path;
-}
-
-struct Fixture {
-  std::string dir, original, glb;
-  std::vector<uint8_t> bytes;
-};
-
 // The original on disk and converted to a validator-clean .glb by the CLI.
-Fixture fixture(const std::string& name, rw4::Platform platform = rw4::Platform::Ps3) {
-  Fixture f;
-  f.dir = test::scratchDir(name);
-  f.bytes = originalArena(platform);
-  f.original = writeFile(f.dir + (platform == rw4::Platform::Pc ? "/original.rw4" : "/original.psg"), f.bytes);
-  f.glb = f.dir + "/original.glb";
-  const test::CliRun run = test::runCli("convert " + test::quote(f.original) + " -o " + test::quote(f.glb));
-  EXPECT_EQ(run.code, 0) << run.text;
-  const test::ValidatorRun v = test::validateGltfFile(f.glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return f;
-}
-
-Rig rigOf(const std::string& path) {
-  auto asset = loadAsset(path);
-  EXPECT_TRUE(asset.ok()) << (asset ? "" : asset.error().describe());
-  return asset ? asset->rigs.at(0) : Rig{};
+test::OntoFixture fixture(const std::string& name, rw4::Platform platform = rw4::Platform::Ps3) {
+  return test::ontoFixture("rw4-arena", test::scratchDir(name), platform == rw4::Platform::Pc ? "original.rw4" : "original.psg",
+                           originalArena(platform));
 }
 
 Rig arenaRig(const std::vector<uint8_t>& bytes, rw4::ArenaPlaces* places = nullptr) {
@@ -125,41 +97,6 @@ Rig arenaRig(const std::vector<uint8_t>& bytes, rw4::ArenaPlaces* places = nullp
   auto asset = rw4::readArena(*Source::fromBytes(bytes, "arena.psg"), ctx, places);
   EXPECT_TRUE(asset.ok()) << (asset ? "" : asset.error().describe());
   return asset && !asset->rigs.empty() ? asset->rigs[0] : Rig{};
-}
-
-// `rig` as an edited .glb (validator-clean) written onto the original with --base.
-test::CliRun writeOnto(const Fixture& f, const Rig& rig, const std::string& out) {
-  const std::string glb = test::writeGlb(rig, f.dir + "/edited.glb");
-  const test::ValidatorRun v = test::validateGltfFile(glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return test::runCli("convert " + test::quote(glb) + " --to rw4-arena --base " + test::quote(f.original) + " -o " + test::quote(out) +
-                      " --overwrite");
-}
-
-uint32_t bone(const Rig& rig, const std::string& name) {
-  const int32_t b = rig.skeleton.find(name);
-  EXPECT_GE(b, 0) << name;
-  return static_cast<uint32_t>(std::max(b, 0));
-}
-
-float turnDegrees(const glm::quat& a, const glm::quat& b) {
-  const glm::quat d = glm::inverse(a) * b;
-  return glm::degrees(2.0f * std::asin(std::min(1.0f, glm::length(glm::vec3(d.x, d.y, d.z)))));
-}
-
-std::set<size_t> changedBytes(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  std::set<size_t> out;
-  EXPECT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    if (a[i] != b[i]) out.insert(i);
-  }
-  return out;
-}
-bool within(const std::set<size_t>& changed, const std::set<size_t>& allowed) {
-  return std::includes(allowed.begin(), allowed.end(), changed.begin(), changed.end());
-}
-void addRange(std::set<size_t>& s, size_t at, size_t n) {
-  for (size_t i = 0; i < n; ++i) s.insert(at + i);
 }
 
 uint32_t fileBone(const rw4::RigPlace& place, uint32_t rigBone) {
@@ -175,28 +112,25 @@ void rebind(Rig& rig) {
 class Rw4Base : public testing::TestWithParam<rw4::Platform> {};
 
 TEST_P(Rw4Base, AnUneditedRoundTripIsTheOriginalByteForByte) {
-  const Fixture f = fixture(GetParam() == rw4::Platform::Pc ? "rw4_base_same_pc" : "rw4_base_same_ps3", GetParam());
+  const test::OntoFixture f = fixture(GetParam() == rw4::Platform::Pc ? "rw4_base_same_pc" : "rw4_base_same_ps3", GetParam());
   ASSERT_EQ(arenaRig(f.bytes).meshes.size(), 2u);
   const std::string out = f.dir + "/same" + (GetParam() == rw4::Platform::Pc ? ".rw4" : ".psg");
-  const test::CliRun run =
-      test::runCli("convert " + test::quote(f.glb) + " --to rw4-arena --base " + test::quote(f.original) + " -o " + test::quote(out));
-  ASSERT_EQ(run.code, 0) << run.text;
-  EXPECT_EQ(test::readBytes(out), f.bytes);
+  test::expectUneditedRoundTrip(f, out);
 }
 
 // A leaf bone turned 20° changes its inverse bind matrix alone (64 bytes at most: the reader takes
 // the bind pose from m_pIBPMatrices, §4.1); a vertex moved 0.1 m along x changes its F x (4 bytes).
 TEST_P(Rw4Base, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
   const bool pc = GetParam() == rw4::Platform::Pc;
-  const Fixture f = fixture(pc ? "rw4_base_edit_pc" : "rw4_base_edit_ps3", GetParam());
-  Rig rig = rigOf(f.glb);
-  Bone& hand = rig.skeleton.bones[bone(rig, "HAND_L")];
+  const test::OntoFixture f = fixture(pc ? "rw4_base_edit_pc" : "rw4_base_edit_ps3", GetParam());
+  Rig rig = test::rigOf(f.glb);
+  Bone& hand = rig.skeleton.bones[test::boneNamed(rig, "HAND_L")];
   hand.rotation = hand.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(1, 0, 0));
   rebind(rig);
   constexpr uint32_t kMoved = 7;
   rig.meshes.at(0).positions.at(kMoved).x += 0.1f;
   const std::string out = f.dir + (pc ? "/edited.rw4" : "/edited.psg");
-  const test::CliRun run = writeOnto(f, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> after = test::readBytes(out);
 
@@ -205,16 +139,16 @@ TEST_P(Rw4Base, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
   ASSERT_EQ(places.rigs.size(), 1u);
   const rw4::RigPlace& place = places.rigs[0];
   std::set<size_t> allowed;
-  addRange(allowed, place.inverseBindAt + 64 * size_t{fileBone(place, bone(before, "HAND_L"))}, 64);
+  test::addRange(allowed, place.inverseBindAt + 64 * size_t{fileBone(place, test::boneNamed(before, "HAND_L"))}, 64);
   std::set<size_t> vertex;
   const rw4::OptiMeshPlace& body = place.meshes.at(0);
   ASSERT_EQ(body.position->vertexType, rw4::kF);
   // The vertex's x in the arena's axes: glTF's x is the arena's x on both platforms (PC's Z-up
   // turn maps glTF y and z only).
-  addRange(vertex, body.vertexAt + kMoved * body.stride + body.position->offset, 4);
+  test::addRange(vertex, body.vertexAt + kMoved * body.stride + body.position->offset, 4);
   allowed.insert(vertex.begin(), vertex.end());
-  const std::set<size_t> changed = changedBytes(f.bytes, after);
-  EXPECT_TRUE(within(changed, allowed)) << changed.size() << " bytes changed";
+  const std::set<size_t> changed = test::changedBytes(f.bytes, after);
+  EXPECT_TRUE(test::within(changed, allowed)) << changed.size() << " bytes changed";
   EXPECT_GE(changed.size(), 2u);
   EXPECT_TRUE(std::any_of(changed.begin(), changed.end(), [&](size_t i) { return vertex.count(i) != 0; }));
 
@@ -222,7 +156,7 @@ TEST_P(Rw4Base, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
   for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
     const Bone& was = before.skeleton.bones[b];
     const Bone& now = back.skeleton.bones[b];
-    EXPECT_NEAR(turnDegrees(was.rotation, now.rotation), was.name == "HAND_L" ? 20.0f : 0.0f, 1e-3f) << was.name;
+    EXPECT_NEAR(test::turnDegrees(was.rotation, now.rotation), was.name == "HAND_L" ? 20.0f : 0.0f, 1e-3f) << was.name;
     EXPECT_LT(glm::distance(now.translation, was.translation), 1e-5f) << was.name;
   }
   for (size_t v = 0; v < before.meshes[0].positions.size(); ++v) {
@@ -240,18 +174,18 @@ INSTANTIATE_TEST_SUITE_P(Platforms, Rw4Base, testing::Values(rw4::Platform::Ps3,
 // take the slots of those bones in the mesh's remap table, its UB weights 128 and 127 (255 in all),
 // and nothing else changes; a uv moved stays in its SF element (2 bytes).
 TEST(Rw4BaseWrites, WeightsGoThroughTheRemapTable) {
-  const Fixture f = fixture("rw4_base_weights");
-  Rig rig = rigOf(f.glb);
+  const test::OntoFixture f = fixture("rw4_base_weights");
+  Rig rig = test::rigOf(f.glb);
   Mesh& body = rig.meshes.at(0);
   constexpr uint32_t kVertex = 8;
-  std::vector<Influence> now = {{bone(rig, "HEAD"), 0.5f}, {bone(rig, "LEG_R"), 0.5f}};
+  std::vector<Influence> now = {{test::boneNamed(rig, "HEAD"), 0.5f}, {test::boneNamed(rig, "LEG_R"), 0.5f}};
   const uint32_t from = body.influenceOffsets[kVertex], to = body.influenceOffsets[kVertex + 1];
   body.influences.erase(body.influences.begin() + from, body.influences.begin() + to);
   body.influences.insert(body.influences.begin() + from, now.begin(), now.end());
   for (size_t v = kVertex + 1; v < body.influenceOffsets.size(); ++v) body.influenceOffsets[v] = body.influenceOffsets[v] - (to - from) + 2;
   body.uvs.at(3).x += 0.25f;
   const std::string out = f.dir + "/weights.psg";
-  const test::CliRun run = writeOnto(f, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> after = test::readBytes(out);
   rw4::ArenaPlaces places;
@@ -261,11 +195,11 @@ TEST(Rw4BaseWrites, WeightsGoThroughTheRemapTable) {
   ASSERT_EQ(p.weights->vertexType, rw4::kUB);
   ASSERT_EQ(p.uv->vertexType, rw4::kSF);
   std::set<size_t> allowed;
-  addRange(allowed, p.vertexAt + kVertex * p.stride + p.indices->offset, 4);
-  addRange(allowed, p.vertexAt + kVertex * p.stride + p.weights->offset, 4);
-  addRange(allowed, p.vertexAt + 3 * p.stride + p.uv->offset, 2);
-  const std::set<size_t> changed = changedBytes(f.bytes, after);
-  EXPECT_TRUE(within(changed, allowed)) << changed.size() << " bytes changed";
+  test::addRange(allowed, p.vertexAt + kVertex * p.stride + p.indices->offset, 4);
+  test::addRange(allowed, p.vertexAt + kVertex * p.stride + p.weights->offset, 4);
+  test::addRange(allowed, p.vertexAt + 3 * p.stride + p.uv->offset, 2);
+  const std::set<size_t> changed = test::changedBytes(f.bytes, after);
+  EXPECT_TRUE(test::within(changed, allowed)) << changed.size() << " bytes changed";
   const uint8_t* w = after.data() + p.vertexAt + kVertex * p.stride + p.weights->offset;
   EXPECT_EQ(w[0] + w[1] + w[2] + w[3], 255);
   const Rig back = arenaRig(after);
@@ -279,15 +213,8 @@ TEST(Rw4BaseWrites, WeightsGoThroughTheRemapTable) {
   EXPECT_NEAR(back.meshes[0].uvs[3].x, before.meshes[0].uvs[3].x + 0.25f, 1e-3f);  // half's step at 0.25..0.5 is 2^-12
 }
 
-// A usage error of the writer: the file fails (exit 1), its message names what was refused, nothing is written.
-void expectRefused(const test::CliRun& run, const std::string& out, const std::vector<std::string>& words) {
-  EXPECT_EQ(run.code, 1) << run.text;
-  for (const std::string& w : words) EXPECT_NE(run.text.find(w), std::string::npos) << w << " not in: " << run.text;
-  EXPECT_FALSE(std::ifstream(out).good());
-}
-
 TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
-  const Fixture f = fixture("rw4_base_refused");
+  const test::OntoFixture f = fixture("rw4_base_refused");
   rw4::ArenaPlaces places;
   arenaRig(f.bytes, &places);
   const rw4::RigPlace& place = places.rigs.at(0);
@@ -296,9 +223,9 @@ TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
   const std::string cap = fmt::format("RenderOptiMeshData[{}]", place.meshes.at(1).row);
   const std::string out = f.dir + "/refused.psg";
   auto refused = [&](auto edit, const std::vector<std::string>& words) {
-    Rig rig = rigOf(f.glb);
+    Rig rig = test::rigOf(f.glb);
     edit(rig);
-    expectRefused(writeOnto(f, rig, out), out, words);
+    test::expectRefused(test::writeOnto(f, rig, out), out, words);
   };
   refused([](Rig& r) {
     Bone extra;
@@ -306,8 +233,8 @@ TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
     extra.parent = 0;
     r.skeleton.bones.push_back(extra);
   }, {model + "/m_iNumBones", "7 bones, the original 6"});
-  refused([](Rig& r) { r.skeleton.bones[bone(r, "HEAD")].name = "SKULL"; }, {model + "/bone[", "'HEAD' is not in the rig"});
-  refused([](Rig& r) { r.skeleton.bones[bone(r, "LEG_R")].parent = static_cast<int32_t>(bone(r, "SPINE")); },
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "HEAD")].name = "SKULL"; }, {model + "/bone[", "'HEAD' is not in the rig"});
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "LEG_R")].parent = static_cast<int32_t>(test::boneNamed(r, "SPINE")); },
           {"/parent", "'LEG_R' hangs under 'SPINE'"});
   refused([](Rig& r) { r.meshes.pop_back(); }, {model + "/m_iNumMeshes", "1 meshes, the original 2"});
   refused([](Rig& r) {
@@ -322,7 +249,7 @@ TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
   refused([](Rig& r) { r.meshes.at(0).uvs.at(2).y = 1e6f; }, {body + "/tex0[2].y", "SF", "-65504 to 65504"});
   refused([](Rig& r) {  // the cap's palette holds HIPS, SPINE and HEAD only
     Mesh& m = r.meshes.at(1);
-    m.influences[m.influenceOffsets[0]].bone = bone(r, "HAND_L");
+    m.influences[m.influenceOffsets[0]].bone = test::boneNamed(r, "HAND_L");
   }, {cap + "/m_pRemapTable", "vertex 0", "'HAND_L'"});
 }
 
@@ -336,26 +263,17 @@ namespace {
 // an AnimationSkin (the bind pose, §5) and one VertexBuffer of the add-on's 36-byte vertex a mesh
 // (FLOAT3 position, UBYTE4 packed normal and tangent, FLOAT2 uv, UBYTE4 blend indices 3 × bone,
 // UBYTE4N weights); the rig read from it is the Skeleton's, its bones named by their hashes.
-Fixture sporeFixture(const std::string& name) {
-  Fixture f;
-  f.dir = test::scratchDir(name);
+test::OntoFixture sporeFixture(const std::string& name) {
   rw4::ArenaWriteOptions options;
   options.platform = rw4::Platform::Pc;
   options.sporeMeshes = true;
   auto bytes = rw4::writeArena(originalRig(rw4::Platform::Pc), options);
   EXPECT_TRUE(bytes.ok()) << (bytes ? "" : bytes.error().describe());
-  f.bytes = bytes ? *bytes : std::vector<uint8_t>{};
-  f.original = writeFile(f.dir + "/creature.rw4", f.bytes);
-  f.glb = f.dir + "/creature.glb";
-  const test::CliRun run = test::runCli("convert " + test::quote(f.original) + " -o " + test::quote(f.glb));
-  EXPECT_EQ(run.code, 0) << run.text;
-  const test::ValidatorRun v = test::validateGltfFile(f.glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return f;
+  return test::ontoFixture("rw4-arena", test::scratchDir(name), "creature.rw4", bytes ? *bytes : std::vector<uint8_t>{});
 }
 
 TEST(Rw4BaseSpore, AnUneditedRoundTripIsTheOriginalByteForByte) {
-  const Fixture f = sporeFixture("rw4_base_spore_same");
+  const test::OntoFixture f = sporeFixture("rw4_base_spore_same");
   rw4::ArenaPlaces places;
   const Rig read = arenaRig(f.bytes, &places);
   ASSERT_EQ(read.meshes.size(), 2u);
@@ -363,53 +281,50 @@ TEST(Rw4BaseSpore, AnUneditedRoundTripIsTheOriginalByteForByte) {
   EXPECT_FALSE(places.rigs[0].modelData);
   EXPECT_EQ(places.rigs[0].sporeMeshes.size(), 2u);
   const std::string out = f.dir + "/same.rw4";
-  const test::CliRun run =
-      test::runCli("convert " + test::quote(f.glb) + " --to rw4-arena --base " + test::quote(f.original) + " -o " + test::quote(out));
-  ASSERT_EQ(run.code, 0) << run.text;
-  EXPECT_EQ(test::readBytes(out), f.bytes);
+  test::expectUneditedRoundTrip(f, out);
 }
 
 // A leaf bone turned 20° changes its AnimationSkin record's 12 matrix floats (48 of its 64 bytes:
 // the padding words are not read, so kept); a vertex moved along x its FLOAT3 x (4 bytes); a normal
 // turned its three UBYTE4 bytes; a vertex reweighted its UBYTE4 indices and UBYTE4N weights.
 TEST(Rw4BaseSpore, EditsChangeOnlyTheirBytes) {
-  const Fixture f = sporeFixture("rw4_base_spore_edit");
+  const test::OntoFixture f = sporeFixture("rw4_base_spore_edit");
   rw4::ArenaPlaces places;
   const Rig before = arenaRig(f.bytes, &places);
   const rw4::RigPlace& place = places.rigs.at(0);
   const rw4::SporeMeshPlace& body = place.sporeMeshes.at(0);
-  Rig rig = rigOf(f.glb);
+  Rig rig = test::rigOf(f.glb);
   const std::string handName = before.skeleton.bones[kHand].name;  // a hash: "0x%08X"
-  Bone& hand = rig.skeleton.bones[bone(rig, handName)];
+  Bone& hand = rig.skeleton.bones[test::boneNamed(rig, handName)];
   hand.rotation = hand.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(1, 0, 0));
   rebind(rig);
   Mesh& m = rig.meshes.at(0);
   m.positions.at(7).x += 0.1f;
   m.normals.at(9) = glm::normalize(m.normals.at(9) + glm::vec3(0.5f, 0, 0));
   constexpr uint32_t kVertex = 8;
-  for (uint32_t i = m.influenceOffsets[kVertex]; i < m.influenceOffsets[kVertex + 1]; ++i) m.influences[i].bone = bone(rig, before.skeleton.bones[kHead].name);
+  for (uint32_t i = m.influenceOffsets[kVertex]; i < m.influenceOffsets[kVertex + 1]; ++i) m.influences[i].bone = test::boneNamed(rig, before.skeleton.bones[kHead].name);
   const std::string out = f.dir + "/edited.rw4";
-  const test::CliRun run = writeOnto(f, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> after = test::readBytes(out);
 
   std::set<size_t> allowed;
   const size_t record = place.inverseBindAt + 64 * size_t{fileBone(place, kHand)};
   for (size_t k = 0; k < 16; ++k) {
-    if (k % 4 != 3) addRange(allowed, record + 4 * k, 4);
+    if (k % 4 != 3) test::addRange(allowed, record + 4 * k, 4);
   }
   const size_t vertexAt = body.vertexAt;
-  addRange(allowed, vertexAt + 7 * body.stride + body.position->offset, 4);
-  addRange(allowed, vertexAt + 9 * body.stride + body.normal->offset, 3);
-  addRange(allowed, vertexAt + kVertex * body.stride + body.indices->offset, 4);
-  addRange(allowed, vertexAt + kVertex * body.stride + body.weights->offset, 4);
-  const std::set<size_t> changed = changedBytes(f.bytes, after);
-  EXPECT_TRUE(within(changed, allowed)) << changed.size() << " bytes changed";
+  test::addRange(allowed, vertexAt + 7 * body.stride + body.position->offset, 4);
+  test::addRange(allowed, vertexAt + 9 * body.stride + body.normal->offset, 3);
+  test::addRange(allowed, vertexAt + kVertex * body.stride + body.indices->offset, 4);
+  test::addRange(allowed, vertexAt + kVertex * body.stride + body.weights->offset, 4);
+  const std::set<size_t> changed = test::changedBytes(f.bytes, after);
+  EXPECT_TRUE(test::within(changed, allowed)) << changed.size() << " bytes changed";
   EXPECT_GE(changed.size(), 4u);
 
   Rig back = arenaRig(after);
   for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
-    EXPECT_NEAR(turnDegrees(before.skeleton.bones[b].rotation, back.skeleton.bones[b].rotation), b == kHand ? 20.0f : 0.0f, 1e-3f) << b;
+    EXPECT_NEAR(test::turnDegrees(before.skeleton.bones[b].rotation, back.skeleton.bones[b].rotation), b == kHand ? 20.0f : 0.0f, 1e-3f) << b;
   }
   EXPECT_NEAR(back.meshes[0].positions[7].x, before.meshes[0].positions[7].x + 0.1f, 1e-6f);
   convertAxes(back, AxisSystem{});  // the edit's normal is glTF's
@@ -422,16 +337,16 @@ TEST(Rw4BaseSpore, EditsChangeOnlyTheirBytes) {
 }
 
 TEST(Rw4BaseSpore, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
-  const Fixture f = sporeFixture("rw4_base_spore_refused");
+  const test::OntoFixture f = sporeFixture("rw4_base_spore_refused");
   rw4::ArenaPlaces places;
   arenaRig(f.bytes, &places);
   const std::string skeleton = fmt::format("Skeleton[{}]", places.rigs.at(0).row);
   const std::string cap = fmt::format("VertexBuffer[{}]", places.rigs.at(0).sporeMeshes.at(1).row);
   const std::string out = f.dir + "/refused.rw4";
   auto refused = [&](auto edit, const std::vector<std::string>& words) {
-    Rig rig = rigOf(f.glb);
+    Rig rig = test::rigOf(f.glb);
     edit(rig);
-    expectRefused(writeOnto(f, rig, out), out, words);
+    test::expectRefused(test::writeOnto(f, rig, out), out, words);
   };
   refused([](Rig& r) {
     Bone extra;

@@ -15,19 +15,15 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "formats/registry.hpp"
 #include "formats/sluggers/model_places.hpp"
 #include "formats/sluggers/sluggers.hpp"
-#include "support/gltf_edit.hpp"
-#include "support/gltf_validator.hpp"
+#include "support/base_onto.hpp"
 #include "support/gx_builder.hpp"
-#include "support/test_support.hpp"
 
 namespace rigport {
 namespace {
@@ -120,11 +116,6 @@ std::vector<uint8_t> originalBlock() {
   return block;
 }
 
-std::string writeFile(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  return path;
-}
-
 // The block's sections by their header pointers (§2), each running to the next section's start.
 std::map<std::string, std::vector<uint8_t>> sections(const std::vector<uint8_t>& block) {
   const std::map<size_t, std::string> names = {{0x04, "GPL"}, {0x08, "ACT"}, {0x0C, "TEX"}, {0x10, "SKN"}, {0x18, "facial"}};
@@ -150,45 +141,9 @@ std::vector<std::string> changedSections(const std::vector<uint8_t>& a, const st
   return out;
 }
 
-// The offsets where two blocks of one size differ.
-std::set<size_t> changedBytes(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  std::set<size_t> out;
-  EXPECT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    if (a[i] != b[i]) out.insert(i);
-  }
-  return out;
-}
-bool within(const std::set<size_t>& changed, const std::set<size_t>& allowed) {
-  return std::includes(allowed.begin(), allowed.end(), changed.begin(), changed.end());
-}
-void addRange(std::set<size_t>& s, size_t at, size_t n) {
-  for (size_t i = 0; i < n; ++i) s.insert(at + i);
-}
-
-struct Fixture {
-  std::string dir, original, glb;
-  std::vector<uint8_t> bytes;
-};
-
 // The original on disk and converted to a validator-clean .glb by the CLI.
-Fixture fixture(const std::string& name) {
-  Fixture f;
-  f.dir = test::scratchDir(name);
-  f.bytes = originalBlock();
-  f.original = writeFile(f.dir + "/original.sluggers", f.bytes);
-  f.glb = f.dir + "/original.glb";
-  const test::CliRun run = test::runCli("convert " + test::quote(f.original) + " -o " + test::quote(f.glb));
-  EXPECT_EQ(run.code, 0) << run.text;
-  const test::ValidatorRun v = test::validateGltfFile(f.glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return f;
-}
-
-Rig rigOf(const std::string& path) {
-  auto asset = loadAsset(path);
-  EXPECT_TRUE(asset.ok()) << (asset ? "" : asset.error().describe());
-  return asset ? asset->rigs.at(0) : Rig{};
+test::OntoFixture fixture(const std::string& name) {
+  return test::ontoFixture("sluggers-model", test::scratchDir(name), "original.sluggers", originalBlock());
 }
 
 Rig blockRig(const std::vector<uint8_t>& bytes, sluggers::ModelPlaces* places = nullptr) {
@@ -198,43 +153,20 @@ Rig blockRig(const std::vector<uint8_t>& bytes, sluggers::ModelPlaces* places = 
   return rig ? *rig : Rig{};
 }
 
-// `rig` as an edited .glb (validator-clean) written onto the original with --base.
-test::CliRun writeOnto(const Fixture& f, const Rig& rig, const std::string& out) {
-  const std::string glb = test::writeGlb(rig, f.dir + "/edited.glb");
-  const test::ValidatorRun v = test::validateGltfFile(glb);
-  EXPECT_TRUE(v.ok) << v.output;
-  return test::runCli("convert " + test::quote(glb) + " --to sluggers-model --base " + test::quote(f.original) + " -o " + test::quote(out) +
-                      " --overwrite");
-}
-
-uint32_t bone(const Rig& rig, const std::string& name) {
-  const int32_t b = rig.skeleton.find(name);
-  EXPECT_GE(b, 0) << name;
-  return static_cast<uint32_t>(std::max(b, 0));
-}
-
-float turnDegrees(const glm::quat& a, const glm::quat& b) {
-  const glm::quat d = glm::inverse(a) * b;
-  return glm::degrees(2.0f * std::asin(std::min(1.0f, glm::length(glm::vec3(d.x, d.y, d.z)))));
-}
-
 TEST(SluggersBase, AnUneditedRoundTripIsTheOriginalByteForByte) {
-  const Fixture f = fixture("sluggers_base_same");
+  const test::OntoFixture f = fixture("sluggers_base_same");
   const Rig read = blockRig(f.bytes);
   ASSERT_EQ(read.meshes.size(), 2u);
-  EXPECT_LT(turnDegrees(read.skeleton.bones[kHead].rotation, glm::angleAxis(0.3f, glm::vec3(0, 1, 0))), 1e-3f)
+  EXPECT_LT(test::turnDegrees(read.skeleton.bones[kHead].rotation, glm::angleAxis(0.3f, glm::vec3(0, 1, 0))), 1e-3f)
       << "the matrix control reads as the same pose";
   const std::string out = f.dir + "/same.sluggers";
-  const test::CliRun run =
-      test::runCli("convert " + test::quote(f.glb) + " --to sluggers-model --base " + test::quote(f.original) + " -o " + test::quote(out));
-  ASSERT_EQ(run.code, 0) << run.text;
-  EXPECT_EQ(test::readBytes(out), f.bytes);
+  test::expectUneditedRoundTrip(f, out);
 }
 
 TEST(SluggersBase, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
-  const Fixture f = fixture("sluggers_base_edit");
-  Rig rig = rigOf(f.glb);
-  Bone& spine = rig.skeleton.bones[bone(rig, "spine")];
+  const test::OntoFixture f = fixture("sluggers_base_edit");
+  Rig rig = test::rigOf(f.glb);
+  Bone& spine = rig.skeleton.bones[test::boneNamed(rig, "spine")];
   spine.rotation = spine.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(1, 0, 0));
   // The armature's rest pose edited as Blender exports it: the inverse bind matrices follow (a
   // block stores none: the reader derives them from the SRTs, §4).
@@ -243,29 +175,29 @@ TEST(SluggersBase, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
   constexpr uint32_t kMoved = 6;  // an SK2 vertex: its slot has two records sharing one source
   rig.meshes.at(0).positions.at(kMoved) += glm::vec3(0.0f, 0.1f, 0.0f);
   const std::string out = f.dir + "/edited.sluggers";
-  const test::CliRun run = writeOnto(f, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> after = test::readBytes(out);
 
   EXPECT_EQ(changedSections(f.bytes, after), (std::vector<std::string>{"ACT", "GPL", "SKN"}));
   // ACT: the spine control's quaternion (§4, +0x10..+0x20) and nothing else.
   std::set<size_t> allowed;
-  addRange(allowed, controlOf(f.bytes, kSpine) + 0x10, 16);
+  test::addRange(allowed, controlOf(f.bytes, kSpine) + 0x10, 16);
   // GPL: the vertex's position (s16 x, y, z: 6 bytes, §3); SKN: its source's position (§6).
   sluggers::ModelPlaces places;
   const Rig before = blockRig(f.bytes, &places);
   const sluggers::GplArray& positions = places.meshes.at(0).position;
   EXPECT_EQ(positions.quantizeInfo, 0x3E) << "s16, 14 fractional bits";
-  addRange(allowed, positions.offset + kMoved * positions.stride, 6);
+  test::addRange(allowed, positions.offset + kMoved * positions.stride, 6);
   size_t sources = 0;
   for (const sluggers::SkinRecord& r : places.skin.records) {
     if (r.vertex != kMoved) continue;
-    addRange(allowed, places.skin.section + r.source, 6);
+    test::addRange(allowed, places.skin.section + r.source, 6);
     ++sources;
   }
   EXPECT_EQ(sources, 2u);
-  const std::set<size_t> changed = changedBytes(f.bytes, after);
-  EXPECT_TRUE(within(changed, allowed)) << changed.size() << " bytes changed";
+  const std::set<size_t> changed = test::changedBytes(f.bytes, after);
+  EXPECT_TRUE(test::within(changed, allowed)) << changed.size() << " bytes changed";
   EXPECT_GE(changed.size(), 3u);
 
   // Read back: the spine turned by 20°, every other bone as it was; the vertex moved by 0.1 m
@@ -274,7 +206,7 @@ TEST(SluggersBase, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
   for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
     const Bone& was = before.skeleton.bones[b];
     const Bone& now = back.skeleton.bones[b];
-    EXPECT_NEAR(turnDegrees(was.rotation, now.rotation), b == kSpine ? 20.0f : 0.0f, 1e-3f) << was.name;
+    EXPECT_NEAR(test::turnDegrees(was.rotation, now.rotation), b == kSpine ? 20.0f : 0.0f, 1e-3f) << was.name;
     EXPECT_EQ(now.translation, was.translation) << was.name;
   }
   const float halfStep = std::ldexp(1.0f, -14) / 2;
@@ -288,40 +220,40 @@ TEST(SluggersBase, ATurnedBoneAndAMovedVertexChangeOnlyTheirBytes) {
 }
 
 TEST(SluggersBase, ControlsKeepTheirOwnForm) {
-  const Fixture f = fixture("sluggers_base_controls");
-  Rig rig = rigOf(f.glb);
+  const test::OntoFixture f = fixture("sluggers_base_controls");
+  Rig rig = test::rigOf(f.glb);
   // The head's matrix control takes the turned pose as a matrix; the leg's Euler control takes a
   // new translation at +0x20 and keeps its type and (ignored) rotation bytes.
-  Bone& head = rig.skeleton.bones[bone(rig, "head")];
+  Bone& head = rig.skeleton.bones[test::boneNamed(rig, "head")];
   head.rotation = head.rotation * glm::angleAxis(glm::radians(20.0f), glm::vec3(0, 0, 1));
-  rig.skeleton.bones[bone(rig, "leg")].translation += glm::vec3(0.0f, 0.0f, 0.05f);
+  rig.skeleton.bones[test::boneNamed(rig, "leg")].translation += glm::vec3(0.0f, 0.0f, 0.05f);
   const std::string out = f.dir + "/controls.sluggers";
-  const test::CliRun run = writeOnto(f, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> after = test::readBytes(out);
   EXPECT_EQ(changedSections(f.bytes, after), (std::vector<std::string>{"ACT"}));
   const size_t headAt = controlOf(f.bytes, kHead), legAt = controlOf(f.bytes, kLeg);
   std::set<size_t> allowed;
-  addRange(allowed, headAt + 4, 48);
-  addRange(allowed, legAt + 0x20, 12);
-  EXPECT_TRUE(within(changedBytes(f.bytes, after), allowed));
+  test::addRange(allowed, headAt + 4, 48);
+  test::addRange(allowed, legAt + 0x20, 12);
+  EXPECT_TRUE(test::within(test::changedBytes(f.bytes, after), allowed));
   EXPECT_EQ(after[headAt], 0x10);
   EXPECT_EQ(after[legAt], 0x0A);
   const Rig back = blockRig(after);
-  EXPECT_NEAR(turnDegrees(blockRig(f.bytes).skeleton.bones[kHead].rotation, back.skeleton.bones[kHead].rotation), 20.0f, 1e-3f);
+  EXPECT_NEAR(test::turnDegrees(blockRig(f.bytes).skeleton.bones[kHead].rotation, back.skeleton.bones[kHead].rotation), 20.0f, 1e-3f);
   EXPECT_LT(glm::distance(back.skeleton.bones[kLeg].translation, glm::vec3(0.2f, -0.6f, 0.05f)), 1e-6f);
 }
 
 TEST(SluggersBase, WeightsAndRigidVerticesAreWrittenInTheirOwnBytes) {
-  const Fixture f = fixture("sluggers_base_weights");
-  Rig rig = rigOf(f.glb);
+  const test::OntoFixture f = fixture("sluggers_base_weights");
+  Rig rig = test::rigOf(f.glb);
   Mesh& body = rig.meshes.at(0);
   // Vertex 5 (SK2 spine 0.75 / arm 0.25) becomes 0.5 / 0.5.
   for (uint32_t i = body.influenceOffsets[5]; i < body.influenceOffsets[6]; ++i) body.influences[i].weight = 0.5f;
   // The bat's vertex 1 moves 0.1 m along x: u16 with 15 fractional bits (0 to 1.99997).
   rig.meshes.at(1).positions.at(1).x += 0.1f;
   const std::string out = f.dir + "/weights.sluggers";
-  const test::CliRun run = writeOnto(f, rig, out);
+  const test::CliRun run = test::writeOnto(f, rig, out);
   ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> after = test::readBytes(out);
   EXPECT_EQ(changedSections(f.bytes, after), (std::vector<std::string>{"GPL", "SKN"}));
@@ -334,8 +266,8 @@ TEST(SluggersBase, WeightsAndRigidVerticesAreWrittenInTheirOwnBytes) {
   ASSERT_EQ(allowed.size(), 2u);
   const sluggers::GplArray& bat = places.meshes.at(1).position;
   EXPECT_EQ(bat.quantizeInfo, 0x2F) << "u16, 15 fractional bits";
-  addRange(allowed, bat.offset + 1 * bat.stride, 2);  // x only
-  EXPECT_TRUE(within(changedBytes(f.bytes, after), allowed));
+  test::addRange(allowed, bat.offset + 1 * bat.stride, 2);  // x only
+  EXPECT_TRUE(test::within(test::changedBytes(f.bytes, after), allowed));
   const Rig back = blockRig(after);
   const Mesh& m = back.meshes.at(0);
   ASSERT_EQ(m.influenceOffsets[6] - m.influenceOffsets[5], 2u);
@@ -343,20 +275,13 @@ TEST(SluggersBase, WeightsAndRigidVerticesAreWrittenInTheirOwnBytes) {
   EXPECT_LE(std::fabs(back.meshes[1].positions[1].x - before.meshes[1].positions[1].x - 0.1f), std::ldexp(1.0f, -15) / 2 + 1e-7f);
 }
 
-// A usage error of the writer: the file fails (exit 1), its message names what was refused, nothing is written.
-void expectRefused(const test::CliRun& run, const std::string& out, const std::vector<std::string>& words) {
-  EXPECT_EQ(run.code, 1) << run.text;
-  for (const std::string& w : words) EXPECT_NE(run.text.find(w), std::string::npos) << w << " not in: " << run.text;
-  EXPECT_FALSE(std::ifstream(out).good());
-}
-
 TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
-  const Fixture f = fixture("sluggers_base_refused");
+  const test::OntoFixture f = fixture("sluggers_base_refused");
   const std::string out = f.dir + "/refused.sluggers";
   auto refused = [&](auto edit, const std::vector<std::string>& words) {
-    Rig rig = rigOf(f.glb);
+    Rig rig = test::rigOf(f.glb);
     edit(rig);
-    expectRefused(writeOnto(f, rig, out), out, words);
+    test::expectRefused(test::writeOnto(f, rig, out), out, words);
   };
   refused([](Rig& r) {
     Bone extra;
@@ -364,11 +289,11 @@ TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
     extra.parent = 0;
     r.skeleton.bones.push_back(extra);
   }, {"ACT/boneCount", "6 bones, the original 5"});
-  refused([](Rig& r) { r.skeleton.bones[bone(r, "arm")].name = "hand"; }, {"ACT/bone[3]", "'arm' is not in the rig"});
-  refused([](Rig& r) { r.skeleton.bones[bone(r, "leg")].parent = static_cast<int32_t>(bone(r, "spine")); },
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "arm")].name = "hand"; }, {"ACT/bone[3]", "'arm' is not in the rig"});
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "leg")].parent = static_cast<int32_t>(test::boneNamed(r, "spine")); },
           {"ACT/bone[2]/parent", "'leg' hangs under 'spine'"});
   refused([](Rig& r) {
-    Bone& leg = r.skeleton.bones[bone(r, "leg")];
+    Bone& leg = r.skeleton.bones[test::boneNamed(r, "leg")];
     leg.rotation = glm::angleAxis(0.5f, glm::vec3(1, 0, 0));
   }, {"ACT/bone[2]/orientation", "Euler"});
   refused([](Rig& r) { r.meshes.at(0).positions.at(2).y += 5.0f; }, {"GPL/mesh[0]/position[2].y", "s16 with 14 fractional bits", "-2 to 1.99"});
@@ -382,11 +307,11 @@ TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
   }, {"GPL/mesh[1]/position", "5 vertices, the original 4"});
   refused([](Rig& r) {  // vertex 0 is in an SK1 run: its one bone and full weight are the entry's
     Mesh& m = r.meshes.at(0);
-    m.influences[m.influenceOffsets[0]].bone = bone(r, "arm");
+    m.influences[m.influenceOffsets[0]].bone = test::boneNamed(r, "arm");
   }, {"SKN/SK1[0]", "vertex 0"});
   refused([](Rig& r) {  // vertex 5's records name spine and arm only
     Mesh& m = r.meshes.at(0);
-    m.influences[m.influenceOffsets[5]].bone = bone(r, "head");
+    m.influences[m.influenceOffsets[5]].bone = test::boneNamed(r, "head");
   }, {"SKN", "vertex 5", "'head'"});
 }
 
@@ -395,7 +320,7 @@ TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
 // element's v (before, the patcher wrote u alone and dropped v without a word). The fixture is the
 // original with its body's uv header patched to compCount 1 (u then reads every other stored value).
 TEST(SluggersBase, AnEditOfAComponentTheArrayDoesNotStoreIsRefused) {
-  Fixture f = fixture("sluggers_base_uv1");
+  test::OntoFixture f = fixture("sluggers_base_uv1");
   sluggers::ModelPlaces places;
   blockRig(f.bytes, &places);
   ASSERT_FALSE(places.meshes.empty());
@@ -412,18 +337,18 @@ TEST(SluggersBase, AnEditOfAComponentTheArrayDoesNotStoreIsRefused) {
   sluggers::ModelPlaces patched;
   ASSERT_EQ(blockRig(f.bytes, &patched).meshes.size(), 2u);
   ASSERT_EQ(patched.meshes[0].uv.components, 1u);
-  writeFile(f.original, f.bytes);
+  test::writeFile(f.original, f.bytes);
   const test::CliRun toGlb = test::runCli("convert " + test::quote(f.original) + " -o " + test::quote(f.glb) + " --overwrite");
   ASSERT_EQ(toGlb.code, 0) << toGlb.text;
   const std::string out = f.dir + "/uv1.sluggers";
-  Rig unedited = rigOf(f.glb);
-  const test::CliRun same = writeOnto(f, unedited, out);
+  Rig unedited = test::rigOf(f.glb);
+  const test::CliRun same = test::writeOnto(f, unedited, out);
   ASSERT_EQ(same.code, 0) << same.text;
   EXPECT_EQ(test::readBytes(out), f.bytes) << "v 0 everywhere: nothing to refuse, the block unchanged";
   std::remove(out.c_str());
   Rig edited = unedited;
   edited.meshes.at(0).uvs.at(0).y += 0.25f;
-  expectRefused(writeOnto(f, edited, out), out, {"GPL/mesh[0]/texcoord[0][0].y", "1 component(s)"});
+  test::expectRefused(test::writeOnto(f, edited, out), out, {"GPL/mesh[0]/texcoord[0][0].y", "1 component(s)"});
 }
 
 // The fuzz target's --base check (fuzz/sluggers_model_fuzz.cpp) on every saved seed: a block's rig

@@ -13,7 +13,6 @@
 #include <bit>
 #include <cmath>
 #include <optional>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -27,77 +26,37 @@ namespace {
 
 constexpr size_t kFrameColumnStride = 12;  // a FrameList record packs its matrix: no pads (§1.2)
 
-// The rig's bone for each of the original's: by name where every name is found once, else by
-// position. The hierarchy must be the original's: FrameList parents and HAnim PUSH/POP agree on it.
-Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& rig) {
-  if (rig.bones.size() != base.bones.size()) {
-    return refuse("Clump/FrameList", fmt::format("the rig has {} bones, the original {} (its frames and HAnim nodes); --base writes "
-                                                 "onto the original's frames and cannot add or remove one: convert without --base "
-                                                 "for a new file", rig.bones.size(), base.bones.size()));
-  }
-  std::unordered_map<std::string, uint32_t> byName;
-  for (size_t i = 0; i < rig.bones.size(); ++i) byName.emplace(rig.bones[i].name, static_cast<uint32_t>(i));
-  std::vector<uint32_t> match(base.bones.size());
-  bool byPosition = byName.size() != rig.bones.size();
-  for (size_t i = 0; i < base.bones.size() && !byPosition; ++i) {
-    const auto it = byName.find(base.bones[i].name);
-    byPosition = it == byName.end();
-    if (!byPosition) match[i] = it->second;
-  }
-  for (size_t i = 0; i < match.size() && byPosition; ++i) match[i] = static_cast<uint32_t>(i);
-  for (size_t i = 0; i < base.bones.size(); ++i) {
-    const int32_t was = base.bones[i].parent;
-    const int32_t now = rig.bones[match[i]].parent;
-    const bool same = was < 0 ? now < 0 : now == static_cast<int32_t>(match[static_cast<size_t>(was)]);
-    if (same) continue;
-    return refuse("Clump/FrameList", fmt::format("bone '{}' hangs under '{}' in the rig, under '{}' in the original; --base keeps the "
-                                                 "original's hierarchy (FrameList parents, HAnim PLG)", rig.bones[match[i]].name,
-                                                 now < 0 ? "nothing" : rig.bones[static_cast<size_t>(now)].name,
-                                                 was < 0 ? "nothing" : base.bones[static_cast<size_t>(was)].name));
-  }
-  return match;
+// Each bone's frame: readDff's bones are the FrameList's frames in parent-first order.
+std::vector<uint32_t> framesOfBones(const DffPlaces& places) {
+  std::vector<RwFrame> frames(places.frames.size());
+  for (size_t f = 0; f < frames.size(); ++f) frames[f].parent = places.frames[f].parent;
+  return parentFirstOrder(frames);  // readDff checked there is no cycle
 }
 
-// The model's size (bounding box of bones and vertices): lengths round in proportion to it.
-float modelSize(const Rig& rig) {
-  glm::vec3 lo(0.0f), hi(0.0f);
-  for (const glm::mat4& m : rig.skeleton.worldBindMatrices()) {
-    lo = glm::min(lo, glm::vec3(m[3]));
-    hi = glm::max(hi, glm::vec3(m[3]));
-  }
-  for (const Mesh& mesh : rig.meshes) {
-    for (const glm::vec3& p : mesh.positions) {
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-    }
-  }
-  return glm::length(hi - lo);
+// What keeps a DFF's bones: the FrameList's frames the hierarchy (their parents, and the HAnim PLG's
+// PUSH/POP agree on it), each frame's extension its name (Node Name or User Data PLG, §1.3).
+BoneStore frameStore(const std::vector<uint32_t>& frameOfBone) {
+  BoneStore store{"Clump/FrameList", "frames and HAnim nodes", "file", "the frames' names (their Node Name or User Data PLG)",
+                  "FrameList parents, HAnim PLG", {}, "/name"};
+  for (const uint32_t f : frameOfBone) store.bonePaths.push_back(fmt::format("Clump/FrameList/frame[{}]", f));
+  return store;
 }
 
 // A bone turned or moved: its frame gets the rig's local matrix. Where readDff posed the bone
 // otherwise than its frame (the skin's bind pose, a clump frame's turn dropped; bind_pose.hpp),
 // the frame takes the same change: F' = F · L⁻¹ · L'.
-void writeFrames(OntoJob& job) {
-  std::vector<RwFrame> frames(job.places.frames.size());
-  for (size_t f = 0; f < frames.size(); ++f) frames[f].parent = job.places.frames[f].parent;
-  const std::vector<uint32_t> order = parentFirstOrder(frames);  // readDff checked there is no cycle
-  for (size_t b = 0; b < order.size(); ++b) {
+void writeFrames(OntoJob& job, const std::vector<uint32_t>& frameOfBone) {
+  for (size_t b = 0; b < frameOfBone.size(); ++b) {
     const glm::mat4 was = job.base.skeleton.bones[b].localMatrix();
     const glm::mat4 now = job.rig.skeleton.bones[job.rigBone[b]].localMatrix();
     if (near(was, now, job.length)) continue;
-    const size_t at = job.places.frames[order[b]].at;
+    const size_t at = job.places.frames[frameOfBone[b]].at;
     const glm::mat4 frame = getRwMatrix(job.file, at, kFrameColumnStride);
     putRwMatrix(job.file, at, kFrameColumnStride, near(frame, was, job.length) ? now : frame * glm::inverse(was) * now);
   }
 }
 
 }  // namespace
-
-Error refuse(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Usage, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
 
 void putU8(std::vector<uint8_t>& file, size_t at, uint8_t v) { file[at] = v; }
 void putU16(std::vector<uint8_t>& file, size_t at, uint16_t v) {
@@ -145,10 +104,11 @@ Result<std::vector<uint8_t>> writeDffOnto(const Rig& input, const Source& source
   RP_ASSIGN(const DffPlaces places, findPlaces(bytes));
   std::optional<Rig> converted;
   const Rig& rig = inRenderWareAxes(input, converted);
-  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton));
-  OntoJob job{base, rig, places, std::move(rigBone), kRounding * std::max(1.0f, modelSize(base)),
+  const std::vector<uint32_t> frameOfBone = framesOfBones(places);
+  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, frameStore(frameOfBone)));
+  OntoJob job{base, rig, places, std::move(rigBone), kRounding * largestCoordinate(base),
               std::vector<uint8_t>(bytes.begin(), bytes.end()), {}};
-  writeFrames(job);
+  writeFrames(job, frameOfBone);
   RP_CHECK(writeGeometriesOnto(job));
   applySplices(job.file, std::move(job.splices), places.chunks);
   return std::move(job.file);

@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 
 #include "core/error.hpp"
+#include "core/onto.hpp"
 #include "core/rig.hpp"
 #include "formats/renderware/dff_places.hpp"
 
@@ -28,9 +29,6 @@ struct OntoJob {
   std::vector<uint8_t> file;      // the copy being patched in place (original offsets)
   std::vector<Splice> splices;    // then these, which change lengths
 };
-
-// A refusal (ErrorCode::Usage) naming the chunk at `path` and what the original cannot hold.
-Error refuse(std::string path, std::string message);
 
 void putU8(std::vector<uint8_t>& file, size_t at, uint8_t v);
 void putU16(std::vector<uint8_t>& file, size_t at, uint16_t v);

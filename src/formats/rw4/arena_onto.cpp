@@ -14,13 +14,11 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/axes.hpp"
 #include "core/byte_swap.hpp"
-#include "core/onto.hpp"
 #include "formats/rw4/arena_onto.hpp"
 #include "formats/rw4/axes.hpp"
 #include "formats/rw4/rw4.hpp"
@@ -55,44 +53,14 @@ Result<size_t> pickRig(const ArenaPlaces& places, const Rig& rig) {
 
 std::string bonePath(const RigPlace& place, uint32_t fileBone) { return fmt::format("{}/bone[{}]", ownerPath(place), fileBone); }
 
-// The rig's bone for each of the original's: by name where every name is found once, else by
-// position. Names live in the model's name pool and parents in its Skeleton object (or nowhere,
-// §9): both are kept, so a renamed bone or another parent is refused.
-Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& rig, const RigPlace& place,
-                                         const std::vector<uint32_t>& rigToFile) {
-  if (rig.bones.size() != base.bones.size()) {
-    return refuse(ownerPath(place) + (place.modelData ? "/m_iNumBones" : "/count"),
-                  fmt::format("the rig has {} bones, the original {}; --base writes onto the original's inverse bind matrices and "
-                              "cannot add or remove one: convert without --base for a new arena",
-                              rig.bones.size(), base.bones.size()));
-  }
-  std::unordered_map<std::string, uint32_t> rigByName, baseByName;
-  for (size_t i = 0; i < rig.bones.size(); ++i) rigByName.emplace(rig.bones[i].name, static_cast<uint32_t>(i));
-  for (size_t i = 0; i < base.bones.size(); ++i) baseByName.emplace(base.bones[i].name, static_cast<uint32_t>(i));
-  const bool byName = rigByName.size() == rig.bones.size() && baseByName.size() == base.bones.size();
-  std::vector<uint32_t> match(base.bones.size());
-  for (size_t i = 0; i < base.bones.size(); ++i) {
-    match[i] = static_cast<uint32_t>(i);
-    if (!byName) continue;
-    const auto it = rigByName.find(base.bones[i].name);
-    if (it == rigByName.end()) {
-      return refuse(bonePath(place, rigToFile[i]) + "/name",
-                    fmt::format("the original's bone '{}' is not in the rig (renamed or replaced?); --base keeps the {}",
-                                base.bones[i].name, place.modelData ? "RenderModelData's bone names" : "Skeleton's name hashes"));
-    }
-    match[i] = it->second;
-  }
-  for (size_t i = 0; i < base.bones.size(); ++i) {
-    const int32_t was = base.bones[i].parent;
-    const int32_t now = rig.bones[match[i]].parent;
-    if (was < 0 ? now < 0 : now == static_cast<int32_t>(match[static_cast<size_t>(was)])) continue;
-    return refuse(bonePath(place, rigToFile[i]) + "/parent",
-                  fmt::format("bone '{}' hangs under '{}' in the rig, under '{}' in the original; --base keeps the original's "
-                              "hierarchy (its Skeleton object's parents, or none stored)",
-                              base.bones[i].name, now < 0 ? "nothing" : rig.bones[static_cast<size_t>(now)].name,
-                              was < 0 ? "nothing" : base.bones[static_cast<size_t>(was)].name));
-  }
-  return match;
+// Names live in the model's name pool (RenderModelData) or as the Skeleton's hashes, parents in its
+// Skeleton object (or nowhere, §9); a file bone's place is in the rig's owner, by its file index.
+BoneStore boneStore(const RigPlace& place, const std::vector<uint32_t>& rigToFile) {
+  BoneStore store{ownerPath(place) + (place.modelData ? "/m_iNumBones" : "/count"), "inverse bind matrices", "arena",
+                  place.modelData ? "the RenderModelData's bone names" : "the Skeleton's name hashes",
+                  "its Skeleton object's parents, or none stored", {}, "/name"};
+  for (const uint32_t fileBone : rigToFile) store.bonePaths.push_back(bonePath(place, fileBone));
+  return store;
 }
 
 // Axes and scales within kRounding of their size, translations within `length`; the same bits
@@ -136,12 +104,6 @@ Status writeBones(OntoJob& job, const std::vector<uint32_t>& rigToFile) {
 
 std::string ownerPath(const RigPlace& place) { return fmt::format("{}[{}]", place.modelData ? "RenderModelData" : "Skeleton", place.row); }
 
-Error refuse(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Usage, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
-
 Result<std::vector<uint8_t>> writeArenaOnto(const Rig& input, const Source& source, ReadContext& ctx) {
   ArenaPlaces places;
   RP_ASSIGN(const Asset asset, readArena(source, ctx, &places));
@@ -156,7 +118,7 @@ Result<std::vector<uint8_t>> writeArenaOnto(const Rig& input, const Source& sour
   }
   const Rig& rig = converted ? *converted : input;
   const std::vector<uint32_t> rigToFile = fileBones(place);
-  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, place, rigToFile));
+  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, boneStore(place, rigToFile)));
   const std::span<const uint8_t> bytes = source.bytes();
   OntoJob job{base, rig, place, platformInfo(places.platform).bigEndian ? Endian::Big : Endian::Little, std::move(rigBone),
               kRounding * largestCoordinate(base), std::vector<uint8_t>(bytes.begin(), bytes.end())};

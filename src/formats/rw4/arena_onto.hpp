@@ -10,6 +10,7 @@
 
 #include "core/byte_reader.hpp"
 #include "core/error.hpp"
+#include "core/onto.hpp"
 #include "core/rig.hpp"
 #include "formats/rw4/arena_places.hpp"
 
@@ -31,9 +32,6 @@ struct OntoJob {
 
 // "RenderModelData[12]" or "Skeleton[3]": what the rig's refusals name.
 std::string ownerPath(const RigPlace& place);
-
-// A refusal (ErrorCode::Usage) naming the object and field at `path` and what the original cannot hold.
-Error refuse(std::string path, std::string message);
 
 // Blender keeps custom normals in its own compressed form (the Sluggers demo block comes back with
 // normals up to 1.16e-3 off, measured by the add-on test); 4e-3 is a turn of 0.23°.

@@ -16,12 +16,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <unordered_map>
 
 #include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 
-#include "core/onto.hpp"
 #include "formats/sluggers/act.hpp"
 #include "formats/sluggers/model_onto.hpp"
 #include "formats/sluggers/sluggers.hpp"
@@ -40,44 +38,13 @@ void putF32(std::vector<uint8_t>& file, size_t at, float v) {
 
 std::string bonePath(const ModelPlaces& places, size_t b) { return fmt::format("ACT/bone[{}]", places.bones[b].table); }
 
-// The rig's bone for each of the original's. By name: a renamed bone is refused, since a block keeps
-// names only in rigport's own user data (game blocks keep none and read as bone_<id>); by position
-// where either side repeats a name. The hierarchy must be the original's (its DSBranch links).
-Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& rig, const ModelPlaces& places) {
-  if (rig.bones.size() != base.bones.size()) {
-    return refuse("ACT/boneCount", fmt::format("the rig has {} bones, the original {}; --base writes onto the original's bone records and "
-                                               "cannot add or remove one: convert without --base for a new block",
-                                               rig.bones.size(), base.bones.size()));
-  }
-  std::unordered_map<std::string, uint32_t> rigByName, baseByName;
-  for (size_t i = 0; i < rig.bones.size(); ++i) rigByName.emplace(rig.bones[i].name, static_cast<uint32_t>(i));
-  for (size_t i = 0; i < base.bones.size(); ++i) baseByName.emplace(base.bones[i].name, static_cast<uint32_t>(i));
-  const bool byName = rigByName.size() == rig.bones.size() && baseByName.size() == base.bones.size();
-  std::vector<uint32_t> match(base.bones.size());
-  for (size_t i = 0; i < base.bones.size(); ++i) {
-    if (!byName) {
-      match[i] = static_cast<uint32_t>(i);
-      continue;
-    }
-    const auto it = rigByName.find(base.bones[i].name);
-    if (it == rigByName.end()) {
-      return refuse(bonePath(places, i), fmt::format("the original's bone '{}' is not in the rig (renamed or replaced?); a block stores no "
-                                                     "bone names of its own (rigport keeps them in its user data), so --base keeps them",
-                                                     base.bones[i].name));
-    }
-    match[i] = it->second;
-  }
-  for (size_t i = 0; i < base.bones.size(); ++i) {
-    const int32_t was = base.bones[i].parent;
-    const int32_t now = rig.bones[match[i]].parent;
-    if (was < 0 ? now < 0 : now == static_cast<int32_t>(match[static_cast<size_t>(was)])) continue;
-    return refuse(bonePath(places, i) + "/parent",
-                  fmt::format("bone '{}' hangs under '{}' in the rig, under '{}' in the original; --base keeps the original's hierarchy "
-                              "(the bone records' DSBranch links)",
-                              base.bones[i].name, now < 0 ? "nothing" : rig.bones[static_cast<size_t>(now)].name,
-                              was < 0 ? "nothing" : base.bones[static_cast<size_t>(was)].name));
-  }
-  return match;
+// A block keeps no bone names of its own (game blocks read as bone_<id>; rigport keeps them in its
+// user data) and its hierarchy in the bone records' DSBranch links.
+BoneStore boneStore(const ModelPlaces& places) {
+  BoneStore store{"ACT/boneCount", "bone records", "block", "the names rigport keeps in its user data (a block stores none of its own)",
+                  "the bone records' DSBranch links", {}, ""};
+  for (size_t b = 0; b < places.bones.size(); ++b) store.bonePaths.push_back(bonePath(places, b));
+  return store;
 }
 
 struct Trs {
@@ -172,12 +139,6 @@ Status writeBones(OntoJob& job) {
 
 }  // namespace
 
-Error refuse(std::string path, std::string message) {
-  Error e = makeError(ErrorCode::Usage, std::move(message));
-  e.path = std::move(path);
-  return e;
-}
-
 Status storeComponent(OntoJob& job, size_t at, float v, GxType type, unsigned frac, const std::string& path) {
   if (storeGxComponent(job.file.data() + at, v, type, frac)) return Ok{};
   static constexpr const char* kTypes[] = {"u8", "s8", "u16", "s16", "f32"};
@@ -191,7 +152,7 @@ Result<std::vector<uint8_t>> writeModelOnto(const Rig& rig, const Source& source
   const std::span<const uint8_t> bytes = source.bytes();
   ModelPlaces places;
   RP_ASSIGN(const Rig base, readModel(bytes, ctx, &places));
-  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, places));
+  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, boneStore(places)));
   OntoJob job{base, rig, places, std::move(rigBone), kRounding * largestCoordinate(base), std::vector<uint8_t>(bytes.begin(), bytes.end())};
   RP_CHECK(writeBones(job));
   RP_CHECK(writeMeshesOnto(job));

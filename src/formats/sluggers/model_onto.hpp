@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/onto.hpp"
 #include "core/rig.hpp"
 #include "formats/sluggers/gx_quant.hpp"
 #include "formats/sluggers/model_places.hpp"
@@ -25,9 +26,6 @@ struct OntoJob {
   float length = kRounding;       // tolerance for positions and translations
   std::vector<uint8_t> file;      // the copy being patched in place: its size never changes
 };
-
-// A refusal (ErrorCode::Usage) naming the section and field at `path` and what the original cannot hold.
-Error refuse(std::string path, std::string message);
 
 // `v` stored over the component at `at` as `type` with `frac` fractional bits; a value the original's
 // quantisation cannot hold is refused, naming `path` and the range it holds.
