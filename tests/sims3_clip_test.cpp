@@ -384,6 +384,28 @@ TEST(Sims3RoundTrip, RefPackRoundTripsEveryKindOfInput) {
   EXPECT_LT(refpackCompress(inputs[3]).size(), 200u);  // runs compress
 }
 
+// The decoder moves bytes 16 (or 8) at a time where the stream and the output have room past an
+// opcode, writing past its end and reading a copy's source while the copy writes (refpack.cpp):
+// the output must be what a byte at a time gives. Repeats of a pattern of 1 to 40 bytes make copies
+// from 1 to 40 bytes back (overlapping themselves below 16), flipped bytes make literals between
+// them, the short inputs end with no room past the last copy, and the long ones grow the output
+// in the middle of the stream.
+TEST(Sims3RoundTrip, RefPackCopiesFromEveryNearOffsetDecodeExactly) {
+  std::mt19937 rng(11);
+  for (size_t period = 1; period <= 40; ++period) {
+    for (const size_t length : {size_t{23}, size_t{301}, size_t{70001}}) {
+      std::vector<uint8_t> in;
+      for (size_t i = 0; i < period; ++i) in.push_back(static_cast<uint8_t>(rng()));
+      while (in.size() < length) in.push_back(in[in.size() - period]);
+      for (size_t i = period + 5; i < in.size(); i += 29 + i % 7) in[i] ^= 0x5A;
+      const auto packed = refpackCompress(in);
+      auto out = refpackDecompress(ByteReader(packed));
+      ASSERT_TRUE(out) << period << " " << length << ": " << out.error().describe();
+      EXPECT_EQ(*out, in) << period << " " << length;
+    }
+  }
+}
+
 // No sample carries IK slots or the other event types: a clip with 2 IK chains and one event of
 // every type (7 unknown, kept raw) rewrites byte for byte, and the model keeps them in extras and
 // event payloads, from which the writer puts them back.

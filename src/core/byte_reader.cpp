@@ -2,13 +2,32 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace rigport {
 
+namespace {
+
+// Appends "name" or "name[index]" without fmt: every sub-reader and scope makes one, tens of
+// thousands in a clip package, where fmt::format took more time than reading the keys.
+void appendField(std::string& out, Field f) {
+  out += f.name;
+  if (f.index < 0) return;
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, f.index).ptr;
+  out += '[';
+  out.append(digits, end);
+  out += ']';
+}
+
+}  // namespace
+
 std::string Field::str() const {
-  if (index < 0) return name;
-  return fmt::format("{}[{}]", name, index);
+  std::string s;
+  appendField(s, *this);
+  return s;
 }
 
 ByteReader::ByteReader(std::span<const uint8_t> data, Endian endian, uint64_t fileOffset,
@@ -16,10 +35,14 @@ ByteReader::ByteReader(std::span<const uint8_t> data, Endian endian, uint64_t fi
     : data_(data), base_(fileOffset), endian_(endian), path_(std::move(path)) {}
 
 std::string ByteReader::fieldPath(Field f) const {
-  std::string seg = f.str();
-  if (path_.empty()) return seg;
-  if (seg.empty()) return path_;
-  return path_ + "/" + seg;
+  if (path_.empty()) return f.str();
+  if (f.name[0] == '\0' && f.index < 0) return path_;  // an empty segment
+  std::string path;
+  path.reserve(path_.size() + 1 + std::strlen(f.name) + 22);  // "[" + 19 digits and a sign + "]"
+  path += path_;
+  path += '/';
+  appendField(path, f);
+  return path;
 }
 
 Error ByteReader::errorAt(size_t relPos, ErrorCode code, std::string message, Field f) const {
@@ -126,7 +149,7 @@ Result<size_t> ByteReader::count(uint64_t n, size_t minRecordBytes, Field f) con
 
 ByteReader::Scope::Scope(ByteReader& r, Field f) : r_(r), oldLength_(r.path_.size()) {
   if (!r_.path_.empty()) r_.path_ += '/';
-  r_.path_ += f.str();
+  appendField(r_.path_, f);
 }
 
 ByteReader::Scope::~Scope() { r_.path_.resize(oldLength_); }

@@ -6,7 +6,10 @@
 // sequence replaced by U+FFFD, as nlohmann's dump(..., error_handler_t::replace) did.
 #pragma once
 
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,6 +41,11 @@ class StringOutput {
   }
   // Text as it is, after what was put before it.
   void append(std::string_view text) {
+    if (text.size() <= sizeof buffer_ - used_) {  // a short piece (a channel record) joins the buffer
+      std::memcpy(buffer_ + used_, text.data(), text.size());
+      used_ += text.size();
+      return;
+    }
     Flush();
     out_.append(text);
   }
@@ -60,10 +68,10 @@ class JsonWriter {
   void startArray() { writer_.StartArray(); }
   void endArray() { writer_.EndArray(); }
   // A member's key; the value follows with one of the calls below. A literal is rigport's own
-  // ASCII key, written as it is; any other is checked as a string is.
+  // ASCII key, put as it is (verbatim); any other is checked as a string is.
   template <size_t N>
   JsonWriter& key(const char (&k)[N]) {
-    writer_.Key(k, static_cast<rapidjson::SizeType>(N - 1));
+    verbatim({k, N - 1});
     return *this;
   }
   JsonWriter& key(std::string_view k);
@@ -92,6 +100,16 @@ class JsonWriter {
  private:
   template <class Json>
   void anyValue(const Json& v);  // gltf_json.cpp, for the two value() above
+  // A key of printable ASCII without '"' or '\\' (the exporter's own literals), which JSON writes as
+  // it is: put as it is, after the comma RapidJSON puts before it, where RapidJSON's Key() checks
+  // and escapes it a character at a time.
+  void verbatim(std::string_view ascii) {
+    assert(std::all_of(ascii.begin(), ascii.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }));
+    writer_.RawValue(ascii.data(), 0, rapidjson::kStringType);
+    stream_.Put('"');
+    for (const char c : ascii) stream_.Put(c);
+    stream_.Put('"');
+  }
 
   StringOutput stream_;
   rapidjson::Writer<StringOutput> writer_;
