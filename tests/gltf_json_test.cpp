@@ -175,6 +175,47 @@ TEST(GltfJson, ShortFloatsPassTheValidator) {
   EXPECT_TRUE(run.ok) << run.output;
 }
 
+// A literal key is put whole while RapidJSON is told of it by a RawValue of no text
+// (JsonWriter::verbatim); RapidJSON must still write the comma before each key, the colon after it
+// and count it, first in an object, after a number, a string, an array, a raw value and a nested
+// object. The same members written with checked keys (Key(), which RapidJSON writes itself) must
+// give the same text, and that text must be the expected JSON.
+template <class PutKey>
+std::string membersWith(PutKey&& key) {
+  std::string out;
+  {
+    gltf::JsonWriter w(out);
+    w.startObject();
+    key(w, "first");
+    w.uint(1);
+    key(w, "second");
+    w.string("two");
+    key(w, "list");
+    w.uints(std::vector<uint32_t>{3, 4});
+    key(w, "record");
+    w.raw("{\"five\":5}");
+    key(w, "nested");
+    w.startObject();
+    key(w, "inner");
+    w.boolean(true);
+    key(w, "after");
+    w.number(0.5f);
+    w.endObject();
+    key(w, "last");
+    w.integer(-6);
+    w.endObject();
+  }
+  return out;
+}
+
+TEST(GltfJson, LiteralAndCheckedKeysGiveTheSameText) {
+  // The literal overload: key(const char (&)[N]) goes through verbatim; a string_view through Key().
+  const std::string literal = membersWith([](gltf::JsonWriter& w, const auto& k) { w.key(k); });
+  const std::string checked = membersWith([](gltf::JsonWriter& w, const auto& k) { w.key(std::string_view(k)); });
+  EXPECT_EQ(literal, R"({"first":1,"second":"two","list":[3,4],"record":{"five":5},"nested":{"inner":true,"after":0.5},"last":-6})");
+  EXPECT_EQ(literal, checked);
+}
+
 // Bytes that are not UTF-8 become U+FFFD, one per maximal bad subpart, exactly as nlohmann's dump
 // with error_handler_t::replace made them before the exporter streamed its JSON.
 TEST(GltfJson, BadUtf8IsMendedAsNlohmannMendedIt) {

@@ -101,13 +101,15 @@ class JsonWriter {
   template <class Json>
   void anyValue(const Json& v);  // gltf_json.cpp, for the two value() above
   // A key of printable ASCII without '"' or '\\' (the exporter's own literals), which JSON writes as
-  // it is: put as it is, after the comma RapidJSON puts before it, where RapidJSON's Key() checks
-  // and escapes it a character at a time.
+  // it is: put whole, where RapidJSON's Key() checks and escapes it a character at a time.
+  // RawValue with no text and kStringType is how RapidJSON is told a key came: it writes the comma
+  // that goes before it and counts it, so the value that follows gets its colon
+  // (tests/gltf_json_test.cpp, LiteralAndCheckedKeysGiveTheSameText).
   void verbatim(std::string_view ascii) {
     assert(std::all_of(ascii.begin(), ascii.end(), [](char c) { return c >= 0x20 && c < 0x7F && c != '"' && c != '\\'; }));
     writer_.RawValue(ascii.data(), 0, rapidjson::kStringType);
     stream_.Put('"');
-    for (const char c : ascii) stream_.Put(c);
+    stream_.append(ascii);
     stream_.Put('"');
   }
 
