@@ -163,6 +163,26 @@ void printText(const CompareSettings& s, const Rig& a, const Rig& b, const Compa
   fmt::print("result          differ: {}\n", why);
 }
 
+// When `other` holds more meshes than `side` because its writer split meshes to fit its format's
+// vertex limit (core/fit.hpp), `side` is split alike so that vertices pair by index piece by piece,
+// as convert's check measures them; said in a note. Only when that gives both the same meshes.
+void splitLikeTheOther(Rig& side, const Rig& other, const char* which, std::vector<std::string>& notes) {
+  if (other.meshes.size() <= side.meshes.size()) return;
+  const FormatInfo* format = findFormat(other.provenance.format);
+  if (format == nullptr) return;
+  std::optional<Rig> split = splitLikeTheWriter(side, *format);
+  if (!split || split->meshes.size() != other.meshes.size()) return;
+  for (size_t m = 0; m < other.meshes.size(); ++m)
+    if (split->meshes[m].vertexCount() != other.meshes[m].vertexCount()) return;
+  const uint32_t limit = format->writeLimits(side).maxVertices;
+  for (const Mesh& m : side.meshes) {
+    if (m.vertexCount() <= limit) continue;
+    notes.push_back(fmt::format("mesh '{}' ({}, {} vertices) compared piece by piece, split as the {} writer splits it ({} vertices a piece at most)",
+                                m.name, which, m.vertexCount(), format->name, limit));
+  }
+  side = std::move(*split);
+}
+
 int runCompare(const CompareSettings& s) {
   auto a = loadSide(s.first, s.inputs, "--item");
   if (!a) {
@@ -174,9 +194,13 @@ int runCompare(const CompareSettings& s) {
     printError(b.error());
     return kExitInputFailed;
   }
+  std::vector<std::string> splitNotes;
+  splitLikeTheOther(*a, *b, "first", splitNotes);
+  splitLikeTheOther(*b, *a, "second", splitNotes);
   CompareOptions options;
   options.rate = s.rate;
-  const Comparison c = comparePoses(*a, *b, options);
+  Comparison c = comparePoses(*a, *b, options);
+  c.notes.insert(c.notes.begin(), splitNotes.begin(), splitNotes.end());
   const Verdict v = judge(c, s, statedPrecision(s, *a, *b));
   if (s.json) {
     fmt::print("{}\n", toJson(s, *a, *b, c, v).dump(2, ' ', false, Json::error_handler_t::replace));

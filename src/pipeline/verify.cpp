@@ -107,26 +107,6 @@ std::string measuresText(const Comparison& c) {
   return out;
 }
 
-// `source` with each mesh beyond the written model format's vertex limit split as fitToLimits splits
-// it (exactly: core/fit.hpp), so that its vertices pair by index with the pieces read back; none
-// when no mesh is split.
-std::optional<Rig> splitLikeTheWriter(const Rig& source, const EncodedFiles& files) {
-  const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
-  const uint32_t limit = model == files.formats.end() ? 0 : (*model)->writeLimits(source).maxVertices;
-  const auto beyond = [&](const Mesh& m) { return limit > 0 && m.positions.size() > limit; };
-  if (std::none_of(source.meshes.begin(), source.meshes.end(), beyond)) return std::nullopt;
-  Rig split = source;
-  split.meshes.clear();
-  for (const Mesh& m : source.meshes) {
-    if (!beyond(m)) {
-      split.meshes.push_back(m);
-      continue;
-    }
-    for (Mesh& piece : splitMesh(m, limit)) split.meshes.push_back(std::move(piece));
-  }
-  return split;
-}
-
 // Compare's notes (bones not measured, clips paired by being the only ones, vertices posed at fewer times).
 std::string notesText(const Comparison& c) {
   std::string out;
@@ -151,6 +131,22 @@ void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs) {
   }
 }
 
+std::optional<Rig> splitLikeTheWriter(const Rig& rig, const FormatInfo& written) {
+  const uint32_t limit = written.writeLimits(rig).maxVertices;
+  const auto beyond = [&](const Mesh& m) { return limit > 0 && m.positions.size() > limit; };
+  if (std::none_of(rig.meshes.begin(), rig.meshes.end(), beyond)) return std::nullopt;
+  Rig split = rig;
+  split.meshes.clear();
+  for (const Mesh& m : rig.meshes) {
+    if (!beyond(m)) {
+      split.meshes.push_back(m);
+      continue;
+    }
+    for (Mesh& piece : splitMesh(m, limit)) split.meshes.push_back(std::move(piece));
+  }
+  return split;
+}
+
 Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read) {
   Provenance out;
   std::vector<std::string> unread;
@@ -163,7 +159,8 @@ Provenance measureWritten(const Rig& source, const EncodedFiles& files, const Re
   if (!written) return out;
   CompareOptions options;
   options.maxClipVertexPoses = kCheckClipVertexPoses;
-  const std::optional<Rig> split = splitLikeTheWriter(source, files);
+  const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
+  const std::optional<Rig> split = model != files.formats.end() ? splitLikeTheWriter(source, **model) : std::nullopt;
   const Comparison c = comparePoses(split ? *split : source, *written, options);
   const auto [ofSize, whose] = coarsestPrecision(files);
   const double tolerance = c.tolerance(ofSize);

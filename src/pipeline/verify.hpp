@@ -9,6 +9,7 @@
 // `pose-loss` warning gives each measure's worst error in metres and where it is.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "core/assemble.hpp"
@@ -37,5 +38,11 @@ Provenance measureWritten(const Rig& source, const EncodedFiles& files, const Re
 // assembled onto the package's RIG) become that rig with every clip, as `rigport compare` and the
 // check above read a file.
 void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs);
+
+// `rig` with each mesh beyond the vertex limit of `written`'s writer split as fitToLimits splits it
+// before that writer runs (exactly: core/fit.hpp), so that its vertices pair by index with the
+// pieces a file of that format holds; none when no mesh is beyond the limit. The check above and
+// `rigport compare` measure a split mesh so.
+std::optional<Rig> splitLikeTheWriter(const Rig& rig, const FormatInfo& written);
 
 }  // namespace rigport

@@ -6,6 +6,10 @@
 
 #include <algorithm>
 
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
 #include "export/gltf.hpp"
 #include "platform/files.hpp"
 #include "support/gltf_validator.hpp"
@@ -120,6 +124,43 @@ void animateArmature(tinygltf::Model& m) {
     channel.target_node = node;
     anim.channels.push_back(channel);
   }
+}
+
+void matrixJoints(tinygltf::Model& m) {
+  std::vector<bool> animated(m.nodes.size(), false);
+  for (const tinygltf::Animation& a : m.animations)
+    for (const tinygltf::AnimationChannel& c : a.channels) animated.at(static_cast<size_t>(c.target_node)) = true;
+  size_t changed = 0;
+  for (const int j : m.skins.at(0).joints) {
+    tinygltf::Node& n = m.nodes.at(static_cast<size_t>(j));
+    if (animated[static_cast<size_t>(j)]) continue;
+    glm::mat4 local(1.0f);
+    if (n.translation.size() == 3) local = glm::translate(local, glm::vec3(glm::make_vec3(n.translation.data())));
+    if (n.rotation.size() == 4) {
+      local *= glm::mat4_cast(glm::quat(static_cast<float>(n.rotation[3]), static_cast<float>(n.rotation[0]), static_cast<float>(n.rotation[1]),
+                                        static_cast<float>(n.rotation[2])));
+    }
+    if (n.scale.size() == 3) local = glm::scale(local, glm::vec3(glm::make_vec3(n.scale.data())));
+    n.matrix.assign(glm::value_ptr(local), glm::value_ptr(local) + 16);
+    n.translation.clear(), n.rotation.clear(), n.scale.clear();
+    ++changed;
+  }
+  EXPECT_GT(changed, 0u) << "every joint is animated: no node to write as a matrix";
+}
+
+void dropInverseBinds(tinygltf::Model& m) {
+  for (tinygltf::Skin& skin : m.skins) skin.inverseBindMatrices = -1;
+}
+
+void meshAboveSkeleton(tinygltf::Model& m) {
+  tinygltf::Scene& scene = m.scenes.at(static_cast<size_t>(std::max(m.defaultScene, 0)));
+  const auto mesh = std::find_if(scene.nodes.begin(), scene.nodes.end(), [&](int n) { return m.nodes.at(static_cast<size_t>(n)).skin >= 0; });
+  ASSERT_NE(mesh, scene.nodes.end()) << "no skinned mesh node at the scene's root";
+  const int meshNode = *mesh;
+  tinygltf::Node& node = m.nodes.at(static_cast<size_t>(meshNode));
+  for (const int n : scene.nodes)
+    if (n != meshNode) node.children.push_back(n);
+  scene.nodes = {meshNode};
 }
 
 }  // namespace rigport::test

@@ -27,5 +27,14 @@ void reverseJoints(tinygltf::Model& m);
 // and turned by the first animation through the samplers of its first translation and rotation
 // channels: a track on a node that is no joint.
 void animateArmature(tinygltf::Model& m);
+// Each joint node that no channel animates holds a `matrix` in place of its TRS (assimp writes
+// every node so; the spec keeps TRS only for animated nodes).
+void matrixJoints(tinygltf::Model& m);
+// The skin without inverse bind matrices (valid glTF: each is then the identity), so a client
+// draws each vertex at joint world × v.
+void dropInverseBinds(tinygltf::Model& m);
+// The skinned mesh node made the parent of the skeleton's roots (Khronos' SimpleSkin: the mesh node
+// above the skeleton, with no transform of its own, which the validator warns of).
+void meshAboveSkeleton(tinygltf::Model& m);
 
 }  // namespace rigport::test
