@@ -126,7 +126,7 @@ std::vector<std::pair<std::string, std::vector<uint8_t>>> encode(Rig rig, const 
     GltfFiles files = take(exportGltf(rig, slash == std::string::npos ? bin : bin.substr(slash + 1), options));
     return {{std::move(bin), std::move(files.bin)}, {a.output, std::vector<uint8_t>(files.json.begin(), files.json.end())}};
   }
-  return {{a.output, take(exportGlb(rig, options))}};
+  return {{a.output, take(exportGlb(std::move(rig), options))}};
 }
 
 // {written: [paths], warnings: [...]}: the rig's warnings, then what the target format lost.

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/axes.hpp"
+#include "demo/character.hpp"
 #include "export/gltf.hpp"
 #include "export/gltf_influences.hpp"
 #include "export/gltf_vertex_passes.hpp"
@@ -821,6 +822,34 @@ TEST(GltfExport, AnimationWithNothingGltfCanAnimateGoesToRootExtras) {
   EXPECT_EQ(kept[0]["name"], "OnlyEvents");
   EXPECT_EQ(kept[0]["extras"]["events"][0]["type"], "footstep");
   EXPECT_EQ(kept[0]["extras"]["scalarChannels"][0]["name"], "ik");
+}
+
+// A rig moved into the exporter is converted in place instead of copied, and exportGlbInto reuses
+// the caller's array (a program converting file after file then allocates no fresh pages for
+// either: BENCHMARKS.md, BM_ReadDffAndExportGlbInto). Both must give the bytes of the const form,
+// on a rig whose axes need converting (the in-place path) and into an array that held a longer GLB.
+TEST(GltfExport, AMovedRigAndAReusedArrayGiveTheBytesOfAKeptRig) {
+  Rig rig = makeDemoCharacter();
+  rig.provenance.axes.up = AxisSystem::Up::Z;
+  rig.provenance.axes.forward = AxisSystem::Axis::PosY;
+  rig.provenance.axes.metresPerUnit = 0.01f;
+  const auto kept = exportGlb(rig);
+  ASSERT_TRUE(kept.ok()) << kept.error().describe();
+  ASSERT_FALSE(rig.meshes.empty());
+  EXPECT_EQ(rig.meshes[0].positions, makeDemoCharacter().meshes[0].positions) << "exportGlb(const Rig&) changed the caller's rig";
+
+  Rig first = rig;
+  const auto moved = exportGlb(std::move(first));
+  ASSERT_TRUE(moved.ok()) << moved.error().describe();
+  EXPECT_TRUE(*moved == *kept) << "exportGlb(Rig&&) gave other bytes";
+
+  std::vector<uint8_t> reused(kept->size() + 4096, 0xAB);
+  const uint8_t* array = reused.data();
+  Rig second = rig;
+  const Status into = exportGlbInto(std::move(second), reused);
+  ASSERT_TRUE(into.ok()) << into.error().describe();
+  EXPECT_TRUE(reused == *kept) << "exportGlbInto gave other bytes";
+  EXPECT_EQ(reused.data(), array) << "exportGlbInto took a new array where the caller's had room";
 }
 
 TEST(GltfExport, ZUpCentimetreRigIsConvertedToYUpMetres) {

@@ -10,7 +10,8 @@
 //                                   `rigport convert` writes
 //   settleStance(rig, ...)          the rest pose (a clip's, the bind pose, the game's idle) and the
 //                                   lift onto the ground glTF output gets
-//   exportGlb(rig, options)         a rig as .glb bytes; exportGltf() as .gltf + .bin
+//   exportGlb(rig, options)         a rig as .glb bytes (moved in: converted in place; exportGlbInto()
+//                                   reuses an output array); exportGltf() as .gltf + .bin
 //   encodeForFormat(rig, format...) a rig as a game format's files (`convert --to`), fitted to what the
 //                                   format holds, each loss a warning in the result
 //   platform::writeFileAtomic()     writes a file whole or not at all

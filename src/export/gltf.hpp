@@ -44,8 +44,14 @@ struct ExportCache {
   std::shared_ptr<const gltf::SkeletonPart> part;
 };
 
-// A .glb in memory.
+// A .glb in memory. A rig not in glTF axes is converted on a copy of the whole rig; a rig moved in
+// (the second form) is converted in place and its arrays become the GLB's, so nothing but the GLB
+// itself is allocated for its size (a program converting file after file under glibc's default
+// allocator gets every fresh large array as new pages from the kernel: BENCHMARKS.md).
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {}, ExportCache* cache = nullptr);
+Result<std::vector<uint8_t>> exportGlb(Rig&& rig, const GltfOptions& options = {}, ExportCache* cache = nullptr);
+// The same into `glb`, whose array is kept (cleared, grown only when too small).
+Status exportGlbInto(Rig&& rig, std::vector<uint8_t>& glb, const GltfOptions& options = {}, ExportCache* cache = nullptr);
 
 // The same .glb as pieces to write one after another (pieces()): `head` (the 12-byte header and the
 // JSON chunk's 8-byte header), the JSON text, `tail` (its padding and the BIN chunk's 8-byte

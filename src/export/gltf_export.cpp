@@ -212,6 +212,13 @@ Result<GlbParts> glbParts(Exported e) {
   return parts;
 }
 
+// The pieces as one .glb.
+void join(const GlbParts& parts, std::vector<uint8_t>& glb) {
+  glb.clear();
+  glb.reserve(parts.size());
+  for (std::span<const uint8_t> p : parts.pieces()) glb.insert(glb.end(), p.begin(), p.end());
+}
+
 }  // namespace
 
 std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
@@ -234,11 +241,22 @@ Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options, ExportCache
 
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options, ExportCache* cache) {
   RP_ASSIGN(auto built, buildFrom(rig, options, {}, cache));
-  RP_ASSIGN(GlbParts parts, glbParts(std::move(built)));
+  RP_ASSIGN(const GlbParts parts, glbParts(std::move(built)));
   std::vector<uint8_t> glb;
-  glb.reserve(parts.size());
-  for (std::span<const uint8_t> p : parts.pieces()) glb.insert(glb.end(), p.begin(), p.end());
+  join(parts, glb);
   return glb;
+}
+
+Result<std::vector<uint8_t>> exportGlb(Rig&& rig, const GltfOptions& options, ExportCache* cache) {
+  std::vector<uint8_t> glb;
+  RP_CHECK(exportGlbInto(std::move(rig), glb, options, cache));
+  return glb;
+}
+
+Status exportGlbInto(Rig&& rig, std::vector<uint8_t>& glb, const GltfOptions& options, ExportCache* cache) {
+  RP_ASSIGN(const GlbParts parts, exportGlbParts(std::move(rig), options, cache));
+  join(parts, glb);
+  return Ok{};
 }
 
 Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options, ExportCache* cache) {

@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   if (!lift) return fail(lift.error());
   rigport::GltfOptions options;
   options.groundLift = *lift;
-  auto glb = rigport::exportGlb(rig, options);
+  auto glb = rigport::exportGlb(std::move(rig), options);  // moved in: converted in place, not copied
   if (!glb) return fail(glb.error());
   auto written = rigport::platform::writeFileAtomic(argv[2], *glb);
   return written ? 0 : fail(written.error());
