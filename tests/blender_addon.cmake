@@ -1,9 +1,10 @@
 # The Blender add-on (blender/rigport_blender), installed from build/rigport_blender.zip into a scratch
 # Blender user folder and driven headless by tools/blender_addon_test.py: `import` checks every format's
-# sample and demo file, `export` the edit round trip back to the game formats. A missing Blender fails
+# sample and demo file, `export` the edit round trip back to the game formats, `walkthrough` renders
+# README's walkthrough (`blender ... --part walkthrough --docs docs` writes its pictures there). A missing Blender fails
 # the tests (scripts/setup.sh installs it), never skips them.
 find_program(RIGPORT_BLENDER blender)
-foreach(part import export)
+foreach(part import export walkthrough)
   set(work ${CMAKE_BINARY_DIR}/blender_addon_${part}_test)
   if(RIGPORT_BLENDER)
     add_test(NAME blender_addon_${part}

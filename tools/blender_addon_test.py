@@ -10,6 +10,10 @@
 # export: import, rotate one bone in one action and move one vertex, File > Export > Game rig
 #   (rigport) to the source format; `rigport compare` finds the written file within the format's
 #   precision of what Blender exported, and the original file differs from it at that bone.
+# walkthrough: README's modding walkthrough, rendered (Cycles on the CPU): the demo's DFF and clip
+#   imported, an arm raised in the clip, the DFF written back and imported again; the edit must show
+#   in the second picture and again, the same, in the third. With --docs DIR the pictures are also
+#   written there (README shows docs/walkthrough_*.png, rendered so and committed once).
 import argparse
 import math
 import os
@@ -36,6 +40,7 @@ def parse_args():
     parser = argparse.ArgumentParser()
     for name in ("--part", "--zip", "--rigport", "--samples", "--work"):
         parser.add_argument(name, required=True)
+    parser.add_argument("--docs")
     return parser.parse_args(sys.argv[sys.argv.index("--") + 1:])
 
 
@@ -364,18 +369,22 @@ def run_import(args):
     check(any("skin-mismatch" in w for w in result.warnings), f"battleforge: rigport's warning not returned: {result.warnings}")
 
 
-def edit_one_bone(armature, degrees):
-    """Rotates the first animated bone of the first clip's action by `degrees` about its X axis, at
-    every key; returns (clip, bone), or (None, None) when the armature has no clip."""
+def edit_one_bone(armature, degrees, bone=None, axis=(1, 0, 0)):
+    """Rotates `bone` (by default the first animated bone) of the first clip's action by `degrees`
+    about its own `axis`, at every key; returns (clip, bone), or (None, None) when the armature has
+    no clip."""
     if armature.animation_data is None or not armature.animation_data.nla_tracks:
         return None, None
     track = armature.animation_data.nla_tracks[0]
     action = track.strips[0].action
     curves = [fc for fc in action.fcurves if fc.data_path.endswith("rotation_quaternion")]
-    bone = curves[0].data_path.split('"')[1]
-    quats = [fc for fc in curves if fc.data_path == curves[0].data_path]
+    path = curves[0].data_path if bone is None else f'pose.bones["{bone}"].rotation_quaternion'
+    bone = path.split('"')[1]
+    quats = [fc for fc in curves if fc.data_path == path]
+    if not check(len(quats) == 4, f"no rotation keys on bone '{bone}' to edit"):
+        return None, None
     quats.sort(key=lambda fc: fc.array_index)
-    turn = Quaternion((1, 0, 0), math.radians(degrees))
+    turn = Quaternion(axis, math.radians(degrees))
     for k in range(len(quats[0].keyframe_points)):
         q = Quaternion([fc.keyframe_points[k].co[1] for fc in quats]) @ turn
         for i, fc in enumerate(quats):
@@ -575,6 +584,95 @@ def run_export(args):
                 key_every_frame=True)
 
 
+def render_setup(scene):
+    """A fixed camera three quarters in front of a 1.8 m figure standing at the origin (Blender's Z up,
+    facing -Y as glTF's +Z imports), a floor at z = 0, a sun, a grey world; Cycles on the CPU, few
+    samples, fixed seed: the same scene gives the same picture."""
+    scene.render.engine = "CYCLES"
+    scene.cycles.device = "CPU"
+    scene.cycles.samples = 16
+    scene.cycles.seed = 1
+    scene.cycles.use_denoising = False  # Debian builds Blender without OpenImageDenoise
+    scene.render.resolution_x, scene.render.resolution_y = 480, 360
+    scene.render.image_settings.file_format = "PNG"
+    scene.render.image_settings.compression = 100
+    from mathutils import Vector
+    camera = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
+    camera.location = (2.7, -3.5, 1.4)
+    camera.rotation_euler = (Vector((0, 0, 0.9)) - camera.location).to_track_quat("-Z", "Y").to_euler()
+    scene.collection.objects.link(camera)
+    floor = bpy.data.meshes.new("Floor")
+    floor.from_pydata([(-3, -3, 0), (3, -3, 0), (3, 3, 0), (-3, 3, 0)], [], [(0, 1, 2, 3)])
+    floor.materials.append(bpy.data.materials.new("Floor"))
+    floor.materials[0].diffuse_color = (0.25, 0.27, 0.3, 1)  # Cycles' default surface takes this colour
+    scene.collection.objects.link(bpy.data.objects.new("Floor", floor))
+    scene.camera = camera
+    sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", "SUN"))
+    sun.data.energy = 3
+    sun.rotation_euler = (0.6, 0.2, 0.8)
+    scene.collection.objects.link(sun)
+    scene.world = bpy.data.worlds.new("World")
+    scene.world.color = (0.6, 0.6, 0.65)
+
+
+def render(args, name, frame, docs=True):
+    scene = bpy.context.scene
+    if scene.camera is None:
+        render_setup(scene)
+    scene.frame_set(frame)
+    scene.render.filepath = os.path.join(args.work, "walkthrough", name)
+    bpy.ops.render.render(write_still=True)
+    if args.docs and docs:
+        shutil.copyfile(scene.render.filepath, os.path.join(args.docs, name))
+    image = bpy.data.images.load(scene.render.filepath)
+    import numpy
+    pixels = numpy.array(image.pixels[:], dtype=numpy.float32).reshape(image.size[1], image.size[0], 4)[:, :, :3]
+    bpy.data.images.remove(image)
+    return pixels
+
+
+def changed(a, b):
+    """Share of pixels whose colour differs by more than 0.1 in some channel."""
+    return float((abs(a - b).max(axis=2) > 0.1).mean())
+
+
+def run_walkthrough(args):
+    """README's walkthrough (the demo's DFF and .anm): imported, an arm raised in the clip, written
+    back to a DFF and imported again, each rendered at the clip's frame 10."""
+    from rigport_blender import export_rig, import_rig
+    demo = os.path.join(args.work, "demo")
+    clear_scene()
+    empty = render(args, "walkthrough_0_empty.png", 10, docs=False)
+    files = [os.path.join(demo, "demo_character.dff"), os.path.join(demo, "demo_character.anm")]
+    if not check(import_files(files) == {"FINISHED"} and armatures(), "walkthrough: import failed"):
+        return
+    imported = render(args, "walkthrough_1_imported.png", 10)
+    check(changed(empty, imported) > 0.03, f"walkthrough: the imported figure covers {changed(empty, imported):.1%} of the picture")
+
+    armature = armatures()[0]
+    clip, bone = edit_one_bone(armature, -70.0, "upperarm_l", (0, 0, 1))
+    edited = render(args, "walkthrough_2_edited.png", 10)
+    check(changed(imported, edited) > 0.005, f"walkthrough: raising {bone} in '{clip}' changed {changed(imported, edited):.2%} of the picture")
+
+    bpy.context.view_layer.objects.active = armature
+    out = os.path.join(args.work, "walkthrough", "demo_character_edited.dff")
+    # What File > Export > Game rig (rigport) runs, into a copy of the original DFF.
+    written = export_rig.export_rig(bpy.context, args.rigport, armature, out, "renderware-dff")
+    check(written.compare.get("same") is True, f"walkthrough: the written DFF is not within precision of Blender's export: {worst_text(written.compare)}")
+    clear_scene()
+    # The DFF and its clip file in the folder beside it, imported together (as the file browser
+    # would from one folder).
+    import_rig.import_rigs(bpy.context, args.rigport, written.files, import_rig.ImportSettings())
+    if not check(armatures(), f"walkthrough: the written {written.files} do not import"):
+        return
+    back = render(args, "walkthrough_3_written_back.png", 10)
+    # The game file shows the edit: its picture is the edited one (within Cycles' noise on geometry
+    # that moved by the formats' precision), not the original.
+    check(changed(edited, back) < 0.002, f"walkthrough: the written DFF's picture differs from the edited one in {changed(edited, back):.2%}")
+    check(changed(imported, back) > 0.005, "walkthrough: the written DFF lost the raised arm")
+    print(f"ok walkthrough: edit changed {changed(imported, edited):.2%} of the picture, written back {changed(edited, back):.3%} off it")
+
+
 def main():
     args = parse_args()
     started = time.time()
@@ -584,7 +682,7 @@ def main():
     os.makedirs(args.work)
     subprocess.run([args.rigport, "demo", os.path.join(args.work, "demo")], check=True, capture_output=True)
     install(args.zip, args.rigport)
-    {"import": run_import, "export": run_export}[args.part](args)
+    {"import": run_import, "export": run_export, "walkthrough": run_walkthrough}[args.part](args)
     print(f"{args.part}: {len(failures)} failure(s) in {time.time() - started:.1f} s")
     if failures:
         raise SystemExit(1)
