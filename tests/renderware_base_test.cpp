@@ -221,6 +221,14 @@ TEST(RenderWareBase, WhatTheOriginalsOtherChunksCannotFollowIsRefused) {
     rig.skeleton.bones[test::boneNamed(rig, "Thigh")].parent = static_cast<int32_t>(test::boneNamed(rig, "Spine"));
     test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/parent", "'Thigh' hangs under 'Spine'"});
   }
+  {  // a bone replaced, not renamed: the bone no name matches stands in another place
+    Rig rig = test::rigOf(f.glb);
+    Bone& thigh = rig.skeleton.bones[test::boneNamed(rig, "Thigh")];
+    thigh.name = "Knee";
+    thigh.parent = static_cast<int32_t>(test::boneNamed(rig, "Spine"));
+    test::expectRefused(test::writeOnto(f, rig, out), out,
+                        {"]/parent", "'Thigh' is not in the rig by name, and the rig's bone in its place, 'Knee', hangs under 'Spine'"});
+  }
   {  // two bones of one name: the game and the .anm/IFP binding tell frames apart by name
     Rig rig = test::rigOf(f.glb);
     rig.skeleton.bones[test::boneNamed(rig, "Spine")].name = "Thigh";
