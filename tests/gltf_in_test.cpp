@@ -556,6 +556,29 @@ TEST(GltfInSkeleton, MarkersWrittenBackAsNumbersAndForeignExtrasTypesAreRead) {
   EXPECT_EQ(rig.animations[1].name, "doc") << "a name that is not text is not read: the clip is named for the file, as any nameless clip";
 }
 
+// A node's extras.originalName is the game's name the exporter could not give the node (GTA SA's
+// " Pelvis" with its leading space; a name two bones share, exported as "root_2"). Blender keeps it as
+// the bone's custom property, so it holds only while the node bears the name exported for it: a
+// bone renamed in Blender reads as its new name, which --base writes back (before, as the old name).
+TEST(GltfInSkeleton, TheOriginalNameHoldsOnlyWhileTheNodeBearsTheNameExportedForIt) {
+  const struct {
+    const char* node;
+    const char* original;
+    const char* read;
+  } cases[] = {{"Pelvis", " Pelvis", " Pelvis"}, {"root_2", "root", "root"}, {"Hips", " Pelvis", "Hips"}, {"Pelvis_L", " Pelvis", "Pelvis_L"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.node);
+    Builder b;
+    json doc = skinnedDoc(b, quadPrimitive(b));
+    doc["nodes"][0]["name"] = c.node;
+    doc["nodes"][0]["extras"] = {{"originalName", c.original}};
+    auto asset = readText(b.finish(doc));
+    ASSERT_TRUE(asset.ok()) << asset.error().describe();
+    EXPECT_EQ(asset->rigs[0].skeleton.bones[0].name, c.read);
+    EXPECT_FALSE(asset->rigs[0].skeleton.bones[0].extras.contains("originalName"));
+  }
+}
+
 // Nodes under the armature that are no joint and hold none (issue 27 §2, "Nodes that are not
 // joints"): a lamp and a camera parented to a bone are no bones, left out with a warning; an
 // empty leaf such as assimp's '_end' tip may be a game's socket frame, so it stays a bone, named

@@ -34,8 +34,10 @@ bool holdsChunks(uint32_t type) {
   }
 }
 
-// Every leaf chunk, header included, by its path ("Clump/GeometryList/Geometry[0]/Struct" with type ids).
-void leaves(const std::vector<uint8_t>& file, size_t begin, size_t end, const std::string& path, std::map<std::string, std::vector<uint8_t>>& out) {
+// Every leaf chunk, header included, by its path ("Clump/GeometryList/Geometry[0]/Struct" with type
+// ids), and, when asked, every chunk holding chunks: its header.
+void leaves(const std::vector<uint8_t>& file, size_t begin, size_t end, const std::string& path, std::map<std::string, std::vector<uint8_t>>& out,
+            std::map<std::string, std::vector<uint8_t>>* holders = nullptr) {
   std::map<uint32_t, int> seen;
   for (size_t at = begin; at + 12 <= end;) {
     uint32_t type = 0, size = 0;
@@ -44,7 +46,8 @@ void leaves(const std::vector<uint8_t>& file, size_t begin, size_t end, const st
     ASSERT_LE(at + 12 + size, end) << path;
     const std::string here = path + "/" + std::to_string(type) + "[" + std::to_string(seen[type]++) + "]";
     if (holdsChunks(type)) {
-      leaves(file, at + 12, at + 12 + size, here, out);
+      if (holders != nullptr) (*holders)[here] = std::vector<uint8_t>(file.begin() + static_cast<std::ptrdiff_t>(at), file.begin() + static_cast<std::ptrdiff_t>(at + 12));
+      leaves(file, at + 12, at + 12 + size, here, out, holders);
     } else {
       out[here] = std::vector<uint8_t>(file.begin() + static_cast<std::ptrdiff_t>(at), file.begin() + static_cast<std::ptrdiff_t>(at + 12 + size));
     }
@@ -218,10 +221,23 @@ TEST(RenderWareBase, WhatTheOriginalsOtherChunksCannotFollowIsRefused) {
     rig.skeleton.bones[test::boneNamed(rig, "Thigh")].parent = static_cast<int32_t>(test::boneNamed(rig, "Spine"));
     test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/parent", "'Thigh' hangs under 'Spine'"});
   }
-  {  // a frame's name is in its extension (Node Name chunk): a renamed bone was once matched by position, its name lost
+  {  // a bone replaced, not renamed: the bone no name matches stands in another place
     Rig rig = test::rigOf(f.glb);
-    rig.skeleton.bones[test::boneNamed(rig, "Spine")].name = "Chest";
-    test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/name", "'Spine' is not in the rig"});
+    Bone& thigh = rig.skeleton.bones[test::boneNamed(rig, "Thigh")];
+    thigh.name = "Knee";
+    thigh.parent = static_cast<int32_t>(test::boneNamed(rig, "Spine"));
+    test::expectRefused(test::writeOnto(f, rig, out), out,
+                        {"]/parent", "'Thigh' is not in the rig by name, and the rig's bone in its place, 'Knee', hangs under 'Spine'"});
+  }
+  {  // two bones of one name: the game and the .anm/IFP binding tell frames apart by name
+    Rig rig = test::rigOf(f.glb);
+    rig.skeleton.bones[test::boneNamed(rig, "Spine")].name = "Thigh";
+    test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/name", "'Spine' is renamed 'Thigh'", "another bone too"});
+  }
+  {  // §1.3: the game keeps a Node Name in 24 bytes with its NUL
+    Rig rig = test::rigOf(f.glb);
+    rig.skeleton.bones[test::boneNamed(rig, "Spine")].name = "Spine_Upper_Left_Twist_1";
+    test::expectRefused(test::writeOnto(f, rig, out), out, {"Clump/FrameList/frame[", "]/name", "(24 bytes)", "1 to 23 printable ASCII"});
   }
   {
     const test::OntoFixture xbox = dffFixture(dir, "synthetic_skin_rw36003_xbox_native");
@@ -229,6 +245,110 @@ TEST(RenderWareBase, WhatTheOriginalsOtherChunksCannotFollowIsRefused) {
     rig.meshes.at(0).positions.at(0) += glm::vec3(0.1f);
     test::expectRefused(test::writeOnto(xbox, rig, out), out, {"NativeDataPlg", "native geometry"});
   }
+}
+
+// The frame whose Node Name reads `name`, and the path of its Extension in leaves()'s terms.
+size_t frameNamed(const std::vector<uint8_t>& file, const std::string& name) {
+  auto places = renderware::findPlaces(file);
+  EXPECT_TRUE(places.ok());
+  for (size_t f = 0; f < places->frames.size(); ++f) {
+    const auto& n = places->frames[f].nodeName;
+    if (n && std::string(file.begin() + static_cast<std::ptrdiff_t>(n->header + 12), file.begin() + static_cast<std::ptrdiff_t>(n->end)) == name) return f;
+  }
+  ADD_FAILURE() << "no frame named " << name;
+  return 0;
+}
+std::string extensionPath(size_t frame) { return "/16[0]/14[0]/3[" + std::to_string(frame) + "]"; }
+constexpr const char* kNodeNameLeaf = "/39056126[0]";  // 0x0253F2FE
+
+// How two DFFs differ chunk by chunk: the leaves changed, added or removed, and the chunks holding
+// chunks whose header changed, with how much their size grew.
+struct ChunkChanges {
+  std::vector<std::string> leaves;
+  std::map<std::string, int64_t> grown;
+};
+ChunkChanges chunkChanges(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  std::map<std::string, std::vector<uint8_t>> la, lb, ha, hb;
+  leaves(a, 0, a.size(), "", la, &ha);
+  leaves(b, 0, b.size(), "", lb, &hb);
+  ChunkChanges out;
+  for (const auto& [path, bytes] : la) {
+    if (!lb.contains(path) || lb[path] != bytes) out.leaves.push_back(path);
+  }
+  for (const auto& [path, bytes] : lb) {
+    if (!la.contains(path)) out.leaves.push_back(path);
+  }
+  EXPECT_EQ(ha.size(), hb.size());
+  for (const auto& [path, header] : ha) {
+    if (!hb.contains(path) || hb[path] == header) continue;
+    uint32_t was = 0, now = 0;
+    std::memcpy(&was, &header[4], 4);
+    std::memcpy(&now, &hb[path][4], 4);
+    EXPECT_EQ(std::memcmp(&header[0], &hb[path][0], 4), 0) << path;  // the type
+    EXPECT_EQ(std::memcmp(&header[8], &hb[path][8], 4), 0) << path;  // the library id
+    out.grown[path] = int64_t{now} - int64_t{was};
+  }
+  return out;
+}
+
+// A frame's name is its Extension's Node Name chunk (§1.3): a renamed bone's new name replaces that
+// chunk's bytes; the chunk, its Extension, the FrameList and the Clump grow by as much, and nothing
+// else changes.
+TEST(RenderWareBase, ARenamedBoneIsWrittenIntoItsNodeName) {
+  const std::string dir = test::scratchDir("renderware_base_rename");
+  const std::string name = "synthetic_skin_rw36003";
+  const test::OntoFixture f = dffFixture(dir, name);
+  Rig rig = test::rigOf(f.glb);
+  const uint32_t spine = test::boneNamed(rig, "Spine");
+  rig.skeleton.bones[spine].name = "Spine Upper";  // 6 bytes longer
+  const std::string out = dir + "/renamed.dff";
+  const test::CliRun run = test::writeOnto(f, rig, out);
+  ASSERT_EQ(run.code, 0) << run.text;
+
+  const std::vector<uint8_t> original = test::readBytes(dffSample(name)), written = test::readBytes(out);
+  const std::string ext = extensionPath(frameNamed(original, "Spine"));
+  const ChunkChanges changes = chunkChanges(original, written);
+  EXPECT_EQ(changes.leaves, (std::vector<std::string>{ext + kNodeNameLeaf}));
+  EXPECT_EQ(changes.grown, (std::map<std::string, int64_t>{{"/16[0]", 6}, {"/16[0]/14[0]", 6}, {ext, 6}}));
+  EXPECT_EQ(frameNamed(written, "Spine Upper"), frameNamed(original, "Spine"));
+  const Rig before = dffRig(dffSample(name)), after = dffRig(out);
+  ASSERT_EQ(after.skeleton.bones.size(), before.skeleton.bones.size());
+  for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
+    EXPECT_EQ(after.skeleton.bones[b].name, before.skeleton.bones[b].name == "Spine" ? "Spine Upper" : before.skeleton.bones[b].name);
+  }
+  // Written back onto the original under its old name, the rename undone: the original's bytes.
+  const test::OntoFixture back{"renderware-dff", dir, out, "", written};
+  rig.skeleton.bones[spine].name = "Spine";
+  const std::string undone = dir + "/undone.dff";
+  ASSERT_EQ(test::writeOnto(back, rig, undone).code, 0);
+  EXPECT_EQ(test::readBytes(undone), original);
+}
+
+// A frame without a Node Name (its bone named frame_N) renamed: a Node Name chunk is added at the end
+// of its Extension, which, with the FrameList and the Clump, grows by the chunk.
+TEST(RenderWareBase, AFrameWithoutANodeNameGainsOne) {
+  const std::string dir = test::scratchDir("renderware_base_rename_unnamed");
+  std::vector<uint8_t> file = test::readBytes(dffSample("synthetic_skin_rw36003"));
+  const size_t frame = frameNamed(file, "Thigh");
+  auto places = renderware::findPlaces(file);
+  ASSERT_TRUE(places.ok());
+  const renderware::ChunkSpan nodeName = *places->frames[frame].nodeName;
+  renderware::applySplices(file, {renderware::Splice{nodeName.header, nodeName.end - nodeName.header, {}}}, places->chunks);
+  const test::OntoFixture f = test::ontoFixture("renderware-dff", dir, "unnamed.dff", file);
+  test::expectUneditedRoundTrip(f, dir + "/same.dff");
+  Rig rig = test::rigOf(f.glb);
+  rig.skeleton.bones[test::boneNamed(rig, "frame_" + std::to_string(frame))].name = "L Thigh";
+  const std::string out = dir + "/named.dff";
+  const test::CliRun run = test::writeOnto(f, rig, out);
+  ASSERT_EQ(run.code, 0) << run.text;
+
+  const std::vector<uint8_t> written = test::readBytes(out);
+  const std::string ext = extensionPath(frame);
+  const ChunkChanges changes = chunkChanges(file, written);
+  EXPECT_EQ(changes.leaves, (std::vector<std::string>{ext + kNodeNameLeaf}));
+  EXPECT_EQ(changes.grown, (std::map<std::string, int64_t>{{"/16[0]", 19}, {"/16[0]/14[0]", 19}, {ext, 19}}));  // a header and 7 bytes
+  EXPECT_EQ(frameNamed(written, "L Thigh"), frame);
+  EXPECT_GE(dffRig(out).skeleton.find("L Thigh"), 0);
 }
 
 // The 3.6 sample with night colours (Rockstar's extra vertex colour chunk 0x0253F2F9: a u32 flag, then

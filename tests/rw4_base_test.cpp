@@ -213,6 +213,37 @@ TEST(Rw4BaseWrites, WeightsGoThroughTheRemapTable) {
   EXPECT_NEAR(back.meshes[0].uvs[3].x, before.meshes[0].uvs[3].x + 0.25f, 1e-3f);  // half's step at 0.25..0.5 is 2^-12
 }
 
+// RenderModelData keeps its bone names as C strings in a pool (§4.1): a new name that fits the old
+// one's bytes is written there, NUL-filled, and no other byte of the arena changes.
+TEST(Rw4BaseWrites, ARenameThatFitsItsSlotInTheNamePoolChangesOnlyThatSlot) {
+  const test::OntoFixture f = fixture("rw4_base_rename");
+  rw4::ArenaPlaces places;
+  arenaRig(f.bytes, &places);
+  const rw4::NameSlot slot = places.rigs.at(0).nameSlots.at(fileBone(places.rigs.at(0), kHead));
+  ASSERT_EQ(std::string(f.bytes.begin() + slot.at, f.bytes.begin() + slot.at + 5), std::string("HEAD\0", 5));
+  for (const std::string name : {"SKUL", "HD"}) {
+    SCOPED_TRACE(name);
+    Rig rig = test::rigOf(f.glb);
+    rig.skeleton.bones[test::boneNamed(rig, "HEAD")].name = name;
+    const std::string out = f.dir + "/" + name + ".psg";
+    const test::CliRun run = test::writeOnto(f, rig, out);
+    ASSERT_EQ(run.code, 0) << run.text;
+    const std::vector<uint8_t> written = test::readBytes(out);
+    std::set<size_t> slotBytes;
+    test::addRange(slotBytes, slot.at, 4);
+    const std::set<size_t> changed = test::changedBytes(f.bytes, written);
+    EXPECT_TRUE(test::within(changed, slotBytes));
+    EXPECT_EQ(changed.size(), name == "SKUL" ? 4u : 3u);  // "HD\0\0": the D lands on the old D
+    std::string pooled(written.begin() + slot.at, written.begin() + slot.at + 5);
+    EXPECT_EQ(pooled, name + std::string(5 - name.size(), '\0'));
+    const Rig before = arenaRig(f.bytes), after = arenaRig(written);
+    ASSERT_EQ(after.skeleton.bones.size(), before.skeleton.bones.size());
+    for (size_t b = 0; b < before.skeleton.bones.size(); ++b) {
+      EXPECT_EQ(after.skeleton.bones[b].name, before.skeleton.bones[b].name == "HEAD" ? name : before.skeleton.bones[b].name);
+    }
+  }
+}
+
 TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
   const test::OntoFixture f = fixture("rw4_base_refused");
   rw4::ArenaPlaces places;
@@ -233,7 +264,10 @@ TEST(Rw4BaseWrites, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
     extra.parent = 0;
     r.skeleton.bones.push_back(extra);
   }, {model + "/m_iNumBones", "7 bones, the original 6"});
-  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "HEAD")].name = "SKULL"; }, {model + "/bone[", "'HEAD' is not in the rig"});
+  // The name pool packs "HEAD\0" between SPINE and ARM_L: a fifth character would move ARM_L's.
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "HEAD")].name = "SKULL"; },
+          {model + "/bone[", "]/name", "'HEAD' is renamed 'SKULL'", "room for 4 characters"});
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "HEAD")].name = "SPINE"; }, {model + "/bone[", "]/name", "another bone too"});
   refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "LEG_R")].parent = static_cast<int32_t>(test::boneNamed(r, "SPINE")); },
           {"/parent", "'LEG_R' hangs under 'SPINE'"});
   refused([](Rig& r) { r.meshes.pop_back(); }, {model + "/m_iNumMeshes", "1 meshes, the original 2"});
@@ -355,6 +389,7 @@ TEST(Rw4BaseSpore, WhatTheArenaCannotHoldAtItsSizeIsRefused) {
     r.skeleton.bones.push_back(extra);
   }, {skeleton + "/count", "7 bones, the original 6"});
   refused([](Rig& r) { r.skeleton.bones[kLeg].parent = kSpine; }, {skeleton + "/bone[", "/parent"});
+  refused([](Rig& r) { r.skeleton.bones[kHead].name = "Skull"; }, {skeleton + "/bone[", "]/name", "is renamed 'Skull'", "name hashes only"});
   refused([](Rig& r) { std::swap(r.meshes.at(1).indices[0], r.meshes.at(1).indices[1]); }, {cap + "/Mesh", "triangle 0"});
   refused([](Rig& r) {
     Mesh& m = r.meshes.at(1);

@@ -289,7 +289,7 @@ TEST(SluggersBase, WhatTheBlockCannotHoldAtItsSizeIsRefused) {
     extra.parent = 0;
     r.skeleton.bones.push_back(extra);
   }, {"ACT/boneCount", "6 bones, the original 5"});
-  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "arm")].name = "hand"; }, {"ACT/bone[3]", "'arm' is not in the rig"});
+  refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "arm")].name = "hand"; }, {"ACT/bone[3]", "'arm' is renamed 'hand'", "a block stores no bone names"});
   refused([](Rig& r) { r.skeleton.bones[test::boneNamed(r, "leg")].parent = static_cast<int32_t>(test::boneNamed(r, "spine")); },
           {"ACT/bone[2]/parent", "'leg' hangs under 'spine'"});
   refused([](Rig& r) {

@@ -471,6 +471,34 @@ def export_case(args, label, files, out_name, anim=None, unedited_within=None, *
           f"original differs by {clip_joints.get('worst', 0):.3g}")
 
 
+def rename_case(args, label, original, out_name, old, new):
+    """Import, rename bone `old` to `new` in Blender, export into a copy of the original (issue 28):
+    the new name is written where the old one was, the file growing by the names' difference (a DFF's
+    Node Name chunk and the chunks around it) or not at all (an arena's name pool)."""
+    from rigport_blender import cli, export_rig
+    clear_scene()
+    if not check(import_files([original]) == {"FINISHED"} and armatures(), f"{label}: import failed"):
+        return
+    armature = armatures()[0]
+    bpy.context.view_layer.objects.active = armature
+    armature.data.bones[old].name = new
+    out = os.path.join(args.work, "export", "renamed", out_name)
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    writable = [f.name for f in cli.formats(args.rigport) if f.writes]
+    try:
+        export_rig.export_rig(bpy.context, args.rigport, armature, out, export_rig.default_format(armature, writable))
+    except cli.RigportError as error:
+        check(False, f"{label}: the renamed armature was not written: {error}")
+        return
+    with open(original, "rb") as a, open(out, "rb") as b:
+        before, after = a.read(), b.read()
+    counts = [(after.count(n.encode()) - before.count(n.encode())) for n in (old, new)]
+    check(counts == [-1, 1], f"{label}: '{old}' and '{new}' occur {counts} times more in the written file than in the original")
+    growth = len(after) - len(before)
+    check(growth == (len(new) - len(old) if out_name.endswith(".dff") else 0), f"{label}: the written file grew by {growth} bytes")
+    print(f"ok {label}: '{old}' renamed '{new}' in Blender, written into a copy of the original ({growth:+d} bytes)")
+
+
 def package_resources(path):
     """[(key, compression, stored bytes)] of a DBPF 2.0 package whose index stores every key field
     (flags 0, as rigport writes it): sims3_clip.md §4."""
@@ -572,6 +600,8 @@ def run_export(args):
     export_case(args, "renderware dff+anm", [os.path.join(demo, "demo_character.dff"), os.path.join(demo, "demo_character.anm")],
                 "rw/demo_character.dff", anim=os.path.join(demo, "demo_character.anm"))
     export_case(args, "rw4 arena", [os.path.join(demo, "demo_character.psg")], "rw4/demo_character.psg")
+    rename_case(args, "renderware dff rename", os.path.join(demo, "demo_character.dff"), "rw/renamed.dff", "neck", "collar_bone")
+    rename_case(args, "rw4 arena rename", os.path.join(demo, "demo_character.psg"), "rw4/renamed.psg", "neck", "nck")
     export_case(args, "sluggers model", [os.path.join(demo, "demo_character.sluggers")], "sluggers/demo_character.sluggers")
     # The SKA's Hermite keys lie between the frames Blender's exporter samples at (30 per second):
     # between samples the written keys follow straight segments, 2.9 mm off the original's curves.

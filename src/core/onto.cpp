@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -10,16 +9,42 @@
 namespace rigport {
 namespace {
 
-// Each name's bone, or nothing where a name repeats (a position is all that tells such bones apart).
-std::optional<std::unordered_map<std::string, uint32_t>> bonesByName(const Skeleton& skeleton) {
+// How many bones bear each name.
+std::unordered_map<std::string, uint32_t> nameCounts(const Skeleton& skeleton) {
   std::unordered_map<std::string, uint32_t> out;
-  for (size_t i = 0; i < skeleton.bones.size(); ++i) {
-    if (!out.emplace(skeleton.bones[i].name, static_cast<uint32_t>(i)).second) return std::nullopt;
-  }
+  for (const Bone& b : skeleton.bones) ++out[b.name];
   return out;
 }
 
 std::string nameOrNothing(const Skeleton& skeleton, int32_t bone) { return bone < 0 ? "nothing" : skeleton.bones[static_cast<size_t>(bone)].name; }
+
+// Names both sides hold once match by name; the rest pair by position among themselves (a renamed
+// bone keeps its place in the hierarchy, and bones sharing a name have nothing else to go by).
+std::vector<uint32_t> pairBones(const Skeleton& base, const Skeleton& rig) {
+  const auto inBase = nameCounts(base);
+  const auto inRig = nameCounts(rig);
+  auto unique = [&](const std::string& name) {
+    const auto b = inBase.find(name);
+    const auto r = inRig.find(name);
+    return b != inBase.end() && r != inRig.end() && b->second == 1 && r->second == 1;
+  };
+  std::unordered_map<std::string, uint32_t> rigByName;
+  std::vector<uint32_t> rigLeft;
+  for (size_t i = 0; i < rig.bones.size(); ++i) {
+    if (unique(rig.bones[i].name)) {
+      rigByName.emplace(rig.bones[i].name, static_cast<uint32_t>(i));
+    } else {
+      rigLeft.push_back(static_cast<uint32_t>(i));
+    }
+  }
+  std::vector<uint32_t> match(base.bones.size());
+  size_t next = 0;
+  for (size_t i = 0; i < base.bones.size(); ++i) {
+    const auto it = rigByName.find(base.bones[i].name);
+    match[i] = it != rigByName.end() ? it->second : rigLeft[next++];
+  }
+  return match;
+}
 
 }  // namespace
 
@@ -35,26 +60,33 @@ Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& r
                                                "remove one: convert without --base for a new {}",
                                                rig.bones.size(), base.bones.size(), store.records, store.newFile));
   }
-  std::vector<uint32_t> match(base.bones.size());
-  const auto rigByName = bonesByName(rig);
-  const bool byName = rigByName && bonesByName(base);
-  for (size_t i = 0; i < base.bones.size(); ++i) {
-    match[i] = static_cast<uint32_t>(i);
-    if (!byName) continue;
-    const auto it = rigByName->find(base.bones[i].name);
-    if (it == rigByName->end()) {
-      return refuse(store.bonePaths[i] + store.nameField,
-                    fmt::format("the original's bone '{}' is not in the rig (renamed or replaced?); --base keeps {}", base.bones[i].name, store.names));
-    }
-    match[i] = it->second;
-  }
+  const std::vector<uint32_t> match = pairBones(base, rig);
   for (size_t i = 0; i < base.bones.size(); ++i) {
     const int32_t was = base.bones[i].parent;
     const int32_t now = rig.bones[match[i]].parent;
     if (was < 0 ? now < 0 : now == static_cast<int32_t>(match[static_cast<size_t>(was)])) continue;
-    return refuse(store.bonePaths[i] + "/parent", fmt::format("bone '{}' hangs under '{}' in the rig, under '{}' in the original; --base keeps "
+    const std::string& name = rig.bones[match[i]].name;
+    const std::string which = name == base.bones[i].name ? fmt::format("bone '{}'", name)
+                                                         : fmt::format("the original's bone '{}' is not in the rig by name, and the rig's "
+                                                                       "bone in its place, '{}',",
+                                                                       base.bones[i].name, name);
+    return refuse(store.bonePaths[i] + "/parent", fmt::format("{} hangs under '{}' in the rig, under '{}' in the original; --base keeps "
                                                               "the original's hierarchy ({})",
-                                                              base.bones[i].name, nameOrNothing(rig, now), nameOrNothing(base, was), store.hierarchy));
+                                                              which, nameOrNothing(rig, now), nameOrNothing(base, was), store.hierarchy));
+  }
+  const auto inRig = nameCounts(rig);
+  for (size_t i = 0; i < base.bones.size(); ++i) {
+    const std::string& now = rig.bones[match[i]].name;
+    if (now == base.bones[i].name) continue;
+    if (inRig.at(now) > 1) {
+      return refuse(store.bonePaths[i] + store.nameField,
+                    fmt::format("bone '{}' is renamed '{}' in the rig, the name of another bone too; --base gives each bone its own name",
+                                base.bones[i].name, now));
+    }
+    if (!store.noRenames.empty()) {
+      return refuse(store.bonePaths[i] + store.nameField,
+                    fmt::format("bone '{}' is renamed '{}' in the rig; {}, so --base cannot write a new name", base.bones[i].name, now, store.noRenames));
+    }
   }
   return match;
 }

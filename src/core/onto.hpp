@@ -21,15 +21,20 @@ struct BoneStore {
   std::string countPath;               // the field that fixes the bone count ("ACT/boneCount")
   std::string records;                 // what --base writes each bone onto ("bone records")
   std::string newFile;                 // what convert without --base makes instead ("block")
-  std::string names;                   // what keeps the names ("the RenderModelData's bone names")
   std::string hierarchy;               // what keeps the parents ("the bone records' DSBranch links")
   std::vector<std::string> bonePaths;  // each of the original's bones' place ("ACT/bone[3]")
   std::string nameField;               // after a bone's place, its name's ("/name"; "" where none)
+  // Why the original cannot take a bone's new name ("a block stores no bone names of its own"),
+  // "" where the writer writes renames (checking the room the format gives a name itself).
+  std::string noRenames;
 };
 
-// The rig's bone for each of the original's: by name where neither side repeats a name, else by
-// position. --base writes onto the original's bones, so another bone count, a bone of the original
-// the rig lacks by name (renamed or replaced), or a bone under another parent is refused.
+// The rig's bone for each of the original's. A name both sides hold once matches by name; the
+// bones left (a renamed bone, or names that repeat) pair by position among themselves, in each
+// side's order. --base writes onto the original's bones, so refused are: another bone count, a
+// bone under another parent (a bone replaced, not renamed, shows so), a rename giving two bones one
+// name, and any rename where the store says it keeps none. A renamed bone is one whose match
+// bears another name: the writer writes it.
 Result<std::vector<uint32_t>> matchBones(const Skeleton& base, const Skeleton& rig, const BoneStore& store);
 
 // The largest coordinate of a bone origin or vertex (at least 1). Rigid meshes lie in their bones'

@@ -8,81 +8,12 @@
 #include <fmt/format.h>
 
 #include "core/hash.hpp"
+#include "core/node_name.hpp"
 #include "export/gltf_document.hpp"
 #include "export/gltf_scale_compensation.hpp"
 
 namespace rigport::gltf {
 namespace {
-
-void appendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-// Length of the valid UTF-8 sequence at s[i], or 0 if the bytes there are not valid UTF-8.
-size_t utf8SequenceLength(const std::string& s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  size_t n = 0;
-  uint32_t cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; }
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + k) & 0x3F);
-  }
-  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
-// Game files store names as fixed-size byte strings, usually ASCII or a Windows code page; JSON
-// must be UTF-8, so bytes that are not valid UTF-8 are read as Latin-1.
-std::string toUtf8(const std::string& name) {
-  std::string out;
-  out.reserve(name.size());
-  for (size_t i = 0; i < name.size();) {
-    const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-      ++i;
-    } else if (const size_t n = utf8SequenceLength(name, i); n > 0) {
-      out.append(name, i, n);
-      i += n;
-    } else {
-      appendUtf8(out, c);
-      ++i;
-    }
-  }
-  return out;
-}
-
-// A node name: UTF-8, control characters replaced by '_', no surrounding spaces.
-std::string sanitise(const std::string& name) {
-  std::string out = toUtf8(name);
-  for (char& c : out) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '_';
-  }
-  const size_t b = out.find_first_not_of(' ');
-  if (b == std::string::npos) return {};
-  return out.substr(b, out.find_last_not_of(' ') - b + 1);
-}
 
 }  // namespace
 
@@ -95,10 +26,10 @@ Json withModelExtras(const nlohmann::json& model, Json ours) {
 
 namespace {
 
-// `wanted` made a node name (sanitise()), else `fallback`, with "_2", "_3"... until `taken` says no.
+// `wanted` made a node name (nodeNameOf()), else `fallback`, with "_2", "_3"... until `taken` says no.
 template <class Taken>
 std::string firstFreeName(const std::string& wanted, const std::string& fallback, Taken taken) {
-  std::string base = sanitise(wanted);
+  std::string base = nodeNameOf(wanted);
   if (base.empty()) base = fallback;
   std::string name = base;
   for (uint32_t n = 2; taken(name); ++n) name = fmt::format("{}_{}", base, n);

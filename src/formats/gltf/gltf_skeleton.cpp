@@ -17,6 +17,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "core/hash.hpp"
+#include "core/node_name.hpp"
 #include "formats/gltf/gltf_accessor.hpp"
 #include "formats/gltf/gltf_reader.hpp"
 
@@ -91,8 +92,10 @@ std::optional<HashKind> hashKindNamed(const std::string& name) {
 // rigport's own keys of a bone node's extras back into the bone; the other keys stay in extras.
 void takeBoneExtras(nlohmann::json extras, Bone& bone) {
   if (!extras.is_object()) return;
+  // The game's name where the node still bears the one exported for it; a node renamed since (in
+  // Blender, which keeps the extras as the bone's custom properties) keeps its new name.
   if (auto it = extras.find("originalName"); it != extras.end() && it->is_string()) {
-    bone.name = it->get<std::string>();
+    if (exportedNameOf(bone.name, it->get<std::string>())) bone.name = it->get<std::string>();
     extras.erase(it);
   }
   if (auto it = extras.find("boneId"); it != extras.end() && it->is_number_unsigned() && it->get<uint64_t>() <= 0xFFFFFFFFu) {

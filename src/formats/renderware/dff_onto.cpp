@@ -1,7 +1,7 @@
 // `convert --to renderware-dff --base ORIGINAL` (issue 28): the rig written into a copy of the
 // original DFF. A DFF holds much rigport does not model (materials and their effects, extra and
 // night vertex colours, 2dfx, collision, right-to-render, user data, breakable, unknown chunks):
-// every byte stays, except the values rigport models that the edit changed — frame matrices,
+// every byte stays, except the values rigport models that the edit changed — frame matrices and names,
 // vertex positions, normals and first UVs, triangles, Skin PLG weights and inverse bind matrices.
 // "Changed" is judged on values, not bytes, against what readDff reads of the original (the edit
 // came back through glTF and is re-encoded): within kRounding the original's bytes are kept, so an
@@ -16,7 +16,9 @@
 
 #include <fmt/format.h>
 
+#include "core/byte_writer.hpp"
 #include "formats/renderware/axes.hpp"
+#include "formats/renderware/chunk.hpp"
 #include "formats/renderware/clump_rig.hpp"
 #include "formats/renderware/dff_onto.hpp"
 #include "formats/renderware/renderware.hpp"
@@ -34,11 +36,12 @@ std::vector<uint32_t> framesOfBones(const DffPlaces& places) {
 }
 
 // What keeps a DFF's bones: the FrameList's frames the hierarchy (their parents, and the HAnim PLG's
-// PUSH/POP agree on it), each frame's extension its name (Node Name or User Data PLG, §1.3).
-BoneStore frameStore(const std::vector<uint32_t>& frameOfBone) {
-  BoneStore store{"Clump/FrameList", "frames and HAnim nodes", "file", "the frames' names (their Node Name or User Data PLG)",
-                  "FrameList parents, HAnim PLG", {}, "/name"};
+// PUSH/POP agree on it), each frame's extension its name (Node Name or User Data PLG, §1.3), which
+// writeNames rewrites.
+BoneStore frameStore(const std::vector<uint32_t>& frameOfBone, size_t bones) {
+  BoneStore store{"Clump/FrameList", "frames and HAnim nodes", "file", "FrameList parents, HAnim PLG", {}, "/name", ""};
   for (const uint32_t f : frameOfBone) store.bonePaths.push_back(fmt::format("Clump/FrameList/frame[{}]", f));
+  store.bonePaths.resize(bones, "Clump/FrameList/HAnimPlg");  // HAnim nodes without a frame follow the frames' bones
   return store;
 }
 
@@ -54,6 +57,49 @@ void writeFrames(OntoJob& job, const std::vector<uint32_t>& frameOfBone) {
     const glm::mat4 frame = getRwMatrix(job.file, at, kFrameColumnStride);
     putRwMatrix(job.file, at, kFrameColumnStride, near(frame, was, job.length) ? now : frame * glm::inverse(was) * now);
   }
+}
+
+// §1.3: the game keeps a frame's Node Name in 24 bytes, its NUL included (librwgta's gtaplg.cpp
+// registers 24 and ends the name read there), and readers stop at the first non-printable byte.
+constexpr size_t kNodeNameRoom = 23;
+
+bool printableAscii(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F; });
+}
+
+// A renamed bone: its frame's Node Name payload replaced (the chunk, its Extension, the FrameList and
+// the Clump grow or shrink by as much), or a Node Name chunk added at the end of its Extension where
+// the frame had none (its name was generated, or came from a User Data PLG, which stays as it was).
+Status writeNames(OntoJob& job, const std::vector<uint32_t>& frameOfBone) {
+  for (size_t b = 0; b < job.base.skeleton.bones.size(); ++b) {
+    const std::string& was = job.base.skeleton.bones[b].name;
+    const std::string& now = job.rig.skeleton.bones[job.rigBone[b]].name;
+    if (now == was) continue;
+    if (b >= frameOfBone.size()) {
+      return refuse("Clump/FrameList/HAnimPlg", fmt::format("bone '{}' is renamed '{}' in the rig; it is an HAnim node without a frame, "
+                                                            "which has no name to rewrite",
+                                                            was, now));
+    }
+    const FramePlace& frame = job.places.frames[frameOfBone[b]];
+    if (now.empty() || now.size() > kNodeNameRoom || !printableAscii(now)) {
+      return refuse(fmt::format("Clump/FrameList/frame[{}]/name", frameOfBone[b]),
+                    fmt::format("bone '{}' is renamed '{}' ({} bytes) in the rig; a frame's Node Name (0x0253F2FE) holds 1 to {} printable "
+                                "ASCII characters: the game keeps it in 24 bytes with its NUL",
+                                was, now, now.size(), kNodeNameRoom));
+    }
+    const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(now.data()), now.size());
+    if (frame.nodeName) {
+      job.splices.push_back(Splice{frame.nodeName->header + kChunkHeaderSize, frame.nodeName->end - frame.nodeName->header - kChunkHeaderSize,
+                                   std::vector<uint8_t>(bytes.begin(), bytes.end())});
+      continue;
+    }
+    ByteWriter w;
+    const size_t chunk = beginChunk(w, kNodeName, frame.extensionLibraryId);
+    w.raw(bytes);
+    endChunk(w, chunk);
+    job.splices.push_back(Splice{frame.extension.end, 0, w.take()});
+  }
+  return Ok{};
 }
 
 }  // namespace
@@ -105,10 +151,11 @@ Result<std::vector<uint8_t>> writeDffOnto(const Rig& input, const Source& source
   std::optional<Rig> converted;
   const Rig& rig = inRenderWareAxes(input, converted);
   const std::vector<uint32_t> frameOfBone = framesOfBones(places);
-  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, frameStore(frameOfBone)));
+  RP_ASSIGN(std::vector<uint32_t> rigBone, matchBones(base.skeleton, rig.skeleton, frameStore(frameOfBone, base.skeleton.bones.size())));
   OntoJob job{base, rig, places, std::move(rigBone), kRounding * largestCoordinate(base),
               std::vector<uint8_t>(bytes.begin(), bytes.end()), {}};
   writeFrames(job, frameOfBone);
+  RP_CHECK(writeNames(job, frameOfBone));
   RP_CHECK(writeGeometriesOnto(job));
   applySplices(job.file, std::move(job.splices), places.chunks);
   return std::move(job.file);

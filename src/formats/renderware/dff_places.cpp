@@ -112,6 +112,7 @@ Status placeGeometry(ByteReader g, uint32_t version, DffPlaces& places) {
 
 Status placeFrames(ByteReader& clump, DffPlaces& places) {
   RP_ASSIGN(ByteReader fl, readChunk(clump, kFrameList, "FrameList"));
+  places.chunks.push_back(spanOf(fl));  // a frame's name can grow
   RP_ASSIGN(ByteReader st, readChunk(fl, kStruct, "Struct"));
   RP_ASSIGN(const uint32_t numFrames, st.u32("numFrames"));
   RP_ASSIGN(const size_t n, st.count(numFrames, kFrameRecordSize, "frames"));
@@ -123,6 +124,18 @@ Status placeFrames(ByteReader& clump, DffPlaces& places) {
     }
     RP_ASSIGN(f.parent, st.s32("parent"));
     RP_CHECK(st.skip(4, "flags"));
+  }
+  for (FramePlace& f : places.frames) {
+    ChunkHeader h;
+    RP_ASSIGN(ByteReader e, readChunk(fl, kExtension, "Extension", &h));
+    f.extension = spanOf(e);
+    f.extensionLibraryId = h.libraryId;
+    places.chunks.push_back(f.extension);
+    RP_CHECK(forEachChunk(e, "chunk", [&](const ChunkHeader& c, ByteReader& payload) -> Status {
+      if (c.type == kNodeName) f.nodeName = spanOf(payload);
+      return Ok{};
+    }));
+    if (f.nodeName) places.chunks.push_back(*f.nodeName);  // a new name changes its length
   }
   return Ok{};
 }

@@ -55,11 +55,15 @@ struct GeometryPlace {
   bool nativeSkin = false;
 };
 
-// §1.2 FrameList record: right, up, at, pos (12 f32), parent, flags.
+// §1.2 FrameList record: right, up, at, pos (12 f32), parent, flags; and the frame's Extension,
+// where its Node Name chunk lies (§1.3: the last one is what readers keep), if it has one.
 struct FramePlace {
   size_t at = 0;
   int32_t parent = -1;
   std::array<float, 12> matrix{};
+  ChunkSpan extension;
+  uint32_t extensionLibraryId = 0;
+  std::optional<ChunkSpan> nodeName;
 };
 
 struct DffPlaces {

@@ -53,12 +53,13 @@ Result<size_t> pickRig(const ArenaPlaces& places, const Rig& rig) {
 
 std::string bonePath(const RigPlace& place, uint32_t fileBone) { return fmt::format("{}/bone[{}]", ownerPath(place), fileBone); }
 
-// Names live in the model's name pool (RenderModelData) or as the Skeleton's hashes, parents in its
-// Skeleton object (or nowhere, §9); a file bone's place is in the rig's owner, by its file index.
+// Names live in the model's name pool (RenderModelData, written by writeBoneNames) or as the
+// Skeleton's hashes alone, parents in its Skeleton object (or nowhere, §9); a file bone's place is in
+// the rig's owner, by its file index.
 BoneStore boneStore(const RigPlace& place, const std::vector<uint32_t>& rigToFile) {
   BoneStore store{ownerPath(place) + (place.modelData ? "/m_iNumBones" : "/count"), "inverse bind matrices", "arena",
-                  place.modelData ? "the RenderModelData's bone names" : "the Skeleton's name hashes",
-                  "its Skeleton object's parents, or none stored", {}, "/name"};
+                  "its Skeleton object's parents, or none stored", {}, "/name",
+                  place.modelData ? "" : "a Skeleton stores its bones' name hashes only, no names (the ids its KeyframeAnims bind by)"};
   for (const uint32_t fileBone : rigToFile) store.bonePaths.push_back(bonePath(place, fileBone));
   return store;
 }
@@ -100,6 +101,31 @@ Status writeBones(OntoJob& job, const std::vector<uint32_t>& rigToFile) {
   return Ok{};
 }
 
+// A renamed bone of a RenderModelData: the new name over its slot in the pool, NUL-filled to the
+// slot's end, nothing moved (model_data.hpp NameSlot). The Skeleton object's hashes stay.
+Status writeBoneNames(OntoJob& job, const std::vector<uint32_t>& rigToFile) {
+  for (size_t b = 0; b < job.base.skeleton.bones.size(); ++b) {
+    const std::string& was = job.base.skeleton.bones[b].name;
+    const std::string& now = job.rig.skeleton.bones[job.rigBone[b]].name;
+    if (now == was) continue;
+    const NameSlot& slot = job.place.nameSlots[rigToFile[b]];
+    const bool printable = !now.empty() && std::all_of(now.begin(), now.end(), [](char c) {
+      return static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F;
+    });
+    if (!printable || now.size() >= slot.room) {
+      const std::string room = slot.room == 0 ? "the name pool holds no name of its own for this bone (it shares another's bytes, or was "
+                                                "not read from the pool)"
+                                              : fmt::format("its slot in the name pool has room for {} characters and the NUL", slot.room - 1);
+      return refuse(bonePath(job.place, rigToFile[b]) + "/name",
+                    fmt::format("bone '{}' is renamed '{}' ({} characters) in the rig; {}{}, and --base moves nothing", was, now, now.size(),
+                                printable ? "" : "a RenderModelData name is printable ASCII; ", room));
+    }
+    std::copy(now.begin(), now.end(), job.file.begin() + static_cast<std::ptrdiff_t>(slot.at));
+    std::fill_n(job.file.begin() + static_cast<std::ptrdiff_t>(slot.at + now.size()), slot.room - now.size(), uint8_t{0});
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 std::string ownerPath(const RigPlace& place) { return fmt::format("{}[{}]", place.modelData ? "RenderModelData" : "Skeleton", place.row); }
@@ -123,6 +149,7 @@ Result<std::vector<uint8_t>> writeArenaOnto(const Rig& input, const Source& sour
   OntoJob job{base, rig, place, platformInfo(places.platform).bigEndian ? Endian::Big : Endian::Little, std::move(rigBone),
               kRounding * largestCoordinate(base), std::vector<uint8_t>(bytes.begin(), bytes.end())};
   RP_CHECK(writeBones(job, rigToFile));
+  if (place.modelData) RP_CHECK(writeBoneNames(job, rigToFile));  // a Skeleton's renames matchBones refused
   RP_CHECK(writeMeshesOnto(job));
   return std::move(job.file);
 }

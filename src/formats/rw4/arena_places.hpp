@@ -14,6 +14,7 @@
 #include "core/read_context.hpp"
 #include "core/source.hpp"
 #include "formats/rw4/arena_layout.hpp"
+#include "formats/rw4/model_data.hpp"
 
 namespace rigport::rw4 {
 
@@ -50,6 +51,7 @@ struct RigPlace {
   // AnimationSkin's 3×4 rows padded to vec4 and the translation (its padding words not read); 0: none.
   size_t inverseBindAt = 0;
   std::vector<uint32_t> fileToRig;  // file bone → rig bone
+  std::vector<NameSlot> nameSlots;  // RenderModelData: each file bone's name in the pool, `at` a file offset
   std::vector<OptiMeshPlace> meshes;            // the rig's first meshes
   std::vector<SporeMeshPlace> sporeMeshes;      // then these
 };

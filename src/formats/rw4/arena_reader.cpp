@@ -133,6 +133,8 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
     place->row = row;
     place->inverseBindAt = arena.dictionary[row].fileOffset + md.inverseBindOffset;
     place->fileToRig = fileToRig;
+    place->nameSlots = md.nameSlots;
+    for (NameSlot& slot : place->nameSlots) slot.at += arena.dictionary[row].fileOffset;
   }
   RP_CHECK(readMeshes(arena, root, md, fileToRig, materials, ctx, rigIndex, rig, place));
   if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place));

@@ -1,6 +1,9 @@
 // RenderModelData (rw4_arena.md §4.1; walkthrough §2–3 for the acceptance rules).
 #include "formats/rw4/model_data.hpp"
 
+#include <algorithm>
+#include <span>
+
 #include <fmt/format.h>
 
 namespace rigport::rw4 {
@@ -27,6 +30,36 @@ Result<std::string> nameAt(const ByteReader& obj, uint32_t offset, size_t bone) 
   }
   RP_ASSIGN(ByteReader s, obj.window(offset, obj.size() - offset, Field("boneName", static_cast<int64_t>(bone))));
   return s.cString("name");
+}
+
+// Each name's slot (NameSlot): `read` tells the names taken from the pool, `starts` the offsets the
+// object's header points at (the name table's entries are added here).
+std::vector<NameSlot> nameSlots(std::span<const uint8_t> obj, const std::vector<uint32_t>& offsets, const std::vector<bool>& read,
+                                std::vector<uint32_t> starts) {
+  // Each read name's NUL: a read name ends inside the object.
+  std::vector<uint32_t> nul(offsets.size());
+  for (size_t b = 0; b < offsets.size(); ++b) {
+    if (!read[b]) continue;
+    nul[b] = offsets[b];
+    while (obj[nul[b]] != 0) ++nul[b];
+  }
+  starts.insert(starts.end(), offsets.begin(), offsets.end());
+  starts.push_back(static_cast<uint32_t>(obj.size()));
+  std::sort(starts.begin(), starts.end());
+  std::vector<NameSlot> slots(offsets.size());
+  for (size_t b = 0; b < offsets.size(); ++b) {
+    if (!read[b]) continue;
+    bool shared = false;
+    for (size_t o = 0; o < offsets.size() && !shared; ++o) {
+      shared = o != b && (read[o] ? offsets[o] <= nul[b] && offsets[b] <= nul[o] : offsets[o] >= offsets[b] && offsets[o] <= nul[b]);
+    }
+    if (shared) continue;
+    const uint32_t bound = *std::upper_bound(starts.begin(), starts.end(), offsets[b]);
+    uint32_t end = nul[b] + 1;
+    while (end < bound && obj[end] == 0) ++end;
+    slots[b] = NameSlot{offsets[b], end - offsets[b]};
+  }
+  return slots;
 }
 
 }  // namespace
@@ -69,6 +102,7 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
   }
   md.boneNames.reserve(numBones);
   md.boneNames.push_back(std::move(*first));
+  std::vector<bool> read(numBones, true);
   size_t badNames = 0;
   for (size_t b = 1; b < numBones; ++b) {
     auto name = nameAt(obj, nameOffsets[b], b);
@@ -76,6 +110,7 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
       md.boneNames.push_back(std::move(*name));
       continue;
     }
+    read[b] = false;
     if (badNames++ == 0) {
       prov.warn("rw4-bone-name", fmt::format("RenderModelData (row {}) bone {}: the name at +0x{:X} is not a printable, "
                                              "NUL-terminated string inside the object; named bone_{}",
@@ -84,6 +119,13 @@ Result<ModelData> readModelData(const Arena& arena, ByteReader obj, uint32_t ind
     md.boneNames.push_back(fmt::format("bone_{}", b));
   }
   if (badNames > 1) prov.warn("rw4-bone-name", fmt::format("{} more bone names were replaced the same way", badNames - 1));
+  std::vector<uint32_t> starts{offIBM, offMeshTable, offNameTable, offNames};
+  if (obj.size() >= model::kHeaderSize) {  // the island arrays' pointers (not read otherwise)
+    RP_CHECK(obj.seek(model::kIslandAABBs, "m_pIslandAABBs"));
+    RP_ASSIGN(const std::vector<uint32_t> islands, obj.array<uint32_t>(2, "m_pIslandAABBs"));
+    starts.insert(starts.end(), islands.begin(), islands.end());
+  }
+  md.nameSlots = nameSlots(obj.data(), nameOffsets, read, std::move(starts));
 
   // §4.1: 16 floats per bone in file order are glTF's column-major order (translation in row 3).
   RP_ASSIGN(ByteReader m, obj.window(offIBM, size_t{numBones} * model::kMatrixSize, "m_pIBPMatrices"));

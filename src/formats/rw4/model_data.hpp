@@ -14,9 +14,19 @@
 
 namespace rigport::rw4 {
 
+// A bone name's bytes in the pool (§4.1), for `--base` to write a new name into: from `at` (from
+// the object's start), `room` bytes, its NUL included — its own bytes and the NULs after them, up to
+// the next name or array the object points at, or its end. Room 0: the name was not read from the
+// pool (replaced), or another bone's name shares its bytes.
+struct NameSlot {
+  uint32_t at = 0;
+  uint32_t room = 0;
+};
+
 struct ModelData {
   uint32_t index = 0;                      // dictionary row
   std::vector<std::string> boneNames;      // global bone order, used by every palette
+  std::vector<NameSlot> nameSlots;         // by bone
   std::vector<glm::mat4> inverseBind;      // per bone, as stored (glTF column-major order, §4.1)
   uint32_t inverseBindOffset = 0;          // m_pIBPMatrices, from the object's start
   std::vector<uint32_t> meshes;            // dictionary rows of the mesh table's meshes

@@ -38,11 +38,12 @@ void putF32(std::vector<uint8_t>& file, size_t at, float v) {
 
 std::string bonePath(const ModelPlaces& places, size_t b) { return fmt::format("ACT/bone[{}]", places.bones[b].table); }
 
-// A block keeps no bone names of its own (game blocks read as bone_<id>; rigport keeps them in its
-// user data) and its hierarchy in the bone records' DSBranch links.
+// A block keeps its hierarchy in the bone records' DSBranch links and no bone names of its own: a
+// game block's bones read as bone_<id>, and the names of a block rigport wrote are its user data.
 BoneStore boneStore(const ModelPlaces& places) {
-  BoneStore store{"ACT/boneCount", "bone records", "block", "the names rigport keeps in its user data (a block stores none of its own)",
-                  "the bone records' DSBranch links", {}, ""};
+  BoneStore store{"ACT/boneCount", "bone records", "block", "the bone records' DSBranch links", {}, "",
+                  "a block stores no bone names (a game block's bones read as bone_<id>; the names of a block rigport wrote are its own "
+                  "user data, which --base keeps as it was)"};
   for (size_t b = 0; b < places.bones.size(); ++b) store.bonePaths.push_back(bonePath(places, b));
   return store;
 }
