@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <fstream>
+
+#include <glm/gtc/matrix_transform.hpp>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 #include "support/blender.hpp"
+#include "support/gltf_edit.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/quad_rig.hpp"
 #include "support/test_support.hpp"
@@ -130,6 +133,31 @@ TEST(MorphTargets, ShapeKeysAndTheirWeightsRoundTripGltfToGltf) {
   ASSERT_EQ(twice.meshes.size(), 1u);
   expectSameShapes(rig.meshes[0], twice.meshes[0]);
   expectSameWeightKeys(rig, twice);
+}
+
+// A bind shape B (×100, an FBX conversion's) folded into the inverse bind matrices, the vertices
+// and the position deltas in B⁻¹'s space, normals and their deltas as they were: the glTF reader
+// moves B into the vertices (gltf_bind_shape.cpp) and its linear part into the position deltas,
+// and the normal deltas keep their length, as the normals made unit again do.
+TEST(MorphTargets, ABindShapeMovesIntoTheDeltasAndNormalDeltasKeepTheirLength) {
+  const Rig rig = shapedQuad();
+  tinygltf::Model model = test::exported(rig);
+  test::foldBindShape(model, glm::scale(glm::mat4(1.0f), glm::vec3(100.0f)));
+  const std::string path = test::save(model, test::scratchDir("morph_bind_shape") + "/folded.glb");
+  auto asset = loadAsset(path);
+  ASSERT_TRUE(asset.ok() && asset->rigs.size() == 1) << (asset ? "" : asset.error().describe());
+  const Mesh& mesh = asset->rigs[0].meshes.at(0);
+  ASSERT_EQ(mesh.morphTargets.size(), 2u);
+  for (size_t t = 0; t < 2; ++t) {
+    for (size_t v = 0; v < 4; ++v) {
+      const glm::vec3 d = mesh.morphTargets[t].positionDeltas[v] - rig.meshes[0].morphTargets[t].positionDeltas[v];
+      EXPECT_LT(glm::length(d), 1e-6f) << "target " << t << " vertex " << v;
+    }
+  }
+  ASSERT_EQ(mesh.morphTargets[1].normalDeltas.size(), 4u);
+  for (size_t v = 0; v < 4; ++v) {
+    EXPECT_LT(glm::length(mesh.morphTargets[1].normalDeltas[v] - rig.meshes[0].morphTargets[1].normalDeltas[v]), 1e-6f) << "vertex " << v;
+  }
 }
 
 // Blender 3.4's importer (gltf_ecosystem.md §2.3) makes shape keys of an exported .glb's morph

@@ -282,10 +282,12 @@ class MeshBuilder {
 
   // Each target's deltas for the vertices addVertices() just added (a target without POSITION
   // moves none of them), in the rig's space as `toBone` takes the vertices there: its linear part
-  // alone, since deltas are vectors.
+  // alone, since deltas are vectors. Normal deltas turn with the normals, which addVertices() makes
+  // unit again: the normal matrix less its uniform scale (an FBX conversion's ×100 keeps them).
   Status addMorphDeltas(const tinygltf::Primitive& prim, const std::string& at, const glm::mat4* toBone, Mesh& mesh, Provenance& warnings) {
     const glm::mat3 linear = toBone ? glm::mat3(*toBone) : glm::mat3(1.0f);
-    const glm::mat3 normalMatrix = glm::transpose(glm::inverse(linear));
+    glm::mat3 normalMatrix = glm::transpose(glm::inverse(linear));
+    if (const float scale = std::cbrt(std::fabs(glm::determinant(normalMatrix))); scale > 0.0f && std::isfinite(scale)) normalMatrix /= scale;
     const size_t n = mesh.positions.size();
     for (size_t t = 0; t < prim.targets.size(); ++t) {
       MorphTarget& target = mesh.morphTargets[t];
