@@ -608,28 +608,53 @@ TEST(GltfInSkeleton, LampsAndCamerasAreNoBonesAndEmptyLeavesAreNamed) {
   EXPECT_TRUE(hasWarning(rig, "bones-not-joints"));
 }
 
-// Shape keys (Blender exports them as morph targets and a weights channel on the mesh node): the
-// rig model holds none, so both are reported as what they are, not dropped silently and not
-// blamed on a node that is not a bone (issue 27 §2, "Morph targets").
-TEST(GltfInMesh, MorphTargetsAndTheirWeightsChannelAreNamed) {
+// Shape keys as Blender exports them (gltf_ecosystem.md §1.2, Spec §3.7.2.2, §3.11): morph
+// targets of POSITION (and TANGENT, which rigport does not keep: named, dropped), mesh.weights, the
+// names in mesh.extras.targetNames, and a weights channel on the mesh node, read into the mesh's
+// targets and a morph weight track of the clip; a weights channel on a node whose mesh has no
+// targets is named and skipped, not blamed on a node that is not a bone (issue 27 §2).
+TEST(GltfInMesh, MorphTargetsAndTheirWeightsChannelAreRead) {
   Builder b;
   json prim = quadPrimitive(b);
-  prim["targets"] = {{{"POSITION", b.add(std::vector<float>(12, 0.1f), 4, kFloat, "VEC3")}}};
+  prim["targets"] = {{{"POSITION", b.add(std::vector<float>(12, 0.1f), 4, kFloat, "VEC3")},
+                      {"TANGENT", b.add(std::vector<float>(12, 0.0f), 4, kFloat, "VEC3")}}};
   json doc = skinnedDoc(b, prim);
-  doc["meshes"][0]["weights"] = {0.0};
+  doc["meshes"][0]["weights"] = {0.25};
+  doc["meshes"][0]["extras"] = {{"targetNames", {"smile"}}};
+  doc["meshes"].push_back({{"name", "plain"}, {"primitives", {quadPrimitive(b)}}});
+  doc["nodes"].push_back({{"name", "plain"}, {"mesh", 1}, {"skin", 0}});
+  doc["scenes"][0]["nodes"].push_back(3);
+  const json times = b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR");
   doc["animations"] = {{{"name", "smile"},
-                        {"channels", {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "weights"}}}}}},
-                        {"samplers", {{{"input", b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR")},
-                                       {"output", b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR")}}}}}};
+                        {"channels", {{{"sampler", 0}, {"target", {{"node", 2}, {"path", "weights"}}}},
+                                      {{"sampler", 0}, {"target", {{"node", 3}, {"path", "weights"}}}}}},
+                        {"samplers", {{{"input", times}, {"output", b.add(std::vector<float>{0.0f, 1.0f}, 2, kFloat, "SCALAR")}}}}}};
   auto asset = readText(b.finish(doc));
   ASSERT_TRUE(asset.ok()) << asset.error().describe();
   std::vector<std::string> codes;
   for (const Warning& w : asset->provenance.warnings) codes.push_back(w.code);
   for (const Rig& r : asset->rigs)
     for (const Warning& w : r.provenance.warnings) codes.push_back(w.code);
-  EXPECT_NE(std::find(codes.begin(), codes.end(), "morph-targets-dropped"), codes.end()) << ::testing::PrintToString(codes);
-  EXPECT_NE(std::find(codes.begin(), codes.end(), "channel-path-skipped"), codes.end()) << ::testing::PrintToString(codes);
+  EXPECT_NE(std::find(codes.begin(), codes.end(), "morph-attribute-dropped"), codes.end()) << ::testing::PrintToString(codes);
+  EXPECT_NE(std::find(codes.begin(), codes.end(), "morph-weights-skipped"), codes.end()) << ::testing::PrintToString(codes);
   EXPECT_EQ(std::find(codes.begin(), codes.end(), "channel-not-on-bone"), codes.end()) << ::testing::PrintToString(codes);
+  ASSERT_EQ(asset->rigs.size(), 1u);
+  const Rig& rig = asset->rigs[0];
+  ASSERT_EQ(rig.meshes.size(), 2u);
+  const Mesh& body = rig.meshes[0];
+  ASSERT_EQ(body.morphTargets.size(), 1u);
+  EXPECT_EQ(body.morphTargets[0].name, "smile");
+  EXPECT_EQ(body.morphTargets[0].positionDeltas, std::vector<glm::vec3>(4, glm::vec3(0.1f)));
+  EXPECT_TRUE(body.morphTargets[0].normalDeltas.empty());
+  EXPECT_EQ(body.morphWeights, std::vector<float>{0.25f});
+  ASSERT_EQ(rig.animations.size(), 1u);
+  ASSERT_EQ(rig.animations[0].morphWeights.size(), 1u);
+  const MorphWeightTrack& track = rig.animations[0].morphWeights[0];
+  EXPECT_EQ(track.mesh, "body");
+  EXPECT_EQ(track.meshIndex, 0);
+  EXPECT_EQ(track.targetCount, 1u);
+  EXPECT_EQ(track.times, (std::vector<float>{0.0f, 1.0f}));
+  EXPECT_EQ(track.weights, (std::vector<float>{0.0f, 1.0f}));
 }
 
 // Weights that do not sum to 1 (glTF requires it, and a reader must not mend them): kept as stored,

@@ -4,7 +4,8 @@
 # gltf_ecosystem.md §2.3 trap 3.)
 # Output: {"armatures": [{"name", "bones": [{"name", "parent"}]}],
 #          "meshes": [{"name", "vertexCount", "positions": [[x, y, z] per vertex, Blender's Z-up],
-#                      "vertexGroups": [names], "weights": [{group: weight} per vertex, non-zero only]}],
+#                      "vertexGroups": [names], "weights": [{group: weight} per vertex, non-zero only],
+#                      "shapeKeys": [{"name", "value"}] (the Basis first; empty without shape keys)}],
 #          "actions": [{"name", "fcurves": [{"data_path", "array_index", "keyframes", "first_frame", "last_frame"}]}],
 #          "empties": [{"name", "parent"}] (nodes that are no skin's joints),
 #          "fps": scene frames per second}
@@ -51,6 +52,7 @@ def main(argv):
                 "positions": [list(v.co) for v in obj.data.vertices],
                 "vertexGroups": groups,
                 "weights": weights,
+                "shapeKeys": [{"name": k.name, "value": k.value} for k in obj.data.shape_keys.key_blocks] if obj.data.shape_keys else [],
             })
     for action in bpy.data.actions:
         curves = []

@@ -98,6 +98,15 @@ std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& 
       bone.inverseBind = m;
     }
   }
+  // Morph deltas are vectors (rig.hpp, MorphTarget): turned and scaled like a position, which
+  // point() does without an offset; normal deltas turn like normals. No exporter pass maps them.
+  const VertexMap deltas = b.vertices();
+  for (Mesh& mesh : rig.meshes) {
+    for (MorphTarget& target : mesh.morphTargets) {
+      for (glm::vec3& d : target.positionDeltas) d = deltas.point(d);
+      for (glm::vec3& d : target.normalDeltas) d = deltas.direction(d);
+    }
+  }
   // A mirror (a left-handed source, e.g. BattleForge) turns every triangle inside out: reversing
   // each triangle's winding keeps its front face facing out.
   if (glm::determinant(b.p) < 0.0f) {

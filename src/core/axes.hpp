@@ -33,7 +33,7 @@ struct VertexMap {
   glm::vec3 direction(const glm::vec3& v) const { return p * v; }
 };
 
-// convertAxes(), except that the meshes' positions and normals are left in the source's axes for
+// convertAxes(), except that the meshes' positions and normals (not their morph deltas) are left in the source's axes for
 // the caller to map with the VertexMap returned, in a pass over them it makes anyway (the glTF
 // exporter's bounds and unit-normal passes): until then the rig is half converted. nullopt, and
 // nothing done, when the axes are equal.

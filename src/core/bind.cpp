@@ -95,6 +95,27 @@ std::string describeDropped(const BindReport::Dropped& d) {
   return s;
 }
 
+// Each morph weight track bound to the target's mesh of its name with as many morph targets (the
+// first such mesh no other track of the clip drives); the others dropped and named in `unbound`.
+void bindMorphWeights(const Rig& target, Animation& anim, std::vector<std::string>& unbound) {
+  std::vector<MorphWeightTrack> kept;
+  std::vector<bool> used(target.meshes.size(), false);
+  for (MorphWeightTrack& track : anim.morphWeights) {
+    track.meshIndex = -1;
+    for (size_t m = 0; m < target.meshes.size() && track.meshIndex < 0; ++m) {
+      const Mesh& mesh = target.meshes[m];
+      if (!used[m] && mesh.name == track.mesh && mesh.morphTargets.size() == track.targetCount) track.meshIndex = static_cast<int32_t>(m);
+    }
+    if (track.meshIndex < 0) {
+      unbound.push_back(fmt::format("'{}' ({} targets) in '{}'", printable(track.mesh), track.targetCount, printable(anim.name)));
+      continue;
+    }
+    used[static_cast<size_t>(track.meshIndex)] = true;
+    kept.push_back(std::move(track));
+  }
+  anim.morphWeights = std::move(kept);
+}
+
 }  // namespace
 
 void BindReport::add(const BindReport& other) {
@@ -141,6 +162,7 @@ Result<BindReport> bindAnimations(Rig& target, std::vector<Animation> animations
     }
   }
   BindReport report;
+  std::vector<std::string> unboundMorphs;
   for (Animation& anim : animations) {
     ++report.clips;
     std::vector<BoneTrack> kept;
@@ -164,7 +186,14 @@ Result<BindReport> bindAnimations(Rig& target, std::vector<Animation> animations
       ++report.bound;
     }
     anim.tracks = std::move(kept);
+    bindMorphWeights(target, anim, unboundMorphs);
     target.animations.push_back(std::move(anim));
+  }
+  if (!unboundMorphs.empty()) {
+    target.provenance.warn("unbound-morph-weights", fmt::format("binding to '{}': {} morph weight track{} drive no mesh of that name and target "
+                                                                "count (dropped): {}",
+                                                                target.name, unboundMorphs.size(), unboundMorphs.size() == 1 ? "" : "s",
+                                                                fmt::join(unboundMorphs, ", ")));
   }
   for (const BindReport::Dropped& d : report.dropped) {
     target.provenance.warn(d.reason == "match no bone" ? "unbound-track" : "duplicate-track",

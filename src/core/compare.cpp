@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <unordered_map>
 
@@ -143,6 +144,7 @@ std::vector<float> sampleTimes(const Animation& a, const Animation& b, const Com
         keys.insert(keys.end(), times->begin(), times->end());
       }
     }
+    for (const MorphWeightTrack& m : clip->morphWeights) keys.insert(keys.end(), m.times.begin(), m.times.end());
   }
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
@@ -213,6 +215,7 @@ class Comparer {
     for (const char* name : {"rest joints", "bind vertices", "clip joints", "clip vertices"}) out_.measures.push_back(Measure{name, 0.0, 0, {}});
     for (Measure& m : out_.measures) worst_.emplace_back(m);  // the measures are not moved from here on
     restA_ = pa_.jointWorld();
+    measureDeltas();
   }
 
   void rest() {
@@ -225,22 +228,27 @@ class Comparer {
     pair.samples = times.size();
     const size_t vertices = std::max<size_t>(out_.vertices, 1);
     const bool everyTime = o.maxClipVertexPoses == 0 || times.size() * vertices <= o.maxClipVertexPoses;
-    std::vector<double> apart(times.size()), moved(times.size());
+    std::vector<double> apart(times.size()), moved(times.size()), shaped(times.size());
     for (size_t i = 0; i < times.size(); ++i) {
       pa_.setTime(&a, times[i]);
       pb_.setTime(&b, times[i]);
       apart[i] = measureJoints(worst_[2], a.name, times[i]);
-      if (everyTime) measureVertices(worst_[3], a.name, times[i]);
-      else moved[i] = fromRest();
+      if (everyTime) {
+        measureVertices(worst_[3], a.name, times[i]);
+      } else {
+        moved[i] = fromRest();
+        shaped[i] = morphsApart();
+      }
     }
     if (everyTime) return;
-    const std::vector<size_t> chosen = vertexTimes(apart, moved, std::max<size_t>(o.maxClipVertexPoses / vertices, 2));
+    const std::vector<size_t> chosen = vertexTimes({&apart, &moved, &shaped}, std::max<size_t>(o.maxClipVertexPoses / vertices, 2));
     for (const size_t i : chosen) {
       pa_.setTime(&a, times[i]);
       pb_.setTime(&b, times[i]);
       measureVertices(worst_[3], a.name, times[i]);
     }
-    out_.notes.push_back(fmt::format("clip '{}': vertices posed at {} of {} times (those where the joints differ most, and move most from rest)",
+    out_.notes.push_back(fmt::format("clip '{}': vertices posed at {} of {} times (those where the joints differ most, move most from rest, "
+                                     "and the shape keys' weights differ most)",
                                      a.name, chosen.size(), times.size()));
   }
 
@@ -315,16 +323,51 @@ class Comparer {
     return d;
   }
 
-  // `count` sample indices, increasing: alternately the next largest of `apart` and of `moved`.
-  static std::vector<size_t> vertexTimes(const std::vector<double>& apart, const std::vector<double>& moved, size_t count) {
-    std::vector<size_t> byApart(apart.size()), byMoved(moved.size());
-    for (size_t i = 0; i < apart.size(); ++i) byApart[i] = byMoved[i] = i;
-    std::stable_sort(byApart.begin(), byApart.end(), [&](size_t x, size_t y) { return apart[x] > apart[y]; });
-    std::stable_sort(byMoved.begin(), byMoved.end(), [&](size_t x, size_t y) { return moved[x] > moved[y]; });
-    std::vector<bool> taken(apart.size(), false);
+  // How far the two rigs' shape keys pose apart at most, from their weights alone: per mesh pair and
+  // target, the weights' difference times the target's longest delta (a target one side lacks
+  // weighs 0 there), summed. Zero when neither has morph targets.
+  double morphsApart() const {
+    double sum = 0.0;
+    for (size_t mesh = 0; mesh < out_.meshes; ++mesh) {
+      const std::vector<float>& wa = pa_.morphWeights(mesh);
+      const std::vector<float>& wb = pb_.morphWeights(mesh);
+      for (size_t t = 0; t < std::max(wa.size(), wb.size()); ++t) {
+        const double w = std::fabs((t < wa.size() ? wa[t] : 0.0f) - (t < wb.size() ? wb[t] : 0.0f));
+        sum += w * std::max(t < wa.size() ? longestDelta_[0][mesh][t] : 0.0, t < wb.size() ? longestDelta_[1][mesh][t] : 0.0);
+      }
+    }
+    return sum;
+  }
+
+  // Per side, mesh and morph target: its longest position delta.
+  void measureDeltas() {
+    for (size_t side = 0; side < 2; ++side) {
+      const Rig& rig = side == 0 ? a_ : b_;
+      for (const Mesh& mesh : rig.meshes) {
+        std::vector<double>& longest = longestDelta_[side].emplace_back();
+        for (const MorphTarget& target : mesh.morphTargets) {
+          double l = 0.0;
+          for (const glm::vec3& d : target.positionDeltas) l = std::max(l, glm::length(glm::dvec3(d)));
+          longest.push_back(l);
+        }
+      }
+    }
+  }
+
+  // `count` sample indices, increasing: in turn the next largest of each ranking.
+  static std::vector<size_t> vertexTimes(std::initializer_list<const std::vector<double>*> rankings, size_t count) {
+    const size_t n = (*rankings.begin())->size();
+    std::vector<std::vector<size_t>> orders;
+    for (const std::vector<double>* values : rankings) {
+      std::vector<size_t>& order = orders.emplace_back(n);
+      for (size_t i = 0; i < n; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return (*values)[x] > (*values)[y]; });
+    }
+    std::vector<bool> taken(n, false);
     std::vector<size_t> out;
-    for (size_t k = 0; k < apart.size() && out.size() < count; ++k) {
-      for (const size_t i : {byApart[k], byMoved[k]}) {
+    for (size_t k = 0; k < n && out.size() < count; ++k) {
+      for (const std::vector<size_t>& order : orders) {
+        const size_t i = order[k];
         if (!taken[i] && out.size() < count) out.push_back(i);
         taken[i] = true;
       }
@@ -350,6 +393,7 @@ class Comparer {
   std::vector<int32_t> match_;
   std::vector<bool> measured_;  // per bone of the first rig: matched, and a joint on one side
   std::vector<glm::mat4> restA_;  // the first rig's joint world matrices at rest
+  std::vector<std::vector<double>> longestDelta_[2];  // measureDeltas()
   float lever_ = 0.0f;
 };
 

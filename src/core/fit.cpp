@@ -1,9 +1,11 @@
 #include "core/fit.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -65,6 +67,10 @@ std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit) {
     piece->name = fmt::format("{}_{}", mesh.name, pieces.size() - 1);
     piece->attachBone = mesh.attachBone;
     if (mesh.skinned()) piece->influenceOffsets.push_back(0);
+    // Each piece keeps every shape key, with the deltas of its own vertices.
+    piece->morphWeights = mesh.morphWeights;
+    piece->morphTargets.resize(mesh.morphTargets.size());
+    for (size_t t = 0; t < mesh.morphTargets.size(); ++t) piece->morphTargets[t].name = mesh.morphTargets[t].name;
   };
   const auto vertex = [&](uint32_t v) -> uint32_t {
     if (remap[v] >= 0) return static_cast<uint32_t>(remap[v]);
@@ -74,6 +80,11 @@ std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit) {
     piece->positions.push_back(mesh.positions[v]);
     if (!mesh.normals.empty()) piece->normals.push_back(mesh.normals[v]);
     if (!mesh.uvs.empty()) piece->uvs.push_back(mesh.uvs[v]);
+    for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+      const MorphTarget& target = mesh.morphTargets[t];
+      piece->morphTargets[t].positionDeltas.push_back(target.positionDeltas[v]);
+      if (!target.normalDeltas.empty()) piece->morphTargets[t].normalDeltas.push_back(target.normalDeltas[v]);
+    }
     if (mesh.skinned()) {
       piece->influences.insert(piece->influences.end(), mesh.influences.begin() + mesh.influenceOffsets[v],
                                mesh.influences.begin() + mesh.influenceOffsets[v + 1]);
@@ -235,6 +246,11 @@ Status bindRiders(Rig& rig, std::string_view format) {
       const glm::vec3 moved = normalMatrix * n;
       if (glm::length(moved) > 0.0f) n = glm::normalize(moved);
     }
+    // Deltas are vectors: the bind's linear part alone (never its translation).
+    for (MorphTarget& target : mesh.morphTargets) {
+      for (glm::vec3& d : target.positionDeltas) d = glm::mat3(bind) * d;
+      for (glm::vec3& d : target.normalDeltas) d = normalMatrix * d;
+    }
     mesh.influences.assign(mesh.positions.size(), Influence{static_cast<uint32_t>(b), 1.0f});
     mesh.influenceOffsets.resize(mesh.positions.size() + 1);
     std::iota(mesh.influenceOffsets.begin(), mesh.influenceOffsets.end(), 0u);
@@ -250,7 +266,75 @@ Status bindRiders(Rig& rig, std::string_view format) {
   return Ok{};
 }
 
+// A split mesh's morph weight tracks, one per piece (the pieces keep every target), and every
+// track bound again to its mesh by name, since the mesh indices moved.
+void followSplitMeshes(Rig& rig, const std::vector<std::pair<std::string, size_t>>& splits) {
+  for (Animation& anim : rig.animations) {
+    std::vector<MorphWeightTrack> tracks;
+    for (MorphWeightTrack& track : anim.morphWeights) {
+      const auto split = std::find_if(splits.begin(), splits.end(), [&](const auto& s) { return s.first == track.mesh; });
+      if (split == splits.end()) {
+        tracks.push_back(std::move(track));
+        continue;
+      }
+      for (size_t p = 0; p < split->second; ++p) {
+        tracks.push_back(track);
+        tracks.back().mesh = fmt::format("{}_{}", track.mesh, p);
+      }
+    }
+    anim.morphWeights = std::move(tracks);
+    for (MorphWeightTrack& track : anim.morphWeights) {
+      track.meshIndex = -1;
+      for (size_t m = 0; m < rig.meshes.size() && track.meshIndex < 0; ++m) {
+        if (rig.meshes[m].name == track.mesh && rig.meshes[m].morphTargets.size() == track.targetCount) track.meshIndex = static_cast<int32_t>(m);
+      }
+    }
+  }
+}
+
+// A format without morph targets: every mesh's targets and every clip's weight keys dropped, one
+// warning per mesh with its target count and how far that moves a vertex at most.
+void dropMorphTargets(Rig& rig, std::string_view format) {
+  for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    Mesh& mesh = rig.meshes[m];
+    if (mesh.morphTargets.empty()) continue;
+    const float bound = morphLossBound(mesh, m, rig.animations) * rig.provenance.axes.metresPerUnit;
+    size_t keyed = 0;
+    for (const Animation& anim : rig.animations) {
+      for (const MorphWeightTrack& track : anim.morphWeights) keyed += track.meshIndex == static_cast<int32_t>(m);
+    }
+    rig.provenance.warn("morph-targets-dropped",
+                        fmt::format("mesh '{}': {} morph targets (shape keys){} dropped; {} stores none, so its vertices rest at their base "
+                                    "shape, up to {:.3g} m from where the shape keys put them",
+                                    printable(mesh.name), mesh.morphTargets.size(), keyed > 0 ? fmt::format(" and {} weight tracks", keyed) : "",
+                                    format, bound));
+    mesh.morphTargets.clear();
+    mesh.morphWeights.clear();
+  }
+  for (Animation& anim : rig.animations) anim.morphWeights.clear();
+}
+
 }  // namespace
+
+float morphLossBound(const Mesh& mesh, size_t meshIndex, const std::vector<Animation>& animations) {
+  float bound = 0.0f;
+  for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+    float longest = 0.0f;
+    for (const glm::vec3& d : mesh.morphTargets[t].positionDeltas) longest = std::max(longest, glm::length(d));
+    float weight = t < mesh.morphWeights.size() ? std::fabs(mesh.morphWeights[t]) : 0.0f;
+    for (const Animation& anim : animations) {
+      for (const MorphWeightTrack& track : anim.morphWeights) {
+        if (track.meshIndex != static_cast<int32_t>(meshIndex) || t >= track.targetCount) continue;
+        // A cubic segment may overshoot its keys; its values still bound the keyed weights a writer drops.
+        for (size_t k = 0; k < track.times.size() && k * track.targetCount + t < track.weights.size(); ++k) {
+          weight = std::max(weight, std::fabs(track.weights[k * track.targetCount + t]));
+        }
+      }
+    }
+    bound += longest * weight;
+  }
+  return bound;
+}
 
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format) {
   if (limits.maxJoints > 0) {
@@ -263,6 +347,7 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
   }
   if (limits.skinnedMeshesOnly) RP_CHECK(bindRiders(rig, format));
   std::vector<Mesh> meshes;
+  std::vector<std::pair<std::string, size_t>> splits;  // mesh name, pieces
   for (Mesh& mesh : rig.meshes) {
     if (limits.maxInfluences > 0 && mesh.skinned() && mesh.maxInfluences() > limits.maxInfluences) {
       const auto [reduced, worst] = reduceInfluences(mesh, limits.maxInfluences);
@@ -277,12 +362,15 @@ Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format)
       std::vector<Mesh> pieces = splitMesh(mesh, limits.maxVertices);
       rig.provenance.warn("mesh-split", fmt::format("mesh '{}': {} vertices; {} indexes at most {} per mesh, so it was split into {} meshes",
                                                     mesh.name, mesh.positions.size(), format, limits.maxVertices, pieces.size()));
+      splits.emplace_back(mesh.name, pieces.size());
       for (Mesh& p : pieces) meshes.push_back(std::move(p));
       continue;
     }
     meshes.push_back(std::move(mesh));
   }
   rig.meshes = std::move(meshes);
+  if (!splits.empty()) followSplitMeshes(rig, splits);
+  if (!limits.keepsMorphTargets) dropMorphTargets(rig, format);
   for (Animation& anim : rig.animations) {
     if (limits.noEvents && !anim.events.empty()) {
       rig.provenance.warn("events-dropped", fmt::format("animation '{}': {} events dropped; {} stores none", anim.name, anim.events.size(), format));

@@ -30,12 +30,20 @@ struct WriteLimits {
   // The format's rule (Skeleton::inheritScale): whether children inherit their parent's scale. A rig
   // of the other rule poses the bones under a scaled parent differently there: they are counted.
   bool childrenInheritScale = true;
+  // The format stores morph targets (shape keys) and their weight keys. Not: they are dropped, and
+  // one warning per mesh gives an upper bound of how far that moves a vertex.
+  bool keepsMorphTargets = false;
 };
 
 // Splits a mesh into pieces of at most `limit` vertices, triangle by triangle (a triangle never
 // straddles two pieces; shared vertices are copied into each piece that needs them). Exact: the
 // pieces pose as the mesh did.
 std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit);
+
+// The most a vertex of `mesh` moves, in the mesh's units, when its morph targets are dropped: the
+// sum over targets of the longest position delta times the largest weight the target takes (its
+// default or any key of `animations` on that mesh).
+float morphLossBound(const Mesh& mesh, size_t meshIndex, const std::vector<Animation>& animations);
 
 // Changes `rig` to fit `limits`; each loss is a warning in rig.provenance naming the mesh or clip
 // and what went. `format` names the target in messages.

@@ -37,4 +37,29 @@ float sampleKeys(const Keys<float>& keys, float t, float rest) { return sample(k
 glm::vec3 sampleKeys(const Keys<glm::vec3>& keys, float t, const glm::vec3& rest) { return sample(keys, t, rest); }
 glm::quat sampleKeys(const Keys<glm::quat>& keys, float t, const glm::quat& rest) { return sample(keys, t, rest); }
 
+std::vector<float> sampleMorphWeights(const MorphWeightTrack& track, float t, const std::vector<float>& rest) {
+  const size_t n = track.times.size(), w = track.targetCount;
+  std::vector<float> out(w, 0.0f);
+  if (n == 0 || track.weights.size() != n * w) {
+    for (size_t i = 0; i < w && i < rest.size(); ++i) out[i] = rest[i];
+    return out;
+  }
+  // Each target's weights are one scalar key set over the shared times.
+  Keys<float> keys;
+  keys.times = track.times;
+  keys.interpolation = track.interpolation;
+  const bool cubic = track.interpolation == Interpolation::CubicSpline && track.inTangents.size() == n * w && track.outTangents.size() == n * w;
+  for (size_t i = 0; i < w; ++i) {
+    keys.values.resize(n);
+    for (size_t k = 0; k < n; ++k) keys.values[k] = track.weights[k * w + i];
+    if (cubic) {
+      keys.inTangents.resize(n);
+      keys.outTangents.resize(n);
+      for (size_t k = 0; k < n; ++k) keys.inTangents[k] = track.inTangents[k * w + i], keys.outTangents[k] = track.outTangents[k * w + i];
+    }
+    out[i] = sample(keys, t, 0.0f);
+  }
+  return out;
+}
+
 }  // namespace rigport

@@ -14,5 +14,8 @@ namespace rigport {
 float sampleKeys(const Keys<float>& keys, float t, float rest);
 glm::vec3 sampleKeys(const Keys<glm::vec3>& keys, float t, const glm::vec3& rest);
 glm::quat sampleKeys(const Keys<glm::quat>& keys, float t, const glm::quat& rest);
+// The weights of `track` at time `t` (targetCount of them), by the same rules; `rest` (the mesh's
+// default weights, or empty for zeros) when the track has no keys or its arrays disagree in size.
+std::vector<float> sampleMorphWeights(const MorphWeightTrack& track, float t, const std::vector<float>& rest);
 
 }  // namespace rigport

@@ -1,5 +1,7 @@
 #include "core/pose.hpp"
 
+#include <algorithm>
+
 #include "core/key_sample.hpp"
 
 namespace rigport {
@@ -59,6 +61,20 @@ void Pose::setTime(const Animation* clip, float t) {
       bone.scale = sampleKeys(track.scale, t, bind.scale);
     }
   }
+  morphWeights_.resize(rig_.meshes.size());
+  for (size_t m = 0; m < rig_.meshes.size(); ++m) {
+    const Mesh& mesh = rig_.meshes[m];
+    morphWeights_[m].assign(mesh.morphTargets.size(), 0.0f);
+    std::copy_n(mesh.morphWeights.begin(), std::min(mesh.morphWeights.size(), mesh.morphTargets.size()), morphWeights_[m].begin());
+  }
+  if (clip != nullptr) {
+    for (const MorphWeightTrack& track : clip->morphWeights) {
+      if (track.meshIndex < 0 || static_cast<size_t>(track.meshIndex) >= rig_.meshes.size()) continue;  // unbound: moves nothing
+      const size_t m = static_cast<size_t>(track.meshIndex);
+      if (track.targetCount != rig_.meshes[m].morphTargets.size()) continue;
+      morphWeights_[m] = sampleMorphWeights(track, t, morphWeights_[m]);
+    }
+  }
   // By the skeleton's own rule (Skeleton::inheritScale): glTF's, or Spore's, whose children do not
   // inherit scale; the exporter's compensation nodes make a glTF client pose the latter alike.
   world_ = posed_.worldBindMatrices();
@@ -68,7 +84,12 @@ void Pose::setTime(const Animation* clip, float t) {
 
 glm::vec3 Pose::vertex(size_t m, size_t v) const {
   const Mesh& mesh = rig_.meshes[m];
-  const glm::vec4 p(mesh.positions[v], 1.0f);
+  glm::vec3 shaped = mesh.positions[v];
+  for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+    const float w = morphWeights_[m][t];
+    if (w != 0.0f && v < mesh.morphTargets[t].positionDeltas.size()) shaped += w * mesh.morphTargets[t].positionDeltas[v];
+  }
+  const glm::vec4 p(shaped, 1.0f);
   if (!mesh.skinned()) {
     const bool onBone = mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) < world_.size();
     return glm::vec3(onBone ? world_[static_cast<size_t>(mesh.attachBone)] * p : p);

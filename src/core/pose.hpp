@@ -1,7 +1,9 @@
 // Pose: a rig as a glTF client poses it (glTF 2.0 §3.7.3.3 "Skins", gltf_ecosystem.md §1.1): a
 // joint's world matrix is its parent's times its local T·R·S (less the parent's scale where the
 // skeleton's children do not inherit it, Skeleton::inheritScale), a skinned vertex is the weighted sum
-// of (joint world × inverse bind matrix)·v, an unskinned mesh rides on its bone (or the model root).
+// of (joint world × inverse bind matrix)·v, an unskinned mesh rides on its bone (or the model root);
+// v is the base position plus each morph target's delta times its weight (§3.7.2.2), the weights
+// sampled from the clip's morph weight track of the mesh, else the mesh's default weights.
 // What `rigport compare` measures (core/compare.hpp); it applies the glTF exporter's rules where
 // the rig model leaves a choice, so that a rig and its .glb pose alike.
 #pragma once
@@ -23,7 +25,8 @@ class Pose {
   // Moves the bones to time `t` (seconds) of `clip`, a clip bound to this rig's skeleton whose
   // tracks are Absolute (makeAbsolute(), core/track_space.hpp): each keyed channel sampled by its
   // own interpolation (sampleKeys(), core/key_sample.hpp), every other channel at the bone's rest
-  // value. nullptr: the rest pose.
+  // value; so are the morph weights of the meshes its bound morph weight tracks drive.
+  // nullptr: the rest pose.
   void setTime(const Animation* clip, float t);
 
   // Per bone, its world matrix in the current pose.
@@ -32,6 +35,8 @@ class Pose {
   // exporter renormalises them to 1); a vertex without weight rides on the shallowest joint (where
   // the exporter puts it).
   glm::vec3 vertex(size_t m, size_t v) const;
+  // Mesh m's morph target weights in the current pose, one per target.
+  const std::vector<float>& morphWeights(size_t m) const { return morphWeights_[m]; }
 
  private:
   const Rig& rig_;
@@ -40,6 +45,7 @@ class Pose {
   std::vector<glm::mat4> world_;
   std::vector<glm::mat4> skin_;          // per bone: world × inverse bind
   size_t rootJoint_ = 0;                 // a bone index
+  std::vector<std::vector<float>> morphWeights_;  // per mesh, per morph target: its weight now
 };
 
 }  // namespace rigport

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -127,6 +128,31 @@ Status repairAttribute(Rig& rig, std::vector<V>& values, size_t m, const char* n
   if (!damaged.empty()) {
     rig.provenance.warn(fmt::format("repaired-{}", name), fmt::format("mesh {}: {} {}(s) not finite ({}) set to {}", m,
                                                                       damaged.size(), name, firstIndices(damaged), replacementText));
+  }
+  return Ok{};
+}
+
+// A morph target's delta that is not finite would move its vertex to infinity at any weight above
+// zero: it becomes zero (the vertex stays at its base under that target), said once per mesh.
+Status repairMorphDeltas(Rig& rig, Mesh& mesh, size_t m, bool strict) {
+  std::vector<size_t> damaged;  // targets with a delta repaired
+  for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+    MorphTarget& target = mesh.morphTargets[t];
+    bool repaired = false;
+    for (auto [deltas, name] : {std::pair{&target.positionDeltas, "positionDeltas"}, std::pair{&target.normalDeltas, "normalDeltas"}}) {
+      if (!anyNonFinite(*deltas)) continue;
+      for (size_t v = 0; v < deltas->size(); ++v) {
+        if (finite((*deltas)[v])) continue;
+        if (strict) return notRepaired(fmt::format("meshes[{}]/morphTargets[{}]/{}[{}]", m, t, name, v), "morph target delta is not finite");
+        (*deltas)[v] = glm::vec3(0.0f);
+        repaired = true;
+      }
+    }
+    if (repaired) damaged.push_back(t);
+  }
+  if (!damaged.empty()) {
+    rig.provenance.warn("repaired-morph-delta", fmt::format("mesh {} '{}': {} morph target(s) with deltas that are not finite ({}); those deltas set to 0",
+                                                            m, mesh.name, damaged.size(), firstIndices(damaged)));
   }
   return Ok{};
 }
@@ -299,6 +325,33 @@ size_t dropDamagedKeys(Keys<T>& keys) {
   return n - kept;
 }
 
+// A morph weight key (its time, one of its weights or tangents not finite) out of its track, the
+// rest kept in order; returns how many went. A track whose arrays disagree is left to validate().
+size_t dropDamagedKeys(MorphWeightTrack& track) {
+  const size_t n = track.times.size(), w = track.targetCount;
+  const bool tangents = !track.inTangents.empty();
+  if (track.weights.size() != n * w || (tangents && (track.inTangents.size() != n * w || track.outTangents.size() != n * w))) return 0;
+  if (!anyNonFinite(track.times) && !anyNonFinite(track.weights) && !anyNonFinite(track.inTangents) && !anyNonFinite(track.outTangents)) return 0;
+  const auto rowFinite = [w](const std::vector<float>& values, size_t k) {
+    return values.empty() || std::all_of(values.begin() + static_cast<std::ptrdiff_t>(k * w),
+                                         values.begin() + static_cast<std::ptrdiff_t>((k + 1) * w), [](float v) { return std::isfinite(v); });
+  };
+  size_t kept = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (!std::isfinite(track.times[k]) || !rowFinite(track.weights, k) || !rowFinite(track.inTangents, k) || !rowFinite(track.outTangents, k)) continue;
+    track.times[kept] = track.times[k];
+    for (std::vector<float>* values : {&track.weights, &track.inTangents, &track.outTangents}) {
+      if (!values->empty()) std::copy_n(values->begin() + static_cast<std::ptrdiff_t>(k * w), w, values->begin() + static_cast<std::ptrdiff_t>(kept * w));
+    }
+    ++kept;
+  }
+  track.times.resize(kept);
+  for (std::vector<float>* values : {&track.weights, &track.inTangents, &track.outTangents}) {
+    if (!values->empty()) values->resize(kept * w);
+  }
+  return n - kept;
+}
+
 bool badEventTime(const Event& e) { return !std::isfinite(e.time); }
 
 // Every key time of every channel and every event time of one clip.
@@ -313,6 +366,7 @@ void forEachTime(const Animation& anim, F see) {
     keys(t.scale.times);
   }
   for (const ScalarChannel& c : anim.scalars) keys(c.keys.times);
+  for (const MorphWeightTrack& m : anim.morphWeights) keys(m.times);
   for (const Event& e : anim.events) see(e.time);
 }
 
@@ -359,6 +413,10 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
         return notRepaired(fmt::format("animations[{}]/scalars[{}]", a, c), "a key time, value or tangent is not finite");
       }
     }
+    for (size_t m = 0; m < anim.morphWeights.size(); ++m) {
+      MorphWeightTrack copy = anim.morphWeights[m];
+      if (dropDamagedKeys(copy) > 0) return notRepaired(fmt::format("animations[{}]/morphWeights[{}]", a, m), "a key time, weight or tangent is not finite");
+    }
     if (const auto e = std::find_if(anim.events.begin(), anim.events.end(), badEventTime); e != anim.events.end()) {
       return notRepaired(fmt::format("animations[{}]/events[{}]", a, e - anim.events.begin()), "event time is not finite");
     }
@@ -382,6 +440,12 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
     keys += dropped;
     if (dropped > 0) scalars.push_back(c);
   }
+  std::vector<size_t> morphs;
+  for (size_t m = 0; m < anim.morphWeights.size(); ++m) {
+    const size_t dropped = dropDamagedKeys(anim.morphWeights[m]);
+    keys += dropped;
+    if (dropped > 0) morphs.push_back(m);
+  }
   const size_t events = std::erase_if(anim.events, badEventTime);
   const bool duration = !std::isfinite(anim.duration);
   if (duration) {
@@ -394,6 +458,7 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
   if (rescaled > 0) what += fmt::format(", {} rotation key(s) too long or too short for float arithmetic rescaled to unit length", rescaled);
   if (!tracks.empty()) what += fmt::format(" (tracks {})", firstIndices(tracks));
   if (!scalars.empty()) what += fmt::format(" (scalar channels {})", firstIndices(scalars));
+  if (!morphs.empty()) what += fmt::format(" (morph weight tracks {})", firstIndices(morphs));
   if (events > 0) what += fmt::format("; {} event(s) with a time that is not finite dropped", events);
   if (duration) what += fmt::format("; the duration, not finite, set to the last time {} s", anim.duration);
   rig.provenance.warn("repaired-key", fmt::format("animation '{}': {}", anim.name, what));
@@ -423,6 +488,9 @@ Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
     shift(t.scale, by);
   }
   for (ScalarChannel& s : anim.scalars) shift(s.keys, by);
+  for (MorphWeightTrack& m : anim.morphWeights) {
+    for (float& t : m.times) t += by;
+  }
   for (Event& e : anim.events) e.time += by;
   anim.duration += by;
   rig.provenance.warn("negative-key-time", fmt::format("animation '{}' starts at {} s; its keys were shifted by {} s to start at 0",
@@ -451,6 +519,7 @@ Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, b
   RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
   RP_CHECK(repairZeroNormals(rig, mesh.normals, m, up, strict));
   RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
+  RP_CHECK(repairMorphDeltas(rig, mesh, m, strict));
   return Ok{};
 }
 

@@ -80,6 +80,7 @@ size_t Animation::keyCount() const {
   size_t n = 0;
   for (const BoneTrack& t : tracks) n += t.translation.times.size() + t.rotation.times.size() + t.scale.times.size();
   for (const ScalarChannel& s : scalars) n += s.keys.times.size();
+  for (const MorphWeightTrack& m : morphWeights) n += m.times.size();
   return n;
 }
 

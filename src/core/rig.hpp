@@ -112,6 +112,15 @@ struct MeshPart {
   uint32_t indexCount = 0;  // multiple of 3
 };
 
+// A blend shape (glTF morph target, Blender shape key; gltf_ecosystem.md §1.2, Spec §3.7.2.2): a
+// vertex at weight w lies at base + w·Δ, summed over the mesh's targets, before skinning. Deltas
+// are vectors: an axis change turns and scales them but never moves them.
+struct MorphTarget {
+  std::string name;
+  std::vector<glm::vec3> positionDeltas;  // one per vertex
+  std::vector<glm::vec3> normalDeltas;    // empty or one per vertex
+};
+
 struct Mesh {
   std::string name;
   std::vector<glm::vec3> positions;
@@ -127,6 +136,10 @@ struct Mesh {
   InfluenceList influences;  // resize() leaves new elements unwritten
   // For an unskinned mesh: the bone it rides on (-1 = model root).
   int32_t attachBone = -1;
+  std::vector<MorphTarget> morphTargets;
+  // The weight of each target when no clip keys it (glTF mesh.weights): empty or one per target;
+  // empty means every weight 0.
+  std::vector<float> morphWeights;
 
   size_t vertexCount() const { return positions.size(); }
   bool skinned() const { return !influenceOffsets.empty(); }
@@ -203,6 +216,20 @@ struct ScalarChannel {
   Keys<float> keys;
 };
 
+// Keys of a mesh's morph target weights (a glTF `weights` channel, Spec §3.11): every key holds one
+// weight per target, key by key, as glTF's sampler output lays them out.
+struct MorphWeightTrack {
+  std::string mesh;        // the mesh's name, as glTF binds a node's mesh
+  int32_t meshIndex = -1;  // resolved index into Rig::meshes, -1 until bound (like BoneTrack::bone)
+  uint32_t targetCount = 0;
+  std::vector<float> times;    // seconds, strictly increasing
+  std::vector<float> weights;  // times.size() × targetCount
+  Interpolation interpolation = Interpolation::Linear;
+  // CubicSpline only (empty otherwise): laid out as `weights`, per second (as Keys' tangents).
+  std::vector<float> inTangents;
+  std::vector<float> outTangents;
+};
+
 struct Event {
   float time = 0.0f;
   std::string type;
@@ -214,9 +241,10 @@ struct Animation {
   float duration = 0.0f;  // seconds
   std::vector<BoneTrack> tracks;
   std::vector<ScalarChannel> scalars;
+  std::vector<MorphWeightTrack> morphWeights;
   std::vector<Event> events;
   nlohmann::json extras;
-  size_t keyCount() const;  // all keys of all tracks and scalar channels
+  size_t keyCount() const;  // all keys of all tracks, scalar channels and morph weight tracks
 };
 
 // The source's coordinate system: which axis is up, which way a character faces, handedness and

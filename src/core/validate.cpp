@@ -41,6 +41,27 @@ Status checkKeys(const Keys<T>& keys, const Path& path) {
   return Ok{};
 }
 
+// A morph weight track's arrays agree with its times and target count, and a bound one drives a
+// mesh with that many targets.
+Status checkMorphWeights(const Rig& rig, const MorphWeightTrack& track, const std::string& path) {
+  if (track.meshIndex < -1 || (track.meshIndex >= 0 && static_cast<size_t>(track.meshIndex) >= rig.meshes.size())) {
+    return invalidModel(path, fmt::format("track names mesh {} of {}", track.meshIndex, rig.meshes.size()));
+  }
+  if (track.meshIndex >= 0 && rig.meshes[static_cast<size_t>(track.meshIndex)].morphTargets.size() != track.targetCount) {
+    return invalidModel(path, fmt::format("{} weights per key, but mesh '{}' has {} morph targets", track.targetCount,
+                                          rig.meshes[static_cast<size_t>(track.meshIndex)].name,
+                                          rig.meshes[static_cast<size_t>(track.meshIndex)].morphTargets.size()));
+  }
+  const size_t n = track.times.size() * track.targetCount;
+  const size_t tangents = track.interpolation == Interpolation::CubicSpline ? n : 0;
+  if (track.weights.size() != n || track.inTangents.size() != tangents || track.outTangents.size() != tangents) {
+    return invalidModel(path, fmt::format("{} weights, {} in- and {} out-tangents for {} keys of {} targets", track.weights.size(),
+                                          track.inTangents.size(), track.outTangents.size(), track.times.size(), track.targetCount));
+  }
+  if (anyNonFinite(track.times)) return invalidModel(path + "/times", "a key time is not finite");
+  return Ok{};
+}
+
 // Extras are merged into glTF objects (core/rig.hpp), so anything but null or an object is a bug.
 Status checkExtras(const nlohmann::json& extras, const std::string& path) {
   if (extras.is_null() || extras.is_object()) return Ok{};
@@ -102,6 +123,19 @@ Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
   }
   if (!mesh.parts.empty() && covered != mesh.indices.size()) {
     return invalidModel(mp, fmt::format("parts cover {} of {} indices", covered, mesh.indices.size()));
+  }
+  if (!mesh.morphWeights.empty() && mesh.morphWeights.size() != mesh.morphTargets.size()) {
+    return invalidModel(mp, fmt::format("{} default morph weights for {} targets", mesh.morphWeights.size(), mesh.morphTargets.size()));
+  }
+  for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+    const MorphTarget& target = mesh.morphTargets[t];
+    const std::string tp = fmt::format("{}/morphTargets[{}]", mp, t);
+    if (target.positionDeltas.size() != nv) return invalidModel(tp, fmt::format("{} position deltas for {} vertices", target.positionDeltas.size(), nv));
+    if (!target.normalDeltas.empty() && target.normalDeltas.size() != nv) {
+      return invalidModel(tp, fmt::format("{} normal deltas for {} vertices", target.normalDeltas.size(), nv));
+    }
+    // repairRig() replaces deltas that are not finite, as it does positions.
+    if (everyElement && (anyNonFinite(target.positionDeltas) || anyNonFinite(target.normalDeltas))) return invalidModel(tp, "a delta is not finite");
   }
   if (mesh.attachBone < -1 || (mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) >= nb)) {
     return invalidModel(mp, fmt::format("attached to bone {} of {}", mesh.attachBone, nb));
@@ -181,6 +215,7 @@ Status validate(const Rig& rig, MeshChecks meshes) {
     for (size_t s = 0; s < anim.scalars.size(); ++s) {
       RP_CHECK(checkKeys(anim.scalars[s].keys, [a, s] { return fmt::format("animations[{}]/scalars[{}]", a, s); }));
     }
+    for (size_t w = 0; w < anim.morphWeights.size(); ++w) RP_CHECK(checkMorphWeights(rig, anim.morphWeights[w], fmt::format("animations[{}]/morphWeights[{}]", a, w)));
   }
   return Ok{};
 }

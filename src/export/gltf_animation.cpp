@@ -5,8 +5,10 @@
 // relative to the bind pose are made absolute first (core/track_space.hpp). Events and scalar
 // channels have no glTF form: they go to the animation's extras, and an animation left with no
 // channel (glTF requires at least one) goes to the root extras, so nothing is dropped silently.
+// Morph weight tracks become weights channels on their mesh's node.
 // Samplers and channels are plain records written as JSON text: a clip package has tens of
 // thousands, and as nlohmann objects they cost more than the keys themselves.
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -257,6 +259,40 @@ Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Anim
   return Ok{};
 }
 
+// One weights channel per bound morph weight track, on its mesh's node (Spec §3.11: the output is
+// keys × targets weights, ×3 for CUBICSPLINE, each key's in-tangents, weights, out-tangents).
+Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vector<Sampler>& samplers, std::vector<Channel>& channels) {
+  for (size_t i = 0; i < anim.morphWeights.size(); ++i) {
+    const MorphWeightTrack& track = anim.morphWeights[i];
+    const std::string at = fmt::format("animations[{}]/morphWeights[{}]", a, i);
+    if (track.meshIndex < 0 || track.times.empty()) continue;  // unbound: named by bindAnimations()
+    const std::optional<uint32_t> node = doc.meshNode[static_cast<size_t>(track.meshIndex)];
+    if (!node) continue;  // a mesh without vertices has no node (root extras.meshesWithoutVertices)
+    if (track.times.front() < 0.0f) return invalidModel(at + "/times[0]", fmt::format("key time {} is negative; glTF times start at 0 or later", track.times.front()));
+    if (anyNonFinite(track.times) || anyNonFinite(track.weights) || anyNonFinite(track.inTangents) || anyNonFinite(track.outTangents)) {
+      return invalidModel(at, "a key time, weight or tangent is not finite");
+    }
+    const size_t n = track.times.size(), w = track.targetCount;
+    const uint32_t input = doc.buffer.copyAccessor(track.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR", ViewTarget::None,
+                                                   std::span(&track.times.front(), 1), std::span(&track.times.back(), 1));
+    const bool cubic = track.interpolation == Interpolation::CubicSpline && n >= 2;
+    const char* interpolation = track.interpolation == Interpolation::Step ? "STEP" : cubic ? "CUBICSPLINE" : "LINEAR";
+    const size_t elements = n * w * (cubic ? 3 : 1);
+    const size_t offset = doc.buffer.allocate(elements * sizeof(float));
+    float* out = reinterpret_cast<float*>(doc.buffer.at(offset));
+    for (size_t k = 0; k < n; ++k) {
+      // The first in- and the last out-tangent are unused and written as zero, as the spec asks.
+      if (cubic) out = k == 0 ? std::fill_n(out, w, 0.0f) : std::copy_n(track.inTangents.data() + k * w, w, out);
+      out = std::copy_n(track.weights.data() + k * w, w, out);
+      if (cubic) out = k + 1 == n ? std::fill_n(out, w, 0.0f) : std::copy_n(track.outTangents.data() + k * w, w, out);
+    }
+    const uint32_t output = doc.buffer.accessor(offset, elements * sizeof(float), elements, ComponentType::Float, "SCALAR", ViewTarget::None);
+    samplers.push_back(Sampler{input, output, interpolation});
+    channels.push_back(Channel{static_cast<uint32_t>(samplers.size() - 1), *node, "weights"});
+  }
+  return Ok{};
+}
+
 }  // namespace
 
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
@@ -268,6 +304,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
   for (const Animation& anim : animations) {
     bytes += 256 + anim.tracks.size() * 3 * 140 + anim.events.size() * 96;
     for (const ScalarChannel& c : anim.scalars) bytes += 128 + c.keys.times.size() * 24;
+    bytes += anim.morphWeights.size() * 2 * 140;
   }
   doc.animations.reserve(bytes);
   JsonWriter w(doc.animations);
@@ -302,6 +339,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
       RP_CHECK(writer.add(track.scale, node, "scale", KeysAt{a, t, "scale"}));
     }
     RP_CHECK(addCompensationScales(doc, rig.skeleton, anim, trackOfBone, a, samplers, channels));
+    RP_CHECK(addMorphWeights(doc, anim, a, samplers, channels));
     const std::string name = anim.name.empty() ? fmt::format("animation_{}", a) : anim.name;
     if (channels.empty()) {
       // glTF requires channels and samplers to have at least one item.

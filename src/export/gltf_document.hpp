@@ -71,6 +71,8 @@ struct Document {
   // lifting the model onto the ground (GltfOptions::groundLift), which also holds the meshes riding
   // on no bone.
   std::vector<uint32_t> boneNode;
+  // Per rig mesh: its node (addMeshes), where a weights channel goes; none for a mesh without vertices.
+  std::vector<std::optional<uint32_t>> meshNode;
   // Per bone: the node carrying its translation and its parent's inverse scale, where the skeleton
   // does not inherit scale (gltf_scale_compensation.hpp).
   std::vector<std::optional<uint32_t>> compensationNode;

@@ -25,6 +25,7 @@ size_t estimateBytes(const Rig& rig) {
   for (const Mesh& m : rig.meshes) {
     const size_t sets = m.maxInfluences() > 4 ? 2 : 1;
     bytes += m.positions.size() * (12 + 12 + 8 + (m.skinned() ? sets * (8 + 16) : 0)) + m.indices.size() * 4 + 64;
+    for (const MorphTarget& t : m.morphTargets) bytes += (t.positionDeltas.size() + t.normalDeltas.size()) * 12;
   }
   for (const Animation& a : rig.animations) {
     for (const BoneTrack& t : a.tracks) {
@@ -33,6 +34,7 @@ size_t estimateBytes(const Rig& rig) {
       bytes += t.translation.times.size() * (4 + 12 * cubic(t.translation)) + t.rotation.times.size() * (4 + 16 * cubic(t.rotation)) +
                t.scale.times.size() * (4 + 12 * cubic(t.scale)) + 48;
     }
+    for (const MorphWeightTrack& t : a.morphWeights) bytes += (t.times.size() + 3 * t.weights.size()) * 4 + 8;
   }
   return bytes;
 }

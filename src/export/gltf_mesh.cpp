@@ -3,7 +3,9 @@
 // JOINTS_n as UNSIGNED_BYTE (UNSIGNED_SHORT beyond 256 joints, never FLOAT: it crashes the npm
 // validator) and WEIGHTS_n as FLOAT. A skinned mesh's node sits at the scene root with no
 // transform (NODE_SKINNED_MESH_NON_ROOT / _LOCAL_TRANSFORMS); an unskinned one hangs under the
-// bone it rides on, its vertices being in that bone's space.
+// bone it rides on, its vertices being in that bone's space. Morph targets: POSITION deltas (with
+// the min/max the spec requires of them) and NORMAL deltas where the mesh has normals, the default
+// `weights`, and the targets' names in `extras.targetNames` (Blender's and three.js's convention).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -81,13 +83,35 @@ uint32_t writeIndices(Document& doc, const Mesh& mesh, Mesh* own, size_t first, 
   return doc.buffer.borrowAccessor(in, n * 4, n, ComponentType::UnsignedInt, "SCALAR", ViewTarget::ElementArrayBuffer);
 }
 
-// One primitive per non-empty part, all sharing `attributes`; a mesh without parts is one
-// primitive with the default material, and without indices (not known to form triangles) POINTS.
-Json primitives(Document& doc, const Mesh& mesh, Mesh* own, const Json& attributes) {
+// Each morph target's accessors, as a primitive's `targets`; null when the mesh has none.
+Result<Json> writeMorphTargets(Document& doc, const Mesh& mesh, const std::string& path) {
+  if (mesh.morphTargets.empty()) return Json();
+  Json targets = Json::array();
+  for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
+    const MorphTarget& target = mesh.morphTargets[t];
+    const size_t n = target.positionDeltas.size();
+    const PositionBounds b = positionBounds(target.positionDeltas.data(), n);
+    if (!b.finite) return invalidModel(fmt::format("{}/morphTargets[{}]", path, t), "a position delta is not finite");
+    Json attributes = Json::object();
+    attributes["POSITION"] = doc.buffer.borrowAccessor(target.positionDeltas.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer,
+                                                       std::array{b.lo.x, b.lo.y, b.lo.z}, std::array{b.hi.x, b.hi.y, b.hi.z});
+    // A NORMAL target needs a NORMAL attribute to add to (Spec §3.7.2.2).
+    if (!target.normalDeltas.empty() && !mesh.normals.empty()) {
+      attributes["NORMAL"] = doc.buffer.borrowAccessor(target.normalDeltas.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
+    }
+    targets.push_back(std::move(attributes));
+  }
+  return targets;
+}
+
+// One primitive per non-empty part, all sharing `attributes` and `targets`; a mesh without parts is
+// one primitive with the default material, and without indices (not known to form triangles) POINTS.
+Json primitives(Document& doc, const Mesh& mesh, Mesh* own, const Json& attributes, const Json& targets) {
   Json out = Json::array();
   auto add = [&](size_t first, size_t count, uint32_t material) {
     Json primitive = Json::object();
     primitive["attributes"] = attributes;
+    if (!targets.is_null()) primitive["targets"] = targets;
     if (count > 0) primitive["indices"] = writeIndices(doc, mesh, own, first, count);
     primitive["mode"] = count > 0 ? 4 : 0;
     primitive["material"] = material;
@@ -245,6 +269,7 @@ Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, Mesh* own, con
 Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const GltfOptions& options) {
   Json emptyMeshes = Json::array();
   const VertexMap* map = own != nullptr && own->pending ? &*own->pending : nullptr;
+  doc.meshNode.assign(rig.meshes.size(), std::nullopt);
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];
     Mesh* ownMesh = own != nullptr ? &(*own->meshes)[m] : nullptr;
@@ -278,11 +303,27 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
       if (skin.truncated > 0) extras["verticesWithDroppedInfluences"] = skin.truncated;
     }
 
+    RP_ASSIGN(const Json targets, writeMorphTargets(doc, mesh, path));
+    if (!mesh.morphTargets.empty()) {
+      const bool named = std::any_of(mesh.morphTargets.begin(), mesh.morphTargets.end(), [](const MorphTarget& t) { return !t.name.empty(); });
+      if (named) {
+        Json names = Json::array();
+        for (const MorphTarget& t : mesh.morphTargets) names.push_back(t.name);
+        extras["targetNames"] = std::move(names);
+      }
+    }
+
     const uint32_t nodeIndex = doc.nodeCount();
+    doc.meshNode[m] = nodeIndex;
     const std::string name = uniqueNodeName(doc, mesh.name, fmt::format("mesh_{}", m));
     Json gm = Json::object();
     gm["name"] = name;
-    gm["primitives"] = primitives(doc, mesh, ownMesh, attributes);
+    gm["primitives"] = primitives(doc, mesh, ownMesh, attributes, targets);
+    if (!mesh.morphWeights.empty()) {
+      Json weights = Json::array();
+      for (float w : mesh.morphWeights) weights.push_back(w);
+      gm["weights"] = std::move(weights);
+    }
     if (!extras.empty()) gm["extras"] = std::move(extras);
     doc.meshes.push_back(std::move(gm));
 

@@ -90,6 +90,12 @@ Json meshFull(const Mesh& m) {
     influences.push_back(std::move(vertex));
   }
   out["influences"] = std::move(influences);
+  Json targets = Json::array();
+  for (const MorphTarget& t : m.morphTargets) {
+    targets.push_back(Json{{"name", t.name}, {"positionDeltas", list(t.positionDeltas)}, {"normalDeltas", list(t.normalDeltas)}});
+  }
+  out["morphTargets"] = std::move(targets);
+  out["morphWeights"] = m.morphWeights;
   return out;
 }
 
@@ -129,6 +135,17 @@ Json animationFull(const Animation& a, const Skeleton& sk) {
   for (const ScalarChannel& s : a.scalars) {
     scalars.push_back(Json{{"name", s.name}, {"target", s.target}, {"keys", keys(s.keys)}});
   }
+  Json morphWeights = Json::array();
+  for (const MorphWeightTrack& m : a.morphWeights) {
+    static constexpr const char* kNames[] = {"step", "linear", "cubicSpline"};
+    Json track{{"mesh", m.mesh}, {"meshIndex", m.meshIndex}, {"targets", m.targetCount}, {"interpolation", kNames[static_cast<size_t>(m.interpolation)]},
+               {"times", m.times}, {"weights", m.weights}};  // targets per key, key by key
+    if (m.interpolation == Interpolation::CubicSpline) {
+      track["inTangents"] = m.inTangents;
+      track["outTangents"] = m.outTangents;
+    }
+    morphWeights.push_back(std::move(track));
+  }
   Json events = Json::array();
   for (const Event& e : a.events) events.push_back(Json{{"time", e.time}, {"type", e.type}, {"payload", e.payload}});
   return Json{{"name", a.name},
@@ -136,6 +153,7 @@ Json animationFull(const Animation& a, const Skeleton& sk) {
               {"keyCount", a.keyCount()},
               {"tracks", std::move(tracks)},
               {"scalars", std::move(scalars)},
+              {"morphWeights", std::move(morphWeights)},
               {"events", std::move(events)},
               {"extras", a.extras}};  // what the reader kept beyond the model (a CLIP's actor, source, IK chains)
 }

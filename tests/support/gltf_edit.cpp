@@ -39,6 +39,21 @@ std::vector<int> skinnedAttributes(const tinygltf::Model& m, const std::string& 
   return out;
 }
 
+// Every primitive's morph target attribute `name` of the skinned meshes, each accessor once.
+std::vector<int> skinnedTargetAttributes(const tinygltf::Model& m, const std::string& name) {
+  std::vector<int> out;
+  for (const tinygltf::Node& n : m.nodes) {
+    if (n.skin < 0 || n.mesh < 0) continue;
+    for (const tinygltf::Primitive& p : m.meshes[static_cast<size_t>(n.mesh)].primitives) {
+      for (const auto& target : p.targets) {
+        const auto it = target.find(name);
+        if (it != target.end() && std::find(out.begin(), out.end(), it->second) == out.end()) out.push_back(it->second);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string writeGlb(const Rig& rig, const std::string& path) {
@@ -78,6 +93,19 @@ void foldBindShape(tinygltf::Model& m, const glm::mat4& b) {
     for (size_t v = 0; v < acc.count; ++v) {
       p[v] = glm::vec3(inverse * glm::vec4(p[v], 1.0f));
       lo = glm::min(lo, p[v]), hi = glm::max(hi, p[v]);
+    }
+    acc.minValues = {lo.x, lo.y, lo.z};
+    acc.maxValues = {hi.x, hi.y, hi.z};
+  }
+  // Morph target deltas are vectors: B⁻¹'s linear part alone. Normal deltas stay, as the normals
+  // do (a client makes normals unit after skinning), for the uniform scales the tests fold.
+  for (int a : skinnedTargetAttributes(m, "POSITION")) {
+    tinygltf::Accessor& acc = m.accessors[static_cast<size_t>(a)];
+    glm::vec3* d = elements<glm::vec3>(m, a);
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (size_t v = 0; v < acc.count; ++v) {
+      d[v] = glm::mat3(inverse) * d[v];
+      lo = glm::min(lo, d[v]), hi = glm::max(hi, d[v]);
     }
     acc.minValues = {lo.x, lo.y, lo.z};
     acc.maxValues = {hi.x, hi.y, hi.z};

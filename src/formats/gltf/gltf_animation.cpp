@@ -3,8 +3,9 @@
 // (STEP, LINEAR, CUBICSPLINE; a cubic sampler's outputs are in-tangent, value, out-tangent per key,
 // per second as rig.hpp keeps them). Rotations are float or normalised integers. rigport's own
 // animation extras (duration, events, scalarChannels; gltf_animation.cpp in src/export) and the
-// root's animationsWithoutChannels come back as they were written. Channels on nodes that are not
-// bones, and morph-weight channels, have no place in the model: skipped with a warning.
+// root's animationsWithoutChannels come back as they were written. A weights channel becomes a
+// morph weight track of the node's mesh. Channels on nodes that are neither bones nor meshes with
+// morph targets have no place in the model: skipped with a warning.
 #include <cmath>
 #include <map>
 
@@ -18,6 +19,11 @@ namespace {
 
 const AccessorRules kTimeRules{{TINYGLTF_TYPE_SCALAR}, {TINYGLTF_COMPONENT_TYPE_FLOAT}};
 const AccessorRules kVec3Rules{{TINYGLTF_TYPE_VEC3}, {TINYGLTF_COMPONENT_TYPE_FLOAT}};
+// Spec §3.11: weights are float or normalised (signed or unsigned) bytes and shorts.
+const AccessorRules kWeightRules{{TINYGLTF_TYPE_SCALAR},
+                                 {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                  TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                                 true};
 const AccessorRules kRotationRules{{TINYGLTF_TYPE_VEC4},
                                    {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
                                     TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
@@ -34,9 +40,9 @@ Interpolation interpolationNamed(const std::string& name, bool& known) {
 glm::vec3 vec3At(const std::vector<float>& v, size_t i) { return {v[i * 3], v[i * 3 + 1], v[i * 3 + 2]}; }
 glm::quat quatAt(const std::vector<float>& v, size_t i) { return glm::quat(v[i * 4 + 3], v[i * 4], v[i * 4 + 1], v[i * 4 + 2]); }
 
-// One sampler's keys into `keys`.
-template <class T>
-Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<T>& keys, Provenance& warnings) {
+// Sampler `s` of animation `a`, its interpolation and key times (checked: finite, not going back).
+Result<const tinygltf::AnimationSampler*> readInput(const Document& doc, ReadContext& ctx, size_t a, int s, Interpolation& interpolation,
+                                                    std::vector<float>& times, Provenance& warnings) {
   const tinygltf::Animation& anim = doc.model.animations[a];
   const std::string at = fmt::format("animations[{}].samplers[{}]", a, s);
   if (s < 0 || static_cast<size_t>(s) >= anim.samplers.size()) {
@@ -44,24 +50,34 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
   }
   const tinygltf::AnimationSampler& sampler = anim.samplers[static_cast<size_t>(s)];
   bool known = true;
-  keys.interpolation = interpolationNamed(sampler.interpolation, known);
+  interpolation = interpolationNamed(sampler.interpolation, known);
   if (!known) warnings.warn("unknown-interpolation", fmt::format("{}.interpolation '{}' is not a glTF mode; read as LINEAR", at, sampler.interpolation));
   int comps = 0;
-  RP_ASSIGN(keys.times, readFloats(doc, ctx, sampler.input, kTimeRules, at + ".input", comps));
+  RP_ASSIGN(times, readFloats(doc, ctx, sampler.input, kTimeRules, at + ".input", comps));
   size_t repeated = 0, firstRepeat = 0;
-  for (size_t k = 0; k < keys.times.size(); ++k) {
-    if (!std::isfinite(keys.times[k]) || (k > 0 && keys.times[k] < keys.times[k - 1])) {
+  for (size_t k = 0; k < times.size(); ++k) {
+    if (!std::isfinite(times[k]) || (k > 0 && times[k] < times[k - 1])) {
       return fieldError(doc, fmt::format("accessors[{}]", sampler.input), ErrorCode::BadValue,
-                        fmt::format("key time {} ({}) is not finite or goes back in time ({}.input)", k, keys.times[k], at));
+                        fmt::format("key time {} ({}) is not finite or goes back in time ({}.input)", k, times[k], at));
     }
-    if (k > 0 && keys.times[k] == keys.times[k - 1] && repeated++ == 0) firstRepeat = k;
+    if (k > 0 && times[k] == times[k - 1] && repeated++ == 0) firstRepeat = k;
   }
   if (repeated > 0) {
     // Spec: input times are strictly increasing; at a repeated time clients differ on which key they show.
     warnings.warn("equal-key-times", fmt::format("{}.input: {} key time{} repeat the time before (first: key {} at {} s); glTF needs strictly "
                                                  "increasing times: of equal times the last key is kept (as the glTF exporter does)",
-                                                 at, repeated, repeated == 1 ? "" : "s", firstRepeat, keys.times[firstRepeat]));
+                                                 at, repeated, repeated == 1 ? "" : "s", firstRepeat, times[firstRepeat]));
   }
+  return &sampler;
+}
+
+// One sampler's keys into `keys`.
+template <class T>
+Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<T>& keys, Provenance& warnings) {
+  const std::string at = fmt::format("animations[{}].samplers[{}]", a, s);
+  RP_ASSIGN(const tinygltf::AnimationSampler* found, readInput(doc, ctx, a, s, keys.interpolation, keys.times, warnings));
+  const tinygltf::AnimationSampler& sampler = *found;
+  int comps = 0;
   constexpr bool isQuat = std::is_same_v<T, glm::quat>;
   RP_ASSIGN(const std::vector<float> out, readFloats(doc, ctx, sampler.output, isQuat ? kRotationRules : kVec3Rules, at + ".output", comps));
   const size_t n = keys.times.size();
@@ -90,6 +106,37 @@ Status readSampler(const Document& doc, ReadContext& ctx, size_t a, int s, Keys<
     }
   }
   keys.times.resize(kept);
+  return Ok{};
+}
+
+// A weights sampler (Spec §3.11: keys × targets outputs, ×3 for CUBICSPLINE: in-tangents, values,
+// out-tangents of every target per key) into `track`, whose targetCount is set.
+Status readWeightsSampler(const Document& doc, ReadContext& ctx, size_t a, int s, MorphWeightTrack& track, Provenance& warnings) {
+  const std::string at = fmt::format("animations[{}].samplers[{}]", a, s);
+  RP_ASSIGN(const tinygltf::AnimationSampler* sampler, readInput(doc, ctx, a, s, track.interpolation, track.times, warnings));
+  int comps = 0;
+  RP_ASSIGN(const std::vector<float> out, readFloats(doc, ctx, sampler->output, kWeightRules, at + ".output", comps));
+  const size_t n = track.times.size(), w = track.targetCount;
+  const size_t perKey = track.interpolation == Interpolation::CubicSpline ? 3 : 1;
+  if (out.size() != n * perKey * w) {
+    return fieldError(doc, fmt::format("accessors[{}].count", sampler->output), ErrorCode::BadValue,
+                      fmt::format("{} weights for {} key times of {} morph targets; {} needs {} ({}.output)", out.size(), n, w,
+                                  sampler->interpolation.empty() ? "LINEAR" : sampler->interpolation, n * perKey * w, at));
+  }
+  size_t kept = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (k + 1 < n && track.times[k + 1] == track.times[k]) continue;  // a repeated time: the last key wins
+    track.times[kept++] = track.times[k];
+    const auto row = out.begin() + static_cast<std::ptrdiff_t>(k * perKey * w);
+    if (perKey == 3) {
+      track.inTangents.insert(track.inTangents.end(), row, row + static_cast<std::ptrdiff_t>(w));
+      track.weights.insert(track.weights.end(), row + static_cast<std::ptrdiff_t>(w), row + static_cast<std::ptrdiff_t>(2 * w));
+      track.outTangents.insert(track.outTangents.end(), row + static_cast<std::ptrdiff_t>(2 * w), row + static_cast<std::ptrdiff_t>(3 * w));
+    } else {
+      track.weights.insert(track.weights.end(), row, row + static_cast<std::ptrdiff_t>(w));
+    }
+  }
+  track.times.resize(kept);
   return Ok{};
 }
 
@@ -151,7 +198,43 @@ float lastTime(const Animation& anim) {
       if (!times->empty()) end = std::max(end, times->back());
     }
   }
+  for (const MorphWeightTrack& m : anim.morphWeights) {
+    if (!m.times.empty()) end = std::max(end, m.times.back());
+  }
   return end;
+}
+
+// A weights channel into a morph weight track of the rig holding the node's mesh. A node without a
+// mesh, or whose mesh has no targets: a warning naming the channel, skipped; a second channel on
+// one node: the first is kept.
+Status readWeightsChannel(const Document& doc, ReadContext& ctx, const Layout& layout, size_t a, size_t c, std::vector<Rig>& rigs,
+                          std::map<size_t, Animation>& perRig, Provenance& file) {
+  const tinygltf::Animation& ga = doc.model.animations[a];
+  const tinygltf::AnimationChannel& ch = ga.channels[c];
+  const std::string at = fmt::format("animations[{}].channels[{}]", a, c);
+  const int node = ch.target_node;
+  const auto [rig, mesh] = node >= 0 && static_cast<size_t>(node) < layout.meshOfNode.size() ? layout.meshOfNode[static_cast<size_t>(node)]
+                                                                                            : std::pair{-1, -1};
+  if (mesh < 0 || rigs[static_cast<size_t>(rig)].meshes[static_cast<size_t>(mesh)].morphTargets.empty()) {
+    file.warn("morph-weights-skipped", fmt::format("{} ('{}'): a weights channel on node {}, which {}; skipped", at, ga.name, node,
+                                                   mesh < 0 ? "holds no mesh of a rig" : "has no morph targets"));
+    return Ok{};
+  }
+  const Mesh& target = rigs[static_cast<size_t>(rig)].meshes[static_cast<size_t>(mesh)];
+  Animation& anim = perRig[static_cast<size_t>(rig)];
+  for (const MorphWeightTrack& other : anim.morphWeights) {
+    if (other.meshIndex == mesh) {
+      rigs[static_cast<size_t>(rig)].provenance.warn("duplicate-channel", fmt::format("{}: a second weights channel for node {}; the first is kept", at, node));
+      return Ok{};
+    }
+  }
+  MorphWeightTrack track;
+  track.mesh = target.name;
+  track.meshIndex = mesh;
+  track.targetCount = static_cast<uint32_t>(target.morphTargets.size());
+  RP_CHECK(readWeightsSampler(doc, ctx, a, ch.sampler, track, rigs[static_cast<size_t>(rig)].provenance));
+  anim.morphWeights.push_back(std::move(track));
+  return Ok{};
 }
 
 }  // namespace
@@ -176,8 +259,12 @@ Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layou
       if (carried && ch.target_path == "translation") continue;
       // The path first: a weights channel targets a mesh node, and is a shape-key animation, not a
       // channel on the wrong node.
+      if (ch.target_path == "weights") {
+        RP_CHECK(readWeightsChannel(doc, ctx, layout, a, c, rigs, perRig, file));
+        continue;
+      }
       if (ch.target_path != "translation" && ch.target_path != "rotation" && ch.target_path != "scale") {
-        file.warn("channel-path-skipped", fmt::format("{} ('{}'): path '{}' (morph weights) has no place in a rig; skipped", at, ga.name, ch.target_path));
+        file.warn("channel-path-skipped", fmt::format("{} ('{}'): path '{}' is not a glTF path; skipped", at, ga.name, ch.target_path));
         continue;
       }
       if (!carrier && (node < 0 || static_cast<size_t>(node) >= m.nodes.size() || layout.boneOfNode[static_cast<size_t>(node)] < 0)) {
@@ -208,7 +295,7 @@ Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layou
       if (ch.target_path == "scale") RP_CHECK(readSampler(doc, ctx, a, ch.sampler, track.scale, warnings));
     }
     if (perRig.empty()) {
-      file.warn("animation-skipped", fmt::format("animations[{}] ('{}'): no channel moves a bone; skipped", a, ga.name));
+      file.warn("animation-skipped", fmt::format("animations[{}] ('{}'): no channel moves a bone or a shape key; skipped", a, ga.name));
       continue;
     }
     for (auto& [rig, anim] : perRig) {

@@ -4,7 +4,9 @@
 // are turned into lists, points are kept as vertices without triangles (what rigport's exporter
 // writes for a mesh without faces); lines have no surface and are skipped with a warning.
 // Primitives sharing one set of attribute accessors (rigport's and Blender's layout for one mesh
-// with several materials) share their vertices; each primitive is one MeshPart.
+// with several materials) share their vertices; each primitive is one MeshPart. Morph targets
+// (§1.2, Spec §3.7.2.2): POSITION and NORMAL deltas, the default `weights`, and the target names in
+// `extras.targetNames` (Blender's and three.js's convention); TANGENT deltas are dropped with a warning.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -78,15 +80,17 @@ class MeshBuilder {
         warnings.warn("primitive-mode-skipped", fmt::format("{}.mode is {} (lines): no triangles to convert; the primitive was skipped", at, prim.mode));
         continue;
       }
-      if (!prim.targets.empty()) {
-        // The rig model holds no blend shapes: the mesh keeps its base shape, and the user learns
-        // that the shape keys stay behind (a weights channel is reported by the animation reader).
-        warnings.warn("morph-targets-dropped",
-                      fmt::format("{} ('{}'): {} morph targets (shape keys) are not read; the mesh keeps its base shape", at, gm.name, prim.targets.size()));
+      // Spec §3.7.2.2: every primitive of a mesh has the same number of targets, in one order.
+      if (p == 0) {
+        mesh.morphTargets.resize(prim.targets.size());
+      } else if (prim.targets.size() != mesh.morphTargets.size()) {
+        return fieldError(doc_, at + ".targets", ErrorCode::BadValue,
+                          fmt::format("{} morph targets, but primitive 0 of the mesh has {}", prim.targets.size(), mesh.morphTargets.size()));
       }
       if (p == 0 || prim.attributes != sharedAttributes) {
         base = static_cast<uint32_t>(mesh.positions.size());
         RP_CHECK(addVertices(prim, at, skin, layout, toBone, mesh, warnings));
+        RP_CHECK(addMorphDeltas(prim, at, toBone, mesh, warnings));
         sharedAttributes = prim.attributes;
       }
       const uint32_t count = static_cast<uint32_t>(mesh.positions.size()) - base;
@@ -116,6 +120,10 @@ class MeshBuilder {
       mesh.indices.insert(mesh.indices.end(), tris.begin(), tris.end());
       mesh.parts.push_back(part);
     }
+    for (MorphTarget& target : mesh.morphTargets) {
+      if (!target.normalDeltas.empty()) target.normalDeltas.resize(mesh.positions.size(), glm::vec3(0.0f));
+    }
+    if (!mesh.morphTargets.empty()) takeMorphNamesAndWeights(meshIndex, mesh, warnings);
     return Ok{};
   }
 
@@ -272,6 +280,61 @@ class MeshBuilder {
     return Ok{};
   }
 
+  // Each target's deltas for the vertices addVertices() just added (a target without POSITION
+  // moves none of them), in the rig's space as `toBone` takes the vertices there: its linear part
+  // alone, since deltas are vectors. Normal deltas turn with the normals, which addVertices() makes
+  // unit again: the normal matrix less its uniform scale (an FBX conversion's ×100 keeps them).
+  Status addMorphDeltas(const tinygltf::Primitive& prim, const std::string& at, const glm::mat4* toBone, Mesh& mesh, Provenance& warnings) {
+    const glm::mat3 linear = toBone ? glm::mat3(*toBone) : glm::mat3(1.0f);
+    glm::mat3 normalMatrix = glm::transpose(glm::inverse(linear));
+    if (const float scale = std::cbrt(std::fabs(glm::determinant(normalMatrix))); scale > 0.0f && std::isfinite(scale)) normalMatrix /= scale;
+    const size_t n = mesh.positions.size();
+    for (size_t t = 0; t < prim.targets.size(); ++t) {
+      MorphTarget& target = mesh.morphTargets[t];
+      const std::string tat = fmt::format("{}.targets[{}]", at, t);
+      const size_t start = target.positionDeltas.size();
+      for (const auto& [name, accessor] : prim.targets[t]) {
+        if (name != "POSITION" && name != "NORMAL") {
+          warnings.warn("morph-attribute-dropped", fmt::format("{}.{}: a {} morph target is not read (rigport keeps POSITION and NORMAL deltas)", tat, name, name));
+          continue;
+        }
+        int comps = 0;
+        RP_ASSIGN(const size_t count, accessorCount(doc_, accessor, tat + "." + name));
+        if (count != n - start) {
+          return fieldError(doc_, fmt::format("accessors[{}].count", accessor), ErrorCode::BadValue,
+                            fmt::format("{} has {} elements, POSITION {} ({})", name, count, n - start, tat));
+        }
+        RP_ASSIGN(const std::vector<float> d, readFloats(doc_, ctx_, accessor, name == "POSITION" ? kPositionRules : kNormalRules, tat + "." + name, comps));
+        std::vector<glm::vec3>& deltas = name == "POSITION" ? target.positionDeltas : target.normalDeltas;
+        deltas.resize(start, glm::vec3(0.0f));  // normal deltas of earlier primitives that had none
+        for (size_t v = 0; v < count; ++v) deltas.push_back((name == "POSITION" ? linear : normalMatrix) * glm::vec3(d[v * 3], d[v * 3 + 1], d[v * 3 + 2]));
+      }
+      target.positionDeltas.resize(n, glm::vec3(0.0f));
+    }
+    return Ok{};
+  }
+
+  // The mesh's default weights (mesh.weights, zero when absent) and its targets' names from
+  // extras.targetNames, where they are given and as many as the targets.
+  void takeMorphNamesAndWeights(int meshIndex, Mesh& mesh, Provenance& warnings) {
+    const tinygltf::Mesh& gm = doc_.model.meshes[static_cast<size_t>(meshIndex)];
+    const size_t targets = mesh.morphTargets.size();
+    if (!gm.weights.empty()) {
+      if (gm.weights.size() == targets) {
+        mesh.morphWeights.assign(gm.weights.begin(), gm.weights.end());
+      } else {
+        warnings.warn("morph-weights-ignored", fmt::format("meshes[{}].weights: {} weights for {} morph targets; read as 0", meshIndex, gm.weights.size(), targets));
+      }
+    }
+    const nlohmann::json extras = extrasOf(gm.extras_json_string);
+    if (!extras.is_object()) return;
+    const auto names = extras.find("targetNames");
+    if (names == extras.end() || !names->is_array()) return;
+    for (size_t t = 0; t < targets && t < names->size(); ++t) {
+      if ((*names)[t].is_string()) mesh.morphTargets[t].name = (*names)[t].get<std::string>();
+    }
+  }
+
   const Document& doc_;
   ReadContext& ctx_;
   Rig& rig_;
@@ -280,8 +343,9 @@ class MeshBuilder {
 
 }  // namespace
 
-Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file) {
+Status readMeshes(const Document& doc, ReadContext& ctx, Layout& layout, std::vector<Rig>& rigs, Provenance& file) {
   const auto& m = doc.model;
+  layout.meshOfNode.assign(m.nodes.size(), {-1, -1});
   std::vector<std::map<int, uint32_t>> materials(rigs.size());
   for (size_t n = 0; n < m.nodes.size(); ++n) {
     const tinygltf::Node& node = m.nodes[n];
@@ -324,6 +388,9 @@ Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, s
     }
     MeshBuilder builder(doc, ctx, rigs[rig], materials[rig]);
     RP_CHECK(builder.add(node.mesh, skin, layout, toBone ? &*toBone : nullptr, mesh, rigs[rig].provenance));
+    // Spec §3.7.2.2: the node's weights, where it gives them, stand for its mesh's.
+    if (!node.weights.empty() && node.weights.size() == mesh.morphTargets.size()) mesh.morphWeights.assign(node.weights.begin(), node.weights.end());
+    layout.meshOfNode[n] = {static_cast<int>(rig), static_cast<int>(rigs[rig].meshes.size())};
     rigs[rig].meshes.push_back(std::move(mesh));
   }
   return Ok{};

@@ -18,7 +18,7 @@ Result<Asset> readGltf(const Source& source, ReadContext& ctx) {
   Asset asset;
   asset.provenance.format = "gltf";  // glTF's axes: AxisSystem{} (Y up, right-handed, metres)
   std::vector<Rig> rigs;
-  RP_ASSIGN(const Layout layout, readSkeletons(doc, ctx, rigs));
+  RP_ASSIGN(Layout layout, readSkeletons(doc, ctx, rigs));
   RP_CHECK(readMeshes(doc, ctx, layout, rigs, asset.provenance));
   RP_CHECK(readAnimations(doc, ctx, layout, rigs, asset.provenance));
   const auto& scenes = doc.model.scenes;

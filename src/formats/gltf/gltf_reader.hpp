@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/asset.hpp"
@@ -27,14 +28,18 @@ struct Layout {
   // Per skin: the bind-shape transform its inverse bind matrices all held, which its meshes'
   // vertices take instead (gltf_skeleton.cpp); none when there was none to move.
   std::vector<std::optional<glm::mat4>> bindShape;
+  // Per node: the rig and the index in its meshes of the mesh the node gave (readMeshes), -1 and -1
+  // when none; a weights channel on the node drives that mesh.
+  std::vector<std::pair<int, int>> meshOfNode;
 };
 
 // Builds the layout and each rig's skeleton (bones, joints, inverse bind matrices, bone extras);
 // `rigs` gets one entry per skeleton. A file without skins is an error.
 Result<Layout> readSkeletons(const Document& doc, ReadContext& ctx, std::vector<Rig>& rigs);
-// Skinned meshes (on their skin's rig) and meshes on nodes under a bone (riding on that bone).
-Status readMeshes(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file);
-// Node TRS channels of bones, plus events and scalar channels from rigport's extras.
+// Skinned meshes (on their skin's rig) and meshes on nodes under a bone (riding on that bone), with
+// their morph targets; fills layout.meshOfNode.
+Status readMeshes(const Document& doc, ReadContext& ctx, Layout& layout, std::vector<Rig>& rigs, Provenance& file);
+// Node TRS channels of bones, weights channels of mesh nodes, plus events and scalar channels from rigport's extras.
 Status readAnimations(const Document& doc, ReadContext& ctx, const Layout& layout, std::vector<Rig>& rigs, Provenance& file);
 
 // The bind-shape transform B a skin's inverse bind matrices all hold (joint world × IBM = B for each
