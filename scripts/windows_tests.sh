@@ -133,10 +133,17 @@ for name in "${programs[@]}"; do
   (cd "$BUILD/tests" && wine "$exe" --gtest_filter="$filter" --gtest_color=no) >"$LOGS/$name.log" 2>&1
   rc=$?
   set -e
+  sed -i 's/\r$//' "$LOGS/$name.log"  # a Windows program's text output ends its lines with CR LF
   # GoogleTest's summary: "[  PASSED  ] N tests." and "[  FAILED  ] N tests, listed below:".
   passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\.$/\1/p' "$LOGS/$name.log")
   failures=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:$/\1/p' "$LOGS/$name.log")
   if [ -z "$passed" ]; then
+    # Wine passes on only the low byte of a Windows exit status: 53 with nothing printed is
+    # STATUS_DLL_NOT_FOUND (0xC0000135), the program stopped before main (WINEDEBUG=err+module
+    # names the DLL).
+    if [ "$rc" = 53 ] && [ ! -s "$LOGS/$name.log" ]; then
+      echo "$name: a DLL was not found (0xC0000135; WINEDEBUG=err+module names it)"; failed=1; continue
+    fi
     echo "$name: ended before its summary (exit $rc; see $LOGS/$name.log)"; failed=1; continue
   fi
   echo "$name: $passed passed, ${failures:-0} failed (exit $rc)"

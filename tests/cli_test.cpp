@@ -314,11 +314,9 @@ TEST(Cli, DemoExitsFourWhenTheValidatorRejectsAFile) {
   // A stand-in validator found through RIGPORT_TOOLS_DIR that rejects everything it is given.
   fs::create_directories(dir + "/tools");
   std::ofstream(dir + "/tools/validate_gltf.mjs") << "console.log('rejected'); process.exit(1);\n";
-  const std::string env = "RIGPORT_TOOLS_DIR=" + quote(dir + "/tools") + " ";
-  std::string output;
-  const int code = test::runCommand(env + quote(RIGPORT_CLI) + " demo " + quote(dir + "/out"), &output);
-  EXPECT_EQ(code, 4) << output;
-  EXPECT_NE(output.find("validation FAILED"), std::string::npos) << output;
+  const CliRun r = test::runCliWith("RIGPORT_TOOLS_DIR", dir + "/tools", "demo " + quote(dir + "/out"));
+  EXPECT_EQ(r.code, 4) << r.text;
+  EXPECT_NE(r.text.find("validation FAILED"), std::string::npos) << r.text;
 }
 
 TEST(Cli, InputsWithTheSameNameNeverOverwriteEachOther) {

@@ -10,14 +10,16 @@
 #include "support/test_support.hpp"
 
 namespace fs = std::filesystem;
-using rigport::test::runCommand;
+using rigport::test::quote;
 using rigport::test::sample;
 using rigport::test::scratchDir;
 
 namespace {
 
 int view(const std::string& args, std::string* output = nullptr, const std::string& cwd = ".") {
-  return runCommand("cd '" + cwd + "' && '" + std::string(RIGPORT_CLI) + "' view " + args, output);
+  rigport::test::CliRun r = rigport::test::runCliIn(cwd, "view " + args);
+  if (output != nullptr) *output = std::move(r.text);
+  return r.code;
 }
 
 std::string readText(const fs::path& path) {
@@ -63,7 +65,7 @@ TEST(CliView, WritesOneSelfContainedPageWithEachModelsGlb) {
   const std::string dir = scratchDir("cli_view_page");
   const fs::path page = fs::path(dir) / "both.html";
   std::string out;
-  ASSERT_EQ(view("'" + kDff + "' --anim '" + kAnm + "' --demo -o '" + page.string() + "'", &out), 0) << out;
+  ASSERT_EQ(view(quote(kDff) + " --anim " + quote(kAnm) + " --demo -o " + quote(page.string()), &out), 0) << out;
   const std::string html = readText(page);
   EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
   // The viewer is inlined: no script or stylesheet is fetched from anywhere.
@@ -83,14 +85,14 @@ TEST(CliView, WritesOneSelfContainedPageWithEachModelsGlb) {
 TEST(CliView, DefaultPageIsTheFirstInputsStemInTheCurrentFolder) {
   const std::string dir = scratchDir("cli_view_default");
   std::string out;
-  ASSERT_EQ(view("'" + kDff + "'", &out, dir), 0) << out;
+  ASSERT_EQ(view(quote(kDff), &out, dir), 0) << out;
   EXPECT_TRUE(fs::exists(fs::path(dir) / "synthetic_skin_rw36003.html")) << out;
 }
 
 TEST(CliView, AnimationOnlyInputIsRefusedAndNoPageIsWritten) {
   const std::string dir = scratchDir("cli_view_anim_only");
   std::string out;
-  EXPECT_EQ(view("'" + kAnm + "'", &out, dir), 1);
+  EXPECT_EQ(view(quote(kAnm), &out, dir), 1);
   EXPECT_NE(out.find("carry no skeleton"), std::string::npos) << out;
   EXPECT_NE(out.find("--skeleton"), std::string::npos) << out;
   EXPECT_TRUE(fs::is_empty(dir)) << "no page for a failed run";
@@ -100,7 +102,7 @@ TEST(CliView, ABadInputAmongGoodOnesStillWritesThePageButExitsOne) {
   const std::string dir = scratchDir("cli_view_partial");
   { std::ofstream(fs::path(dir) / "garbage.dff") << "not a clump"; }
   std::string out;
-  EXPECT_EQ(view("'" + kDff + "' garbage.dff -o page.html", &out, dir), 1);
+  EXPECT_EQ(view(quote(kDff) + " garbage.dff -o page.html", &out, dir), 1);
   EXPECT_NE(out.find("garbage.dff"), std::string::npos) << out;
   EXPECT_EQ(embeddedGlbs(readText(fs::path(dir) / "page.html")).size(), 1u);
 }
@@ -116,7 +118,7 @@ TEST(CliView, AnIfpGivenAloneIsShownOnTheSkeletonItNames) {
   const fs::path page = fs::path(dir) / "ifp.html";
   const std::string ifp = sample("renderware/synthetic_anims_anp3.ifp");
   std::string out;
-  ASSERT_EQ(view("'" + ifp + "' --skeleton '" + kDff + "' -o '" + page.string() + "'", &out), 0) << out;
+  ASSERT_EQ(view(quote(ifp) + " --skeleton " + quote(kDff) + " -o " + quote(page.string()), &out), 0) << out;
   const auto glbs = embeddedGlbs(readText(page));
   ASSERT_EQ(glbs.size(), 1u);
   for (const char* clip : {"\"walk_c\"", "\"wave_c\""}) EXPECT_NE(glbs[0].find(clip), std::string::npos) << clip;

@@ -9,9 +9,14 @@
 
 #include "platform/allocator_policy.hpp"
 
-#if __has_include(<malloc.h>)
+// Where the policy does something: glibc on Linux (allocator_policy.cpp's guard). MinGW has a
+// <malloc.h> too, and under Wine the /sys and /proc files below are the Linux host's, not its own.
+#if __has_include(<malloc.h>) && __has_include(<sys/mman.h>)
 #include <malloc.h>
+#include <sys/mman.h>
+#endif
 
+#if defined(MADV_HUGEPAGE)
 // The heap the models are read into is advised for transparent huge pages ("hg" in the heap's
 // VmFlags), where the kernel offers them at all.
 TEST(AllocatorPolicy, TheHeapIsAdvisedForHugePages) {

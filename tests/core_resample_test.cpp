@@ -75,11 +75,9 @@ TEST(Resample, ConvertWithResampleGivesEqualKeyCountsPerNode) {
   ASSERT_TRUE(dff.ok() && anm.ok());
   ASSERT_TRUE(platform::writeFileAtomic(dir + "/walker.dff", *dff).ok());
   ASSERT_TRUE(platform::writeFileAtomic(dir + "/walk.anm", *anm).ok());
-  std::string output;
-  const int code = test::runCommand(std::string("'") + RIGPORT_CLI + "' convert '" + dir + "/walker.dff' --anim '" + dir +
-                                        "/walk.anm' --gltf --resample 24 -o '" + dir + "/out'",
-                                    &output);
-  ASSERT_EQ(code, 0) << output;
+  const test::CliRun run = test::runCli("convert " + test::quote(dir + "/walker.dff") + " --anim " + test::quote(dir + "/walk.anm") +
+                                        " --gltf --resample 24 -o " + test::quote(dir + "/out"));
+  ASSERT_EQ(run.code, 0) << run.text;
   const std::vector<uint8_t> text = test::readBytes(dir + "/out/walker.gltf");
   const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end());
   ASSERT_FALSE(j["animations"].empty());

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <set>
@@ -844,8 +845,16 @@ TEST(RenderwareDff, AFileThatShrinksWhileReadIsRefusedWithTheOffsetWhereItEnded)
   auto source = Source::open(path, Budget::kDefaultLimit);
   ASSERT_TRUE(source.ok()) << source.error().describe();
   const size_t size = (*source)->bytes().size();
-  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(size / 2)), 0);
   ReadContext ctx{ReadOptions{}};
+#if defined(_WIN32)
+  // Windows refuses to shrink a file while a view of it is mapped (platform/files_windows.cpp): the
+  // read sees the whole file.
+  ASSERT_NE(::truncate(path.c_str(), static_cast<off_t>(size / 2)), 0);
+  const auto whole = readAsset(**source, ctx);
+  EXPECT_TRUE(whole.ok()) << whole.error().describe();
+  EXPECT_EQ(std::filesystem::file_size(path), size);
+#else
+  ASSERT_EQ(::truncate(path.c_str(), static_cast<off_t>(size / 2)), 0);
   const auto asset = readAsset(**source, ctx);
   ASSERT_FALSE(asset.ok());
   EXPECT_EQ(asset.error().code, ErrorCode::Io);
@@ -854,6 +863,7 @@ TEST(RenderwareDff, AFileThatShrinksWhileReadIsRefusedWithTheOffsetWhereItEnded)
   EXPECT_GE(*asset.error().offset, size / 2);
   EXPECT_LT(*asset.error().offset, size);
   EXPECT_NE(asset.error().describe().find("became shorter while it was read"), std::string::npos) << asset.error().describe();
+#endif
 }
 
 // A file over Source::kReadBelowBytes is mapped, and the mesh-by-mesh read gives its pages back as

@@ -30,17 +30,15 @@ namespace {
 const std::string kAnm = "synthetic_skin_rw36003.anm";
 
 std::string rwSample(const std::string& name) { return test::sample("renderware/" + name); }
-std::string quote(const std::string& s) { return "'" + s + "'"; }
 std::string stem(const std::string& file) { return file.substr(0, file.rfind('.')); }
 
 // Runs `rigport convert DFF --anim A... -o DIR` and returns the .glb's path ("" on failure).
 std::string convert(const std::string& dir, const std::string& dff, const std::vector<std::string>& anims) {
-  std::string args = " convert " + quote(rwSample(dff));
-  for (const std::string& a : anims) args += " --anim " + quote(rwSample(a));
-  std::string output;
-  const int code = test::runCommand(quote(RIGPORT_CLI) + args + " -o " + quote(dir), &output);
-  EXPECT_EQ(code, 0) << args << "\n" << output;
-  return code == 0 ? dir + "/" + stem(dff) + ".glb" : std::string();
+  std::string args = "convert " + test::quote(rwSample(dff));
+  for (const std::string& a : anims) args += " --anim " + test::quote(rwSample(a));
+  const test::CliRun run = test::runCli(args + " -o " + test::quote(dir));
+  EXPECT_EQ(run.code, 0) << args << "\n" << run.text;
+  return run.code == 0 ? dir + "/" + stem(dff) + ".glb" : std::string();
 }
 
 // node index -> parent node index (-1 for scene roots).

@@ -457,8 +457,9 @@ TEST(RenderwareStand, ShearedSkinMatricesAreNamed) {
 // in), never as an absolute path of the converting machine.
 TEST(RenderwareStand, DumpNamesTheInputAsGiven) {
   const PedFiles f = lyingPedFiles("dump_path");
-  std::string out;
-  ASSERT_EQ(test::runCommand("cd " + test::quote(f.dir) + " && " + test::quote(RIGPORT_CLI) + " dump ped.dff", &out), 0) << out;
+  const test::CliRun run = test::runCliIn(f.dir, "dump ped.dff");
+  const std::string& out = run.text;
+  ASSERT_EQ(run.code, 0) << out;
   EXPECT_NE(out.find("\"file\": \"ped.dff\""), std::string::npos) << out.substr(0, 300);
   EXPECT_EQ(out.find(f.dir), std::string::npos) << "an absolute path";
 }

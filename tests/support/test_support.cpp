@@ -31,6 +31,10 @@ FILE* openPipe(const std::string& command) {
 }
 int closePipe(FILE* pipe) { return ::_pclose(pipe); }  // the exit status itself
 constexpr const char* kNullDevice = "NUL";
+// cmd.exe's words for the start of a command line; /d changes the drive too (the scratch folders
+// lie on C:, the build on Z:).
+std::string inFolder(const std::string& dir) { return "cd /d \"" + dir + "\" && "; }
+std::string withVariable(const std::string& name, const std::string& value) { return "set \"" + name + "=" + value + "\" && "; }
 // The program as cmd.exe starts it: a Windows path (the build's is a Unix one, as Wine's Z: drive).
 std::string cliProgram() { return std::filesystem::absolute(RIGPORT_CLI).make_preferred().string(); }
 #else
@@ -41,6 +45,8 @@ int closePipe(FILE* pipe) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 constexpr const char* kNullDevice = "/dev/null";
+std::string inFolder(const std::string& dir) { return "cd '" + dir + "' && "; }
+std::string withVariable(const std::string& name, const std::string& value) { return name + "='" + value + "' "; }
 std::string cliProgram() { return RIGPORT_CLI; }
 #endif
 
@@ -86,15 +92,30 @@ std::string scratchDir(const std::string& name) {
 
 int runCommand(const std::string& command, std::string* output) { return runPiped(command + " 2>&1", output); }
 
-CliRun runCli(const std::string& args, Capture capture) {
+namespace {
+
+// The CLI run with `args` after `prefix` (a change of folder or of the environment, in the shell's words).
+CliRun runCliAfter(const std::string& prefix, const std::string& args, Capture capture) {
   // Both shells read redirections left to right: `2>&1 >null` sends stderr where stdout went.
   const std::string null = kNullDevice;
   const std::string redirections = capture == Capture::StdoutOnly   ? " 2>" + null
                                    : capture == Capture::StderrOnly ? " 2>&1 >" + null
                                                                     : " 2>&1";
   CliRun r;
-  r.code = runPiped(quote(cliProgram()) + " " + args + redirections, &r.text);
+  r.code = runPiped(prefix + quote(cliProgram()) + " " + args + redirections, &r.text);
   return r;
+}
+
+}  // namespace
+
+CliRun runCli(const std::string& args, Capture capture) { return runCliAfter("", args, capture); }
+
+CliRun runCliIn(const std::string& dir, const std::string& args, Capture capture) {
+  return runCliAfter(inFolder(dir), args, capture);
+}
+
+CliRun runCliWith(const std::string& name, const std::string& value, const std::string& args, Capture capture) {
+  return runCliAfter(withVariable(name, value), args, capture);
 }
 
 #ifdef _WIN32

@@ -26,6 +26,11 @@ struct CliRun {
   std::string text;
 };
 CliRun runCli(const std::string& args, Capture capture = Capture::Both);
+// runCli() started in the folder `dir`, so that the paths in `args` may be relative to it.
+CliRun runCliIn(const std::string& dir, const std::string& args, Capture capture = Capture::Both);
+// runCli() with the environment variable `name` set to `value` for the CLI alone.
+CliRun runCliWith(const std::string& name, const std::string& value, const std::string& args,
+                  Capture capture = Capture::Both);
 // `s` quoted for the shell: single quotes for sh, double for cmd.exe (paths here hold neither).
 std::string quote(const std::string& s);
 
