@@ -8,6 +8,7 @@
 #include "core/axes.hpp"
 #include "core/bind.hpp"
 #include "core/hash.hpp"
+#include "core/onto.hpp"
 #include "core/rig.hpp"
 #include "core/validate.hpp"
 
@@ -368,4 +369,37 @@ TEST(Validate, RejectsABoneListedTwiceAsAJoint) {
   auto s = validate(rig);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().path, "skeleton/joints[2]");
+}
+
+// --base (core/onto.hpp): two sibling bones renamed in Blender, which lists them in the other
+// order, each pair with the original's bone at its own rest place, not by position (which would
+// give each the other's name and pose without a word). A bone moved under another parent is still
+// refused.
+TEST(Onto, RenamedSiblingsListedInAnotherOrderPairByTheirRestPlace) {
+  auto bone = [](const char* name, int32_t parent, glm::vec3 t) {
+    Bone b;
+    b.name = name;
+    b.parent = parent;
+    b.translation = t;
+    return b;
+  };
+  Skeleton original;
+  original.bones = {bone("Pelvis", -1, {0, 1, 0}), bone("L Thigh", 0, {0.1f, 0, 0}), bone("R Thigh", 0, {-0.1f, 0, 0}),
+                    bone("L Calf", 1, {0, -0.5f, 0}), bone("R Calf", 2, {0, -0.5f, 0})};
+  Skeleton renamed;
+  renamed.bones = {bone("Pelvis", -1, {0, 1, 0}), bone("thigh_r", 0, {-0.1f, 0, 0}), bone("thigh_l", 0, {0.1f, 0, 0}),
+                   bone("L Calf", 2, {0, -0.5f, 0}), bone("R Calf", 1, {0, -0.5f, 0})};
+  BoneStore store;
+  store.countPath = "count";
+  store.bonePaths = {"b0", "b1", "b2", "b3", "b4"};
+  store.nameField = "/name";
+  const auto match = matchBones(original, renamed, store);
+  ASSERT_TRUE(match.ok()) << match.error().describe();
+  EXPECT_EQ(*match, (std::vector<uint32_t>{0, 2, 1, 3, 4}));
+
+  renamed.bones[3].parent = 1;  // 'L Calf' now under the right thigh: not a rename
+  renamed.bones[4].parent = 2;
+  const auto moved = matchBones(original, renamed, store);
+  ASSERT_FALSE(moved.ok());
+  EXPECT_NE(moved.error().describe().find("/parent"), std::string::npos) << moved.error().describe();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -18,8 +19,11 @@ std::unordered_map<std::string, uint32_t> nameCounts(const Skeleton& skeleton) {
 
 std::string nameOrNothing(const Skeleton& skeleton, int32_t bone) { return bone < 0 ? "nothing" : skeleton.bones[static_cast<size_t>(bone)].name; }
 
-// Names both sides hold once match by name; the rest pair by position among themselves (a renamed
-// bone keeps its place in the hierarchy, and bones sharing a name have nothing else to go by).
+// Names both sides hold once match by name. The bones left (a renamed bone, or names that repeat)
+// pair among themselves, parents first: each takes, of the rig's bones left under the bone its
+// parent matched, the one nearest its rest translation (a rename keeps a bone's place and rest
+// pose, and Blender may list renamed siblings in another order), else the next left in order (the
+// parent check then refuses a bone replaced, not renamed).
 std::vector<uint32_t> pairBones(const Skeleton& base, const Skeleton& rig) {
   const auto inBase = nameCounts(base);
   const auto inRig = nameCounts(rig);
@@ -38,10 +42,24 @@ std::vector<uint32_t> pairBones(const Skeleton& base, const Skeleton& rig) {
     }
   }
   std::vector<uint32_t> match(base.bones.size());
-  size_t next = 0;
+  std::vector<bool> taken(rig.bones.size(), false);
   for (size_t i = 0; i < base.bones.size(); ++i) {
-    const auto it = rigByName.find(base.bones[i].name);
-    match[i] = it != rigByName.end() ? it->second : rigLeft[next++];
+    const Bone& bone = base.bones[i];
+    if (const auto it = rigByName.find(bone.name); it != rigByName.end()) {
+      match[i] = it->second;
+      continue;
+    }
+    const int32_t parent = bone.parent < 0 ? -1 : static_cast<int32_t>(match[static_cast<size_t>(bone.parent)]);
+    std::optional<uint32_t> pick;
+    float nearest = 0.0f;
+    for (const uint32_t r : rigLeft) {
+      if (taken[r] || rig.bones[r].parent != parent) continue;
+      const float d = glm::length(rig.bones[r].translation - bone.translation);
+      if (!pick || d < nearest) pick = r, nearest = d;
+    }
+    if (!pick) pick = *std::find_if(rigLeft.begin(), rigLeft.end(), [&](uint32_t r) { return !taken[r]; });
+    match[i] = *pick;
+    taken[*pick] = true;
   }
   return match;
 }

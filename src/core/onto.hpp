@@ -30,8 +30,9 @@ struct BoneStore {
 };
 
 // The rig's bone for each of the original's. A name both sides hold once matches by name; the
-// bones left (a renamed bone, or names that repeat) pair by position among themselves, in each
-// side's order. --base writes onto the original's bones, so refused are: another bone count, a
+// bones left (a renamed bone, or names that repeat) pair among themselves, each with the rig's bone
+// left under its parent's match that is nearest its rest translation (renamed siblings that Blender
+// lists in another order still find their own), else by position. --base writes onto the original's bones, so refused are: another bone count, a
 // bone under another parent (a bone replaced, not renamed, shows so), a rename giving two bones one
 // name, and any rename where the store says it keeps none. A renamed bone is one whose match
 // bears another name: the writer writes it.
