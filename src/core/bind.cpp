@@ -103,8 +103,7 @@ void bindMorphWeights(const Rig& target, Animation& anim, std::vector<std::strin
   for (MorphWeightTrack& track : anim.morphWeights) {
     track.meshIndex = -1;
     for (size_t m = 0; m < target.meshes.size() && track.meshIndex < 0; ++m) {
-      const Mesh& mesh = target.meshes[m];
-      if (!used[m] && mesh.name == track.mesh && mesh.morphTargets.size() == track.targetCount) track.meshIndex = static_cast<int32_t>(m);
+      if (!used[m] && track.drives(target.meshes[m])) track.meshIndex = static_cast<int32_t>(m);
     }
     if (track.meshIndex < 0) {
       unbound.push_back(fmt::format("'{}' ({} targets) in '{}'", printable(track.mesh), track.targetCount, printable(anim.name)));

@@ -345,11 +345,7 @@ class Comparer {
       const Rig& rig = side == 0 ? a_ : b_;
       for (const Mesh& mesh : rig.meshes) {
         std::vector<double>& longest = longestDelta_[side].emplace_back();
-        for (const MorphTarget& target : mesh.morphTargets) {
-          double l = 0.0;
-          for (const glm::vec3& d : target.positionDeltas) l = std::max(l, glm::length(glm::dvec3(d)));
-          longest.push_back(l);
-        }
+        for (const MorphTarget& target : mesh.morphTargets) longest.push_back(target.longestDelta());
       }
     }
   }

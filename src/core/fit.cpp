@@ -266,32 +266,6 @@ Status bindRiders(Rig& rig, std::string_view format) {
   return Ok{};
 }
 
-// A split mesh's morph weight tracks, one per piece (the pieces keep every target), and every
-// track bound again to its mesh by name, since the mesh indices moved.
-void followSplitMeshes(Rig& rig, const std::vector<std::pair<std::string, size_t>>& splits) {
-  for (Animation& anim : rig.animations) {
-    std::vector<MorphWeightTrack> tracks;
-    for (MorphWeightTrack& track : anim.morphWeights) {
-      const auto split = std::find_if(splits.begin(), splits.end(), [&](const auto& s) { return s.first == track.mesh; });
-      if (split == splits.end()) {
-        tracks.push_back(std::move(track));
-        continue;
-      }
-      for (size_t p = 0; p < split->second; ++p) {
-        tracks.push_back(track);
-        tracks.back().mesh = fmt::format("{}_{}", track.mesh, p);
-      }
-    }
-    anim.morphWeights = std::move(tracks);
-    for (MorphWeightTrack& track : anim.morphWeights) {
-      track.meshIndex = -1;
-      for (size_t m = 0; m < rig.meshes.size() && track.meshIndex < 0; ++m) {
-        if (rig.meshes[m].name == track.mesh && rig.meshes[m].morphTargets.size() == track.targetCount) track.meshIndex = static_cast<int32_t>(m);
-      }
-    }
-  }
-}
-
 // A format without morph targets: every mesh's targets and every clip's weight keys dropped, one
 // warning per mesh with its target count and how far that moves a vertex at most.
 void dropMorphTargets(Rig& rig, std::string_view format) {
@@ -316,11 +290,34 @@ void dropMorphTargets(Rig& rig, std::string_view format) {
 
 }  // namespace
 
+void followSplitMeshes(Rig& rig, const std::vector<std::pair<std::string, size_t>>& splits) {
+  for (Animation& anim : rig.animations) {
+    std::vector<MorphWeightTrack> tracks;
+    for (MorphWeightTrack& track : anim.morphWeights) {
+      const auto split = std::find_if(splits.begin(), splits.end(), [&](const auto& s) { return s.first == track.mesh; });
+      if (split == splits.end()) {
+        tracks.push_back(std::move(track));
+        continue;
+      }
+      for (size_t p = 0; p < split->second; ++p) {
+        tracks.push_back(track);
+        tracks.back().mesh = fmt::format("{}_{}", track.mesh, p);
+      }
+    }
+    anim.morphWeights = std::move(tracks);
+    for (MorphWeightTrack& track : anim.morphWeights) {
+      track.meshIndex = -1;
+      for (size_t m = 0; m < rig.meshes.size() && track.meshIndex < 0; ++m) {
+        if (track.drives(rig.meshes[m])) track.meshIndex = static_cast<int32_t>(m);
+      }
+    }
+  }
+}
+
 float morphLossBound(const Mesh& mesh, size_t meshIndex, const std::vector<Animation>& animations) {
   float bound = 0.0f;
   for (size_t t = 0; t < mesh.morphTargets.size(); ++t) {
-    float longest = 0.0f;
-    for (const glm::vec3& d : mesh.morphTargets[t].positionDeltas) longest = std::max(longest, glm::length(d));
+    const float longest = static_cast<float>(mesh.morphTargets[t].longestDelta());
     float weight = t < mesh.morphWeights.size() ? std::fabs(mesh.morphWeights[t]) : 0.0f;
     for (const Animation& anim : animations) {
       for (const MorphWeightTrack& track : anim.morphWeights) {

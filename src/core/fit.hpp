@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/rig.hpp"
@@ -39,6 +42,12 @@ struct WriteLimits {
 // straddles two pieces; shared vertices are copied into each piece that needs them). Exact: the
 // pieces pose as the mesh did.
 std::vector<Mesh> splitMesh(const Mesh& mesh, uint32_t limit);
+
+// After `rig.meshes` took the pieces of split meshes (`splits`: each split mesh's name and its
+// number of pieces, named as splitMesh names them): a split mesh's morph weight tracks become one
+// per piece (the pieces keep every target), and every track is bound again to its mesh, since the
+// mesh indices moved.
+void followSplitMeshes(Rig& rig, const std::vector<std::pair<std::string, size_t>>& splits);
 
 // The most a vertex of `mesh` moves, in the mesh's units, when its morph targets are dropped: the
 // sum over targets of the longest position delta times the largest weight the target takes (its

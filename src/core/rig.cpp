@@ -68,6 +68,12 @@ std::vector<uint32_t> Skeleton::jointList() const {
   return all;
 }
 
+double MorphTarget::longestDelta() const {
+  double longest = 0.0;
+  for (const glm::vec3& d : positionDeltas) longest = std::max(longest, glm::length(glm::dvec3(d)));
+  return longest;
+}
+
 size_t Mesh::maxInfluences() const {
   size_t best = 0;
   for (size_t v = 0; v + 1 < influenceOffsets.size(); ++v) {

@@ -119,6 +119,8 @@ struct MorphTarget {
   std::string name;
   std::vector<glm::vec3> positionDeltas;  // one per vertex
   std::vector<glm::vec3> normalDeltas;    // empty or one per vertex
+  // The length of its longest position delta: how far the target moves a vertex at weight 1.
+  double longestDelta() const;
 };
 
 struct Mesh {
@@ -228,6 +230,8 @@ struct MorphWeightTrack {
   // CubicSpline only (empty otherwise): laid out as `weights`, per second (as Keys' tangents).
   std::vector<float> inTangents;
   std::vector<float> outTangents;
+  // Whether it can drive `mesh`: the mesh it names, with as many targets.
+  bool drives(const Mesh& mesh) const { return mesh.name == this->mesh && mesh.morphTargets.size() == targetCount; }
 };
 
 struct Event {

@@ -137,13 +137,17 @@ std::optional<Rig> splitLikeTheWriter(const Rig& rig, const FormatInfo& written)
   if (std::none_of(rig.meshes.begin(), rig.meshes.end(), beyond)) return std::nullopt;
   Rig split = rig;
   split.meshes.clear();
+  std::vector<std::pair<std::string, size_t>> splits;
   for (const Mesh& m : rig.meshes) {
     if (!beyond(m)) {
       split.meshes.push_back(m);
       continue;
     }
-    for (Mesh& piece : splitMesh(m, limit)) split.meshes.push_back(std::move(piece));
+    std::vector<Mesh> pieces = splitMesh(m, limit);
+    splits.emplace_back(m.name, pieces.size());
+    for (Mesh& piece : pieces) split.meshes.push_back(std::move(piece));
   }
+  followSplitMeshes(split, splits);
   return split;
 }
 
