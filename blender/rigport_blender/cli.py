@@ -51,6 +51,16 @@ def run(cli, args, expect_json=True):
     return done.returncode, out, done.stderr
 
 
+# Formats that store a model without its clips, and the extension of their clip files. The add-on's
+# export writes a model's clips into a folder of their own beside it (`clips_folder`), and its import
+# of that model alone takes them from there.
+CLIP_FILES_OF = {"renderware-dff": ".anm", "battleforge-drs": ".ska"}
+
+
+def clips_folder(model_path):
+    return os.path.splitext(os.path.abspath(model_path))[0] + "_clips"
+
+
 class Format:
     """One row of `rigport formats`."""
 

@@ -34,8 +34,6 @@ EXPORTER_OPTIONS = {
     "export_lights": False,
 }
 
-# Formats that store a model without its clips, and the extension of the clip files written beside it.
-CLIP_FILES_OF = {"renderware-dff": ".anm", "battleforge-drs": ".ska"}
 # Formats `convert --base ORIGINAL` writes into a copy of the original (every resource or chunk the
 # edit did not touch kept byte for byte).
 WRITES_INTO_ORIGINAL = {"renderware-dff", "rw4-arena", "sims3-package", "sluggers-model"}
@@ -115,11 +113,10 @@ def export_rig(context, cli_path, armature, filepath, target, into_original=True
         original = original_of(armature, target) if into_original else ""
         if original:
             args += ["--base", original]
-        if target in CLIP_FILES_OF and has_clips(armature):
+        if target in cli.CLIP_FILES_OF and has_clips(armature):
             # One file per clip, named after the clip (these formats store no clip name: a clip file's
             # name is its clip's), in a folder of their own so no original beside the model is replaced.
-            folder = os.path.splitext(os.path.abspath(filepath))[0] + "_clips"
-            args += ["--anim-out", os.path.join(folder, "{clip}" + CLIP_FILES_OF[target])]
+            args += ["--anim-out", os.path.join(cli.clips_folder(filepath), "{clip}" + cli.CLIP_FILES_OF[target])]
         result.files, result.warnings = cli.convert(cli_path, args)
         main = [f for f in result.files if os.path.abspath(f) == os.path.abspath(filepath)] or result.files[:1]
         clip_files = [f for f in result.files if f not in main]

@@ -124,7 +124,9 @@ def plan(cli_path, files, settings):
     anim_args = [a for e in (clip_files if models else []) for a in ("--anim", e["file"])]
     clip_args = clip_choice(infos, settings.clips)
     for job in jobs:
-        job.options += anim_args + item_choice(job.info, settings.items, settings.clips) + clip_args
+        # Clip files picked with the models play on every one of them; a model picked alone brings
+        # the clips the export wrote beside it (a folder the file browser cannot pick from at once).
+        job.options += (anim_args or clips_beside(job.info)) + item_choice(job.info, settings.items, settings.clips) + clip_args
         if settings.skeleton:
             job.options += ["--skeleton", cli.bpy_path(settings.skeleton)]
         if settings.rest_pose:
@@ -159,6 +161,17 @@ def clip_choice(infos, patterns):
         shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
         raise cli.RigportError(f"no clip matches {', '.join(patterns)}; the clips are: {shown or 'none'}")
     return [a for n in chosen for a in ("--clip", n)]
+
+
+def clips_beside(info):
+    """--anim for every clip file in the folder the add-on's export writes beside a model of a format
+    that stores no clips (`NAME_clips/*.anm` beside `NAME.dff`), else []."""
+    extension = cli.CLIP_FILES_OF.get(info.get("format", ""))
+    folder = cli.clips_folder(info["file"])
+    if not extension or not os.path.isdir(folder):
+        return []
+    names = sorted(n for n in os.listdir(folder) if n.lower().endswith(extension))
+    return [arg for n in names for arg in ("--anim", os.path.join(folder, n))]
 
 
 def item_choice(info, wanted, clip_patterns):

@@ -278,9 +278,10 @@ void dropMorphTargets(Rig& rig, std::string_view format) {
       for (const MorphWeightTrack& track : anim.morphWeights) keyed += track.meshIndex == static_cast<int32_t>(m);
     }
     rig.provenance.warn("morph-targets-dropped",
-                        fmt::format("mesh '{}': {} morph targets (shape keys){} dropped; {} stores none, so its vertices rest at their base "
+                        fmt::format("mesh '{}': {} morph target{} (shape keys){} dropped; {} stores none, so its vertices rest at their base "
                                     "shape, up to {:.3g} m from where the shape keys put them",
-                                    printable(mesh.name), mesh.morphTargets.size(), keyed > 0 ? fmt::format(" and {} weight tracks", keyed) : "",
+                                    printable(mesh.name), mesh.morphTargets.size(), mesh.morphTargets.size() == 1 ? "" : "s",
+                                    keyed > 0 ? fmt::format(" and {} weight track{}", keyed, keyed == 1 ? "" : "s") : "",
                                     format, bound));
     mesh.morphTargets.clear();
     mesh.morphWeights.clear();
