@@ -2,6 +2,7 @@
 // chosen endianness, and can patch a previously reserved u32 (chunk sizes known only at the end).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -40,6 +41,29 @@ class ByteWriter {
   void cString(std::string_view s);
   // Pads with zeros to a multiple of `alignment`.
   void align(size_t alignment);
+
+  // `records` of `Scalar`s (glm::vec3 of float, a std::array of bytes, or the scalars themselves)
+  // appended at once, each scalar byte-swapped as needed: the mirror of ByteReader::records. A
+  // value at a time resized the buffer per value, most of a DFF write's time (BENCHMARKS.md).
+  template <class Scalar, class Record>
+  void records(const std::vector<Record>& records) {
+    static_assert(std::is_trivially_copyable_v<Record> && std::is_arithmetic_v<Scalar> && sizeof(Record) % sizeof(Scalar) == 0);
+    const size_t at = buf_.size();
+    const size_t bytes = records.size() * sizeof(Record);
+    buf_.resize(at + bytes);
+    if (records.empty()) return;
+    std::memcpy(buf_.data() + at, records.data(), bytes);
+    if constexpr (sizeof(Scalar) > 1) {
+      if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) {
+        for (size_t i = at; i < buf_.size(); i += sizeof(Scalar)) {
+          Scalar v;
+          std::memcpy(&v, buf_.data() + i, sizeof(Scalar));
+          v = byteSwap(v);
+          std::memcpy(buf_.data() + i, &v, sizeof(Scalar));
+        }
+      }
+    }
+  }
 
   // Overwrites 4 bytes at `pos` (which must already be written).
   void patchU32(size_t pos, uint32_t v);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -115,16 +116,28 @@ std::vector<int32_t> matchBones(const Skeleton& first, const Skeleton& second) {
   return match;
 }
 
+// Per mesh, every vertex at rest: posed once for both the model's size and the bind-vertex measure
+// (posing is most of the comparison's time).
+using MeshVertices = std::vector<std::vector<glm::vec3>>;
+MeshVertices restVertices(const Rig& rig, const Pose& rest) {
+  MeshVertices out(rig.meshes.size());
+  for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    out[m].resize(rig.meshes[m].vertexCount());
+    for (size_t v = 0; v < out[m].size(); ++v) out[m][v] = rest.vertex(m, v);
+  }
+  return out;
+}
+
 // The diagonal of the bounding box of every vertex at rest, or of the joints when there is none.
-double modelSize(const Rig& rig, const Pose& rest) {
+double modelSize(const MeshVertices& vertices, const Pose& rest) {
   glm::dvec3 lo(std::numeric_limits<double>::infinity()), hi(-std::numeric_limits<double>::infinity());
   auto add = [&](const glm::vec3& p) {
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return;
     lo = glm::min(lo, glm::dvec3(p));
     hi = glm::max(hi, glm::dvec3(p));
   };
-  for (size_t m = 0; m < rig.meshes.size(); ++m)
-    for (size_t v = 0; v < rig.meshes[m].vertexCount(); ++v) add(rest.vertex(m, v));
+  for (const std::vector<glm::vec3>& mesh : vertices)
+    for (const glm::vec3& p : mesh) add(p);
   if (!(lo.x <= hi.x)) {
     for (const glm::mat4& w : rest.jointWorld()) add(glm::vec3(w[3]));
   }
@@ -210,7 +223,9 @@ class Comparer {
     match_ = matchBones(a.skeleton, b.skeleton);
     listUnmatched();
     measuredBones();
-    out_.modelSize = std::max(modelSize(a, pa_), modelSize(b, pb_));
+    restVertices_[0] = restVertices(a, pa_);
+    restVertices_[1] = restVertices(b, pb_);
+    out_.modelSize = std::max(modelSize(restVertices_[0], pa_), modelSize(restVertices_[1], pb_));
     lever_ = static_cast<float>(kJointLeverOfSize * (out_.modelSize > 0.0 ? out_.modelSize : 1.0));
     for (const char* name : {"rest joints", "bind vertices", "clip joints", "clip vertices"}) out_.measures.push_back(Measure{name, 0.0, 0, {}});
     for (Measure& m : out_.measures) worst_.emplace_back(m);  // the measures are not moved from here on
@@ -220,7 +235,14 @@ class Comparer {
 
   void rest() {
     measureJoints(worst_[0], "", std::nullopt);
-    measureVertices(worst_[1], "", std::nullopt);
+    for (size_t mesh = 0; mesh < out_.meshes; ++mesh) {
+      const std::vector<glm::vec3>& va = restVertices_[0][mesh];
+      const std::vector<glm::vec3>& vb = restVertices_[1][mesh];
+      for (size_t v = 0; v < std::min(va.size(), vb.size()); ++v) {
+        worst_[1].see(distance(va[v], vb[v]), [&] { return Where{"", std::nullopt, "", mesh, v}; });
+      }
+    }
+    restVertices_[0] = restVertices_[1] = {};  // no longer needed: given back before the clips
   }
 
   void clip(const Animation& a, const Animation& b, ClipPair& pair, const CompareOptions& o) {
@@ -389,16 +411,25 @@ class Comparer {
   std::vector<int32_t> match_;
   std::vector<bool> measured_;  // per bone of the first rig: matched, and a joint on one side
   std::vector<glm::mat4> restA_;  // the first rig's joint world matrices at rest
+  MeshVertices restVertices_[2];  // each rig's vertices at rest, until rest() has measured them
   std::vector<std::vector<double>> longestDelta_[2];  // measureDeltas()
   float lever_ = 0.0f;
 };
 
-// A copy in glTF axes with every track absolute, as the exporter poses it.
-Rig posable(const Rig& rig) {
-  Rig copy = rig;
-  toGltfAxes(copy);
-  for (Animation& a : copy.animations) makeAbsolute(a, copy.skeleton);
-  return copy;
+// `rig` as the exporter poses it, in glTF axes with every track absolute: itself when it is so already
+// (a glTF input; the read-back check's source), else a converted copy kept in `storage`.
+const Rig& posable(const Rig& rig, std::optional<Rig>& storage) {
+  const auto absolute = [&rig](const BoneTrack& t) {
+    return t.space == TrackSpace::Absolute || t.bone < 0 || static_cast<size_t>(t.bone) >= rig.skeleton.bones.size();  // as makeAbsolute leaves them
+  };
+  const bool ready = rig.provenance.axes == AxisSystem{} && std::all_of(rig.animations.begin(), rig.animations.end(), [&](const Animation& a) {
+                       return std::all_of(a.tracks.begin(), a.tracks.end(), absolute);
+                     });
+  if (ready) return rig;
+  storage = rig;
+  toGltfAxes(*storage);
+  for (Animation& a : storage->animations) makeAbsolute(a, storage->skeleton);
+  return *storage;
 }
 
 }  // namespace
@@ -425,8 +456,9 @@ std::string describeWhere(const Where& w) {
 double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }
 
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options) {
-  const Rig a = posable(first);
-  const Rig b = posable(second);
+  std::optional<Rig> storageA, storageB;
+  const Rig& a = posable(first, storageA);
+  const Rig& b = posable(second, storageB);
   Comparison out;
   Comparer comparer(a, b, out);
   comparer.rest();

@@ -223,7 +223,15 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     atomicFrames.push_back(frame);
   }
 
+  // The geometries' arrays are most of the file: room for them up front, so that the buffer is not
+  // copied (and fresh pages touched twice) as it grows.
   ByteWriter w;
+  size_t arrays = 0;
+  for (const RwGeometry& g : geometries) {
+    arrays += 12 * (g.positions.size() + g.normals.size()) + 8 * g.uvs.size() + 8 * (g.indices.size() / 3) + 4 * g.indices.size();
+    if (g.skin) arrays += 20 * g.skin->indices.size() + 68 * g.skin->inverseMatrices.size();
+  }
+  w.reserve(arrays + 256 * (frames.size() + geometries.size()) + 4096);
   const size_t clump = beginChunk(w, kClump, libraryId);
   const size_t st = beginChunk(w, kStruct, libraryId);
   w.u32(static_cast<uint32_t>(geometries.size()));

@@ -1,6 +1,7 @@
 #include "formats/renderware/geometry.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <span>
 #include <string>
@@ -270,26 +271,19 @@ void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint3
   if (version < kSurfacePropsBefore) {
     for (int i = 0; i < 3; ++i) w.f32(1.0f);
   }
-  for (const glm::vec2& uv : geo.uvs) {
-    w.f32(uv.x);
-    w.f32(uv.y);
+  w.records<float>(geo.uvs);
+  std::vector<std::array<uint16_t, 4>> triangles(geo.indices.size() / 3);  // §1.2: v1, v0, matId, v2
+  for (size_t t = 0; t < triangles.size(); ++t) {
+    triangles[t] = {static_cast<uint16_t>(geo.indices[3 * t + 1]), static_cast<uint16_t>(geo.indices[3 * t]),
+                    t < geo.triangleMaterials.size() ? geo.triangleMaterials[t] : uint16_t{0}, static_cast<uint16_t>(geo.indices[3 * t + 2])};
   }
-  for (size_t t = 0; t + 2 < geo.indices.size(); t += 3) {
-    w.u16(static_cast<uint16_t>(geo.indices[t + 1]));
-    w.u16(static_cast<uint16_t>(geo.indices[t]));
-    w.u16(t / 3 < geo.triangleMaterials.size() ? geo.triangleMaterials[t / 3] : uint16_t{0});
-    w.u16(static_cast<uint16_t>(geo.indices[t + 2]));
-  }
+  w.records<uint16_t>(triangles);
   const glm::vec4 sphere = boundingSphere(geo.positions);
   for (int k = 0; k < 4; ++k) w.f32(sphere[k]);
   w.u32(1);
   w.u32(hasNormals ? 1 : 0);
-  for (const glm::vec3& p : geo.positions) {
-    for (int k = 0; k < 3; ++k) w.f32(p[k]);
-  }
-  for (const glm::vec3& n : geo.normals) {
-    for (int k = 0; k < 3; ++k) w.f32(n[k]);
-  }
+  w.records<float>(geo.positions);
+  w.records<float>(geo.normals);
   endChunk(w, st);
   writeMaterialList(w, geo.materials, version, libraryId);
   const size_t ext = beginChunk(w, kExtension, libraryId);

@@ -53,7 +53,7 @@ void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, const std
   for (const auto& [material, list] : byMaterial) {
     w.u32(static_cast<uint32_t>(list.size()));
     w.u32(material);
-    for (uint32_t i : list) w.u32(i);
+    w.records<uint32_t>(list);
   }
   endChunk(w, at);
 }

@@ -118,12 +118,8 @@ void writeSkinPlg(ByteWriter& w, const SkinPlg& skin, uint32_t version, uint32_t
   if (!old) {
     for (uint8_t b : skin.usedBones) w.u8(b);
   }
-  for (const auto& idx : skin.indices) {
-    for (uint8_t i : idx) w.u8(i);
-  }
-  for (const auto& wt : skin.weights) {
-    for (float f : wt) w.f32(f);
-  }
+  w.records<uint8_t>(skin.indices);
+  w.records<float>(skin.weights);
   for (const glm::mat4& m : skin.inverseMatrices) {
     if (old) w.u32(kOldMatrixPad);
     writeRwMatrix(w, m);
