@@ -199,6 +199,8 @@ int runCompare(const CompareSettings& s) {
   splitLikeTheOther(*b, *a, "second", splitNotes);
   CompareOptions options;
   options.rate = s.rate;
+  makePosable(*a);
+  makePosable(*b);
   Comparison c = comparePoses(*a, *b, options);
   c.notes.insert(c.notes.begin(), splitNotes.begin(), splitNotes.end());
   const Verdict v = judge(c, s, statedPrecision(s, *a, *b));

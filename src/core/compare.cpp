@@ -427,8 +427,7 @@ const Rig& posable(const Rig& rig, std::optional<Rig>& storage) {
                      });
   if (ready) return rig;
   storage = rig;
-  toGltfAxes(*storage);
-  for (Animation& a : storage->animations) makeAbsolute(a, storage->skeleton);
+  makePosable(*storage);
   return *storage;
 }
 
@@ -454,6 +453,11 @@ std::string describeWhere(const Where& w) {
 }
 
 double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }
+
+void makePosable(Rig& rig) {
+  toGltfAxes(rig);
+  for (Animation& a : rig.animations) makeAbsolute(a, rig.skeleton);
+}
 
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options) {
   std::optional<Rig> storageA, storageB;

@@ -96,7 +96,11 @@ struct Comparison {
 };
 
 // `first` and `second` as assembled for export (clips bound to their skeletons, repaired); each is
-// copied and converted to glTF axes.
+// posed in glTF axes with absolute tracks: a copy is converted unless it is so already.
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options = {});
+
+// Converts `rig` in place to what comparePoses poses (glTF axes, every bound track absolute), so that
+// a caller that owns a rig spares comparePoses the copy.
+void makePosable(Rig& rig);
 
 }  // namespace rigport

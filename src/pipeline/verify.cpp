@@ -154,7 +154,7 @@ std::optional<Rig> splitLikeTheWriter(const Rig& rig, const FormatInfo& written)
 Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read) {
   Provenance out;
   std::vector<std::string> unread;
-  const std::optional<Rig> written = readBack(source, files, read, unread);
+  std::optional<Rig> written = readBack(source, files, read, unread);
   if (!unread.empty()) {
     std::string why;
     for (const std::string& u : unread) why += (why.empty() ? "" : "; ") + u;
@@ -165,6 +165,7 @@ Provenance measureWritten(const Rig& source, const EncodedFiles& files, const Re
   options.maxClipVertexPoses = kCheckClipVertexPoses;
   const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
   const std::optional<Rig> split = model != files.formats.end() ? splitLikeTheWriter(source, **model) : std::nullopt;
+  makePosable(*written);
   const Comparison c = comparePoses(split ? *split : source, *written, options);
   const auto [ofSize, whose] = coarsestPrecision(files);
   const double tolerance = c.tolerance(ofSize);

@@ -202,15 +202,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     const glm::mat4 toAtomic = glm::inverse(atomicWorld);
     const glm::mat3 normalToAtomic = glm::transpose(glm::inverse(glm::mat3(toAtomic)));
     RwGeometry geo;
-    geo.positions = mesh.positions;
-    geo.normals = mesh.normals;
-    geo.uvs = mesh.uvs;
-    geo.indices = mesh.indices;
     geometryMaterials(mesh, rig, geo);
-    if (transform) {
-      for (glm::vec3& p : geo.positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
-      for (glm::vec3& n : geo.normals) n = glm::normalize(normalToAtomic * n);
-    }
     if (mesh.skinned()) {
       std::vector<glm::mat4> inverse(tree.bones.size());
       for (size_t n = 0; n < tree.bones.size(); ++n) {
@@ -218,6 +210,23 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
         inverse[n] = b.inverseBind ? *b.inverseBind : glm::inverse(world[tree.bones[n]]);
       }
       geo.skin = makeSkin(mesh, nodeOfBone, inverse);
+    }
+    // The mesh is read no further: a converted copy's arrays (the writer's own) move into the geometry.
+    if (converted) {
+      Mesh& own = converted->meshes[mi];
+      geo.positions = std::move(own.positions);
+      geo.normals = std::move(own.normals);
+      geo.uvs = std::move(own.uvs);
+      geo.indices = std::move(own.indices);
+    } else {
+      geo.positions = mesh.positions;
+      geo.normals = mesh.normals;
+      geo.uvs = mesh.uvs;
+      geo.indices = mesh.indices;
+    }
+    if (transform) {
+      for (glm::vec3& p : geo.positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
+      for (glm::vec3& n : geo.normals) n = glm::normalize(normalToAtomic * n);
     }
     geometries.push_back(std::move(geo));
     atomicFrames.push_back(frame);
