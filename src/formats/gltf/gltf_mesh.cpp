@@ -42,6 +42,13 @@ int attribute(const tinygltf::Primitive& p, const std::string& name) {
   return it == p.attributes.end() ? -1 : it->second;
 }
 
+// Room for `extra` more elements, at least doubling as a vector grows by itself: one growth for a
+// primitive's vertices instead of several, without a reallocation per primitive of a mesh of many.
+template <class T, class Allocator>
+void roomFor(std::vector<T, Allocator>& v, size_t extra) {
+  if (v.capacity() - v.size() < extra) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
+}
+
 // Triangle list of a primitive's vertex order (indices or 0..n-1) in its mode.
 std::vector<uint32_t> triangles(const std::vector<uint32_t>& order, int mode) {
   std::vector<uint32_t> out;
@@ -193,6 +200,7 @@ class MeshBuilder {
     const size_t first = mesh.positions.size();
     if (n > 0xFFFFFFFFu - first) return fieldError(doc_, at, ErrorCode::TooLarge, "more than 2^32 vertices in one mesh");
     const glm::mat3 normalMatrix = toBone ? glm::transpose(glm::inverse(glm::mat3(*toBone))) : glm::mat3(1.0f);
+    roomFor(mesh.positions, n);
     for (size_t v = 0; v < n; ++v) {
       glm::vec3 p(pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
       if (toBone) p = glm::vec3(*toBone * glm::vec4(p, 1.0f));
@@ -210,6 +218,7 @@ class MeshBuilder {
     if (const int a = attribute(prim, "NORMAL"); a >= 0 && mesh.normals.size() == first) {
       RP_CHECK(sameCount(a, "NORMAL"));
       RP_ASSIGN(const std::vector<float> nrm, readFloats(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL", comps));
+      roomFor(mesh.normals, n);
       for (size_t v = 0; v < n; ++v) {
         const glm::vec3 normal = normalMatrix * glm::vec3(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]);
         // A scaling transform leaves them unit no longer (an FBX conversion's ×100 makes them 0.01 long).
@@ -222,6 +231,7 @@ class MeshBuilder {
     if (const int a = attribute(prim, "TEXCOORD_0"); a >= 0 && mesh.uvs.size() == first) {
       RP_CHECK(sameCount(a, "TEXCOORD_0"));
       RP_ASSIGN(const std::vector<float> uv, readFloats(doc_, ctx_, a, kUvRules, at + ".attributes.TEXCOORD_0", comps));
+      roomFor(mesh.uvs, n);
       for (size_t v = 0; v < n; ++v) mesh.uvs.emplace_back(uv[v * 2], uv[v * 2 + 1]);
     } else {
       mesh.uvs.clear();
@@ -249,6 +259,8 @@ class MeshBuilder {
     // glTF requires each vertex's weights to sum to 1 and a reader must not fix them; rigport keeps
     // them as stored, but its glTF export scales them to sum 1, which moves such a vertex: say so.
     // 0.01 leaves the rounding of 8-bit normalised weights alone.
+    roomFor(mesh.influences, n * joints.size() * 4);  // charged above; vertices' zero weights leave some unused
+    roomFor(mesh.influenceOffsets, n);
     size_t offSum = 0, worstVertex = 0;
     float worstSum = 1.0f;
     for (size_t v = 0; v < n; ++v) {
