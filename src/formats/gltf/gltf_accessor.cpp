@@ -165,6 +165,10 @@ Result<std::vector<float>> readFloats(const Document& doc, ReadContext& ctx, int
   RP_ASSIGN(const Span s, locate(doc, ctx, accessor, rules, usedAs, sizeof(float)));
   components = s.components;
   std::vector<float> out(s.count * static_cast<size_t>(s.components));
+  if (s.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT && s.stride == sizeof(float) * static_cast<size_t>(s.components)) {
+    if (!out.empty()) std::memcpy(out.data(), s.first, out.size() * sizeof(float));  // tightly packed floats, as exporters write them
+    return out;
+  }
   float* o = out.data();
   for (size_t i = 0; i < s.count; ++i) {
     const uint8_t* p = s.first + i * s.stride;
