@@ -14,6 +14,7 @@
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/stub_program.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;

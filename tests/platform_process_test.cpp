@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/process.hpp"
+#include "support/stub_program.hpp"
 #include "support/test_support.hpp"
 
 namespace fs = std::filesystem;

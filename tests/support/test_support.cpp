@@ -31,8 +31,6 @@ FILE* openPipe(const std::string& command) {
 }
 int closePipe(FILE* pipe) { return ::_pclose(pipe); }  // the exit status itself
 constexpr const char* kNullDevice = "NUL";
-constexpr const char* kExecutableSuffix = ".exe";
-constexpr char kSearchPathSeparator = ';';
 // cmd.exe's words for the start of a command line; /d changes the drive too (the scratch folders
 // lie on C:, the build on Z:).
 std::string inFolder(const std::string& dir) { return "cd /d \"" + dir + "\" && "; }
@@ -47,8 +45,6 @@ int closePipe(FILE* pipe) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 constexpr const char* kNullDevice = "/dev/null";
-constexpr const char* kExecutableSuffix = "";
-constexpr char kSearchPathSeparator = ':';
 std::string inFolder(const std::string& dir) { return "cd '" + dir + "' && "; }
 std::string withVariable(const std::string& name, const std::string& value) { return name + "='" + value + "' "; }
 std::string cliProgram() { return RIGPORT_CLI; }
@@ -120,25 +116,6 @@ CliRun runCliIn(const std::string& dir, const std::string& args, Capture capture
 
 CliRun runCliWith(const std::string& name, const std::string& value, const std::string& args, Capture capture) {
   return runCliAfter(withVariable(name, value), args, capture);
-}
-
-std::string installStubProgram(const std::string& dir, const std::string& name) {
-  namespace fs = std::filesystem;
-  const fs::path copy = fs::path(dir) / (name + kExecutableSuffix);
-  fs::copy_file(RIGPORT_STUB_PROGRAM, copy, fs::copy_options::overwrite_existing);  // keeps its mode
-  return copy.string();
-}
-
-std::vector<std::string> stubArguments(const std::string& path) {
-  std::ifstream in(path + ".args", std::ios::binary);
-  std::vector<std::string> args;
-  for (std::string line; std::getline(in, line);) args.push_back(line);
-  return args;
-}
-
-std::string searchPathWithFirst(const std::string& dir) {
-  const char* path = std::getenv("PATH");
-  return path == nullptr ? dir : dir + kSearchPathSeparator + path;
 }
 
 #ifdef _WIN32

@@ -31,14 +31,6 @@ CliRun runCliIn(const std::string& dir, const std::string& args, Capture capture
 // runCli() with the environment variable `name` set to `value` for the CLI alone.
 CliRun runCliWith(const std::string& name, const std::string& value, const std::string& args,
                   Capture capture = Capture::Both);
-// The stand-in program (tests/programs/stub_program.cpp) copied into the folder `dir` as `name`
-// (name.exe on Windows); returns the copy's path. Run, it prints "stub: rejected", writes the
-// arguments it got into that path + ".args" and exits with status 3.
-std::string installStubProgram(const std::string& dir, const std::string& name);
-// The arguments the stub at `path` received when it last ran.
-std::vector<std::string> stubArguments(const std::string& path);
-// This process's PATH with the folder `dir` searched first (for runCliWith("PATH", ...)).
-std::string searchPathWithFirst(const std::string& dir);
 // `s` quoted for the shell: single quotes for sh, double for cmd.exe (paths here hold neither).
 std::string quote(const std::string& s);
 
