@@ -328,6 +328,16 @@ TEST(Cli, DemoExitsFourWhenTheValidatorRejectsAFile) {
   for (size_t i = 1; i < args.size(); ++i) EXPECT_EQ(fs::path(args[i]).extension(), ".glb") << args[i];
 }
 
+// The files the demo names are in the folder as the user typed it: `/` between its parts and the
+// file name on every system (std::filesystem put `\` there on Windows).
+TEST(Cli, DemoNamesItsFilesInTheFolderAsTyped) {
+  const std::string dir = test::scratchDir("cli_demo_spelling");
+  const CliRun r = test::runCliIn(dir, "demo out/sub --no-validate");
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("wrote out/sub/demo_character.glb\n"), std::string::npos) << r.text;
+  EXPECT_TRUE(fs::is_regular_file(fs::path(dir) / "out" / "sub" / "demo_character.glb"));
+}
+
 TEST(Cli, InputsWithTheSameNameNeverOverwriteEachOther) {
   const std::string dir = test::scratchDir("cli-same-name");
   fs::create_directories(dir + "/a");

@@ -31,6 +31,7 @@
 #include "cli/progress.hpp"
 #include "cli/stance.hpp"
 #include "platform/files.hpp"
+#include "platform/paths.hpp"
 #include "core/resample.hpp"
 #include "export/gltf.hpp"
 #include "export/json_report.hpp"
@@ -110,20 +111,12 @@ struct Plan {
   fs::path single;  // the output when the input yields one rig
 };
 
-// An output path made from the user's -o, with the separators the user wrote: `/` and
-// lexically_normal() put the system's preferred one between the parts, `\` on Windows, so that
-// `-o /dev/null/out` was reported as \dev\null\out. Unless the user wrote a `\`, the parts are
-// joined with `/` (both are separators on Windows; on POSIX the generic form is the path itself).
-fs::path spelledLike(const fs::path& path, const std::string& userOutput) {
-  return userOutput.find('\\') != std::string::npos ? path : fs::path(path.generic_u8string());
-}
-
 Plan plan(const BatchInput& input, const ConvertSettings& s) {
   if (namesAFile(s)) return Plan{input, fs::path(s.output), fs::path(s.output)};
   const fs::path base = fs::path(s.output) / input.folder / fs::path(input.path).stem();
   fs::path single = base;
   single += outputExtension(s);
-  return Plan{input, spelledLike(base.lexically_normal(), s.output), spelledLike(single.lexically_normal(), s.output)};
+  return Plan{input, platform::spelledLike(base.lexically_normal(), s.output), platform::spelledLike(single.lexically_normal(), s.output)};
 }
 
 // Where each rig goes; rigs of one input with the same name get "_2", "_3"... so that none
@@ -136,7 +129,7 @@ std::vector<fs::path> outputPaths(const Plan& p, const std::vector<AssembledRig>
   for (const AssembledRig& r : rigs) {
     std::string name = fileSafe(r.rig.name, "rig");
     for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(r.rig.name, "rig"), n);
-    paths.push_back(spelledLike(p.base / (name + ext), s.output));
+    paths.push_back(platform::spelledLike(p.base / (name + ext), s.output));
   }
   return paths;
 }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "platform/files_os.hpp"
+#include "platform/paths.hpp"
 
 namespace rigport::platform {
 namespace {
@@ -85,6 +86,10 @@ void removeTemporaryFilesInFlight() noexcept {
     stopping.store(true);
     if (pass == 0) pauseBriefly();
   }
+}
+
+fs::path spelledLike(const fs::path& path, const std::string& userSpelling) {
+  return userSpelling.find('\\') != std::string::npos ? path : fs::path(path.generic_u8string());
 }
 
 Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts, Overwrite overwrite) {
