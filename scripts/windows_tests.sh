@@ -123,7 +123,7 @@ export WINEPREFIX=$BUILD/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,msh
 filter="-$(IFS=:; echo "${LINUX_ONLY[*]}")"
 LOGS=$BUILD/wine-tests
 rm -rf "$LOGS" && mkdir -p "$LOGS"
-failed=0 passed_total=0 failed_total=0
+failed=0 passed_total=0 failed_total=0 skipped_total=0
 for name in "${programs[@]}"; do
   exe=$BUILD/tests/$name.exe
   if [ ! -f "$exe" ] || [ "$exe" -ot "tests/$name.cpp" ]; then
@@ -137,6 +137,8 @@ for name in "${programs[@]}"; do
   # GoogleTest's summary: "[  PASSED  ] N tests." and "[  FAILED  ] N tests, listed below:".
   passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\.$/\1/p' "$LOGS/$name.log")
   failures=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:$/\1/p' "$LOGS/$name.log")
+  # A test that cannot run on Windows says so with GTEST_SKIP and its reason (in the log).
+  skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?, listed below:$/\1/p' "$LOGS/$name.log")
   if [ -z "$passed" ]; then
     # Wine passes on only the low byte of a Windows exit status: 53 with nothing printed is
     # STATUS_DLL_NOT_FOUND (0xC0000135), the program stopped before main (WINEDEBUG=err+module
@@ -146,12 +148,14 @@ for name in "${programs[@]}"; do
     fi
     echo "$name: ended before its summary (exit $rc; see $LOGS/$name.log)"; failed=1; continue
   fi
-  echo "$name: $passed passed, ${failures:-0} failed (exit $rc)"
+  echo "$name: $passed passed, ${failures:-0} failed${skipped:+, $skipped skipped} (exit $rc)"
   passed_total=$((passed_total + passed)) failed_total=$((failed_total + ${failures:-0}))
+  skipped_total=$((skipped_total + ${skipped:-0}))
   [ "$rc" = 0 ] || failed=1
 done
 echo
 # The summary names each failed test once, without its time.
 grep -h '^\[  FAILED  \] [A-Za-z0-9_/]*\.[A-Za-z0-9_/]*\(, where .*\)\?$' "$LOGS"/*.log | sed 's/^\[  FAILED  \] /FAILED: /' || true
-echo "windows_tests.sh: $passed_total tests passed, $failed_total failed under Wine (${#LINUX_ONLY[@]} Linux-only left out)"
+grep -h '^\[  SKIPPED \] [A-Za-z0-9_/]*\.[A-Za-z0-9_/]*$' "$LOGS"/*.log | sed 's/^\[  SKIPPED \] /SKIPPED: /' || true
+echo "windows_tests.sh: $passed_total tests passed, $failed_total failed, $skipped_total skipped under Wine (${#LINUX_ONLY[@]} Linux-only left out)"
 exit "$failed"
