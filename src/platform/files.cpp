@@ -1,6 +1,7 @@
 // The portable part of platform/files.hpp: atomic writes through a tracked temporary file.
 #include "platform/files.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -90,6 +91,13 @@ void removeTemporaryFilesInFlight() noexcept {
 
 fs::path spelledLike(const fs::path& path, const std::string& userSpelling) {
   return userSpelling.find('\\') != std::string::npos ? path : fs::path(path.generic_u8string());
+}
+
+std::string besideSpelled(const std::string& path, const std::string& name) {
+  const auto separator = [](char c) { return c == '/' || (fs::path::preferred_separator == '\\' && c == '\\'); };
+  const auto last = std::find_if(path.rbegin(), path.rend(), separator);
+  if (last == path.rend()) return "./" + name;
+  return std::string(path.begin(), last.base()) + name;
 }
 
 Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts, Overwrite overwrite) {
