@@ -372,5 +372,6 @@ TEST(Rw4MaterialCli, TxdOptionTakesATextureArenaAndNoTexturesReadsNone) {
   const int sky = m.materials.at(0).pbrMetallicRoughness.baseColorTexture.index;
   ASSERT_GE(sky, 0) << run.text;
   EXPECT_EQ(imagePixels(m, sky), argbPixels(40));
-  EXPECT_TRUE(test::validateGltfFile(alone + "/given/DIST_sky.glb").ok);
+  const test::ValidatorRun v = test::validateGltfFile(alone + "/given/DIST_sky.glb");
+  EXPECT_TRUE(v.ok) << v.output;
 }
