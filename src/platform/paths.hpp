@@ -15,7 +15,7 @@ namespace rigport::platform {
 std::filesystem::path spelledLike(const std::filesystem::path& path, const std::string& userSpelling);
 
 // The file `name` in the folder of `path`, spelt as the user spelt `path`: its folder part as it
-// was written (up to and with its last separator: `/`, or `\` where that is one too), then
+// was written (up to and with its last separator: `/`, or on Windows `\` or a drive's `:`), then
 // `name`; "./name" when `path` names no folder. A message or a glTF warning then reads the same on
 // every system for the same command line (std::filesystem would join with `\` on Windows).
 std::string besideSpelled(const std::string& path, const std::string& name);
