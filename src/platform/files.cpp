@@ -95,8 +95,8 @@ fs::path spelledLike(const fs::path& path, const std::string& userSpelling) {
 
 std::string besideSpelled(const std::string& path, const std::string& name) {
   // On Windows `\` separates too, and a drive's colon ends a folder part: C:ped.dff is beside C:x.txd.
-  const bool windows = fs::path::preferred_separator == '\\';
-  const auto separator = [windows](char c) { return c == '/' || (windows && (c == '\\' || c == ':')); };
+  constexpr bool windows = fs::path::preferred_separator == '\\';
+  const auto separator = [](char c) { return c == '/' || (windows && (c == '\\' || c == ':')); };
   const auto last = std::find_if(path.rbegin(), path.rend(), separator);
   if (last == path.rend()) return "./" + name;
   return std::string(path.begin(), last.base()) + name;
