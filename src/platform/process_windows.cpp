@@ -108,7 +108,8 @@ std::wstring commandLineWord(const std::wstring& arg) {
 
 // _wspawnvp finds the program on PATH (trying .com, .exe, .bat and .cmd) but makes its command line
 // by joining the arguments with spaces, quoting none: "C:\my files\a.glb" arrived as two words.
-// Each argument is made one command-line word first.
+// Each argument is made one command-line word first. (A .bat or .cmd found so is run by cmd.exe,
+// which reads `%` and `^` by rules of its own; the programs rigport starts, node, are .exe.)
 std::optional<int> runProgram(const std::vector<std::string>& args) {
   if (args.empty()) return std::nullopt;
   const std::wstring program = pathFromUtf8(args[0]).wstring();
