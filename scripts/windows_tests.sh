@@ -13,6 +13,9 @@ BUILD=$PWD/build-windows
 # file modes, SIGBUS on a shrinking mapped file) through POSIX calls, and need Windows twins written
 # against the Windows API first.
 POSIX_ONLY=(cli_batch_test core_source_test)
+# Not run either: its inputs are made by a CTest fixture (tests/writer_corpus.cmake), a Linux CLI
+# run whose files the glTF validator (node) checks first.
+FIXTURE_ONLY=(writer_corpus_test)
 
 # Tests left out by name (a GoogleTest filter), which the Linux CTest run covers: each starts node
 # (the Khronos glTF-Validator, tools/validate_gltf.mjs; `rigport demo` runs it too) or Blender (its
@@ -101,6 +104,12 @@ LINUX_ONLY=(
   KeysOnFrames.KeysAt24FpsAreResampledOntoClipFrames
   BoneNames.OutsideAsciiAreSpelledInItWithAWarning
   *DragonffReads.*
+  # Found by the first Wine run of every program (2026-11-29): these run the validator too (tests
+  # added after the list was measured); their logs show cmd.exe failing to find node (9009).
+  RenderWareBase.ARenamedBoneIsWrittenIntoItsNodeName
+  RenderWareBase.AFrameWithoutANodeNameGainsOne
+  RenderWareBase.NewTrianglesAreRefusedWhereTheOriginalHoldsMoreAVertex
+  RenderwareTxdCli.EachDistinctFilterAndAddressingIsOneSampler
 )
 
 if [ -n "${PROGRAMS:-}" ]; then
@@ -109,7 +118,7 @@ else
   programs=()
   for src in tests/*_test.cpp; do
     name=$(basename "$src" .cpp)
-    [[ " ${POSIX_ONLY[*]} " == *" $name "* ]] || programs+=("$name")
+    [[ " ${POSIX_ONLY[*]} ${FIXTURE_ONLY[*]} " == *" $name "* ]] || programs+=("$name")
   done
 fi
 
@@ -123,7 +132,7 @@ export WINEPREFIX=$BUILD/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,msh
 filter="-$(IFS=:; echo "${LINUX_ONLY[*]}")"
 LOGS=$BUILD/wine-tests
 rm -rf "$LOGS" && mkdir -p "$LOGS"
-failed=0 passed_total=0 failed_total=0
+failed=0 passed_total=0 failed_total=0 skipped_total=0 tool_total=0
 for name in "${programs[@]}"; do
   exe=$BUILD/tests/$name.exe
   if [ ! -f "$exe" ] || [ "$exe" -ot "tests/$name.cpp" ]; then
@@ -137,6 +146,8 @@ for name in "${programs[@]}"; do
   # GoogleTest's summary: "[  PASSED  ] N tests." and "[  FAILED  ] N tests, listed below:".
   passed=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) tests\?\.$/\1/p' "$LOGS/$name.log")
   failures=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?, listed below:$/\1/p' "$LOGS/$name.log")
+  # A test that cannot run on Windows says so with GTEST_SKIP and its reason (in the log).
+  skipped=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?, listed below:$/\1/p' "$LOGS/$name.log")
   if [ -z "$passed" ]; then
     # Wine passes on only the low byte of a Windows exit status: 53 with nothing printed is
     # STATUS_DLL_NOT_FOUND (0xC0000135), the program stopped before main (WINEDEBUG=err+module
@@ -146,12 +157,24 @@ for name in "${programs[@]}"; do
     fi
     echo "$name: ended before its summary (exit $rc; see $LOGS/$name.log)"; failed=1; continue
   fi
-  echo "$name: $passed passed, ${failures:-0} failed (exit $rc)"
-  passed_total=$((passed_total + passed)) failed_total=$((failed_total + ${failures:-0}))
-  [ "$rc" = 0 ] || failed=1
+  # A failed test whose every failure is the validator or Blender not starting did not run here
+  # (the Linux run covers it); it is counted apart, and names the tool in its log.
+  awk -f scripts/windows_tests_classify.awk "$LOGS/$name.log" >"$LOGS/$name.failures"
+  tool=$(grep -c '^tool ' "$LOGS/$name.failures" || true)
+  real=$(grep -c '^failed ' "$LOGS/$name.failures" || true)
+  apart=""
+  [ -z "$skipped" ] || apart+=", $skipped skipped"
+  [ "$tool" = 0 ] || apart+=", $tool need node or Blender"
+  echo "$name: $passed passed, $real failed$apart (exit $rc)"
+  passed_total=$((passed_total + passed)) failed_total=$((failed_total + real))
+  skipped_total=$((skipped_total + ${skipped:-0})) tool_total=$((tool_total + tool))
+  # A nonzero exit with no failed test of its own (a crash after the summary) still fails the run.
+  if [ "$real" -gt 0 ] || { [ "$rc" != 0 ] && [ "${failures:-0}" = 0 ]; }; then failed=1; fi
 done
 echo
 # The summary names each failed test once, without its time.
-grep -h '^\[  FAILED  \] [A-Za-z0-9_/]*\.[A-Za-z0-9_/]*\(, where .*\)\?$' "$LOGS"/*.log | sed 's/^\[  FAILED  \] /FAILED: /' || true
-echo "windows_tests.sh: $passed_total tests passed, $failed_total failed under Wine (${#LINUX_ONLY[@]} Linux-only left out)"
+sed -n 's/^failed /FAILED: /p' "$LOGS"/*.failures
+sed -n 's/^tool /NEEDS NODE OR BLENDER: /p' "$LOGS"/*.failures
+grep -h '^\[  SKIPPED \] [A-Za-z0-9_/]*\.[A-Za-z0-9_/]*$' "$LOGS"/*.log | sed 's/^\[  SKIPPED \] /SKIPPED: /' || true
+echo "windows_tests.sh: $passed_total tests passed, $failed_total failed, $skipped_total skipped, $tool_total need node or Blender under Wine (${#LINUX_ONLY[@]} Linux-only left out by name)"
 exit "$failed"

@@ -117,7 +117,9 @@ TEST(CliAssets, ConvertJsonSummarisesWrittenFilesAndStructuredErrors) {
   EXPECT_EQ(j["converted"], 1);
   EXPECT_EQ(j["failed"], 1);
   ASSERT_EQ(j["files"].size(), 2u);
-  EXPECT_EQ(j["files"][0]["written"][0], dir + "/synthetic_skin_rw36003.glb");
+  // As paths: the folder given is spelt with `\` on Windows (a temporary folder), and the file
+  // written in it is joined with `\` too.
+  EXPECT_EQ(fs::path(j["files"][0]["written"][0].get<std::string>()), fs::path(dir) / "synthetic_skin_rw36003.glb");
   EXPECT_TRUE(j["files"][0]["error"].is_null());
   const auto& e = j["files"][1]["error"];
   EXPECT_EQ(e["code"], "truncated");

@@ -14,6 +14,7 @@
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/stub_program.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -311,12 +312,30 @@ TEST(Cli, DemoPrintsARowPerWritableFormatAndValidates) {
 
 TEST(Cli, DemoExitsFourWhenTheValidatorRejectsAFile) {
   const std::string dir = test::scratchDir("cli_demo_rejected");
-  // A stand-in validator found through RIGPORT_TOOLS_DIR that rejects everything it is given.
-  fs::create_directories(dir + "/tools");
-  std::ofstream(dir + "/tools/validate_gltf.mjs") << "console.log('rejected'); process.exit(1);\n";
-  const CliRun r = test::runCliWith("RIGPORT_TOOLS_DIR", dir + "/tools", "demo " + quote(dir + "/out"));
+  // A stand-in `node`, first on PATH, that rejects everything it is given (exit 3). It is a program
+  // of the tests' own build, so that a Windows rigport.exe can start it too (a script run by the
+  // real node could not be reached under Wine, where no Windows node is installed).
+  fs::create_directories(dir + "/bin");
+  const std::string node = test::installStubProgram(dir + "/bin", "node");
+  const CliRun r = test::runCliWith("PATH", test::searchPathWithFirst((fs::path(dir) / "bin").string()), "demo " + quote(dir + "/out"));
   EXPECT_EQ(r.code, 4) << r.text;
-  EXPECT_NE(r.text.find("validation FAILED"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("stub: rejected"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("validation FAILED (validator exit status 3)"), std::string::npos) << r.text;
+  // The validator script and every .glb of the demo, each one word.
+  const std::vector<std::string> args = test::stubArguments(node);
+  ASSERT_GE(args.size(), 2u) << r.text;
+  EXPECT_EQ(fs::path(args[0]).filename(), "validate_gltf.mjs");
+  for (size_t i = 1; i < args.size(); ++i) EXPECT_EQ(fs::path(args[i]).extension(), ".glb") << args[i];
+}
+
+// The files the demo names are in the folder as the user typed it: `/` between its parts and the
+// file name on every system (std::filesystem put `\` there on Windows).
+TEST(Cli, DemoNamesItsFilesInTheFolderAsTyped) {
+  const std::string dir = test::scratchDir("cli_demo_spelling");
+  const CliRun r = test::runCliIn(dir, "demo out/sub --no-validate");
+  EXPECT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("wrote out/sub/demo_character.glb\n"), std::string::npos) << r.text;
+  EXPECT_TRUE(fs::is_regular_file(fs::path(dir) / "out" / "sub" / "demo_character.glb"));
 }
 
 TEST(Cli, InputsWithTheSameNameNeverOverwriteEachOther) {

@@ -31,6 +31,7 @@
 #include "cli/progress.hpp"
 #include "cli/stance.hpp"
 #include "platform/files.hpp"
+#include "platform/paths.hpp"
 #include "core/resample.hpp"
 #include "export/gltf.hpp"
 #include "export/json_report.hpp"
@@ -115,7 +116,7 @@ Plan plan(const BatchInput& input, const ConvertSettings& s) {
   const fs::path base = fs::path(s.output) / input.folder / fs::path(input.path).stem();
   fs::path single = base;
   single += outputExtension(s);
-  return Plan{input, base.lexically_normal(), single.lexically_normal()};
+  return Plan{input, platform::spelledLike(base.lexically_normal(), s.output), platform::spelledLike(single.lexically_normal(), s.output)};
 }
 
 // Where each rig goes; rigs of one input with the same name get "_2", "_3"... so that none
@@ -128,7 +129,7 @@ std::vector<fs::path> outputPaths(const Plan& p, const std::vector<AssembledRig>
   for (const AssembledRig& r : rigs) {
     std::string name = fileSafe(r.rig.name, "rig");
     for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(r.rig.name, "rig"), n);
-    paths.push_back(p.base / (name + ext));
+    paths.push_back(platform::spelledLike(p.base / (name + ext), s.output));
   }
   return paths;
 }

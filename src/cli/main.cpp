@@ -57,6 +57,11 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("rigport ") + RIGPORT_VERSION);
   app.footer(kExitCodeHelp);
   app.require_subcommand(1);
+  // CLI11 reads a word starting with '/' as an option on Windows (`/help`), by default and before
+  // any subcommand is added (each copies it): a path from the drive's root such as /dev/null/out
+  // or /work/ped.dff then failed with "The following argument was not expected". Options are
+  // spelled `--name` on every system, and a word starting with '/' is a path.
+  app.allow_windows_style_options(false);
 
   int exitCode = kExitOk;
   addInfoCommand(app, exitCode);

@@ -7,6 +7,7 @@
 #include "core/assemble.hpp"
 #include "core/axes.hpp"
 #include "platform/files.hpp"
+#include "platform/paths.hpp"
 #include "core/validate.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
@@ -58,7 +59,7 @@ Result<Rig> readBack(const FormatInfo& format, std::vector<uint8_t> bytes, const
 DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::filesystem::path& dir) {
   DemoRow row;
   row.format = std::string(format.name);
-  row.file = (dir / ("demo_character" + firstExtension(format))).string();
+  row.file = platform::spelledLike(dir / ("demo_character" + firstExtension(format)), dir.string()).string();
   auto bytes = format.write(character);
   if (!bytes) {
     row.failure = withFile(bytes.error(), row.file);
@@ -82,7 +83,7 @@ DemoRow roundTrip(const Rig& character, const FormatInfo& format, const std::fil
   for (const Animation& a : rig.animations) row.keys += a.keyCount();
   for (const Warning& w : rig.provenance.warnings) row.warnings += w.count;
 
-  const std::string glbPath = (dir / ("demo_character_" + row.format + ".glb")).string();
+  const std::string glbPath = platform::spelledLike(dir / ("demo_character_" + row.format + ".glb"), dir.string()).string();
   auto glb = exportGlb(rig);
   if (!glb) {
     row.failure = withFile(glb.error(), glbPath);
@@ -120,7 +121,7 @@ Result<DemoReport> runDemo(const std::string& dir) {
   const Rig character = makeDemoCharacter();
   RP_CHECK(validate(character));
   DemoReport report;
-  report.characterGlb = (std::filesystem::path(dir) / "demo_character.glb").string();
+  report.characterGlb = platform::spelledLike(std::filesystem::path(dir) / "demo_character.glb", dir).string();
   auto glb = exportGlb(character);
   if (!glb) return withFile(glb.error(), report.characterGlb);
   RP_CHECK(platform::writeFileAtomic(report.characterGlb, *glb));

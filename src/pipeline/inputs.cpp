@@ -12,6 +12,7 @@
 #include "core/repair.hpp"
 #include "core/texture_binding.hpp"
 #include "formats/registry.hpp"
+#include "platform/paths.hpp"
 
 namespace rigport {
 namespace {
@@ -52,27 +53,30 @@ std::string lowered(std::string text) {
 namespace fs = std::filesystem;
 
 // The files in the folder of `path`, by their folded name (file names are compared without case:
-// game files come from case-insensitive file systems).
-std::map<std::string, fs::path> filesBeside(const std::string& path) {
+// game files come from case-insensitive file systems), each spelt beside `path` as the user spelt
+// it (platform::besideSpelled: the warnings that name them read the same on every system).
+std::map<std::string, std::string> filesBeside(const std::string& path) {
   const fs::path input(path);
-  std::map<std::string, fs::path> files;
+  std::map<std::string, std::string> files;
   std::error_code ec;
   const fs::path folder = input.has_parent_path() ? input.parent_path() : fs::path(".");
   for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path() != input) files.emplace(lowered(it->path().filename().string()), it->path());
+    if (it->path() == input) continue;
+    const std::string name = it->path().filename().string();
+    files.emplace(lowered(name), platform::besideSpelled(path, name));
   }
   return files;
 }
 
 // Files of `beside` with the input's stem of a format that carries textures (ped.dff takes PED.TXD).
-std::vector<std::string> textureFilesByStem(const std::string& path, const std::map<std::string, fs::path>& beside) {
+std::vector<std::string> textureFilesByStem(const std::string& path, const std::map<std::string, std::string>& beside) {
   const std::string stem = lowered(fs::path(path).stem().string());
   std::vector<std::string> found;
   for (const auto& entry : beside) {
-    const fs::path& file = entry.second;
-    if (lowered(file.stem().string()) != stem) continue;
-    const auto carriesTextures = [&](const FormatInfo& f) { return (f.carries & kCarriesTextures) != 0 && namesFileOf(f, file.string()); };
-    if (std::any_of(formats().begin(), formats().end(), carriesTextures)) found.push_back(file.string());
+    const std::string& file = entry.second;
+    if (lowered(fs::path(file).stem().string()) != stem) continue;
+    const auto carriesTextures = [&](const FormatInfo& f) { return (f.carries & kCarriesTextures) != 0 && namesFileOf(f, file); };
+    if (std::any_of(formats().begin(), formats().end(), carriesTextures)) found.push_back(file);
   }
   return found;
 }
@@ -98,24 +102,21 @@ struct TextureFiles {
 // format's FormatInfo::textureFileSuffix, then, for a format whose materials name their texture
 // files (FormatInfo::textureFileExtension), the file each bound name names.
 TextureFiles textureFilesOf(const std::string& path, const std::vector<AssembledRig>& rigs) {
-  const std::map<std::string, fs::path> beside = filesBeside(path);
+  const std::map<std::string, std::string> beside = filesBeside(path);
   TextureFiles files{textureFilesByStem(path, beside), {}};
   const FormatInfo* format = findFormat(rigs.front().rig.provenance.format);
   if (format != nullptr && !format->textureFileSuffix.empty()) {
     const fs::path input(path);
     const std::string companion = lowered(input.stem().string() + std::string(format->textureFileSuffix) + input.extension().string());
-    if (const auto at = beside.find(companion); at != beside.end()) files.found.push_back(at->second.string());
+    if (const auto at = beside.find(companion); at != beside.end()) files.found.push_back(at->second);
   }
   const std::string extension = format != nullptr ? std::string(format->textureFileExtension) : std::string();
   if (extension.empty()) return files;
   for (const std::string& name : boundNames(rigs)) {
     const std::string file = lowered(name).ends_with(extension) ? name : name + extension;
     const auto at = beside.find(lowered(file));
-    const fs::path folder = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : fs::path(".");
     std::vector<std::string>& list = at != beside.end() ? files.found : files.lookedFor;
-    // An absent file is only named in a warning, which the glTF keeps: '/' on every system, so that
-    // Windows writes the same file as Linux.
-    const std::string where = at != beside.end() ? at->second.string() : (folder / file).generic_string();
+    const std::string where = at != beside.end() ? at->second : platform::besideSpelled(path, file);
     if (std::find(list.begin(), list.end(), where) == list.end()) list.push_back(where);
   }
   return files;

@@ -1,6 +1,7 @@
 // The portable part of platform/files.hpp: atomic writes through a tracked temporary file.
 #include "platform/files.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "platform/files_os.hpp"
+#include "platform/paths.hpp"
 
 namespace rigport::platform {
 namespace {
@@ -85,6 +87,19 @@ void removeTemporaryFilesInFlight() noexcept {
     stopping.store(true);
     if (pass == 0) pauseBriefly();
   }
+}
+
+fs::path spelledLike(const fs::path& path, const std::string& userSpelling) {
+  return userSpelling.find('\\') != std::string::npos ? path : fs::path(path.generic_u8string());
+}
+
+std::string besideSpelled(const std::string& path, const std::string& name) {
+  // On Windows `\` separates too, and a drive's colon ends a folder part: C:ped.dff is beside C:x.txd.
+  constexpr bool windows = fs::path::preferred_separator == '\\';
+  const auto separator = [](char c) { return c == '/' || (windows && (c == '\\' || c == ':')); };
+  const auto last = std::find_if(path.rbegin(), path.rend(), separator);
+  if (last == path.rend()) return "./" + name;
+  return std::string(path.begin(), last.base()) + name;
 }
 
 Status writeFileAtomic(const std::string& path, std::initializer_list<std::span<const uint8_t>> parts, Overwrite overwrite) {

@@ -45,7 +45,11 @@ Result<FileView> openFileView(const std::string& path, size_t mapAbove) {
   file.h = CreateFileW(wide.c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
                        FILE_ATTRIBUTE_NORMAL | FILE_FLAG_SEQUENTIAL_SCAN, nullptr);
   if (file.h == INVALID_HANDLE_VALUE) return systemError(path, "cannot open", GetLastError());
-  if (GetFileType(file.h) != FILE_TYPE_DISK) return ioError(path, "is a pipe or device; rigport reads regular files");
+  // Named as POSIX names them (files_posix.cpp): a console, NUL or COM port is a character device.
+  if (const DWORD type = GetFileType(file.h); type != FILE_TYPE_DISK) {
+    const char* kind = type == FILE_TYPE_CHAR ? "a character device" : type == FILE_TYPE_PIPE ? "a pipe" : "not a regular file";
+    return ioError(path, fmt::format("is {}; rigport reads regular files", kind));
+  }
   LARGE_INTEGER size{};
   if (!GetFileSizeEx(file.h, &size)) return systemError(path, "cannot get its size", GetLastError());
   const auto bytes = static_cast<uint64_t>(size.QuadPart);

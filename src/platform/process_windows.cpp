@@ -80,13 +80,45 @@ std::string executablePath() {
   return utf8(path);
 }
 
+namespace {
+
+// `arg` as one word of a command line that CommandLineToArgvW (and the C runtime's parser of a
+// program's argv) splits back into `arg`: quoted when it is empty or holds a space, tab or quote;
+// a quote inside is escaped with a backslash, and the backslashes before a quote (or before the
+// closing quote) are doubled, as only those are escapes. Others pass as they are: C:\a b\c.
+std::wstring commandLineWord(const std::wstring& arg) {
+  if (!arg.empty() && arg.find_first_of(L" \t\n\v\"") == std::wstring::npos) return arg;
+  std::wstring out = L"\"";
+  size_t backslashes = 0;
+  for (const wchar_t c : arg) {
+    if (c == L'\\') {
+      ++backslashes;
+      continue;
+    }
+    out.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
+    out += c;
+    backslashes = 0;
+  }
+  out.append(backslashes * 2, L'\\');
+  out += L'"';
+  return out;
+}
+
+}  // namespace
+
+// _wspawnvp finds the program on PATH (trying .com, .exe, .bat and .cmd) but makes its command line
+// by joining the arguments with spaces, quoting none: "C:\my files\a.glb" arrived as two words.
+// Each argument is made one command-line word first. (A .bat or .cmd found so is run by cmd.exe,
+// which reads `%` and `^` by rules of its own; the programs rigport starts, node, are .exe.)
 std::optional<int> runProgram(const std::vector<std::string>& args) {
+  if (args.empty()) return std::nullopt;
+  const std::wstring program = pathFromUtf8(args[0]).wstring();
   std::vector<std::wstring> wide;
-  for (const std::string& a : args) wide.push_back(pathFromUtf8(a).wstring());
+  for (const std::string& a : args) wide.push_back(commandLineWord(pathFromUtf8(a).wstring()));
   std::vector<const wchar_t*> argv;
   for (const std::wstring& w : wide) argv.push_back(w.c_str());
   argv.push_back(nullptr);
-  const intptr_t status = _wspawnvp(_P_WAIT, argv[0], argv.data());
+  const intptr_t status = _wspawnvp(_P_WAIT, program.c_str(), argv.data());
   if (status == -1) return std::nullopt;
   return static_cast<int>(status);
 }

@@ -13,7 +13,7 @@ ValidatorRun validateGltfFile(const std::string& path) {
     run.output = "node_modules/gltf-validator is missing: run scripts/setup.sh (npm ci in " + source + ")";
     return run;
   }
-  const int rc = runCommand("node '" + source + "/tools/validate_gltf.mjs' '" + path + "'", &run.output);
+  const int rc = runCommand("node " + quote(source + "/tools/validate_gltf.mjs") + " " + quote(path), &run.output);
   run.ok = rc == 0;
   if (!run.ok) run.output = "validate_gltf.mjs exit code " + std::to_string(rc) + ": " + run.output;
   return run;

@@ -43,7 +43,7 @@ bool renamed(const std::string& bone, const std::string& convertText) {
 // convert renamed; returns the measures beyond tolerance, described.
 std::vector<Beyond> compareCell(const WriterTarget& target, const std::string& args, const std::string& label, const std::string& convertText) {
   const CliRun run = runCli("compare " + args + " --json", Capture::StdoutOnly);
-  EXPECT_TRUE(run.code == 0 || run.code == 1) << "rigport compare " << args << "\n" << run.text;
+  EXPECT_TRUE(run.code == 0 || run.code == 1) << "rigport compare " << args << " exited " << run.code << "\n" << run.text;
   const nlohmann::json report = nlohmann::json::parse(run.text, nullptr, false);
   if (report.is_discarded() || !report.contains("measures")) {
     ADD_FAILURE() << "rigport compare " << args << ": no JSON report\n" << run.text;
