@@ -5,11 +5,16 @@
 // Tolerances: 1e-6 where a rotation or a normalisation rounds; exact (==) otherwise.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
+#include <vector>
+
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "core/axes.hpp"
 #include "core/bind.hpp"
 #include "core/key_sample.hpp"
+#include "core/rotation_keys.hpp"
 #include "core/track_space.hpp"
 #include "core/validate.hpp"
 
@@ -125,6 +130,45 @@ TEST(NormalizeKeys, CubicQuaternionsKeepTheirSignsAndLinearOnesAreMadeContinuous
   expectNear(a.tracks[1].rotation.values[1], q1, kTol, "linear: flipped into q0's hemisphere");
 }
 
+// normalizeRotationKeys works four keys at a time in SSE2 lanes where the build has them; every
+// key must be bit for bit the scalar rule's (this loop), whose sign test reads the previous key as
+// written: runs of keys in opposite hemispheres, zero, NaN, infinite and tiny keys, every tail.
+TEST(NormalizeKeys, RotationLanesMatchTheScalarRule) {
+  std::vector<glm::quat> keys;
+  uint32_t state = 777;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+  };
+  for (int i = 0; i < 1000; ++i) {
+    const glm::quat q(next(), next(), next(), next());
+    keys.push_back(i % 7 < 3 ? q : -q);
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const glm::quat& q : {glm::quat(0, 0, 0, 0), glm::quat(nan, 0, 0, 0), glm::quat(1, inf, 0, 0), glm::quat(1e-30f, 1e-30f, 0, 0),
+                             glm::quat(1e30f, 1e30f, 1, 0), glm::quat(-0.0f, -0.0f, -0.0f, -0.0f), glm::quat(0, 1, 0, 0), glm::quat(1, 0, 0, 0)})
+    keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(keys.size() / 3), q);
+  for (bool flip : {true, false}) {
+    for (size_t count : {size_t{0}, size_t{1}, size_t{2}, size_t{4}, size_t{5}, size_t{7}, size_t{8}, size_t{9}, keys.size()}) {
+      for (size_t from : {size_t{0}, size_t{1}, keys.size() / 3 - 2}) {
+        if (from + count > keys.size()) continue;
+        std::vector<glm::quat> want(keys.begin() + static_cast<std::ptrdiff_t>(from), keys.begin() + static_cast<std::ptrdiff_t>(from + count));
+        std::vector<glm::quat> got = want;
+        for (size_t k = 0; k < want.size(); ++k) {
+          want[k] = glm::normalize(want[k]);
+          if (flip && k > 0 && glm::dot(want[k], want[k - 1]) < 0.0f) want[k] = -want[k];
+        }
+        normalizeRotationKeys(got, flip);
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t k = 0; k < count; ++k)
+          EXPECT_EQ(std::memcmp(&got[k], &want[k], sizeof want[k]), 0)
+              << "flip " << flip << ", key " << k << " of " << count << " from " << from << ": " << got[k].x << " " << got[k].y << " "
+              << got[k].z << " " << got[k].w << " against " << want[k].x << " " << want[k].y << " " << want[k].z << " " << want[k].w;
+      }
+    }
+  }
+}
+
 TEST(Validate, TangentsMustMatchTheInterpolation) {
   Rig rig;
   rig.skeleton.bones.resize(1);
@@ -177,6 +221,48 @@ TEST(Axes, ConversionCommutesWithCubicSplineSampling) {
                "translation at " + std::to_string(time));
     const glm::quat expected = pq * sampleKeys(a.rotation, time, glm::quat(1, 0, 0, 0)) * glm::conjugate(pq);
     expectNear(sampleKeys(b.rotation, time, glm::quat(1, 0, 0, 0)), expected, 1e-5f, "rotation at " + std::to_string(time));
+  }
+}
+
+// The axis change turns rotation keys four at a time in SSE2 lanes (core/axes.cpp): every key,
+// in the lanes and in the tail after them, is bit for bit glm's normalize(pq * q * conjugate(pq)),
+// also for keys glm's normalize treats specially (zero, NaN, infinite, tiny, huge).
+TEST(Axes, RotationLanesMatchTheScalarRule) {
+  std::vector<glm::quat> keys;
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+  };
+  for (int i = 0; i < 1000; ++i) keys.emplace_back(next(), next(), next(), next());
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const glm::quat& q : {glm::quat(0, 0, 0, 0), glm::quat(nan, 0, 0, 0), glm::quat(1, inf, 0, 0), glm::quat(1e-30f, 1e-30f, 0, 0),
+                             glm::quat(1e30f, 1e30f, 1, 0), glm::quat(-0.0f, -0.0f, -0.0f, -0.0f), glm::quat(1e-45f, 0, 0, 0)})
+    keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(keys.size() / 2), q);
+  for (const AxisSystem& from : {AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 1.0f},
+                                 AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::NegY, false, 1.0f},
+                                 AxisSystem{AxisSystem::Up::Y, AxisSystem::Axis::PosX, true, 1.0f}}) {
+    const glm::mat3 p = basisToGltf(from);
+    const glm::quat pq = glm::normalize(glm::quat_cast(p * glm::determinant(p)));
+    for (size_t count : {size_t{0}, size_t{1}, size_t{3}, size_t{4}, size_t{5}, size_t{8}, size_t{11}, keys.size()}) {
+      Rig rig;
+      rig.provenance.axes = from;
+      rig.skeleton.bones.resize(1);
+      BoneTrack t;
+      t.bone = 0;
+      t.rotation.values.assign(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(count));
+      for (size_t k = 0; k < count; ++k) t.rotation.times.push_back(static_cast<float>(k));
+      rig.animations.push_back(Animation{"a", 1.0f, {t}, {}, {}});
+      toGltfAxes(rig);
+      const std::vector<glm::quat>& got = rig.animations[0].tracks[0].rotation.values;
+      ASSERT_EQ(got.size(), count);
+      for (size_t k = 0; k < count; ++k) {
+        const glm::quat want = glm::normalize(pq * keys[k] * glm::conjugate(pq));
+        EXPECT_EQ(std::memcmp(&got[k], &want, sizeof want), 0)
+            << "key " << k << " of " << count << ": " << got[k].x << " " << got[k].y << " " << got[k].z << " " << got[k].w << " against "
+            << want.x << " " << want.y << " " << want.z << " " << want.w;
+      }
+    }
   }
 }
 

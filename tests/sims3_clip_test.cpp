@@ -114,6 +114,39 @@ void expectMatchesS3py(const std::string& clipFile, const std::string& jsonFile)
   EXPECT_EQ(curve, clip->curves.size());
 }
 
+// The quaternion channel (F4 super high precision) is decoded four components at a time in SSE2
+// lanes where the build has them: every key bit for bit R4's rule, (sign ? -n : n) * scale + offset
+// with n = (code & 0xFFF) / 4095, whatever the flag bits, the upper code bits, scale and offset.
+TEST(Sims3Keys, QuaternionLanesMatchTheScalarRule) {
+  std::mt19937 random(99);
+  for (const float scale : {1.0f, 2.0f, -0.37f, 1e-20f, 3e38f}) {
+    for (const float offset : {0.0f, -1.0f, 0.123f, -0.0f}) {
+      ClipCurve curve;
+      curve.channelType = clip::kF4SuperHighPrecisionQuaternion;
+      curve.scale = scale;
+      curve.offset = offset;
+      curve.stride = 12;
+      curve.frameCount = 300;
+      curve.keyBytes.resize(curve.frameCount * curve.stride);
+      for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+      std::vector<ClipKey> keys;
+      dequantiseCurve(curve, {}, keys);
+      ASSERT_EQ(keys.size(), curve.frameCount);
+      for (size_t k = 0; k < keys.size(); ++k) {
+        const uint8_t* p = curve.keyBytes.data() + k * curve.stride;
+        const uint16_t flags = static_cast<uint16_t>(p[2] | p[3] << 8);
+        for (unsigned c = 0; c < 4; ++c) {
+          const uint16_t code = static_cast<uint16_t>(p[4 + 2 * c] | p[5 + 2 * c] << 8);
+          const float n = static_cast<float>(code & 0xFFFu) / clip::kMax12;
+          const float want = ((flags >> c) & 1u ? -n : n) * scale + offset;
+          EXPECT_EQ(std::memcmp(&keys[k].v[c], &want, sizeof want), 0)
+              << "scale " << scale << " offset " << offset << " key " << k << " component " << c << ": " << keys[k].v[c] << " against " << want;
+        }
+      }
+    }
+  }
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }

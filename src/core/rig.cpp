@@ -1,4 +1,5 @@
 #include "core/rig.hpp"
+#include "core/rotation_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,6 +8,12 @@
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
+
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#endif
 
 namespace rigport {
 
@@ -175,6 +182,69 @@ void sortAndMerge(Keys<T>& keys) {
 
 }  // namespace
 
+void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip) {
+  size_t k = 0;
+#if RIGPORT_SSE2_LANES
+  // Four keys at a time, each lane glm's normalize in the same IEEE order. The sign rule needs the
+  // previous key as written, -n or n; dot(q, -p) is exactly -dot(q, p) (round to nearest is
+  // symmetric), so key k flips when dot(n_k, n_k-1) is below 0 and key k-1 kept its sign, or
+  // above 0 and it flipped (0 and NaN never flip), which is the loop's rule below key by key.
+  static_assert(sizeof(glm::quat) == 4 * sizeof(float), "glm::quat is x, y, z, w floats");
+  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128 signBit = _mm_set1_ps(-0.0f);
+  float* data = reinterpret_cast<float*>(values.data());
+  bool lastFlipped = false;
+  __m128 prevX = zero, prevY = zero, prevZ = zero, prevW = zero;  // the last lane's n of the block before
+  for (; k + 4 <= values.size(); k += 4) {
+    float* at = data + 4 * k;
+    __m128 qx = _mm_loadu_ps(at), qy = _mm_loadu_ps(at + 4), qz = _mm_loadu_ps(at + 8), qw = _mm_loadu_ps(at + 12);
+    _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
+    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qw, qw), _mm_mul_ps(qx, qx)), _mm_add_ps(_mm_mul_ps(qy, qy), _mm_mul_ps(qz, qz)));
+    const __m128 len = _mm_sqrt_ps(dot);
+    const __m128 degenerate = _mm_cmple_ps(len, zero);
+    const __m128 inv = _mm_div_ps(one, len);
+    auto pick = [&](__m128 scaled, __m128 identity) {
+      return _mm_or_ps(_mm_and_ps(degenerate, identity), _mm_andnot_ps(degenerate, scaled));
+    };
+    __m128 nx = pick(_mm_mul_ps(qx, inv), zero), ny = pick(_mm_mul_ps(qy, inv), zero);
+    __m128 nz = pick(_mm_mul_ps(qz, inv), zero), nw = pick(_mm_mul_ps(qw, inv), one);
+    if (flip) {
+      // Each lane's previous key: lanes 0-2 of this block moved up one, the block before's lane 3 first.
+      auto previous = [](__m128 now, __m128 before) {
+        return _mm_castsi128_ps(_mm_or_si128(_mm_slli_si128(_mm_castps_si128(now), 4), _mm_srli_si128(_mm_castps_si128(before), 12)));
+      };
+      const __m128 px = previous(nx, prevX), py = previous(ny, prevY), pz = previous(nz, prevZ), pw = previous(nw, prevW);
+      const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(nw, pw), _mm_mul_ps(nx, px)), _mm_add_ps(_mm_mul_ps(ny, py), _mm_mul_ps(nz, pz)));
+      const int below = _mm_movemask_ps(_mm_cmplt_ps(d, zero));
+      const int above = _mm_movemask_ps(_mm_cmpgt_ps(d, zero));
+      int flips = 0;
+      for (int lane = 0; lane < 4; ++lane) {
+        const bool first = k == 0 && lane == 0;
+        const bool flipped = !first && (lastFlipped ? (above >> lane & 1) != 0 : (below >> lane & 1) != 0);
+        flips |= flipped ? 1 << lane : 0;
+        lastFlipped = flipped;
+      }
+      prevX = nx, prevY = ny, prevZ = nz, prevW = nw;
+      if (flips != 0) {
+        const __m128 mask = _mm_and_ps(signBit, _mm_castsi128_ps(_mm_set_epi32(flips & 8 ? -1 : 0, flips & 4 ? -1 : 0, flips & 2 ? -1 : 0,
+                                                                               flips & 1 ? -1 : 0)));
+        nx = _mm_xor_ps(nx, mask), ny = _mm_xor_ps(ny, mask), nz = _mm_xor_ps(nz, mask), nw = _mm_xor_ps(nw, mask);
+      }
+    }
+    _MM_TRANSPOSE4_PS(nx, ny, nz, nw);
+    _mm_storeu_ps(at, nx);
+    _mm_storeu_ps(at + 4, ny);
+    _mm_storeu_ps(at + 8, nz);
+    _mm_storeu_ps(at + 12, nw);
+  }
+#endif
+  for (; k < values.size(); ++k) {
+    glm::quat& q = values[k];
+    q = glm::normalize(q);
+    if (flip && k > 0 && glm::dot(q, values[k - 1]) < 0.0f) q = -q;
+  }
+}
+
 void normalizeKeys(Animation& anim) {
   for (BoneTrack& t : anim.tracks) {
     sortAndMerge(t.translation);
@@ -186,12 +256,7 @@ void normalizeKeys(Animation& anim) {
     // exporter makes them continuous itself, battleforge_drs.md §9; glTF Appendix C only asks that
     // v_k ≠ −v_k+1). Their values are still normalised (the validator wants unit keys); tangents are
     // left as they are.
-    const bool flip = t.rotation.interpolation != Interpolation::CubicSpline;
-    for (size_t k = 0; k < t.rotation.values.size(); ++k) {
-      glm::quat& q = t.rotation.values[k];
-      q = glm::normalize(q);
-      if (flip && k > 0 && glm::dot(q, t.rotation.values[k - 1]) < 0.0f) q = -q;
-    }
+    normalizeRotationKeys(t.rotation.values, t.rotation.interpolation != Interpolation::CubicSpline);
   }
   for (ScalarChannel& s : anim.scalars) sortAndMerge(s.keys);
 }
