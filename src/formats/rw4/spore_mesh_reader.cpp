@@ -472,10 +472,23 @@ Result<Mesh> readBlendShapeBuffer(const Arena& arena, const ByteReader& root, ui
     return obj.errorAt(kIndicesPerVertex, ErrorCode::BadValue, fmt::format("{} blend indices a vertex, at most {}", perVertex, kMaxIndicesPerVertex),
                        "blendIndicesPerVertex");
   }
-  auto streamAt = [&](size_t i) { return obj.window(offsets[i], obj.size() - offsets[i], Field("offsets", static_cast<int64_t>(i))); };
+  // A stream runs to the next stream's offset or the object's end (as SporeModder-FX sizes them).
+  auto streamAt = [&](size_t i) {
+    size_t end = obj.size();
+    for (uint32_t o : offsets)
+      if (o > offsets[i] && o < end) end = o;
+    return obj.window(offsets[i], end - offsets[i], Field("offsets", static_cast<int64_t>(i)));
+  };
   // The position stream: the base and every shape, (shapeCount + 1) × vertexCount × 16 bytes.
   RP_ASSIGN(ByteReader positions, streamAt(kPositionStream));
   RP_ASSIGN(const size_t n, positions.count(vertexCount, kVectorSize, "vertexCount"));
+  if (uint64_t{shapeCount} + 1 > positions.size() / (n * kVectorSize)) {
+    return obj.errorAt(kShapeCount, ErrorCode::BadValue,
+                       fmt::format("shapeCount {} shapes and the base, of vertexCount {} vertices ({} bytes each), overrun the {}-byte "
+                                   "position stream",
+                                   shapeCount, n, n * kVectorSize, positions.size()),
+                       "shapeCount");
+  }
   RP_ASSIGN(const size_t blocks, positions.count(uint64_t{shapeCount} + 1, n * kVectorSize, "shapeCount"));
   const size_t shapes = blocks - 1;
   std::optional<ByteReader> normals, texcoords, indices, weights;
