@@ -381,6 +381,38 @@ TEST(Rw4SporeBlendShape, ForgedShapeOrVertexCountIsRefusedNamingTheField) {
   EXPECT_TRUE(hasWarning(rig.provenance, "rw4-blend-factor", "match no blend-shape mesh")) << warnings(rig.provenance);
 }
 
+// The game plays BlendFactor channel i on shape i (the add-on: "Spore only seems to care about the
+// order", and it writes one channel a shape in shape-id order): channels whose ids are swapped still
+// key the shapes in order, with a warning; a clip of one channel keys the shape its id names.
+TEST(Rw4SporeBlendShape, BlendFactorChannelsKeyTheShapesInOrder) {
+  std::vector<uint8_t> bytes = sporeBytes(face());
+  const Parsed p = parse(bytes);
+  const uint32_t weights = p.rowsOf(kKeyframeAnim)[1];
+  const size_t names = u32(bytes, p.at(weights, keyframeanim::kChannelNames)) - p.arena.dictionary[weights].fileOffset;
+  const uint32_t smile = u32(bytes, p.at(weights, names)), blink = u32(bytes, p.at(weights, names + 4));
+  put32(bytes, p.at(weights, names), blink);
+  put32(bytes, p.at(weights, names + 4), smile);
+  const Rig rig = readRig(bytes);
+  EXPECT_TRUE(hasWarning(rig.provenance, "rw4-blend-factor", "channel i keys shape i")) << warnings(rig.provenance);
+  ASSERT_EQ(rig.animations.size(), 1u);
+  ASSERT_EQ(rig.animations[0].morphWeights.size(), 1u);
+  EXPECT_EQ(rig.animations[0].morphWeights[0].weights, face().animations[0].morphWeights[0].weights);
+
+  // One channel only (the count set to 1; the last channel's keys end at the key that reaches the
+  // clip's length): it keys the shape of its id, the other shape stays 0.
+  std::vector<uint8_t> one = sporeBytes(face());
+  put32(one, p.at(weights, keyframeanim::kChannelCount), 1);
+  const Rig single = readRig(one);
+  ASSERT_EQ(single.animations.size(), 1u);
+  ASSERT_EQ(single.animations[0].morphWeights.size(), 1u);
+  const MorphWeightTrack& w = single.animations[0].morphWeights[0];
+  ASSERT_EQ(w.times, face().animations[0].morphWeights[0].times);
+  for (size_t k = 0; k < w.times.size(); ++k) {
+    EXPECT_EQ(w.weights[2 * k], face().animations[0].morphWeights[0].weights[2 * k]) << k;
+    EXPECT_EQ(w.weights[2 * k + 1], 0.0f) << k;
+  }
+}
+
 // Every prefix of the file and a byte flip in every third byte read cleanly or fail with an error.
 TEST(Rw4SporeBlendShape, EveryTruncationAndByteFlipFailsCleanly) {
   const std::vector<uint8_t> bytes = sporeBytes(face());

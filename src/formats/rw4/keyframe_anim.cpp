@@ -116,8 +116,16 @@ void blendFactorsToWeights(Animation& anim, size_t first, const std::vector<uint
   std::vector<const Keys<float>*> byShape(mesh->shapeIds.size(), nullptr);
   std::set<float> times;
   size_t unmatched = 0;
+  // One channel a shape: channel i keys shape i, as the game plays them (the add-on: "Spore only seems
+  // to care about the order"); otherwise each channel keys the shape of its id.
+  const bool byOrder = ids.size() == mesh->shapeIds.size();
+  if (byOrder && ids != mesh->shapeIds) {
+    prov.warn("rw4-blend-factor", fmt::format("KeyframeAnim (row {}): its BlendFactor channel ids are not mesh '{}''s shape ids in "
+                                              "order; channel i keys shape i, as Spore plays them",
+                                              row, mesh->mesh));
+  }
   for (size_t i = 0; i < ids.size(); ++i) {
-    const auto at = std::find(mesh->shapeIds.begin(), mesh->shapeIds.end(), ids[i]);
+    const auto at = byOrder ? mesh->shapeIds.begin() + static_cast<std::ptrdiff_t>(i) : std::find(mesh->shapeIds.begin(), mesh->shapeIds.end(), ids[i]);
     if (at == mesh->shapeIds.end() || byShape[static_cast<size_t>(at - mesh->shapeIds.begin())] != nullptr) {
       ++unmatched;
       continue;

@@ -20,7 +20,9 @@ namespace rigport::rw4 {
 // None: only stored hashes compare), bound later against a skeleton that carries the same hashes;
 // BlendFactor channels become a morph weight track of the blend-shape mesh whose BlendShape id is the
 // clip's skeleton id (the Blender add-on's anim_exporter gives it so), else whose shape ids hold every
-// channel's id: channel ids matched to shape ids, each shape's weight sampled (linearly) at the union
+// channel's id: channel i keys shape i when there is one channel a shape (the add-on: "Spore only seems
+// to care about the order"; a warning when the ids say otherwise), else the shape of its id; each
+// shape's weight sampled (linearly) at the union
 // of the channels' key times, 0 where no channel keys a shape; where no mesh matches they stay scalar
 // channels (a `rw4-blend-factor` warning). The last channel's keys end at the object's padding end or
 // after the key whose time reaches the length (the note: no count is stored for it).

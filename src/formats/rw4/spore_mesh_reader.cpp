@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -203,21 +204,21 @@ void addInfluences(const float index[4], const float weight[4], size_t component
   mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
 }
 
-void warnSkin(const SkinCounts& c, uint32_t row, size_t bones, Provenance& prov) {
+void warnSkin(const SkinCounts& c, const char* object, uint32_t row, size_t bones, Provenance& prov) {
   if (c.notMultiple > 0) {
-    prov.warn("rw4-spore-blend-index", fmt::format("VertexBuffer (row {}) blendIndices: {} influence(s) whose index is no multiple "
+    prov.warn("rw4-spore-blend-index", fmt::format("{} (row {}) blendIndices: {} influence(s) whose index is no multiple "
                                                    "of 3 (3 palette rows a bone); dropped",
-                                                   row, c.notMultiple));
+                                                   object, row, c.notMultiple));
   }
   if (c.pastSkeleton > 0) {
-    prov.warn("rw4-spore-blend-index", fmt::format("VertexBuffer (row {}) blendIndices: {} influence(s) name a bone past the "
+    prov.warn("rw4-spore-blend-index", fmt::format("{} (row {}) blendIndices: {} influence(s) name a bone past the "
                                                    "skeleton's {}; dropped",
-                                                   row, c.pastSkeleton, bones));
+                                                   object, row, c.pastSkeleton, bones));
   }
   if (c.unweighted > 0) {
-    prov.warn("rw4-unweighted", fmt::format("VertexBuffer (row {}) blendWeights: {} vertex(es) have no usable weight; bound fully "
+    prov.warn("rw4-unweighted", fmt::format("{} (row {}) blendWeights: {} vertex(es) have no usable weight; bound fully "
                                             "to the skeleton's first bone",
-                                            row, c.unweighted));
+                                            object, row, c.unweighted));
   }
 }
 
@@ -309,7 +310,7 @@ Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32
       addInfluences(index, weight, components, fileToRig, mesh, counts);
     }
   }
-  warnSkin(counts, row, fileToRig.size(), prov);
+  warnSkin(counts, "VertexBuffer", row, fileToRig.size(), prov);
   auto placed = [](const Element* e) {
     return e != nullptr ? std::optional<SporeMeshPlace::Element>(SporeMeshPlace::Element{e->offset, e->type}) : std::nullopt;
   };
@@ -553,10 +554,11 @@ Result<Mesh> readBlendShapeBuffer(const Arena& arena, const ByteReader& root, ui
       for (size_t c = 0; c < components; ++c) {
         index[c] = static_cast<float>(le16(pi + (v * perVertex + c) * 2));
         if (pw != nullptr) weight[c] = std::bit_cast<float>(le32(pw + (v * perVertex + c) * 4));
+        if (!std::isfinite(weight[c])) weight[c] = 0.0f;  // no weight (an infinite one would make the others NaN)
       }
       addInfluences(index, weight, pw != nullptr ? components : 1, fileToRig, mesh, counts);
     }
-    warnSkin(counts, row, fileToRig.size(), prov);
+    warnSkin(counts, "BlendShapeBuffer", row, fileToRig.size(), prov);
     if (perVertex > kMaxInfluences) {
       prov.warn("rw4-influences", fmt::format("BlendShapeBuffer (row {}): {} blend indices a vertex; the first {} are read", row, perVertex,
                                               kMaxInfluences));
