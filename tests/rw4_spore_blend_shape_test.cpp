@@ -25,6 +25,7 @@
 #include "formats/rw4/arena_layout.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "formats/rw4/spore_mesh_layout.hpp"
+#include "platform/files.hpp"
 #include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
@@ -331,6 +332,32 @@ TEST(Rw4SporeBlendShape, ExportedGlbHasTheShapesAndTheirWeightsChannel) {
   ASSERT_EQ(again.animations.size(), 1u);
   ASSERT_EQ(again.animations[0].morphWeights.size(), 1u);
   EXPECT_EQ(again.animations[0].morphWeights[0].weights, w.weights);
+}
+
+// The modder's way back: `convert` of the arena to .glb and of that .glb `--to rw4-arena` gives a PC
+// arena whose mesh is a BlendShapeBuffer with the same shapes (before, the arena's limits dropped
+// every morph target on the way, as for a PS3 .psg, which has no place for them).
+TEST(Rw4SporeBlendShape, ConvertBackToRw4ArenaKeepsTheShapes) {
+  const std::string dir = test::scratchDir("rw4_spore_blend_shape_cli");
+  const std::string model = dir + "/face.rw4", glb = dir + "/face.glb", back = dir + "/back.rw4";
+  ASSERT_TRUE(platform::writeFileAtomic(model, sporeBytes(face()), platform::Overwrite::Replace).ok());
+  test::CliRun run = test::runCli(fmt::format("convert {} -o {}", test::quote(model), test::quote(glb)));
+  ASSERT_EQ(run.code, 0) << run.text;
+  run = test::runCli(fmt::format("convert {} --to rw4-arena -o {}", test::quote(glb), test::quote(back)));
+  ASSERT_EQ(run.code, 0) << run.text;
+  EXPECT_EQ(run.text.find("morph-targets-dropped"), std::string::npos) << run.text;
+  const std::vector<uint8_t> bytes = test::readBytes(back);
+  const Parsed p = parse(bytes);
+  ASSERT_EQ(p.rowsOf(spore::kBlendShapeBuffer).size(), 1u);
+  const Rig again = readRig(bytes);
+  ASSERT_EQ(again.meshes.size(), 1u);
+  ASSERT_EQ(again.meshes[0].morphTargets.size(), 2u);
+  for (size_t t = 0; t < 2; ++t) {
+    EXPECT_EQ(again.meshes[0].morphTargets[t].name, fmt::format("0x{:08X}", fnv1_32Lower(face().meshes[0].morphTargets[t].name)));
+    for (size_t v = 0; v < again.meshes[0].vertexCount(); ++v) {
+      EXPECT_LT(glm::length(again.meshes[0].morphTargets[t].positionDeltas[v] - face().meshes[0].morphTargets[t].positionDeltas[v]), 1e-6f);
+    }
+  }
 }
 
 // A forged count costs the mesh, never the rig, and the warning names the object, row and field;
