@@ -204,7 +204,7 @@ TEST(Rw4SporeBlendShape, WriterLaysOutBlendShapeBufferBlendShapeAndBlendFactorCl
   const uint32_t indices = u32(bytes, p.at(bsb, b::kOffsets + 4 * b::kBlendIndicesStream));
   EXPECT_EQ(bytes[p.at(bsb, indices)], 3 * 1);
   EXPECT_EQ(bytes[p.at(bsb, indices + 2)], 3 * 0);
-  // BlendShape: the shape ids (FNV-1 of the lower-cased names, rigport's choice) after the times.
+  // BlendShape: the shape ids (FNV-1 of the lower-cased names, the add-on's get_hash) after the times.
   const uint32_t shape = p.rowsOf(spore::kBlendShape)[0];
   EXPECT_EQ(u32(bytes, p.at(shape, spore::blendshape::kShapeCount)), 2u);
   EXPECT_EQ(u32(bytes, p.at(shape, spore::blendshape::kShapeCountAgain)), 2u);

@@ -75,16 +75,16 @@ void writeSporeMeshObject(ByteWriter& w, const SporeMeshBytes& m, uint32_t index
 struct SporeBlendShapeBytes {
   SporeMeshBytes mesh;               // description, indices, vertexCount (vertices and stride unused)
   std::vector<uint8_t> buffer;       // the BlendShapeBuffer object
-  std::vector<uint32_t> shapeIds;    // one per morph target: its name as 0x<hex>, else FNV-1 of it lower-cased
-  uint32_t blendShapeId = 0;         // the mesh's name as 0x<hex>, else FNV-1 of it lower-cased
+  std::vector<uint32_t> shapeIds;    // one per morph target: sporeNameId of its name (shape_<i> when it has none)
+  uint32_t blendShapeId = 0;         // sporeNameId of the mesh's name (the add-on: of the Blender object's)
 };
 Result<SporeBlendShapeBytes> encodeSporeBlendShapeMesh(const Mesh& mesh, size_t meshIndex);
 // The BlendShape object 0xFF0002 over its two subreferences (shape times at +0x1C, ids after them).
 void writeSporeBlendShape(ByteWriter& w, const SporeBlendShapeBytes& b, uint32_t timesSubreference, uint32_t idsSubreference);
 
 // The id a Spore arena names a bone, clip, shape or blend shape by: the name when it is 0x<8 hex
-// digits> (as rigport reads ids), else FNV-1 of it lower-cased (rigport's choice; the add-on hashes
-// names with its own get_hash).
+// digits> (as rigport reads ids), else FNV-1 (32-bit) of it lower-cased, as the Blender add-on's
+// file_io.get_hash hashes names (which also reads "#<hex>" and gives an empty name 0).
 uint32_t sporeNameId(const std::string& name);
 
 }  // namespace rigport::rw4
