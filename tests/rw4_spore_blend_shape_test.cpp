@@ -360,6 +360,27 @@ TEST(Rw4SporeBlendShape, ConvertBackToRw4ArenaKeepsTheShapes) {
   }
 }
 
+// --base writes no BlendShapeBuffer value: the rig as read goes onto its arena byte for byte, and an
+// edited shape is refused naming the object, never dropped.
+TEST(Rw4SporeBlendShape, BaseKeepsTheBufferAndRefusesAnEditOfIt) {
+  const std::vector<uint8_t> bytes = sporeBytes(face());
+  const auto source = Source::fromBytes(bytes, "face.rw4");
+  const Asset asset = readAsset(bytes);
+  ASSERT_EQ(asset.rigs.size(), 1u);
+  ReadContext same;
+  auto onto = writeArenaOnto(asset.rigs[0], *source, same);
+  ASSERT_TRUE(onto.ok()) << onto.error().describe();
+  EXPECT_EQ(*onto, bytes);
+  Rig edited = asset.rigs[0];
+  edited.meshes[0].morphTargets[1].positionDeltas[4].z += 0.1f;
+  ReadContext again;
+  auto refused = writeArenaOnto(edited, *source, again);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().describe().find(fmt::format("BlendShapeBuffer[{}]", parse(bytes).rowsOf(spore::kBlendShapeBuffer)[0])),
+            std::string::npos)
+      << refused.error().describe();
+}
+
 // A forged count costs the mesh, never the rig, and the warning names the object, row and field;
 // nothing is allocated for counts the object cannot hold.
 TEST(Rw4SporeBlendShape, ForgedShapeOrVertexCountIsRefusedNamingTheField) {
