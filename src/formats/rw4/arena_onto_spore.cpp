@@ -100,8 +100,8 @@ template <class V>
 bool anyEdited(const std::vector<V>& was, const std::vector<V>& now, float tolerance, bool normal) {
   if (was.size() != now.size()) return true;
   bool edited[4];
-  for (size_t v = 0; v < was.size(); ++v)  // the same value (an infinity the original holds too) is no edit
-    if (!(was[v] == now[v]) && editedComponents(was[v], now[v], tolerance, normal, edited)) return true;
+  for (size_t v = 0; v < was.size(); ++v)
+    if (editedComponents(was[v], now[v], tolerance, normal, edited)) return true;
   return false;
 }
 
