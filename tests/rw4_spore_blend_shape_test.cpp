@@ -382,6 +382,23 @@ TEST(Rw4SporeBlendShape, BaseKeepsTheBufferAndRefusesAnEditOfIt) {
       << refused.error().describe();
 }
 
+// A finding of rw4_arena_fuzz (blend-shapes-skeleton-of-no-bones.rw4): a Skeleton of no bones gave
+// the BlendShapeBuffer's vertices an influence on bone 0 of 0, a rig no repair makes valid; a
+// skeleton of no bones skins nothing now, the mesh read unskinned with a warning.
+TEST(Rw4SporeBlendShape, SkeletonOfNoBonesReadsTheMeshUnskinned) {
+  const std::vector<uint8_t> bytes =
+      test::readBytes((std::filesystem::path(RIGPORT_SOURCE_DIR) / "tests/data/fuzz/rw4_arena/blend-shapes-skeleton-of-no-bones.rw4").string());
+  const Asset asset = readAsset(bytes);
+  ASSERT_EQ(asset.rigs.size(), 1u);
+  const Rig& rig = asset.rigs[0];
+  EXPECT_TRUE(rig.skeleton.bones.empty());
+  ASSERT_EQ(rig.meshes.size(), 1u);
+  EXPECT_FALSE(rig.meshes[0].skinned());
+  EXPECT_EQ(rig.meshes[0].morphTargets.size(), 2u);
+  EXPECT_TRUE(hasWarning(rig.provenance, "rw4-spore-mesh", "the skeleton has no bones")) << warnings(rig.provenance);
+  fuzz::exerciseDownstream(rig);
+}
+
 // The fuzz target's invariant on every kept seed and finding (tests/data/fuzz/rw4_arena/): a rig put
 // back onto the arena it was read from changes no byte. Two findings (onto-infinity-kept-*) held an
 // infinite vertex value: --base took it, kept as it was, for an edit (inf − inf is NaN) and refused

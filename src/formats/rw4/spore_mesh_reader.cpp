@@ -272,8 +272,14 @@ Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32
   const uint8_t* bytes = data.data().data();
   const Element* normal = findDecl(elements, spore::kNormal);
   const Element* uv = findDecl(elements, kTexcoord0);
-  const Element* indices = findDecl(elements, kBlendIndices);
-  const Element* weights = findDecl(elements, kBlendWeights);
+  // A skeleton of no bones skins nothing: the mesh is read unskinned, on the model's root.
+  const Element* indices = fileToRig.empty() ? nullptr : findDecl(elements, kBlendIndices);
+  const Element* weights = fileToRig.empty() ? nullptr : findDecl(elements, kBlendWeights);
+  if (fileToRig.empty() && findDecl(elements, kBlendIndices) != nullptr) {
+    prov.warn("rw4-spore-mesh", fmt::format("VertexBuffer (row {}): the skeleton has no bones; its blend indices are not read and the "
+                                            "mesh is unskinned",
+                                            row));
+  }
   mesh.positions.resize(n);
   if (normal != nullptr) mesh.normals.resize(n);
   if (uv != nullptr) mesh.uvs.resize(n);
@@ -502,7 +508,12 @@ Result<Mesh> readBlendShapeBuffer(const Arena& arena, const ByteReader& root, ui
     RP_CHECK(texcoords->count(n, kTexcoordSize, "vertexCount"));
   }
   const size_t components = std::min<size_t>(perVertex, kMaxInfluences);
-  if (offsets[kBlendIndicesStream] != 0 && perVertex > 0) {
+  if (offsets[kBlendIndicesStream] != 0 && perVertex > 0 && fileToRig.empty()) {
+    prov.warn("rw4-spore-mesh", fmt::format("BlendShapeBuffer (row {}): the skeleton has no bones; its blend indices are not read and "
+                                            "the mesh is unskinned",
+                                            row));
+  }
+  if (offsets[kBlendIndicesStream] != 0 && perVertex > 0 && !fileToRig.empty()) {
     RP_ASSIGN(indices, streamAt(kBlendIndicesStream));
     RP_CHECK(indices->count(n, 2 * size_t{perVertex}, "vertexCount"));
     if (offsets[kBlendWeightsStream] != 0) {
