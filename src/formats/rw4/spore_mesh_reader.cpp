@@ -178,6 +178,10 @@ void addInfluences(const float index[4], const float weight[4], size_t component
   float sum = 0.0f;
   for (size_t c = 0; c < components; ++c) {
     if (!(weight[c] > 0.0f)) continue;  // the add-on skips a zero weight
+    if (!(index[c] < 16777216.0f)) {  // a float index past any bone (or NaN): no conversion to an integer
+      ++counts.pastSkeleton;
+      continue;
+    }
     const auto stored = static_cast<uint32_t>(index[c] < 0.0f ? 0.0f : index[c] + 0.5f);
     if (stored % kPaletteRowsPerBone != 0) {
       ++counts.notMultiple;
