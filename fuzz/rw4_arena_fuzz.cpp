@@ -5,7 +5,8 @@
 // every texture read (PS3 Texture, Spore Raster) must hold whole levels and encode as the PNG that
 // `convert` writes. Each rig also goes through --base (writeArenaOnto): onto the arena it was read
 // from it changes no byte; an edit is written or refused, never a crash, and the arena keeps its size.
-// Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects,
+// Seeds: tests/data/samples/rw4/*.psg, *.rw4 and tests/data/fuzz/rw4_arena/ (Spore's mesh objects, a
+// Spore blend-shape mesh with its BlendShape and BlendFactor clip from rw4_spore_blend_shape_test,
 // texture arenas of every format rw4_texture_test writes, a model with materials from rw4_material_test).
 #include <algorithm>
 #include <cstddef>

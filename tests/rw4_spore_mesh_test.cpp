@@ -461,6 +461,7 @@ TEST(Rw4SporeMesh, FuzzSeedsReadExportAndRoundTrip) {
     for (const Rig& rig : asset.rigs) {
       fuzz::exerciseDownstream(rig);
       sporeMeshes += rig.meshes.size();
+      if (rig.skeleton.bones.empty()) continue;  // a finding's Skeleton of no bones: no arena holds it (the writer refuses)
       for (bool spore : {false, true}) {
         ArenaWriteOptions o;
         o.platform = spore ? Platform::Pc : Platform::Ps3;

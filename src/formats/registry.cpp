@@ -96,12 +96,14 @@ bool readFromPcArena(const Rig& rig) {
 }
 
 // What an arena holds: every mesh skinned, 4 influences, 16-bit indices; and the rule of the platform
-// it is written for: a PC (Spore) arena's children do not inherit their parent's scale (rw4_arena.md §5).
+// it is written for: a PC (Spore) arena's children do not inherit their parent's scale (rw4_arena.md §5),
+// and its meshes keep their morph targets (a BlendShapeBuffer, docs/spore_meshes.md).
 constexpr WriteLimits kArenaLimits{.maxInfluences = 4, .maxVertices = 0xFFFF, .asciiNames = true, .skinnedMeshesOnly = true};
 
 WriteLimits arenaLimitsFor(const Rig& rig) {
   WriteLimits limits = kArenaLimits;
   limits.childrenInheritScale = !readFromPcArena(rig);
+  limits.keepsMorphTargets = readFromPcArena(rig);
   return limits;
 }
 

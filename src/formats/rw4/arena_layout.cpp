@@ -18,6 +18,7 @@ std::string typeName(uint32_t typeId) {
     case 0x00020009: return "Mesh";
     case 0x0002000B: return "CompiledState";
     case 0x0002001A: return "MeshCompiledStateLink";
+    case 0x000200AF: return "BlendShapeBuffer";
     case kMeshHelper: return "MeshHelper";
     case 0x000200E5: return "DrawIndexedParameters";
     case 0x000200E8: return "Texture";
@@ -43,6 +44,9 @@ std::string typeName(uint32_t typeId) {
     case 0x00EB000E: return "RenderBlendShapeData";
     case kRenderOptiMeshData: return "RenderOptiMeshData";
     case 0x00EC0010: return "ArenaDictionary";
+    case 0x00FF0000: return "MorphHandle";
+    case 0x00FF0001: return "Animations";
+    case 0x00FF0002: return "BlendShape";
     default: return fmt::format("0x{:08X}", typeId);
   }
 }

@@ -244,6 +244,7 @@ constexpr uint32_t kLocRotScale = 0x601;  // 48 B: quat, vec3 loc, vec3 scale, p
 constexpr uint32_t kLocRot = 0x101;       // 36 B: quat, vec3 loc, pad, time
 constexpr uint32_t kBlendFactor = 0x100;  // 8 B: factor, time
 constexpr size_t kLocRotScaleSize = 48;
+constexpr size_t kBlendFactorSize = 8;
 }  // namespace keyframeanim
 
 }  // namespace rigport::rw4

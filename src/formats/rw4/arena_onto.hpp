@@ -45,8 +45,8 @@ bool editedComponents(const V& was, const V& now, float tolerance, bool normal, 
   const V a = normal && glm::length(was) > 0.0f ? glm::normalize(was) : was;
   const V b = normal && glm::length(now) > 0.0f ? glm::normalize(now) : now;
   for (int c = 0; c < V::length(); ++c) {
-    // A NaN the original holds and the rig keeps is no edit; a new one is, and is refused.
-    edited[c] = !(std::fabs(b[c] - a[c]) <= tolerance) && !(std::isnan(a[c]) && std::isnan(b[c]));
+    // A NaN or an infinity the original holds and the rig keeps is no edit; a new one is, and is refused.
+    edited[c] = !(a[c] == b[c]) && !(std::fabs(b[c] - a[c]) <= tolerance) && !(std::isnan(a[c]) && std::isnan(b[c]));
     any = any || edited[c];
   }
   if (normal && any)

@@ -96,9 +96,42 @@ Status storeInfluences(OntoJob& job, const SporeMeshPlace& place, uint32_t v, co
   return Ok{};
 }
 
+template <class V>
+bool anyEdited(const std::vector<V>& was, const std::vector<V>& now, float tolerance, bool normal) {
+  if (was.size() != now.size()) return true;
+  bool edited[4];
+  for (size_t v = 0; v < was.size(); ++v)
+    if (editedComponents(was[v], now[v], tolerance, normal, edited)) return true;
+  return false;
+}
+
+// A BlendShapeBuffer mesh is kept as the original holds it: --base writes none of its streams, so an
+// edit of its vertices, skin or shapes is refused rather than dropped.
+Status keepBlendShapeMesh(const OntoJob& job, const SporeMeshPlace& place, const Mesh& was, const Mesh& now) {
+  const std::string path = fmt::format("BlendShapeBuffer[{}]", place.row);
+  RP_CHECK(checkCounts(was, now, path + "/vertexCount", path + "/Mesh"));
+  const char* edited = nullptr;
+  if (anyEdited(was.positions, now.positions, job.length, false)) edited = "positions";
+  if (anyEdited(was.normals, now.normals, kNormalRounding, true)) edited = "normals";
+  if (anyEdited(was.uvs, now.uvs, kRounding, false)) edited = "UVs";
+  if (was.morphTargets.size() != now.morphTargets.size()) edited = "shape count";
+  for (size_t t = 0; edited == nullptr && t < was.morphTargets.size(); ++t) {
+    if (anyEdited(was.morphTargets[t].positionDeltas, now.morphTargets[t].positionDeltas, job.length, false)) edited = "shapes";
+  }
+  const std::vector<uint32_t> baseBoneOfRig = baseBonesOfRig(job);
+  for (uint32_t v = 0; edited == nullptr && now.skinned() && v < was.positions.size(); ++v) {
+    if (!sameInfluences(influencesOf(was, v, nullptr), influencesOf(now, v, &baseBoneOfRig), 0.5f / 255)) edited = "skin";
+  }
+  if (edited == nullptr) return Ok{};
+  return refuse(path, fmt::format("the mesh's {} changed; --base does not write a BlendShapeBuffer (convert without --base for a new "
+                                  "arena)",
+                                  edited));
+}
+
 }  // namespace
 
 Status writeSporeMeshOnto(OntoJob& job, const SporeMeshPlace& place, const Mesh& was, const Mesh& now) {
+  if (place.blendShapeBuffer) return keepBlendShapeMesh(job, place, was, now);
   const std::string path = fmt::format("VertexBuffer[{}]", place.row);
   RP_CHECK(checkCounts(was, now, path + "/vertexCount", path + "/Mesh"));
   RP_CHECK(writeVectors(job, place, place.position, false, was.positions, now.positions, job.length, path + "/position"));

@@ -40,6 +40,8 @@ struct SporeMeshPlace {
   size_t stride = 0;
   size_t count = 0;
   std::optional<Element> position, normal, uv, indices, weights;
+  // A BlendShapeBuffer (row) instead: --base writes none of its values and refuses an edit of them.
+  bool blendShapeBuffer = false;
 };
 
 // The rig of a RenderModelData (its bind pose in m_pIBPMatrices, §4.1) or of a Skeleton object

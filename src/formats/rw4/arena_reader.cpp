@@ -1,5 +1,7 @@
 // Arena → Asset (rw4_arena.md §2 for the container, §4.1–4.2 and §5 for the objects).
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -71,14 +73,44 @@ Result<bool> keepMesh(const Arena& arena, const ByteReader& root, const ReadCont
 }
 
 // Spore's meshes (spore_mesh.hpp), on the rig of the arena's Skeleton object: its blend indices
-// name that skeleton's bones in file order, which rig.skeleton.joints maps to the rig's.
-Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, Rig& rig, RigPlace* place) {
+// name that skeleton's bones in file order, which rig.skeleton.joints maps to the rig's. Blend-shape
+// meshes kept add their shapes to `morphs`, for the BlendFactor clips.
+Status addSporeMeshes(const Arena& arena, const ByteReader& root, const ReadContext& ctx, size_t rigIndex, Rig& rig, RigPlace* place,
+                      std::vector<SporeMorphMesh>& morphs) {
   for (SporeMesh& s : readSporeMeshes(arena, root, rig.skeleton.joints, rig.provenance)) {
     for (uint32_t row : s.rows) rig.itemIds.push_back(std::to_string(row));
-    RP_ASSIGN(const bool kept, keepMesh(arena, root, ctx, rigIndex, fmt::format("VertexBuffer (row {})", s.rows.front()), std::move(s.mesh), rig));
+    const std::string what = fmt::format("{} (row {})", s.morph ? "BlendShapeBuffer" : "VertexBuffer", s.rows.front());
+    RP_ASSIGN(const bool kept, keepMesh(arena, root, ctx, rigIndex, what, std::move(s.mesh), rig));
     if (kept && place != nullptr) place->sporeMeshes.push_back(s.place);
+    if (kept && s.morph) morphs.push_back(std::move(*s.morph));
   }
   return Ok{};
+}
+
+// Spore keeps a clip's bones and its blend-shape weights in two KeyframeAnims under one Animations
+// id (the add-on exports an armature action and a shape-key action of the same name): a clip of
+// weights alone joins the clip of the same id that keys bones, as one glTF animation.
+void mergeClipsOfOneId(ClipSet& clips) {
+  auto idOf = [](const Animation& a) -> std::optional<uint32_t> {
+    if (!a.extras.is_object() || !a.extras.contains("rw4") || !a.extras["rw4"].contains("animationId")) return std::nullopt;
+    return a.extras["rw4"]["animationId"].get<uint32_t>();
+  };
+  for (size_t i = 0; i < clips.animations.size(); ++i) {
+    Animation& weights = clips.animations[i];
+    const std::optional<uint32_t> id = idOf(weights);
+    if (!id || weights.morphWeights.empty() || !weights.tracks.empty() || !weights.scalars.empty()) continue;
+    for (size_t j = 0; j < clips.animations.size(); ++j) {
+      Animation& bones = clips.animations[j];
+      if (j == i || idOf(bones) != id || !bones.morphWeights.empty()) continue;
+      for (MorphWeightTrack& t : weights.morphWeights) bones.morphWeights.push_back(std::move(t));
+      bones.duration = std::max(bones.duration, weights.duration);
+      bones.extras["rw4"]["blendFactorObject"] = weights.extras["rw4"]["object"];
+      clips.animations.erase(clips.animations.begin() + static_cast<std::ptrdiff_t>(i));
+      clips.animationItems.erase(clips.animationItems.begin() + static_cast<std::ptrdiff_t>(i));
+      --i;
+      break;
+    }
+  }
 }
 
 // Meshes of one model, each drawn with the material its m_pMaterial names (rw4_materials.md §4):
@@ -110,7 +142,8 @@ Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& m
 }
 
 Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<RwSkeleton>& skeletons,
-                      const ReadContext& ctx, size_t rigIndex, std::vector<bool>& skeletonUsed, RigPlace* place) {
+                      const ReadContext& ctx, size_t rigIndex, std::vector<bool>& skeletonUsed, RigPlace* place,
+                      std::vector<SporeMorphMesh>& morphs) {
   Rig rig;
   RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "RenderModelData"));
   RP_ASSIGN(const ModelData md, readModelData(arena, obj, row, rig.provenance));
@@ -137,7 +170,7 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
     for (NameSlot& slot : place->nameSlots) slot.at += arena.dictionary[row].fileOffset;
   }
   RP_CHECK(readMeshes(arena, root, md, fileToRig, materials, ctx, rigIndex, rig, place));
-  if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place));
+  if (skeleton != nullptr && skeleton == &skeletons.front()) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place, morphs));
   // `--item` takes any row `info` lists that is part of this rig.
   rig.itemIds.push_back(std::to_string(row));
   if (skeleton != nullptr) rig.itemIds.push_back(std::to_string(skeleton->row));
@@ -149,7 +182,7 @@ Result<Rig> readModel(const Arena& arena, const ByteReader& root, uint32_t row, 
 // A Skeleton object with no RenderModelData (a PC model, §5): bones named by their hashes, the
 // inverse bind pose from an AnimationSkin of the same count.
 Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const RwSkeleton& s, bool sporeMeshes, const ReadContext& ctx,
-                            size_t rigIndex, RigPlace* place) {
+                            size_t rigIndex, RigPlace* place, std::vector<SporeMorphMesh>& morphs) {
   Rig rig;
   ModelData md;
   md.index = s.row;
@@ -185,7 +218,7 @@ Result<Rig> readSkeletonRig(const Arena& arena, const ByteReader& root, const Rw
     place->row = s.row;
     place->fileToRig = fileToRig;
   }
-  if (sporeMeshes) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place));
+  if (sporeMeshes) RP_CHECK(addSporeMeshes(arena, root, ctx, rigIndex, rig, place, morphs));
   rig.itemIds.push_back(std::to_string(s.row));
   rig.extras = arenaExtras(arena, s.row);
   return rig;
@@ -231,13 +264,14 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx, ArenaPlaces* pla
   const bool sporeMeshes = hasSporeMeshes(arena);
   if (sporeMeshes && skeletons.empty()) warnSporeMeshesWithoutSkeleton(arena, asset.provenance);
   std::vector<uint32_t> models;
+  std::vector<SporeMorphMesh> morphs;  // the blend-shape meshes read, for the BlendFactor clips
   for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
     if (arena.dictionary[i].typeId == kRenderModelData) models.push_back(i);
   }
   const std::string stem = std::filesystem::path(source.name()).stem().string();
   for (uint32_t row : models) {
     RigPlace place;
-    RP_ASSIGN(Rig rig, readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed, places != nullptr ? &place : nullptr));
+    RP_ASSIGN(Rig rig, readModel(arena, root, row, skeletons, ctx, asset.rigs.size(), skeletonUsed, places != nullptr ? &place : nullptr, morphs));
     if (places != nullptr) places->rigs.push_back(std::move(place));
     if (models.size() > 1) rig.name = fmt::format("{}_{}", stem, row);
     asset.rigs.push_back(std::move(rig));
@@ -245,7 +279,7 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx, ArenaPlaces* pla
   for (size_t s = 0; s < skeletons.size(); ++s) {
     if (skeletonUsed[s]) continue;
     RigPlace place;
-    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s], s == 0 && sporeMeshes, ctx, asset.rigs.size(), places != nullptr ? &place : nullptr));
+    RP_ASSIGN(Rig rig, readSkeletonRig(arena, root, skeletons[s], s == 0 && sporeMeshes, ctx, asset.rigs.size(), places != nullptr ? &place : nullptr, morphs));
     if (places != nullptr) places->rigs.push_back(std::move(place));
     if (models.size() + skeletons.size() > 1) rig.name = fmt::format("{}_{}", stem, skeletons[s].row);
     asset.rigs.push_back(std::move(rig));
@@ -255,7 +289,7 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx, ArenaPlaces* pla
   for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
     if (arena.dictionary[i].typeId != kKeyframeAnim || ctx.options.skeletonsOnly) continue;
     auto obj = objectReader(arena, root, i, "KeyframeAnim");
-    auto anim = obj ? readKeyframeAnim(arena, *obj, i, asset.provenance) : Result<Animation>(obj.error());
+    auto anim = obj ? readKeyframeAnim(arena, *obj, i, morphs, asset.provenance) : Result<Animation>(obj.error());
     if (!anim) {
       asset.provenance.warn("rw4-keyframe-anim", fmt::format("KeyframeAnim (row {}) is not read: {}", i, anim.error().describe()));
       continue;
@@ -267,6 +301,7 @@ Result<Asset> readArena(const Source& source, ReadContext& ctx, ArenaPlaces* pla
     clips.animations.push_back(std::move(*anim));
     clips.animationItems.push_back(std::to_string(i));
   }
+  mergeClipsOfOneId(clips);
   if (!clips.animations.empty()) {
     clips.item = "animations";
     clips.provenance.axes = asset.provenance.axes;

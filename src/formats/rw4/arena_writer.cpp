@@ -343,22 +343,10 @@ Status checkBones(const Rig& rig) {
   return Ok{};
 }
 
-// The id a Spore arena names a bone or clip by: the one it was read with, else FNV-1 of the name.
-std::optional<uint32_t> hexId(const std::string& name) {
-  if (name.size() != 10 || name[0] != '0' || (name[1] != 'x' && name[1] != 'X')) return std::nullopt;
-  uint32_t v = 0;
-  for (size_t i = 2; i < name.size(); ++i) {
-    const char c = name[i];
-    const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    if (digit < 0) return std::nullopt;
-    v = v << 4 | static_cast<uint32_t>(digit);
-  }
-  return v;
-}
-
+// The id a Spore arena names a bone or clip by: the one it was read with, else sporeNameId.
 uint32_t sporeBoneId(const Bone& b) {
   if (b.nameHash && *b.nameHash <= UINT32_MAX) return static_cast<uint32_t>(*b.nameHash);
-  return hexId(b.name).value_or(fnv1_32Lower(b.name));
+  return sporeNameId(b.name);
 }
 
 uint32_t sporeAnimationId(const Animation& a) {
@@ -366,7 +354,7 @@ uint32_t sporeAnimationId(const Animation& a) {
   if (id != nullptr && id->is_object() && id->contains("animationId") && (*id)["animationId"].is_number_unsigned()) {
     return (*id)["animationId"].get<uint32_t>();
   }
-  return hexId(a.name).value_or(fnv1_32Lower(a.name));
+  return sporeNameId(a.name);
 }
 
 std::vector<uint8_t> headerBytes(const PlatformInfo& pi, uint32_t id, uint32_t numRows, uint32_t dictStart, uint32_t sections,
@@ -424,11 +412,19 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
 
   std::vector<MeshPlan> plans;
   std::vector<SporeMeshBytes> sporeMeshes;
+  std::vector<std::optional<SporeBlendShapeBytes>> sporeShapes;  // per Spore mesh: its BlendShapeBuffer, when it has morph targets
   uint32_t islands = 0;
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    if (spore && !rig.meshes[m].morphTargets.empty()) {
+      RP_ASSIGN(SporeBlendShapeBytes bytes, encodeSporeBlendShapeMesh(rig.meshes[m], m));
+      sporeMeshes.push_back(bytes.mesh);
+      sporeShapes.push_back(std::move(bytes));
+      continue;
+    }
     if (spore) {
       RP_ASSIGN(SporeMeshBytes bytes, encodeSporeMesh(rig.meshes[m], m));
       sporeMeshes.push_back(std::move(bytes));
+      sporeShapes.emplace_back();
       continue;
     }
     RP_ASSIGN(MeshPlan plan, planMesh(rig, rig.meshes[m], m, o));
@@ -450,9 +446,31 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   const bool animationObjects = skeletonObject && o.animationObjects;
   const bool animationSkin = animationObjects || spore;  // Spore's bind pose is only there
   const uint32_t numAnimations = animationObjects ? static_cast<uint32_t>(rig.animations.size()) : 0;
+  // Each morph weight track of a clip on a mesh written as a BlendShapeBuffer: a KeyframeAnim of
+  // BlendFactor channels beside the clip's own, under the clip's id in the Animations map.
+  struct MorphClip {
+    uint32_t animation;
+    const MorphWeightTrack* track;
+    size_t mesh;
+  };
+  std::vector<MorphClip> morphClips;
+  for (uint32_t a = 0; spore && a < numAnimations; ++a) {
+    for (const MorphWeightTrack& t : rig.animations[a].morphWeights) {
+      size_t m = t.meshIndex >= 0 && static_cast<size_t>(t.meshIndex) < rig.meshes.size() ? static_cast<size_t>(t.meshIndex) : rig.meshes.size();
+      if (m == rig.meshes.size() || !t.drives(rig.meshes[m])) {
+        m = 0;
+        while (m < rig.meshes.size() && !t.drives(rig.meshes[m])) ++m;
+      }
+      if (m < rig.meshes.size() && sporeShapes[m] && !t.times.empty() && t.weights.size() == t.times.size() * t.targetCount) {
+        morphClips.push_back(MorphClip{a, &t, m});
+      }
+    }
+  }
+  const auto numShapeMeshes = static_cast<uint32_t>(std::count_if(sporeShapes.begin(), sporeShapes.end(), [](const auto& b) { return b.has_value(); }));
   const bool animationsMap = spore && numAnimations > 0;
   const uint32_t skeletonRow = spore ? 0 : 1, skinRow = skeletonRow + 1, firstAnimationRow = skinRow + (animationSkin ? 1 : 0);
-  const uint32_t mapRow = firstAnimationRow + numAnimations;
+  const uint32_t firstMorphClipRow = firstAnimationRow + numAnimations;
+  const uint32_t mapRow = firstMorphClipRow + static_cast<uint32_t>(morphClips.size());
   const uint32_t firstMeshRow = skeletonObject ? mapRow + (animationsMap ? 1 : 0) : 1;
   const uint32_t meshRowsEnd = firstMeshRow + (spore ? kRowsPerSporeMesh * static_cast<uint32_t>(sporeMeshes.size())
                                                      : kRowsPerMesh * static_cast<uint32_t>(plans.size()));
@@ -469,6 +487,7 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   if (animationsMap) types.push_back(spore::kAnimations);
   if (!plans.empty()) types.insert(types.end(), {kVertexDescriptor, kVertexBuffer, kIndexBuffer, kMeshHelper, kRenderOptiMeshData});
   if (!sporeMeshes.empty()) types.insert(types.end(), {spore::kVertexDescription, spore::kVertexBuffer, spore::kIndexBuffer, spore::kMesh});
+  if (numShapeMeshes > 0) types.insert(types.end(), {spore::kBlendShapeBuffer, spore::kBlendShape});
   if (materials) types.push_back(kRenderMaterialData);
   std::sort(types.begin() + 1, types.end());
 
@@ -478,7 +497,9 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
   // §2.2 sections: manifest, types, external arenas, subreferences, atoms.
   const uint32_t typesAt = 0x1C, externalAt = typesAt + 12 + 4 * static_cast<uint32_t>(types.size());
   const uint32_t subrefsAt = externalAt + 36, atomsAt = subrefsAt + 28;
-  const uint32_t firstMaterialSubref = 2 * static_cast<uint32_t>(plans.size()) + (animationsMap ? 1 : 0);
+  // Subreferences: the Animations map's, then two per BlendShape (its times and ids), two per
+  // RenderOptiMeshData, then the materials'.
+  const uint32_t firstMaterialSubref = 2 * static_cast<uint32_t>(plans.size()) + (animationsMap ? 1 : 0) + 2 * numShapeMeshes;
   std::vector<uint32_t> materialRefs(plans.size(), kRefNoneValue);  // each mesh's m_pMaterial
   std::vector<SubreferenceRecord> materialSubrefs;
   for (size_t m = 0; materials && m < plans.size(); ++m) {
@@ -530,14 +551,25 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
       object(w, rows, firstAnimationRow + a, kKeyframeAnim,
              [&](size_t) { writeKeyframeAnim(w, anim, rig.skeleton, s.nameHashes, o.arenaId, absolute); });
     }
+    for (uint32_t c = 0; c < morphClips.size(); ++c) {
+      const SporeBlendShapeBytes& shapes = *sporeShapes[morphClips[c].mesh];
+      object(w, rows, firstMorphClipRow + c, kKeyframeAnim, [&](size_t) {
+        writeBlendFactorAnim(w, *morphClips[c].track, rig.animations[morphClips[c].animation].duration, shapes.shapeIds, shapes.blendShapeId,
+                             absolute);
+      });
+    }
   }
   if (animationsMap) {  // spore_meshes.md "Animations": a subreference to itself, then (id, KeyframeAnim) pairs
     object(w, rows, mapRow, spore::kAnimations, [&](size_t) {
       w.u32(subreference(static_cast<uint32_t>(subrefs.size())));
-      w.u32(numAnimations);
+      w.u32(numAnimations + static_cast<uint32_t>(morphClips.size()));
       for (uint32_t a = 0; a < numAnimations; ++a) {
         w.u32(sporeAnimationId(rig.animations[a]));
         w.u32(firstAnimationRow + a);
+      }
+      for (uint32_t c = 0; c < morphClips.size(); ++c) {
+        w.u32(sporeAnimationId(rig.animations[morphClips[c].animation]));
+        w.u32(firstMorphClipRow + c);
       }
     });
     subrefs.push_back({mapRow, static_cast<uint32_t>(spore::animations::kHeaderSize)});
@@ -547,6 +579,23 @@ Result<std::vector<uint8_t>> writeArena(const Rig& input, const ArenaWriteOption
     const SporeMeshBytes& bytes = sporeMeshes[m];
     const uint32_t vd = firstMeshRow + kRowsPerSporeMesh * static_cast<uint32_t>(m), vb = vd + 1, ib = vd + 2, mesh = vd + 3;
     const uint32_t vertexBytesRow = vd + 4, indexBytesRow = vd + 5;
+    if (const std::optional<SporeBlendShapeBytes>& shapes = sporeShapes[m]) {
+      // A blend-shape mesh: the BlendShapeBuffer in the vertex buffer's row, the BlendShape object in
+      // the vertex bytes' (its vertices live in the buffer object itself).
+      gfx.align(kBufferAlign);
+      rows[indexBytesRow] = Row{resourceType, static_cast<uint32_t>(gfx.size()), static_cast<uint32_t>(bytes.indices.size()), kBufferAlign};
+      gfx.raw(bytes.indices);
+      const auto times = static_cast<uint32_t>(subrefs.size());
+      subrefs.push_back({vertexBytesRow, static_cast<uint32_t>(spore::blendshape::kHeaderSize)});
+      subrefs.push_back({vertexBytesRow, static_cast<uint32_t>(spore::blendshape::kHeaderSize + 4 * shapes->shapeIds.size())});
+      object(w, rows, vd, spore::kVertexDescription, [&](size_t) { w.raw(bytes.description); });
+      object(w, rows, vb, spore::kBlendShapeBuffer, [&](size_t) { w.raw(shapes->buffer); });
+      object(w, rows, ib, spore::kIndexBuffer, [&](size_t) { writeSporeIndexBuffer(w, bytes, indexBytesRow); });
+      object(w, rows, mesh, spore::kMesh, [&](size_t) { writeSporeMeshObject(w, bytes, ib, vb); });
+      object(w, rows, vertexBytesRow, spore::kBlendShape,
+             [&](size_t) { writeSporeBlendShape(w, *shapes, subreference(times), subreference(times + 1)); });
+      continue;
+    }
     for (const auto& [row, data] : {std::pair{vertexBytesRow, &bytes.vertices}, std::pair{indexBytesRow, &bytes.indices}}) {
       gfx.align(kBufferAlign);
       rows[row] = Row{resourceType, static_cast<uint32_t>(gfx.size()), static_cast<uint32_t>(data->size()), kBufferAlign};

@@ -34,7 +34,7 @@ size_t poseBytes(uint32_t components) {
   switch (components) {
     case kLocRotScale: return 16 + 12 + 12 + 4;
     case kLocRot: return 16 + 12 + 4;
-    case kBlendFactor: return 8;
+    case kBlendFactor: return kBlendFactorSize;
     default: return 0;
   }
 }
@@ -91,13 +91,74 @@ Status readKeys(ByteReader keys, const Channel& c, float length, bool last, Anim
   return Ok{};
 }
 
+// The blend-shape mesh a clip's BlendFactor channels key: the one whose BlendShape id is the clip's
+// skeleton id, else the one whose shapes include every channel id.
+const SporeMorphMesh* morphTarget(const std::vector<SporeMorphMesh>& morphs, uint32_t skeletonId, const std::vector<uint32_t>& ids) {
+  for (const SporeMorphMesh& m : morphs)
+    if (m.blendShapeId == skeletonId) return &m;
+  for (const SporeMorphMesh& m : morphs) {
+    const bool all = std::all_of(ids.begin(), ids.end(), [&](uint32_t id) { return std::find(m.shapeIds.begin(), m.shapeIds.end(), id) != m.shapeIds.end(); });
+    if (all && !m.shapeIds.empty()) return &m;
+  }
+  return nullptr;
+}
+
+// The BlendFactor scalar channels (ids[i] names anim.scalars[first + i]) as one morph weight track.
+void blendFactorsToWeights(Animation& anim, size_t first, const std::vector<uint32_t>& ids, uint32_t skeletonId,
+                           const std::vector<SporeMorphMesh>& morphs, uint32_t row, Provenance& prov) {
+  const SporeMorphMesh* mesh = morphTarget(morphs, skeletonId, ids);
+  if (mesh == nullptr) {
+    prov.warn("rw4-blend-factor", fmt::format("KeyframeAnim (row {}): {} BlendFactor channel(s) match no blend-shape mesh (skeleton id "
+                                              "0x{:08X}); kept as scalar channels",
+                                              row, ids.size(), skeletonId));
+    return;
+  }
+  std::vector<const Keys<float>*> byShape(mesh->shapeIds.size(), nullptr);
+  std::set<float> times;
+  size_t unmatched = 0;
+  // One channel a shape: channel i keys shape i, as the game plays them (the add-on: "Spore only seems
+  // to care about the order"); otherwise each channel keys the shape of its id.
+  const bool byOrder = ids.size() == mesh->shapeIds.size();
+  if (byOrder && ids != mesh->shapeIds) {
+    prov.warn("rw4-blend-factor", fmt::format("KeyframeAnim (row {}): its BlendFactor channel ids are not mesh '{}''s shape ids in "
+                                              "order; channel i keys shape i, as Spore plays them",
+                                              row, mesh->mesh));
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const auto at = byOrder ? mesh->shapeIds.begin() + static_cast<std::ptrdiff_t>(i) : std::find(mesh->shapeIds.begin(), mesh->shapeIds.end(), ids[i]);
+    if (at == mesh->shapeIds.end() || byShape[static_cast<size_t>(at - mesh->shapeIds.begin())] != nullptr) {
+      ++unmatched;
+      continue;
+    }
+    const Keys<float>& keys = anim.scalars[first + i].keys;
+    byShape[static_cast<size_t>(at - mesh->shapeIds.begin())] = &keys;
+    times.insert(keys.times.begin(), keys.times.end());
+  }
+  if (unmatched > 0) {
+    prov.warn("rw4-blend-factor", fmt::format("KeyframeAnim (row {}): {} BlendFactor channel(s) name no shape of mesh '{}' (or one "
+                                              "named twice); dropped",
+                                              row, unmatched, mesh->mesh));
+  }
+  MorphWeightTrack track;
+  track.mesh = mesh->mesh;
+  track.targetCount = static_cast<uint32_t>(mesh->shapeIds.size());
+  track.times.assign(times.begin(), times.end());
+  track.weights.reserve(track.times.size() * track.targetCount);
+  for (float t : track.times)
+    for (const Keys<float>* keys : byShape) track.weights.push_back(keys != nullptr ? sampleKeys(*keys, t, 0.0f) : 0.0f);
+  anim.scalars.erase(anim.scalars.begin() + static_cast<std::ptrdiff_t>(first), anim.scalars.begin() + static_cast<std::ptrdiff_t>(first + ids.size()));
+  if (!track.times.empty()) anim.morphWeights.push_back(std::move(track));
+}
+
 }  // namespace
 
-Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t row, Provenance& prov) {
+Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t row, const std::vector<SporeMorphMesh>& morphs,
+                                   Provenance& prov) {
   Animation anim;
   anim.name = fmt::format("KeyframeAnim_{}", row);
   RP_ASSIGN(const uint32_t pNames, obj.u32("pChannelNames"));
   RP_ASSIGN(const uint32_t count, obj.u32("channelCount"));
+  RP_ASSIGN(const uint32_t skeletonId, obj.u32("skeletonId"));
   RP_CHECK(obj.seek(kPaddingEnd, "pPaddingEnd"));
   RP_ASSIGN(const uint32_t pEnd, obj.u32("pPaddingEnd"));
   RP_CHECK(obj.seek(kLength, "length"));
@@ -132,8 +193,11 @@ Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t 
     }
   }
   size_t dropped = 0;
+  const size_t firstScalar = anim.scalars.size();
+  std::vector<uint32_t> blendIds;  // the BlendFactor channels' ids, in the order their scalar channels follow
   for (size_t i = 0; i < n; ++i) {
     const Channel& c = channels[i];
+    if (c.components == kBlendFactor) blendIds.push_back(c.id);
     const bool last = i + 1 == n;
     const size_t stop = last ? std::clamp<size_t>(end, c.pos, obj.size()) : std::max<size_t>(c.pos, std::min<size_t>(channels[i + 1].pos, obj.size()));
     RP_ASSIGN(ByteReader keys, obj.window(c.pos, stop - c.pos, Field("channel", static_cast<int64_t>(i))));
@@ -142,6 +206,7 @@ Result<Animation> readKeyframeAnim(const Arena& arena, ByteReader obj, uint32_t 
   if (dropped > 0) {
     prov.warn("rw4-key-time", fmt::format("KeyframeAnim (row {}): {} key(s) not later than the key before; dropped", row, dropped));
   }
+  if (!blendIds.empty()) blendFactorsToWeights(anim, firstScalar, blendIds, skeletonId, morphs, row, prov);
   return anim;
 }
 
@@ -224,6 +289,39 @@ void writeKeyframeAnim(ByteWriter& w, const Animation& anim, const Skeleton& ske
       const glm::vec3 l = sampleKeys(t.translation, time, bone.translation);
       const glm::vec3 s = sampleKeys(t.scale, time, bone.scale);
       for (float x : {q.x, q.y, q.z, q.w, l.x, l.y, l.z, s.x, s.y, s.z, 0.0f, time}) w.f32(x);
+    }
+  }
+}
+
+void writeBlendFactorAnim(ByteWriter& w, const MorphWeightTrack& track, float duration, const std::vector<uint32_t>& shapeIds,
+                          uint32_t blendShapeId, bool absolute) {
+  const size_t start = w.size();
+  const size_t n = shapeIds.size(), keys = track.times.size();
+  const size_t names = kHeaderSize, info = names + 4 * n, data = info + kChannelInfoSize * n;
+  const size_t end = data + n * keys * kBlendFactorSize;
+  auto ptr = [&](size_t rel) { return static_cast<uint32_t>(absolute ? start + rel : rel); };
+  w.u32(ptr(names));
+  w.u32(static_cast<uint32_t>(n));
+  w.u32(blendShapeId);
+  w.u32(0);
+  w.u32(ptr(data));
+  w.u32(ptr(end));
+  w.u32(static_cast<uint32_t>(n));
+  w.u32(0);
+  w.f32(duration);
+  w.u32(12);  // as SporeModder-FX and the add-on write it; meaning unknown
+  w.u32(3);   // flags, as the add-on writes every clip
+  w.u32(ptr(info));
+  for (uint32_t id : shapeIds) w.u32(id);
+  for (size_t i = 0; i < n; ++i) {
+    w.u32(static_cast<uint32_t>(data + i * keys * kBlendFactorSize));  // object-relative on every platform (§5)
+    w.u32(kBlendFactorSize);
+    w.u32(kBlendFactor);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < keys; ++k) {
+      w.f32(track.weights[k * track.targetCount + i]);
+      w.f32(track.times[k]);
     }
   }
 }

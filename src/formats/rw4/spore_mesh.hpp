@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,17 @@
 
 namespace rigport::rw4 {
 
+// A blend-shape mesh's shapes as the clips that key them name them: the BlendShape object (0xFF0002)
+// paired with its BlendShapeBuffer (docs/spore_meshes.md).
+struct SporeMorphMesh {
+  std::string mesh;                     // the rig mesh's name
+  std::optional<uint32_t> blendShapeId;  // the BlendShape's id (BlendFactor clips give it as their skeleton id)
+  std::vector<uint32_t> shapeIds;       // its shape ids, one per morph target in order
+};
+
 struct SporeMesh {
   Mesh mesh;
+  std::optional<SporeMorphMesh> morph;  // a BlendShapeBuffer mesh
   std::vector<uint32_t> rows;  // the Mesh, VertexBuffer, IndexBuffer and VertexDescription rows it came from
   SporeMeshPlace place;        // where its vertices' elements lie (for --base)
 };
@@ -26,8 +36,10 @@ struct SporeMesh {
 // ranges in dictionary order). Blend index i names file bone i / 3 of the arena's skeleton, which
 // `fileToRig` maps to the rig's bones. A damaged Mesh, buffer or element is skipped with a warning
 // naming its row and field; an index that is no multiple of 3 or names no bone is dropped and
-// counted. Blend-shape meshes (a BlendShapeBuffer in place of the vertex buffer) are not read: a
-// warning counts them and their shapes.
+// counted. A BlendShapeBuffer (0x200AF) in place of the vertex buffer gives the mesh's base
+// positions, normals, UVs and skin and one morph target per shape (position deltas as stored, normal
+// deltas from the shape's own normals), named by the shape ids of the BlendShape object (0xFF0002)
+// of as many shapes, paired in dictionary order (rigport's rule: no decoder says how Spore pairs them).
 std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& root, const std::vector<uint32_t>& fileToRig,
                                        Provenance& prov);
 
@@ -53,5 +65,26 @@ Result<SporeMeshBytes> encodeSporeMesh(const Mesh& mesh, size_t meshIndex);
 void writeSporeVertexBuffer(ByteWriter& w, const SporeMeshBytes& m, uint32_t descriptionRow, uint32_t vertexBytesRow);
 void writeSporeIndexBuffer(ByteWriter& w, const SporeMeshBytes& m, uint32_t indexBytesRow);
 void writeSporeMeshObject(ByteWriter& w, const SporeMeshBytes& m, uint32_t indexBufferRow, uint32_t vertexBufferRow);
+
+// A mesh with morph targets as the Blender add-on writes one (rw4_exporter.py export_as_blend_shape,
+// docs/spore_meshes.md): the BlendShapeBuffer object (header, then position base and deltas, normals
+// base and each shape's own (base + normal delta), tangents likewise with UVs, texcoords, u16 blend
+// indices 3 × bone and f32 weights) beside a u16 index list and the VertexDescription the add-on
+// writes for it (no blend indices). Refused: more than 65535 vertices or a delta count that is not
+// the vertex count.
+struct SporeBlendShapeBytes {
+  SporeMeshBytes mesh;               // description, indices, vertexCount (vertices and stride unused)
+  std::vector<uint8_t> buffer;       // the BlendShapeBuffer object
+  std::vector<uint32_t> shapeIds;    // one per morph target: sporeNameId of its name (shape_<i> when it has none)
+  uint32_t blendShapeId = 0;         // sporeNameId of the mesh's name (the add-on: of the Blender object's)
+};
+Result<SporeBlendShapeBytes> encodeSporeBlendShapeMesh(const Mesh& mesh, size_t meshIndex);
+// The BlendShape object 0xFF0002 over its two subreferences (shape times at +0x1C, ids after them).
+void writeSporeBlendShape(ByteWriter& w, const SporeBlendShapeBytes& b, uint32_t timesSubreference, uint32_t idsSubreference);
+
+// The id a Spore arena names a bone, clip, shape or blend shape by: the name when it is 0x<8 hex
+// digits> (as rigport reads ids), else FNV-1 (32-bit) of it lower-cased, as the Blender add-on's
+// file_io.get_hash hashes names (which also reads "#<hex>" and gives an empty name 0).
+uint32_t sporeNameId(const std::string& name);
 
 }  // namespace rigport::rw4

@@ -108,4 +108,45 @@ constexpr size_t kHeaderSize = 8;
 constexpr size_t kEntrySize = 8;
 }  // namespace animations
 
+// spore_meshes.md "BlendShapeBuffer, checked against both decoders" (RWBlendShapeBuffer.java, the
+// Blender add-on's rw4_base.py BlendShapeBuffer and rw4_exporter.py export_as_blend_shape): a 64-byte
+// header {u32 type 1, u32 offsets[11], u32 shape count, u32 vertex count, u32, u32 blend indices a
+// vertex}, then the streams, each offset counted from the object's start (0 = absent). Position and
+// normal streams hold the base, then shape i at offset + 16 · (i + 1) · vertex count: positions as
+// deltas, normals (and tangents) as the shape's own at weight 1.
+namespace blendshapebuffer {
+constexpr uint32_t kType = 1;  // FX: "other type is 0x40"; both decoders refuse it
+constexpr size_t kOffsets = 0x04;
+constexpr size_t kStreams = 11;
+constexpr size_t kShapeCount = 0x30;
+constexpr size_t kVertexCount = 0x34;
+constexpr size_t kField38 = 0x38;  // unknown; the add-on writes 0
+constexpr size_t kIndicesPerVertex = 0x3C;
+constexpr size_t kHeaderSize = 0x40;
+enum Stream : size_t {
+  kPositionStream = 0,
+  kNormalStream = 1,
+  kTangentStream = 2,
+  kTexcoordStream = 3,
+  kBlendIndicesStream = 9,
+  kBlendWeightsStream = 10,
+};
+constexpr size_t kVectorSize = 16;    // f32 x, y, z and 4 bytes of padding
+constexpr size_t kTexcoordSize = 16;  // f32 u, v, then u32 0 and u32 1 as the add-on writes them
+constexpr uint32_t kMaxIndicesPerVertex = 16;  // the add-on writes 4; more is no skin rigport reads
+}  // namespace blendshapebuffer
+
+// spore_meshes.md "BlendShape 0xFF0002" (rw4_base.py BlendShape): u32, u32 (runtime), u32 subreference
+// to the shape times, u32 shape count, u32 subreference to the shape ids, u32 shape count again, u32
+// id (the one BlendFactor KeyframeAnims give as their skeleton id), shape count × u32 times (runtime),
+// shape count × u32 shape ids (hashes of the shape key names).
+namespace blendshape {
+constexpr size_t kTimesRef = 0x08;
+constexpr size_t kShapeCount = 0x0C;
+constexpr size_t kIdsRef = 0x10;
+constexpr size_t kShapeCountAgain = 0x14;
+constexpr size_t kId = 0x18;
+constexpr size_t kHeaderSize = 0x1C;
+}  // namespace blendshape
+
 }  // namespace rigport::rw4::spore

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -177,6 +178,10 @@ void addInfluences(const float index[4], const float weight[4], size_t component
   float sum = 0.0f;
   for (size_t c = 0; c < components; ++c) {
     if (!(weight[c] > 0.0f)) continue;  // the add-on skips a zero weight
+    if (!(index[c] < 16777216.0f)) {  // a float index past any bone (or NaN): no conversion to an integer
+      ++counts.pastSkeleton;
+      continue;
+    }
     const auto stored = static_cast<uint32_t>(index[c] < 0.0f ? 0.0f : index[c] + 0.5f);
     if (stored % kPaletteRowsPerBone != 0) {
       ++counts.notMultiple;
@@ -203,21 +208,21 @@ void addInfluences(const float index[4], const float weight[4], size_t component
   mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
 }
 
-void warnSkin(const SkinCounts& c, uint32_t row, size_t bones, Provenance& prov) {
+void warnSkin(const SkinCounts& c, const char* object, uint32_t row, size_t bones, Provenance& prov) {
   if (c.notMultiple > 0) {
-    prov.warn("rw4-spore-blend-index", fmt::format("VertexBuffer (row {}) blendIndices: {} influence(s) whose index is no multiple "
+    prov.warn("rw4-spore-blend-index", fmt::format("{} (row {}) blendIndices: {} influence(s) whose index is no multiple "
                                                    "of 3 (3 palette rows a bone); dropped",
-                                                   row, c.notMultiple));
+                                                   object, row, c.notMultiple));
   }
   if (c.pastSkeleton > 0) {
-    prov.warn("rw4-spore-blend-index", fmt::format("VertexBuffer (row {}) blendIndices: {} influence(s) name a bone past the "
+    prov.warn("rw4-spore-blend-index", fmt::format("{} (row {}) blendIndices: {} influence(s) name a bone past the "
                                                    "skeleton's {}; dropped",
-                                                   row, c.pastSkeleton, bones));
+                                                   object, row, c.pastSkeleton, bones));
   }
   if (c.unweighted > 0) {
-    prov.warn("rw4-unweighted", fmt::format("VertexBuffer (row {}) blendWeights: {} vertex(es) have no usable weight; bound fully "
+    prov.warn("rw4-unweighted", fmt::format("{} (row {}) blendWeights: {} vertex(es) have no usable weight; bound fully "
                                             "to the skeleton's first bone",
-                                            row, c.unweighted));
+                                            object, row, c.unweighted));
   }
 }
 
@@ -271,8 +276,14 @@ Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32
   const uint8_t* bytes = data.data().data();
   const Element* normal = findDecl(elements, spore::kNormal);
   const Element* uv = findDecl(elements, kTexcoord0);
-  const Element* indices = findDecl(elements, kBlendIndices);
-  const Element* weights = findDecl(elements, kBlendWeights);
+  // A skeleton of no bones skins nothing: the mesh is read unskinned, on the model's root.
+  const Element* indices = fileToRig.empty() ? nullptr : findDecl(elements, kBlendIndices);
+  const Element* weights = fileToRig.empty() ? nullptr : findDecl(elements, kBlendWeights);
+  if (fileToRig.empty() && findDecl(elements, kBlendIndices) != nullptr) {
+    prov.warn("rw4-spore-mesh", fmt::format("VertexBuffer (row {}): the skeleton has no bones; its blend indices are not read and the "
+                                            "mesh is unskinned",
+                                            row));
+  }
   mesh.positions.resize(n);
   if (normal != nullptr) mesh.normals.resize(n);
   if (uv != nullptr) mesh.uvs.resize(n);
@@ -309,7 +320,7 @@ Result<Mesh> readVertexBuffer(const Arena& arena, const ByteReader& root, uint32
       addInfluences(index, weight, components, fileToRig, mesh, counts);
     }
   }
-  warnSkin(counts, row, fileToRig.size(), prov);
+  warnSkin(counts, "VertexBuffer", row, fileToRig.size(), prov);
   auto placed = [](const Element* e) {
     return e != nullptr ? std::optional<SporeMeshPlace::Element>(SporeMeshPlace::Element{e->offset, e->type}) : std::nullopt;
   };
@@ -410,19 +421,170 @@ Status addTriangles(const Arena& arena, const ByteReader& root, const std::vecto
   return Ok{};
 }
 
-// Blend-shape meshes are not read (the model has no morph targets): counted, with their shapes.
-void warnBlendShapes(const Arena& arena, const ByteReader& root, size_t meshes, Provenance& prov) {
-  size_t shapes = 0;
-  for (uint32_t i = 0; i < arena.dictionary.size(); ++i) {
-    if (arena.dictionary[i].typeId != kBlendShape) continue;
-    auto obj = objectReader(arena, root, i, "BlendShape");
-    if (!obj || !obj->seek(0x0C, "shapeCount")) continue;
-    if (auto n = obj->u32("shapeCount")) shapes += *n;
+// The BlendShape objects (0xFF0002) of the arena in dictionary order; a damaged one is skipped with a
+// warning naming its row and field.
+std::vector<SporeMorphMesh> readBlendShapes(const Arena& arena, const ByteReader& root, Provenance& prov) {
+  std::vector<SporeMorphMesh> out;
+  for (uint32_t row = 0; row < arena.dictionary.size(); ++row) {
+    if (arena.dictionary[row].typeId != kBlendShape) continue;
+    SporeMorphMesh shape;
+    const Status read = [&]() -> Status {
+      RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "BlendShape"));
+      RP_CHECK(obj.seek(blendshape::kShapeCount, "shapeCount"));
+      RP_ASSIGN(const uint32_t count, obj.u32("shapeCount"));
+      RP_CHECK(obj.seek(blendshape::kShapeCountAgain, "shapeCountAgain"));
+      RP_ASSIGN(const uint32_t again, obj.u32("shapeCountAgain"));
+      if (again != count) {
+        return obj.errorAt(blendshape::kShapeCountAgain, ErrorCode::BadValue, fmt::format("{} shapes, {} at +0x0C", again, count),
+                           "shapeCountAgain");
+      }
+      RP_ASSIGN(shape.blendShapeId, obj.u32("id"));
+      RP_ASSIGN(const size_t n, obj.count(count, 8, "shapeCount"));  // a time and an id a shape
+      RP_CHECK(obj.skip(4 * n, "shapeTimes"));
+      RP_ASSIGN(shape.shapeIds, obj.array<uint32_t>(n, "shapeIds"));
+      return Ok{};
+    }();
+    if (!read) {
+      prov.warn("rw4-blend-shape", fmt::format("BlendShape (row {}) is not read: {}", row, read.error().describe()));
+      continue;
+    }
+    out.push_back(std::move(shape));
   }
-  prov.warn("rw4-blend-shapes", fmt::format("{} Spore Mesh object(s) draw a BlendShapeBuffer (0x000200AF) with {} blend shape(s): "
-                                            "not read (rigport's model has no morph targets); their BlendFactor clips stay scalar "
-                                            "channels",
-                                            meshes, shapes));
+  return out;
+}
+
+// A BlendShapeBuffer's vertices and shapes (spore_mesh_layout.hpp blendshapebuffer): every stream's
+// count checked against the bytes from its offset to the object's end, and the decoded mesh charged to
+// the memory budget, before anything is allocated.
+Result<Mesh> readBlendShapeBuffer(const Arena& arena, const ByteReader& root, uint32_t row, const std::vector<uint32_t>& fileToRig,
+                                  Provenance& prov) {
+  using namespace blendshapebuffer;
+  RP_ASSIGN(ByteReader obj, objectReader(arena, root, row, "BlendShapeBuffer"));
+  RP_ASSIGN(const uint32_t type, obj.u32("type"));
+  if (type != kType) {
+    return obj.errorAt(0, ErrorCode::Unsupported, fmt::format("type {} (1 is read; both public decoders refuse others)", type), "type");
+  }
+  std::array<uint32_t, kStreams> offsets{};
+  for (size_t i = 0; i < kStreams; ++i) {
+    RP_ASSIGN(offsets[i], obj.u32(Field("offsets", static_cast<int64_t>(i))));
+    if (offsets[i] != 0 && (offsets[i] < kHeaderSize || offsets[i] > obj.size())) {
+      return obj.errorAt(kOffsets + 4 * i, ErrorCode::BadValue,
+                         fmt::format("a stream at +0x{:X}, outside the {}-byte object's data (from +0x{:X})", offsets[i], obj.size(), kHeaderSize),
+                         Field("offsets", static_cast<int64_t>(i)));
+    }
+  }
+  RP_ASSIGN(const uint32_t shapeCount, obj.u32("shapeCount"));
+  RP_ASSIGN(const uint32_t vertexCount, obj.u32("vertexCount"));
+  RP_CHECK(obj.skip(4, "field_38"));
+  RP_ASSIGN(const uint32_t perVertex, obj.u32("blendIndicesPerVertex"));
+  if (vertexCount == 0) return obj.errorAt(kVertexCount, ErrorCode::BadValue, "no vertices", "vertexCount");
+  if (offsets[kPositionStream] == 0) return obj.errorAt(kOffsets, ErrorCode::BadValue, "no position stream", Field("offsets", 0));
+  if (perVertex > kMaxIndicesPerVertex) {
+    return obj.errorAt(kIndicesPerVertex, ErrorCode::BadValue, fmt::format("{} blend indices a vertex, at most {}", perVertex, kMaxIndicesPerVertex),
+                       "blendIndicesPerVertex");
+  }
+  // A stream runs to the next stream's offset or the object's end (as SporeModder-FX sizes them).
+  auto streamAt = [&](size_t i) {
+    size_t end = obj.size();
+    for (uint32_t o : offsets)
+      if (o > offsets[i] && o < end) end = o;
+    return obj.window(offsets[i], end - offsets[i], Field("offsets", static_cast<int64_t>(i)));
+  };
+  // The position stream: the base and every shape, (shapeCount + 1) × vertexCount × 16 bytes.
+  RP_ASSIGN(ByteReader positions, streamAt(kPositionStream));
+  RP_ASSIGN(const size_t n, positions.count(vertexCount, kVectorSize, "vertexCount"));
+  if (uint64_t{shapeCount} + 1 > positions.size() / (n * kVectorSize)) {
+    return obj.errorAt(kShapeCount, ErrorCode::BadValue,
+                       fmt::format("shapeCount {} shapes and the base, of vertexCount {} vertices ({} bytes each), overrun the {}-byte "
+                                   "position stream",
+                                   shapeCount, n, n * kVectorSize, positions.size()),
+                       "shapeCount");
+  }
+  RP_ASSIGN(const size_t blocks, positions.count(uint64_t{shapeCount} + 1, n * kVectorSize, "shapeCount"));
+  const size_t shapes = blocks - 1;
+  std::optional<ByteReader> normals, texcoords, indices, weights;
+  if (offsets[kNormalStream] != 0) {
+    RP_ASSIGN(normals, streamAt(kNormalStream));
+    RP_CHECK(normals->count(uint64_t{shapes} + 1, n * kVectorSize, "shapeCount"));
+  }
+  if (offsets[kTexcoordStream] != 0) {
+    RP_ASSIGN(texcoords, streamAt(kTexcoordStream));
+    RP_CHECK(texcoords->count(n, kTexcoordSize, "vertexCount"));
+  }
+  const size_t components = std::min<size_t>(perVertex, kMaxInfluences);
+  if (offsets[kBlendIndicesStream] != 0 && perVertex > 0 && fileToRig.empty()) {
+    prov.warn("rw4-spore-mesh", fmt::format("BlendShapeBuffer (row {}): the skeleton has no bones; its blend indices are not read and "
+                                            "the mesh is unskinned",
+                                            row));
+  }
+  if (offsets[kBlendIndicesStream] != 0 && perVertex > 0 && !fileToRig.empty()) {
+    RP_ASSIGN(indices, streamAt(kBlendIndicesStream));
+    RP_CHECK(indices->count(n, 2 * size_t{perVertex}, "vertexCount"));
+    if (offsets[kBlendWeightsStream] != 0) {
+      RP_ASSIGN(weights, streamAt(kBlendWeightsStream));
+      RP_CHECK(weights->count(n, 4 * size_t{perVertex}, "vertexCount"));
+    }
+  }
+  // The decoded mesh: a position and a normal, their deltas for every shape, a UV and influences.
+  RP_CHECK(obj.charge(uint64_t{n} * (96 + uint64_t{shapes} * 2 * sizeof(glm::vec3)), "shapeCount"));
+
+  auto vector = [](const ByteReader& s, size_t at) {
+    const uint8_t* p = s.data().data() + at;
+    return glm::vec3(std::bit_cast<float>(le32(p)), std::bit_cast<float>(le32(p + 4)), std::bit_cast<float>(le32(p + 8)));
+  };
+  Mesh mesh;
+  mesh.positions.resize(n);
+  for (size_t v = 0; v < n; ++v) mesh.positions[v] = vector(positions, v * kVectorSize);
+  if (normals) {
+    mesh.normals.resize(n);
+    for (size_t v = 0; v < n; ++v) mesh.normals[v] = vector(*normals, v * kVectorSize);
+  }
+  mesh.morphTargets.resize(shapes);
+  for (size_t s = 0; s < shapes; ++s) {
+    MorphTarget& t = mesh.morphTargets[s];
+    t.name = fmt::format("shape_{}", s);
+    const size_t block = (s + 1) * n * kVectorSize;
+    t.positionDeltas.resize(n);
+    for (size_t v = 0; v < n; ++v) t.positionDeltas[v] = vector(positions, block + v * kVectorSize);  // stored as deltas
+    if (!normals) continue;
+    t.normalDeltas.resize(n);  // stored as the shape's own normals at weight 1
+    for (size_t v = 0; v < n; ++v) t.normalDeltas[v] = vector(*normals, block + v * kVectorSize) - mesh.normals[v];
+  }
+  if (texcoords) {
+    mesh.uvs.resize(n);
+    const uint8_t* p = texcoords->data().data();
+    for (size_t v = 0; v < n; ++v) {
+      mesh.uvs[v] = glm::vec2(std::bit_cast<float>(le32(p + v * kTexcoordSize)), std::bit_cast<float>(le32(p + v * kTexcoordSize + 4)));
+    }
+  }
+  if (indices) {
+    mesh.influenceOffsets.reserve(n + 1);
+    mesh.influenceOffsets.push_back(0);
+    mesh.influences.reserve(n * components);
+    SkinCounts counts;
+    const uint8_t* pi = indices->data().data();
+    const uint8_t* pw = weights ? weights->data().data() : nullptr;
+    for (size_t v = 0; v < n; ++v) {
+      float index[4] = {0, 0, 0, 0}, weight[4] = {1, 0, 0, 0};
+      for (size_t c = 0; c < components; ++c) {
+        index[c] = static_cast<float>(le16(pi + (v * perVertex + c) * 2));
+        if (pw != nullptr) weight[c] = std::bit_cast<float>(le32(pw + (v * perVertex + c) * 4));
+        if (!std::isfinite(weight[c])) weight[c] = 0.0f;  // no weight (an infinite one would make the others NaN)
+      }
+      addInfluences(index, weight, pw != nullptr ? components : 1, fileToRig, mesh, counts);
+    }
+    warnSkin(counts, "BlendShapeBuffer", row, fileToRig.size(), prov);
+    if (perVertex > kMaxInfluences) {
+      prov.warn("rw4-influences", fmt::format("BlendShapeBuffer (row {}): {} blend indices a vertex; the first {} are read", row, perVertex,
+                                              kMaxInfluences));
+    }
+    if (pw == nullptr) {
+      prov.warn("rw4-no-weights", fmt::format("BlendShapeBuffer (row {}): blend indices without weights; each vertex follows its first "
+                                              "index fully",
+                                              row));
+    }
+  }
+  return mesh;
 }
 
 }  // namespace
@@ -436,7 +598,6 @@ std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& roo
   // Mesh objects by vertex buffer, in the order the buffers are first drawn.
   std::vector<uint32_t> order;
   std::map<uint32_t, std::vector<MeshObject>> byBuffer;
-  size_t blendShapeMeshes = 0;
   for (uint32_t row = 0; row < arena.dictionary.size(); ++row) {
     if (arena.dictionary[row].typeId != spore::kMesh) continue;
     auto m = readMeshObject(arena, root, row);
@@ -445,12 +606,10 @@ std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& roo
       continue;
     }
     const uint32_t type = arena.dictionary[m->vertexBuffer].typeId;
-    if (type == kBlendShapeBuffer) {
-      ++blendShapeMeshes;
-      continue;
-    }
-    if (type != spore::kVertexBuffer) {
-      prov.warn("rw4-spore-mesh", fmt::format("Mesh (row {}) vertexBuffers[0]: object {} is a {}, not a VertexBuffer; skipped", row,
+    if (type != spore::kVertexBuffer && type != kBlendShapeBuffer) {
+      prov.warn("rw4-spore-mesh", fmt::format("Mesh (row {}) vertexBuffers[0]: object {} is a {}, not a VertexBuffer or "
+                                              "BlendShapeBuffer; skipped",
+                                              row,
                                               m->vertexBuffer, typeName(type)));
       continue;
     }
@@ -458,15 +617,24 @@ std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& roo
     if (list.empty()) order.push_back(m->vertexBuffer);
     list.push_back(*m);
   }
-  if (blendShapeMeshes > 0) warnBlendShapes(arena, root, blendShapeMeshes, prov);
+  std::vector<SporeMorphMesh> blendShapes;
+  std::vector<bool> paired;
+  bool blendShapesRead = false;
   std::vector<SporeMesh> out;
   for (uint32_t vbRow : order) {
     const std::vector<MeshObject>& objects = byBuffer[vbRow];
+    const bool shapes = arena.dictionary[vbRow].typeId == kBlendShapeBuffer;
+    if (shapes && !blendShapesRead) {
+      blendShapes = readBlendShapes(arena, root, prov);
+      paired.assign(blendShapes.size(), false);
+      blendShapesRead = true;
+    }
     SporeMeshPlace place;
-    auto mesh = readVertexBuffer(arena, root, vbRow, fileToRig, prov, place);
+    auto mesh = shapes ? readBlendShapeBuffer(arena, root, vbRow, fileToRig, prov) : readVertexBuffer(arena, root, vbRow, fileToRig, prov, place);
     Status triangles = mesh ? addTriangles(arena, root, objects, *mesh, prov) : Status(mesh.error());
+    const char* what = shapes ? "BlendShapeBuffer" : "VertexBuffer";
     if (!triangles) {
-      prov.warn("rw4-spore-mesh", fmt::format("VertexBuffer (row {}) and its {} Mesh object(s) are skipped: {}", vbRow, objects.size(),
+      prov.warn("rw4-spore-mesh", fmt::format("{} (row {}) and its {} Mesh object(s) are skipped: {}", what, vbRow, objects.size(),
                                               triangles.error().describe()));
       continue;
     }
@@ -474,6 +642,29 @@ std::vector<SporeMesh> readSporeMeshes(const Arena& arena, const ByteReader& roo
     s.place = place;
     s.mesh = std::move(*mesh);
     s.mesh.name = fmt::format("mesh_{}", vbRow);
+    if (shapes) {
+      s.place = SporeMeshPlace{};
+      s.place.row = vbRow;
+      s.place.blendShapeBuffer = true;
+      s.place.count = s.mesh.vertexCount();
+      // The first BlendShape object not yet paired that names as many shapes (rigport's rule).
+      SporeMorphMesh morph;
+      morph.mesh = s.mesh.name;
+      for (size_t b = 0; b < blendShapes.size(); ++b) {
+        if (paired[b] || blendShapes[b].shapeIds.size() != s.mesh.morphTargets.size()) continue;
+        paired[b] = true;
+        morph.blendShapeId = blendShapes[b].blendShapeId;
+        morph.shapeIds = blendShapes[b].shapeIds;
+        for (size_t t = 0; t < morph.shapeIds.size(); ++t) s.mesh.morphTargets[t].name = fmt::format("0x{:08X}", morph.shapeIds[t]);
+        break;
+      }
+      if (!morph.blendShapeId) {
+        prov.warn("rw4-blend-shape", fmt::format("BlendShapeBuffer (row {}): no BlendShape object (0x00FF0002) of its {} shape(s); "
+                                                 "they are named shape_<i> and no BlendFactor clip is bound to them by id",
+                                                 vbRow, s.mesh.morphTargets.size()));
+      }
+      s.morph = std::move(morph);
+    }
     s.rows.push_back(vbRow);
     for (const MeshObject& m : objects) s.rows.insert(s.rows.end(), {m.row, m.indexBuffer});
     out.push_back(std::move(s));
