@@ -30,6 +30,7 @@
 #include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/spore_arena.hpp"
 #include "support/spore_axes.hpp"
 #include "support/test_support.hpp"
 #include "../fuzz/downstream.hpp"
@@ -40,8 +41,12 @@ using namespace rigport::rw4;
 namespace {
 
 using test::bone;
+using test::hasWarning;
 using test::kSporeAxes;
+using test::parse;
+using test::sporeBytes;
 using test::sporeToGltf;
+using test::warnings;
 
 // A Z-up creature's face: a 3 × 2 grid of vertices on two bones, with normals and UVs, and two shapes,
 // "smile" (moves the lower row up and turns its normals) and "blink" (moves the top row down); one
@@ -99,60 +104,8 @@ Rig face() {
   return rig;
 }
 
-std::vector<uint8_t> sporeBytes(const Rig& rig) {
-  ArenaWriteOptions o;
-  o.platform = Platform::Pc;
-  o.sporeMeshes = true;
-  o.animationObjects = true;
-  auto bytes = writeArena(rig, o);
-  EXPECT_TRUE(bytes.ok()) << bytes.error().describe();
-  return bytes.ok() ? *bytes : std::vector<uint8_t>{};
-}
-
-Asset readAsset(const std::vector<uint8_t>& bytes) {
-  const auto source = Source::fromBytes(bytes, "face.rw4");
-  ReadContext ctx;
-  auto asset = readArena(*source, ctx);
-  EXPECT_TRUE(asset.ok()) << asset.error().describe();
-  return asset.ok() ? std::move(*asset) : Asset{};
-}
-
-Rig readRig(const std::vector<uint8_t>& bytes) {
-  auto assembled = assemble(readAsset(bytes), {}, nullptr, {});
-  EXPECT_TRUE(assembled.ok()) << assembled.error().describe();
-  if (!assembled.ok() || assembled->size() != 1) return Rig{};
-  return std::move(assembled->front().rig);
-}
-
-std::string warnings(const Provenance& p) {
-  std::string out;
-  for (const Warning& w : p.warnings) out += w.code + ": " + w.message + "\n";
-  return out;
-}
-
-bool hasWarning(const Provenance& p, const std::string& code, const std::string& text = "") {
-  return std::any_of(p.warnings.begin(), p.warnings.end(),
-                     [&](const Warning& w) { return w.code == code && w.message.find(text) != std::string::npos; });
-}
-
-struct Parsed {
-  Arena arena;
-  std::vector<uint32_t> rowsOf(uint32_t type) const {
-    std::vector<uint32_t> rows;
-    for (uint32_t i = 0; i < arena.dictionary.size(); ++i)
-      if (arena.dictionary[i].typeId == type) rows.push_back(i);
-    return rows;
-  }
-  size_t at(uint32_t row, size_t offset) const { return static_cast<size_t>(arena.dictionary[row].fileOffset) + offset; }
-};
-
-Parsed parse(const std::vector<uint8_t>& bytes) {
-  ByteReader root(bytes);
-  Provenance prov;
-  auto arena = parseArena(root, prov);
-  EXPECT_TRUE(arena.ok()) << arena.error().describe();
-  return Parsed{arena.ok() ? *arena : Arena{}};
-}
+Asset readAsset(const std::vector<uint8_t>& bytes) { return test::readArenaBytes(bytes, "face.rw4"); }
+Rig readRig(const std::vector<uint8_t>& bytes) { return test::readArenaRig(bytes, "face.rw4"); }
 
 uint32_t u32(const std::vector<uint8_t>& bytes, size_t at) {
   uint32_t v;
@@ -175,7 +128,7 @@ TEST(Rw4SporeBlendShape, WriterLaysOutBlendShapeBufferBlendShapeAndBlendFactorCl
   const Mesh& mesh = rig.meshes[0];
   const size_t n = mesh.vertexCount();
   const std::vector<uint8_t> bytes = sporeBytes(rig);
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   ASSERT_EQ(p.rowsOf(spore::kMesh).size(), 1u);
   ASSERT_EQ(p.rowsOf(spore::kBlendShapeBuffer).size(), 1u);
   ASSERT_EQ(p.rowsOf(spore::kBlendShape).size(), 1u);
@@ -348,7 +301,7 @@ TEST(Rw4SporeBlendShape, ConvertBackToRw4ArenaKeepsTheShapes) {
   ASSERT_EQ(run.code, 0) << run.text;
   EXPECT_EQ(run.text.find("morph-targets-dropped"), std::string::npos) << run.text;
   const std::vector<uint8_t> bytes = test::readBytes(back);
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   ASSERT_EQ(p.rowsOf(spore::kBlendShapeBuffer).size(), 1u);
   const Rig again = readRig(bytes);
   ASSERT_EQ(again.meshes.size(), 1u);
@@ -428,7 +381,7 @@ TEST(Rw4SporeBlendShape, EveryKeptSeedGoesBackOntoItselfUnchanged) {
 // nothing is allocated for counts the object cannot hold.
 TEST(Rw4SporeBlendShape, ForgedShapeOrVertexCountIsRefusedNamingTheField) {
   const std::vector<uint8_t> bytes = sporeBytes(face());
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   const uint32_t bsb = p.rowsOf(spore::kBlendShapeBuffer)[0];
   namespace b = spore::blendshapebuffer;
   struct Forgery {
@@ -477,7 +430,7 @@ TEST(Rw4SporeBlendShape, ForgedShapeOrVertexCountIsRefusedNamingTheField) {
 // key the shapes in order, with a warning; a clip of one channel keys the shape its id names.
 TEST(Rw4SporeBlendShape, BlendFactorChannelsKeyTheShapesInOrder) {
   std::vector<uint8_t> bytes = sporeBytes(face());
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   const uint32_t weights = p.rowsOf(kKeyframeAnim)[1];
   const size_t names = u32(bytes, p.at(weights, keyframeanim::kChannelNames)) - p.arena.dictionary[weights].fileOffset;
   const uint32_t smile = u32(bytes, p.at(weights, names)), blink = u32(bytes, p.at(weights, names + 4));
@@ -506,23 +459,9 @@ TEST(Rw4SporeBlendShape, BlendFactorChannelsKeyTheShapesInOrder) {
 
 // Every prefix of the file and a byte flip in every third byte read cleanly or fail with an error.
 TEST(Rw4SporeBlendShape, EveryTruncationAndByteFlipFailsCleanly) {
-  const std::vector<uint8_t> bytes = sporeBytes(face());
-  for (size_t n = 0; n < bytes.size(); n += 5) {
-    const auto source = Source::fromBytes(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)), "cut.rw4");
-    ReadContext ctx;
-    EXPECT_FALSE(readArena(*source, ctx).ok()) << n;
-  }
-  size_t read = 0;
-  for (size_t at = 0; at < bytes.size(); at += 3) {
-    std::vector<uint8_t> flipped = bytes;
-    flipped[at] ^= 0xA5;
-    const auto source = Source::fromBytes(std::move(flipped), "flip.rw4");
-    ReadContext ctx;
-    auto asset = readArena(*source, ctx);
-    if (!asset.ok()) continue;
-    ++read;
-    for (const Rig& rig : asset->rigs) fuzz::exerciseDownstream(rig);
-  }
+  const size_t read = test::cutAndFlip(sporeBytes(face()), 5, [](const Asset& asset) {
+    for (const Rig& rig : asset.rigs) fuzz::exerciseDownstream(rig);
+  });
   EXPECT_GT(read, 0u);
 }
 

@@ -28,6 +28,7 @@
 #include "support/gltf_edit.hpp"
 #include "support/gltf_pose.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/spore_arena.hpp"
 #include "support/spore_axes.hpp"
 #include "support/test_support.hpp"
 #include "../fuzz/downstream.hpp"
@@ -38,8 +39,12 @@ using namespace rigport::rw4;
 namespace {
 
 using test::bone;
+using test::hasWarning;
 using test::kSporeAxes;
+using test::parse;
+using test::sporeBytes;
 using test::sporeToGltf;
+using test::warnings;
 
 // A Z-up creature (root at the origin, head at z 1.6) whose mesh is a column of quads up its body,
 // every vertex on two bones (0.75 / 0.25: 191 and 64 of 255), with normals and UVs, so the writer
@@ -90,70 +95,9 @@ Rig creature() {
   return rig;
 }
 
-ArenaWriteOptions sporeOptions() {
-  ArenaWriteOptions o;
-  o.platform = Platform::Pc;
-  o.sporeMeshes = true;
-  o.animationObjects = true;
-  return o;
-}
-
-std::vector<uint8_t> sporeBytes(const Rig& rig) {
-  auto bytes = writeArena(rig, sporeOptions());
-  EXPECT_TRUE(bytes.ok()) << bytes.error().describe();
-  return bytes.ok() ? *bytes : std::vector<uint8_t>{};
-}
-
-Asset readAsset(const std::vector<uint8_t>& bytes) {
-  const auto source = Source::fromBytes(bytes, "creature.rw4");
-  ReadContext ctx;
-  auto asset = readArena(*source, ctx);
-  EXPECT_TRUE(asset.ok()) << asset.error().describe();
-  return asset.ok() ? std::move(*asset) : Asset{};
-}
-
+Asset readAsset(const std::vector<uint8_t>& bytes) { return test::readArenaBytes(bytes, "creature.rw4"); }
 // The arena's one rig with its clips bound, as `convert` exports it.
-Rig readRig(const std::vector<uint8_t>& bytes) {
-  auto assembled = assemble(readAsset(bytes), {}, nullptr, {});
-  EXPECT_TRUE(assembled.ok()) << assembled.error().describe();
-  EXPECT_EQ(assembled->size(), 1u);
-  return std::move(assembled->front().rig);
-}
-
-bool hasWarning(const Provenance& p, const std::string& code, const std::string& text = "") {
-  return std::any_of(p.warnings.begin(), p.warnings.end(),
-                     [&](const Warning& w) { return w.code == code && w.message.find(text) != std::string::npos; });
-}
-
-std::string warnings(const Provenance& p) {
-  std::string out;
-  for (const Warning& w : p.warnings) out += w.code + ": " + w.message + "\n";
-  return out;
-}
-
-// The written arena's container, and the rows of one type.
-struct Parsed {
-  Arena arena;
-  std::vector<uint32_t> rowsOf(uint32_t type) const {
-    std::vector<uint32_t> rows;
-    for (uint32_t i = 0; i < arena.dictionary.size(); ++i)
-      if (arena.dictionary[i].typeId == type) rows.push_back(i);
-    return rows;
-  }
-  uint32_t u32At(const std::vector<uint8_t>& bytes, uint32_t row, size_t at) const {
-    uint32_t v;
-    std::memcpy(&v, bytes.data() + arena.dictionary[row].fileOffset + at, 4);
-    return v;
-  }
-};
-
-Parsed parse(const std::vector<uint8_t>& bytes) {
-  ByteReader root(bytes);
-  Provenance prov;
-  auto arena = parseArena(root, prov);
-  EXPECT_TRUE(arena.ok()) << arena.error().describe();
-  return Parsed{arena.ok() ? *arena : Arena{}};
-}
+Rig readRig(const std::vector<uint8_t>& bytes) { return test::readArenaRig(bytes, "creature.rw4"); }
 
 // Bone world matrices of `rig` with the head (bone 3) turned to its last key, composed here from the
 // source's TRS (no scale keys, so Spore's scale rule and glTF's agree).
@@ -186,7 +130,7 @@ glm::vec3 skinnedAtLastKey(const Rig& rig, size_t v) {
 TEST(Rw4SporeMesh, WriterLaysOutSporesObjects36ByteVertexAndThreeTimesBlendIndices) {
   const Rig rig = creature();
   const std::vector<uint8_t> bytes = sporeBytes(rig);
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   EXPECT_TRUE(p.rowsOf(kRenderModelData).empty());
   EXPECT_TRUE(p.rowsOf(kRenderOptiMeshData).empty());
   ASSERT_EQ(p.rowsOf(spore::kMesh).size(), 1u);
@@ -253,7 +197,7 @@ TEST(Rw4SporeMesh, ReadsTheMeshSkinnedOnTheArenasSkeleton) {
 TEST(Rw4SporeMesh, BlendIndexNotThreeTimesABoneIsDroppedWithAWarning) {
   const Rig source = creature();
   std::vector<uint8_t> bytes = sporeBytes(source);
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   const uint32_t vbRow = p.u32At(bytes, p.rowsOf(spore::kMesh)[0], spore::mesh::kHeaderSize);
   const uint64_t vertices = p.arena.dictionary[p.u32At(bytes, vbRow, 0x18)].fileOffset;
   bytes[vertices + 36 * 0 + 28] = 4;    // vertex 0's first influence: 4 = 3 × 1 + 1
@@ -275,7 +219,7 @@ TEST(Rw4SporeMesh, BlendIndexNotThreeTimesABoneIsDroppedWithAWarning) {
 // A damaged object costs its mesh, not the rig: the warning names the row and the field.
 TEST(Rw4SporeMesh, DamagedIndexBufferSkipsTheMeshNamingRowAndField) {
   std::vector<uint8_t> bytes = sporeBytes(creature());
-  const Parsed p = parse(bytes);
+  const test::ParsedArena p = parse(bytes);
   const uint32_t ibRow = p.u32At(bytes, p.rowsOf(spore::kMesh)[0], 8);
   const uint32_t bad = 999;
   std::memcpy(bytes.data() + p.arena.dictionary[ibRow].fileOffset + 0x10, &bad, 4);
@@ -290,21 +234,7 @@ TEST(Rw4SporeMesh, DamagedIndexBufferSkipsTheMeshNamingRowAndField) {
 
 // Every prefix of the file and a byte flip in every object read cleanly or fail with an error.
 TEST(Rw4SporeMesh, EveryTruncationAndByteFlipFailsCleanly) {
-  const std::vector<uint8_t> bytes = sporeBytes(creature());
-  for (size_t n = 0; n < bytes.size(); n += 7) {
-    const auto source = Source::fromBytes(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)), "cut.rw4");
-    ReadContext ctx;
-    EXPECT_FALSE(readArena(*source, ctx).ok()) << n;  // the descriptors' sizes say the file was cut
-  }
-  size_t read = 0;
-  for (size_t at = 0; at < bytes.size(); at += 3) {
-    std::vector<uint8_t> flipped = bytes;
-    flipped[at] ^= 0xA5;
-    const auto source = Source::fromBytes(std::move(flipped), "flip.rw4");
-    ReadContext ctx;
-    read += readArena(*source, ctx).ok() ? 1 : 0;
-  }
-  EXPECT_GT(read, 0u);
+  EXPECT_GT(test::cutAndFlip(sporeBytes(creature()), 7, [](const Asset&) {}), 0u);
 }
 
 TEST(Rw4SporeMesh, ClipsKeepTheGameIdsOfTheAnimationsMap) {
