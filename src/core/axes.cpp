@@ -6,11 +6,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "platform/simd.hpp"
-
-#if RIGPORT_SSE2_LANES
-#include <emmintrin.h>
-#endif
+#include "core/quat_lanes.hpp"
 
 namespace rigport {
 
@@ -87,45 +83,23 @@ void convertFramePose(const Basis& b, nlohmann::json& extras) {
 void Basis::rotations(std::vector<glm::quat>& keys) const {
   size_t k = 0;
 #if RIGPORT_SSE2_LANES
-  static_assert(sizeof(glm::quat) == 4 * sizeof(float), "glm::quat is x, y, z, w floats");
   const glm::quat c = glm::conjugate(pq);
   const __m128 pw = _mm_set1_ps(pq.w), px = _mm_set1_ps(pq.x), py = _mm_set1_ps(pq.y), pz = _mm_set1_ps(pq.z);
   const __m128 cw = _mm_set1_ps(c.w), cx = _mm_set1_ps(c.x), cy = _mm_set1_ps(c.y), cz = _mm_set1_ps(c.z);
-  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-  float* data = reinterpret_cast<float*>(keys.data());
   for (; k + 4 <= keys.size(); k += 4) {
-    float* at = data + 4 * k;
-    // Four keys, each x, y, z, w, transposed into one register per component.
-    __m128 qx = _mm_loadu_ps(at), qy = _mm_loadu_ps(at + 4), qz = _mm_loadu_ps(at + 8), qw = _mm_loadu_ps(at + 12);
-    _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
+    const lanes::Quats q = lanes::load(keys.data() + k);
     // t = pq * q (glm's operator*=: p the left operand)
-    const __m128 tw = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(pw, qw), _mm_mul_ps(px, qx)), _mm_mul_ps(py, qy)), _mm_mul_ps(pz, qz));
-    const __m128 tx = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, qx), _mm_mul_ps(px, qw)), _mm_mul_ps(py, qz)), _mm_mul_ps(pz, qy));
-    const __m128 ty = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, qy), _mm_mul_ps(py, qw)), _mm_mul_ps(pz, qx)), _mm_mul_ps(px, qz));
-    const __m128 tz = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, qz), _mm_mul_ps(pz, qw)), _mm_mul_ps(px, qy)), _mm_mul_ps(py, qx));
+    const __m128 tw = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(pw, q.w), _mm_mul_ps(px, q.x)), _mm_mul_ps(py, q.y)), _mm_mul_ps(pz, q.z));
+    const __m128 tx = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.x), _mm_mul_ps(px, q.w)), _mm_mul_ps(py, q.z)), _mm_mul_ps(pz, q.y));
+    const __m128 ty = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.y), _mm_mul_ps(py, q.w)), _mm_mul_ps(pz, q.x)), _mm_mul_ps(px, q.z));
+    const __m128 tz = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.z), _mm_mul_ps(pz, q.w)), _mm_mul_ps(px, q.y)), _mm_mul_ps(py, q.x));
     // r = t * conjugate(pq)
-    __m128 rw = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(tw, cw), _mm_mul_ps(tx, cx)), _mm_mul_ps(ty, cy)), _mm_mul_ps(tz, cz));
-    __m128 rx = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cx), _mm_mul_ps(tx, cw)), _mm_mul_ps(ty, cz)), _mm_mul_ps(tz, cy));
-    __m128 ry = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cy), _mm_mul_ps(ty, cw)), _mm_mul_ps(tz, cx)), _mm_mul_ps(tx, cz));
-    __m128 rz = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cz), _mm_mul_ps(tz, cw)), _mm_mul_ps(tx, cy)), _mm_mul_ps(ty, cx));
-    // glm::normalize: length = sqrt((w*w + x*x) + (y*y + z*z)); at or below 0 the identity
-    // (NaN compares false, as in glm, and stays NaN); else each component times 1 / length.
-    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(rw, rw), _mm_mul_ps(rx, rx)), _mm_add_ps(_mm_mul_ps(ry, ry), _mm_mul_ps(rz, rz)));
-    const __m128 len = _mm_sqrt_ps(dot);
-    const __m128 degenerate = _mm_cmple_ps(len, zero);
-    const __m128 inv = _mm_div_ps(one, len);
-    auto pick = [&](__m128 scaled, __m128 identity) {
-      return _mm_or_ps(_mm_and_ps(degenerate, identity), _mm_andnot_ps(degenerate, scaled));
-    };
-    rw = pick(_mm_mul_ps(rw, inv), one);
-    rx = pick(_mm_mul_ps(rx, inv), zero);
-    ry = pick(_mm_mul_ps(ry, inv), zero);
-    rz = pick(_mm_mul_ps(rz, inv), zero);
-    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);
-    _mm_storeu_ps(at, rx);
-    _mm_storeu_ps(at + 4, ry);
-    _mm_storeu_ps(at + 8, rz);
-    _mm_storeu_ps(at + 12, rw);
+    lanes::Quats r;
+    r.w = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(tw, cw), _mm_mul_ps(tx, cx)), _mm_mul_ps(ty, cy)), _mm_mul_ps(tz, cz));
+    r.x = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cx), _mm_mul_ps(tx, cw)), _mm_mul_ps(ty, cz)), _mm_mul_ps(tz, cy));
+    r.y = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cy), _mm_mul_ps(ty, cw)), _mm_mul_ps(tz, cx)), _mm_mul_ps(tx, cz));
+    r.z = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cz), _mm_mul_ps(tz, cw)), _mm_mul_ps(tx, cy)), _mm_mul_ps(ty, cx));
+    lanes::store(lanes::normalize(r), keys.data() + k);
   }
 #endif
   for (; k < keys.size(); ++k) keys[k] = rotation(keys[k]);

@@ -1,5 +1,4 @@
 #include "core/rig.hpp"
-#include "core/rotation_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,11 +8,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "platform/simd.hpp"
-
-#if RIGPORT_SSE2_LANES
-#include <emmintrin.h>
-#endif
+#include "core/quat_lanes.hpp"
+#include "core/rotation_keys.hpp"
 
 namespace rigport {
 
@@ -189,25 +185,13 @@ void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip) {
   // previous key as written, -n or n; dot(q, -p) is exactly -dot(q, p) (round to nearest is
   // symmetric), so key k flips when dot(n_k, n_k-1) is below 0 and key k-1 kept its sign, or
   // above 0 and it flipped (0 and NaN never flip), which is the loop's rule below key by key.
-  static_assert(sizeof(glm::quat) == 4 * sizeof(float), "glm::quat is x, y, z, w floats");
-  const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
+  const __m128 zero = _mm_setzero_ps();
   const __m128 signBit = _mm_set1_ps(-0.0f);
-  float* data = reinterpret_cast<float*>(values.data());
   bool lastFlipped = false;
   __m128 prevX = zero, prevY = zero, prevZ = zero, prevW = zero;  // the last lane's n of the block before
   for (; k + 4 <= values.size(); k += 4) {
-    float* at = data + 4 * k;
-    __m128 qx = _mm_loadu_ps(at), qy = _mm_loadu_ps(at + 4), qz = _mm_loadu_ps(at + 8), qw = _mm_loadu_ps(at + 12);
-    _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
-    const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(qw, qw), _mm_mul_ps(qx, qx)), _mm_add_ps(_mm_mul_ps(qy, qy), _mm_mul_ps(qz, qz)));
-    const __m128 len = _mm_sqrt_ps(dot);
-    const __m128 degenerate = _mm_cmple_ps(len, zero);
-    const __m128 inv = _mm_div_ps(one, len);
-    auto pick = [&](__m128 scaled, __m128 identity) {
-      return _mm_or_ps(_mm_and_ps(degenerate, identity), _mm_andnot_ps(degenerate, scaled));
-    };
-    __m128 nx = pick(_mm_mul_ps(qx, inv), zero), ny = pick(_mm_mul_ps(qy, inv), zero);
-    __m128 nz = pick(_mm_mul_ps(qz, inv), zero), nw = pick(_mm_mul_ps(qw, inv), one);
+    lanes::Quats n = lanes::normalize(lanes::load(values.data() + k));
+    __m128 &nx = n.x, &ny = n.y, &nz = n.z, &nw = n.w;
     if (flip) {
       // Each lane's previous key: lanes 0-2 of this block moved up one, the block before's lane 3 first.
       auto previous = [](__m128 now, __m128 before) {
@@ -231,11 +215,7 @@ void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip) {
         nx = _mm_xor_ps(nx, mask), ny = _mm_xor_ps(ny, mask), nz = _mm_xor_ps(nz, mask), nw = _mm_xor_ps(nw, mask);
       }
     }
-    _MM_TRANSPOSE4_PS(nx, ny, nz, nw);
-    _mm_storeu_ps(at, nx);
-    _mm_storeu_ps(at + 4, ny);
-    _mm_storeu_ps(at + 8, nz);
-    _mm_storeu_ps(at + 12, nw);
+    lanes::store(n, values.data() + k);
   }
 #endif
   for (; k < values.size(); ++k) {

@@ -109,21 +109,12 @@ void BufferBuilder::appendJson(std::string& json) const {
   json.reserve(json.size() + jsonBytesEstimate());
   if (!accessors_.empty()) json += "\"accessors\":[";
   // The record's fixed text and three integers (at most 20 digits each) take under 140
-  // characters, the bounds 2 x 108, the type its own length.
+  // characters, the bounds 2 x 108, the type at most 64 (glTF's longest name is 6).
   constexpr size_t kRecord = 140 + 2 * 108;
   std::array<char, kRecord + 64> record;
   for (size_t i = 0; i < accessors_.size(); ++i) {
     const Accessor& a = accessors_[i];
-    if (std::strlen(a.type) > 64) {  // no such type in glTF (SCALAR to MAT4): kept exact all the same
-      fmt::format_to(std::back_inserter(json), FMT_COMPILE("{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\""),
-                     i ? "," : "", i, static_cast<uint32_t>(a.component), a.count, a.type);
-      char bounds[2 * 108];
-      char* end = bounds;
-      if (a.bounds > 0) end = writeBounds(writeBounds(end, "min", a.min, a.bounds), "max", a.max, a.bounds);
-      json.append(bounds, end);
-      json += '}';
-      continue;
-    }
+    assert(std::strlen(a.type) <= 64);  // glTF's type names, SCALAR to MAT4 (accessor() takes literals)
     char* to = fmt::format_to(record.data(), FMT_COMPILE("{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\""),
                               i ? "," : "", i, static_cast<uint32_t>(a.component), a.count, a.type);
     if (a.bounds > 0) {

@@ -3,6 +3,7 @@
 // rw4_exporter.py).
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -48,6 +49,13 @@ Layout layoutOf(const Mesh& mesh, bool bones = true) {
   l.add(kUByte4, kUsageBlendIndices, kBlendIndices, 4);
   l.add(kUByte4N, kUsageBlendWeight, kBlendWeights, 4);
   return l;
+}
+
+// The IndexBuffer's u16 indices (the callers check the vertex count fits).
+std::vector<uint8_t> indexBytes(const Mesh& mesh) {
+  ByteWriter ix(Endian::Little);
+  for (uint32_t i : mesh.indices) ix.u16(static_cast<uint16_t>(i));
+  return ix.take();
 }
 
 // The VertexDescription object of a layout (spore_meshes.md "VDES").
@@ -177,9 +185,7 @@ Result<SporeMeshBytes> encodeSporeMesh(const Mesh& mesh, size_t meshIndex) {
     }
   }
   out.vertices = v.take();
-  ByteWriter ix(Endian::Little);
-  for (uint32_t i : mesh.indices) ix.u16(static_cast<uint16_t>(i));
-  out.indices = ix.take();
+  out.indices = indexBytes(mesh);
   out.description = descriptionBytes(layout);
   return out;
 }
@@ -201,14 +207,9 @@ void writeSporeMeshObject(ByteWriter& w, const SporeMeshBytes& m, uint32_t index
 uint32_t sporeNameId(const std::string& name) {
   if (name.size() == 10 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X')) {
     uint32_t v = 0;
-    bool hex = true;
-    for (size_t i = 2; i < name.size() && hex; ++i) {
-      const char c = name[i];
-      const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      hex = digit >= 0;
-      v = v << 4 | static_cast<uint32_t>(digit & 0xF);
-    }
-    if (hex) return v;
+    const char* end = name.data() + name.size();
+    const auto [at, ec] = std::from_chars(name.data() + 2, end, v, 16);
+    if (ec == std::errc{} && at == end) return v;
   }
   return fnv1_32Lower(name);
 }
@@ -234,9 +235,7 @@ Result<SporeBlendShapeBytes> encodeSporeBlendShapeMesh(const Mesh& mesh, size_t 
   SporeBlendShapeBytes out;
   out.mesh.vertexCount = static_cast<uint32_t>(n);
   out.mesh.description = descriptionBytes(layoutOf(mesh, false));
-  ByteWriter ix(Endian::Little);
-  for (uint32_t i : mesh.indices) ix.u16(static_cast<uint16_t>(i));
-  out.mesh.indices = ix.take();
+  out.mesh.indices = indexBytes(mesh);
   out.blendShapeId = sporeNameId(mesh.name);
   for (size_t t = 0; t < shapes; ++t) {
     const std::string& name = mesh.morphTargets[t].name;
