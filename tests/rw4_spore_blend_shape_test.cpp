@@ -14,17 +14,20 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 
 #include "core/assemble.hpp"
+#include "core/compare.hpp"
 #include "core/hash.hpp"
 #include "formats/gltf/gltf.hpp"
 #include "formats/rw4/arena.hpp"
 #include "formats/rw4/arena_layout.hpp"
 #include "formats/rw4/rw4.hpp"
+#include "formats/registry.hpp"
 #include "formats/rw4/spore_mesh_layout.hpp"
 #include "platform/files.hpp"
 #include "support/gltf_edit.hpp"
@@ -291,6 +294,36 @@ TEST(Rw4SporeBlendShape, ExportedGlbHasTheShapesAndTheirWeightsChannel) {
 // The modder's way back: `convert` of the arena to .glb and of that .glb `--to rw4-arena` gives a PC
 // arena whose mesh is a BlendShapeBuffer with the same shapes (before, the arena's limits dropped
 // every morph target on the way, as for a PS3 .psg, which has no place for them).
+// What a glTF client shows (skin × (base + Σ weight × delta), the weights sampled at every key and
+// between): the .glb exported from the arena, read back and posed over the clip, puts every vertex
+// where the face written into the arena has it; and the shape keys are what moves them there (the
+// same .glb without its weights is off by the smile, up to 5 cm).
+TEST(Rw4SporeBlendShape, ExportedGlbPosesTheVerticesAsTheFaceWritten) {
+  const Rig source = face();
+  const std::string dir = test::scratchDir("rw4_spore_blend_shape_pose");
+  const std::string path = test::writeGlb(readRig(sporeBytes(source)), dir + "/face.glb");
+  auto asset = loadAsset(path);
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  auto assembled = assemble(std::move(*asset), {}, nullptr, {});
+  ASSERT_TRUE(assembled.ok() && assembled->size() == 1u);
+  const Rig& glb = assembled->front().rig;
+  const auto clipVertices = [](const Comparison& c) {
+    const auto m = std::find_if(c.measures.begin(), c.measures.end(), [](const Measure& x) { return x.name == "clip vertices"; });
+    return m == c.measures.end() ? std::optional<Measure>() : std::optional<Measure>(*m);
+  };
+  const Comparison same = comparePoses(source, glb);
+  const std::optional<Measure> posed = clipVertices(same);
+  ASSERT_TRUE(posed.has_value());
+  EXPECT_GT(posed->compared, 0u);
+  EXPECT_LE(posed->worst, same.tolerance(1e-4)) << describeWhere(posed->where);
+
+  Rig still = glb;
+  for (Animation& a : still.animations) a.morphWeights.clear();
+  const std::optional<Measure> unshaped = clipVertices(comparePoses(source, still));
+  ASSERT_TRUE(unshaped.has_value());
+  EXPECT_GT(unshaped->worst, 0.02) << describeWhere(unshaped->where);
+}
+
 TEST(Rw4SporeBlendShape, ConvertBackToRw4ArenaKeepsTheShapes) {
   const std::string dir = test::scratchDir("rw4_spore_blend_shape_cli");
   const std::string model = dir + "/face.rw4", glb = dir + "/face.glb", back = dir + "/back.rw4";
