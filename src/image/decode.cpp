@@ -6,16 +6,10 @@
 #include <fmt/format.h>
 #include <squish.h>
 
+#include "image/widen.hpp"
+
 namespace rigport::image {
 namespace {
-
-// An n-bit channel widened to 8 bits by repeating its bits, the rule libsquish applies to DXT's 565
-// end points (and DirectXTex to 565 and 1555), so a 565 raster and a DXT1 one of the same colours
-// decode alike. It differs by one from round(v x 255 / (2^n - 1)) for a few values (5 bits: 3, 7, 24,
-// 28), and from librw's floor(v x 255 / (2^n - 1)) for more.
-constexpr uint8_t widen5(uint32_t v) { return static_cast<uint8_t>((v << 3) | (v >> 2)); }
-constexpr uint8_t widen6(uint32_t v) { return static_cast<uint8_t>((v << 2) | (v >> 4)); }
-constexpr uint8_t widen4(uint32_t v) { return static_cast<uint8_t>((v << 4) | v); }
 
 uint16_t u16At(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
 

@@ -7,16 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "image/widen.hpp"
+
 namespace rigport::image {
 namespace {
 
 using Rgba = std::array<uint8_t, 4>;
-
-// n-bit channels widened by repeating their bits (Dolphin's Convert3To8 .. Convert6To8).
-constexpr uint8_t widen3(uint32_t v) { return static_cast<uint8_t>((v << 5) | (v << 2) | (v >> 1)); }
-constexpr uint8_t widen4(uint32_t v) { return static_cast<uint8_t>((v << 4) | v); }
-constexpr uint8_t widen5(uint32_t v) { return static_cast<uint8_t>((v << 3) | (v >> 2)); }
-constexpr uint8_t widen6(uint32_t v) { return static_cast<uint8_t>((v << 2) | (v >> 4)); }
 
 uint32_t be16(const uint8_t* p) { return static_cast<uint32_t>(p[0] << 8 | p[1]); }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -152,6 +153,11 @@ enum ElementUsage : uint8_t {
   kTangent = 14,
   kBinormal = 15,
 };
+
+// §3.1: the weights and indices elements hold at most four components, so a vertex at most four
+// influences; Spore's likewise (docs/spore_meshes.md: UBYTE4 indices, UBYTE4N weights; a
+// BlendShapeBuffer that says more has the rest dropped).
+constexpr size_t kMaxInfluences = 4;
 
 // §3.1 element: u8 vertexType, u8 numComponents, u8 stream, u8 offset, u16 stride, u8 usage, u8 elementClass.
 struct VertexElement {

@@ -25,7 +25,6 @@
 namespace rigport::rw4 {
 namespace {
 
-constexpr size_t kMaxInfluences = 4;
 constexpr size_t kObjectAlign = 0x10;
 constexpr size_t kBufferAlign = 0x80;
 constexpr uint32_t kRowsPerMesh = 7;       // VD, VB, IB, MeshHelper, OptiMesh, vertex bytes, index bytes

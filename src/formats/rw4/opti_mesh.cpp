@@ -14,7 +14,6 @@
 namespace rigport::rw4 {
 namespace {
 
-constexpr size_t kMaxInfluences = 4;
 // Walkthrough §5 "zero tiny contributions": a weight at most this fraction of the vertex's total
 // is dropped before the rest is rescaled to sum 1.
 constexpr float kTinyWeight = 1e-4f;

@@ -16,8 +16,6 @@ namespace {
 
 using namespace spore;
 
-constexpr size_t kMaxInfluences = 4;
-
 struct Element {
   int16_t stream = 0;
   uint16_t offset = 0;

@@ -17,7 +17,6 @@ namespace {
 
 using namespace spore;
 
-constexpr size_t kMaxInfluences = 4;
 constexpr uint32_t kLargestByteBone = 255 / kPaletteRowsPerBone;  // 85
 
 struct Layout {
