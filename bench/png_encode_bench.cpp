@@ -26,33 +26,37 @@ struct Setting {
   bool simplified = false;
 };
 
+// Lx: zlib level x; then the filters libpng may choose among (all five unless named), zlib's
+// strategy (default unless named), memLevel (8 unless named), and `rgb`: an opaque level written as
+// RGB. `default` is image::PngSettings{}, what the glTF export and `convert x.txd` use.
+PngSettings setting(int level, uint8_t filters = img::kAllFilters, PngStrategy strategy = PngStrategy::Default, bool rgb = false, int memLevel = 8) {
+  return PngSettings{level, strategy, filters, memLevel, rgb};
+}
+
 std::vector<Setting> settingsToTry() {
-  std::vector<Setting> s{{"simplified", {}, true}};
+  std::vector<Setting> s{{"simplified", {}, true}, {"default", PngSettings{}}};
+  const auto name = [](int level, const char* rest) { return "L" + std::to_string(level) + rest; };
   for (int level = 1; level <= 9; ++level) {
-    s.push_back({"L" + std::to_string(level), PngSettings{level}});
-    s.push_back({"L" + std::to_string(level) + "_filtered", PngSettings{level, PngStrategy::Filtered}});
+    s.push_back({name(level, ""), setting(level)});
+    s.push_back({name(level, "_filtered"), setting(level, img::kAllFilters, PngStrategy::Filtered)});
   }
   const std::pair<const char*, uint8_t> filters[] = {
-      {"none", img::kFilterNone}, {"sub", img::kFilterSub}, {"up", img::kFilterUp}, {"paeth", img::kFilterPaeth},
-      {"sub+up+paeth", img::kFilterSub | img::kFilterUp | img::kFilterPaeth}};
+      {"_none", img::kFilterNone}, {"_sub", img::kFilterSub}, {"_up", img::kFilterUp}, {"_paeth", img::kFilterPaeth},
+      {"_sub+up+paeth", img::kFilterSub | img::kFilterUp | img::kFilterPaeth}};
   for (const int level : {1, 2, 3, 4, 5})
-    for (const auto& [name, mask] : filters) s.push_back({"L" + std::to_string(level) + "_" + name, PngSettings{level, PngStrategy::Default, mask}});
+    for (const auto& [rest, mask] : filters) s.push_back({name(level, rest), setting(level, mask)});
   for (const int level : {4, 5}) {
-    s.push_back({"L" + std::to_string(level) + "_up+paeth", PngSettings{level, PngStrategy::Default, img::kFilterUp | img::kFilterPaeth}});
-    s.push_back({"L" + std::to_string(level) + "_sub+up", PngSettings{level, PngStrategy::Default, img::kFilterUp | img::kFilterSub}});
-    s.push_back({"L" + std::to_string(level) + "_up_filtered", PngSettings{level, PngStrategy::Filtered, img::kFilterUp}});
+    s.push_back({name(level, "_up+paeth"), setting(level, img::kFilterUp | img::kFilterPaeth)});
+    s.push_back({name(level, "_sub+up"), setting(level, img::kFilterUp | img::kFilterSub)});
+    s.push_back({name(level, "_up_filtered"), setting(level, img::kFilterUp, PngStrategy::Filtered)});
   }
-  for (const int level : {1, 3, 6}) s.push_back({"L" + std::to_string(level) + "_rle", PngSettings{level, PngStrategy::Rle}});
-  for (const int level : {3, 4, 5}) {
-    PngSettings up{level, PngStrategy::Default, img::kFilterUp};
-    up.rgbWhenOpaque = true;
-    PngSettings all{level};
-    all.rgbWhenOpaque = true;
-    s.push_back({"L" + std::to_string(level) + "_up_rgb", up});
-    s.push_back({"L" + std::to_string(level) + "_rgb", all});
+  for (const int level : {1, 3, 6}) s.push_back({name(level, "_rle"), setting(level, img::kAllFilters, PngStrategy::Rle)});
+  for (const int level : {3, 4, 5, 6}) {
+    s.push_back({name(level, "_up_rgb"), setting(level, img::kFilterUp, PngStrategy::Default, true)});
+    s.push_back({name(level, "_rgb"), setting(level, img::kAllFilters, PngStrategy::Default, true)});
   }
-  s.push_back({"L3_mem9", PngSettings{3, PngStrategy::Default, img::kAllFilters, 9}});
-  s.push_back({"L2_mem9", PngSettings{2, PngStrategy::Default, img::kAllFilters, 9}});
+  s.push_back({"L3_mem9", setting(3, img::kAllFilters, PngStrategy::Default, false, 9)});
+  s.push_back({"L2_mem9", setting(2, img::kAllFilters, PngStrategy::Default, false, 9)});
   return s;
 }
 

@@ -71,11 +71,12 @@ TEST(PngEncode, EverySettingDecodesToThePixelsGiven) {
 
 // The IHDR's colour type (byte 25 of the file): 2 RGB, 6 RGBA.
 TEST(PngEncode, AnOpaqueLevelIsRgbOnlyWhenAskedAndOnlyWhenEveryAlphaIs255) {
-  PngSettings rgb;
-  rgb.rgbWhenOpaque = true;
+  const PngSettings rgb;  // the default asks
+  PngSettings rgba;
+  rgba.rgbWhenOpaque = false;
   ImageLevel opaque = mixedPicture(20, 10, 7, true);
   EXPECT_EQ(image::encodePng(opaque, rgb)->at(25), 2);
-  EXPECT_EQ(image::encodePng(opaque, PngSettings{})->at(25), 6);
+  EXPECT_EQ(image::encodePng(opaque, rgba)->at(25), 6);
   opaque.rgba[opaque.rgba.size() - 1] = 254;  // the last pixel's alpha
   auto almost = image::encodePng(opaque, rgb);
   EXPECT_EQ(almost->at(25), 6);
@@ -102,10 +103,10 @@ TEST(PngEncode, LibpngsOwnDefaultsWriteWhatItsSimplifiedWriterWrites) {
   png_alloc_size_t size = simplified.size();
   ASSERT_NE(png_image_write_to_memory(&image, simplified.data(), &size, 0, level.rgba.data(), 0, nullptr), 0) << image.message;
   simplified.resize(size);
-  auto png = image::encodePng(level, PngSettings{6, PngStrategy::Filtered, image::kAllFilters, 8});
+  auto png = image::encodePng(level, PngSettings{6, PngStrategy::Filtered, image::kAllFilters, 8, false});
   ASSERT_TRUE(png.ok()) << png.error().describe();
   EXPECT_EQ(*png, simplified);
-  auto other = image::encodePng(level, PngSettings{1, PngStrategy::Default, image::kAllFilters, 8});
+  auto other = image::encodePng(level, PngSettings{1, PngStrategy::Default, image::kAllFilters, 8, false});
   ASSERT_TRUE(other.ok());
   EXPECT_NE(*other, simplified) << "another level writes other bytes";
 }
@@ -129,7 +130,7 @@ TEST(PngEncode, ThreadsGiveTheBytesOfEncodingInTurn) {
   levels.push_back(ImageLevel{3, 3, {}});  // refused, at its own index
   std::vector<const ImageLevel*> pointers;
   for (const ImageLevel& l : levels) pointers.push_back(&l);
-  for (const PngSettings& s : {PngSettings{}, PngSettings{1}}) {
+  for (const PngSettings& s : {PngSettings{}, PngSettings{9, PngStrategy::Filtered, image::kAllFilters}}) {
     std::vector<std::vector<uint8_t>> inTurn;
     for (size_t i = 0; i + 1 < levels.size(); ++i) inTurn.push_back(*image::encodePng(levels[i], s));
     for (const unsigned threads : {0u, 1u, 2u, 3u, 16u}) {
