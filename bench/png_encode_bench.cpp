@@ -1,8 +1,10 @@
 // The PNG writer's settings (issue 29) on game textures as it gets them: each picture of
-// bench/texture_inputs.hpp (DXT blocks decoded) encoded with each setting below; counters give the
-// PNG's size and MB/s of RGBA. `simplified` is libpng's simplified writer with its defaults (all
+// bench/texture_inputs.hpp (stored level decoded) encoded with each setting below; counters give
+// the PNG's size and MB/s of RGBA. `simplified` is libpng's simplified writer with its defaults (all
 // filters, zlib level 6, libpng's default strategy for filtered rows, Z_FILTERED), what
-// image::encodePng wrote before it took settings: `L6_filtered` writes the same bytes. BM_Memcpy is the ceiling of BENCHMARKS.md's convention: a memcpy of a 1024² level's RGBA.
+// image::encodePng wrote before it took settings: `L6_filtered` writes the same bytes.
+// BM_EncodeModelTextures/N: the textured model's six textures with the defaults on N threads.
+// BM_Memcpy is the ceiling of BENCHMARKS.md's convention: a memcpy of a 1024² level's RGBA.
 #include <benchmark/benchmark.h>
 #include <png.h>
 
@@ -91,6 +93,18 @@ void BM_EncodePng(benchmark::State& state, size_t picture, const Setting& settin
   state.counters["PNG_KB"] = static_cast<double>(written) / 1e3;
 }
 
+// The textured model's six DXT textures (texture_inputs.hpp's TXD), encoded with the default
+// settings as the glTF export does, on state.range(0) threads: wall time, the figure threads change.
+void BM_EncodeModelTextures(benchmark::State& state) {
+  std::vector<const rigport::ImageLevel*> levels;
+  for (const auto& t : rigport::bench::gameTextures())
+    if (t.layout != rigport::image::PixelLayout::B8G8R8A8) levels.push_back(&t.decoded);
+  for (auto _ : state) {
+    auto pngs = img::encodePngs(levels, PngSettings{}, static_cast<unsigned>(state.range(0)));
+    benchmark::DoNotOptimize(pngs);
+  }
+}
+
 void BM_Memcpy(benchmark::State& state) { rigport::bench::memcpyCeiling(state, rigport::bench::gameTextures().front().decoded.rgba); }
 
 const bool registered = [] {
@@ -99,6 +113,7 @@ const bool registered = [] {
   for (size_t p = 0; p < pictures.size(); ++p)
     for (const Setting& s : settings)
       benchmark::RegisterBenchmark(("BM_EncodePng/" + pictures[p].name + "/" + s.name).c_str(), BM_EncodePng, p, s)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_EncodeModelTextures", BM_EncodeModelTextures)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_Memcpy/1024", BM_Memcpy)->Unit(benchmark::kMillisecond);
   return true;
 }();
