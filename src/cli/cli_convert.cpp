@@ -527,7 +527,8 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--include", s->include,
                   "In folders, convert the files matching GLOB (a shell pattern on the file name, or on the path below the "
                   "folder when it has a '/'); default: every file of a format rigport reads. Repeatable");
-  cmd->add_option("-j,--jobs", s->jobs, "Convert N files at once; 0 (default): one per core. Output is the same for any N")
+  cmd->add_option("-j,--jobs", s->jobs, "Convert N files at once; 0 (default): one per core. A single file's textures are encoded as PNGs on N "
+                  "threads (a batch's on those its files leave). Output is the same for any N")
       ->capture_default_str();
   CLI::Option* skip = cmd->add_flag("--skip-existing", s->skipExisting, "Keep outputs that exist and do not read their inputs again");
   cmd->add_flag("--overwrite", s->overwrite, "Replace outputs that exist (without it, an existing output is an error)")->excludes(skip);
