@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 #include <png.h>
 
+#include <cstring>
+#include <set>
 #include <random>
+
+#include <nlohmann/json.hpp>
 
 #include "export/gltf.hpp"
 #include "image/png.hpp"
@@ -170,6 +174,66 @@ TEST(PngEncode, AGlbIsTheSameWhateverTheThreadsItsImagesWereEncodedOn) {
     ASSERT_TRUE(concurrent.ok()) << concurrent.error().describe();
     EXPECT_EQ(*concurrent, *sequential) << threads << " threads";
   }
+}
+
+// A .glb's JSON chunk and binary chunk (glTF 2.0 §4.4: 12-byte header, then length + type + data).
+std::pair<nlohmann::json, std::vector<uint8_t>> glbChunks(const std::vector<uint8_t>& glb) {
+  auto u32 = [&](size_t at) {
+    uint32_t v = 0;
+    std::memcpy(&v, glb.data() + at, 4);
+    return v;
+  };
+  const uint32_t jsonLength = u32(12);
+  nlohmann::json json = nlohmann::json::parse(glb.begin() + 20, glb.begin() + 20 + jsonLength);
+  const size_t bin = 20 + jsonLength;
+  return {json, std::vector<uint8_t>(glb.begin() + static_cast<std::ptrdiff_t>(bin + 8), glb.begin() + static_cast<std::ptrdiff_t>(bin + 8 + u32(bin)))};
+}
+
+// The PNG settings change the images' bytes only: the JSON is the same but for the offsets and
+// lengths that follow from the PNGs' sizes, and every other bufferView holds the same bytes.
+TEST(PngEncode, SettingsChangeAGlbsImagesAndNothingElse) {
+  Material m;
+  m.name = "quad";
+  m.textures = {"t0"};
+  m.baseColorTexture = 0;
+  Rig rig = test::quadRig(m, true);
+  for (uint32_t i = 0; i < 3; ++i) {
+    Texture t;
+    t.name = "t" + std::to_string(i);
+    t.image.levels.push_back(mixedPicture(64 + 32 * i, 48, 30 + i, i != 1));
+    rig.textures.push_back(std::move(t));
+  }
+  GltfOptions libpngs;
+  libpngs.png = PngSettings{6, PngStrategy::Filtered, image::kAllFilters, 8, false};
+  auto before = exportGlb(rig, libpngs);
+  auto after = exportGlb(rig, GltfOptions{});
+  ASSERT_TRUE(before.ok() && after.ok());
+  ASSERT_NE(*before, *after) << "the settings differ, so must the PNGs";
+  auto [jsonBefore, binBefore] = glbChunks(*before);
+  auto [jsonAfter, binAfter] = glbChunks(*after);
+  std::set<size_t> images;
+  for (const auto& image : jsonAfter["images"]) images.insert(image["bufferView"].get<size_t>());
+  ASSERT_EQ(images.size(), 3u);
+  const auto& viewsBefore = jsonBefore["bufferViews"];
+  const auto& viewsAfter = jsonAfter["bufferViews"];
+  ASSERT_EQ(viewsBefore.size(), viewsAfter.size());
+  for (size_t v = 0; v < viewsAfter.size(); ++v) {
+    if (images.count(v) != 0) continue;
+    auto bytes = [](const nlohmann::json& view, const std::vector<uint8_t>& bin) {
+      const size_t offset = view.value("byteOffset", size_t{0});
+      return std::vector<uint8_t>(bin.begin() + static_cast<std::ptrdiff_t>(offset),
+                                  bin.begin() + static_cast<std::ptrdiff_t>(offset + view["byteLength"].get<size_t>()));
+    };
+    EXPECT_EQ(bytes(viewsBefore[v], binBefore), bytes(viewsAfter[v], binAfter)) << "bufferView " << v;
+  }
+  for (nlohmann::json* json : {&jsonBefore, &jsonAfter}) {
+    (*json)["buffers"][0].erase("byteLength");
+    for (auto& view : (*json)["bufferViews"]) {
+      view.erase("byteOffset");
+      view.erase("byteLength");
+    }
+  }
+  EXPECT_EQ(jsonBefore, jsonAfter);
 }
 
 }  // namespace
