@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csetjmp>
+#include <new>
 #include <string>
 #include <thread>
 
@@ -32,9 +33,17 @@ struct Sink {
   std::string error;
 };
 
+// No exception may cross libpng's C frames: a failed allocation becomes libpng's error, raised
+// once the handler's frame is left.
 void appendBytes(png_structp png, png_bytep data, size_t size) {
   auto* sink = static_cast<Sink*>(png_get_io_ptr(png));
-  sink->bytes.insert(sink->bytes.end(), data, data + size);
+  bool grown = true;
+  try {
+    sink->bytes.insert(sink->bytes.end(), data, data + size);
+  } catch (const std::bad_alloc&) {
+    grown = false;
+  }
+  if (!grown) png_error(png, "out of memory for the PNG");
 }
 
 void flushNothing(png_structp) {}
