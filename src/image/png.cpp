@@ -114,11 +114,15 @@ Result<std::vector<uint8_t>> encodePng(const ImageLevel& level, const PngSetting
 
 std::vector<Result<std::vector<uint8_t>>> encodePngs(std::span<const ImageLevel* const> levels, const PngSettings& settings, unsigned threads) {
   std::vector<Result<std::vector<uint8_t>>> out(levels.size(), makeError(ErrorCode::Invalid, "not encoded"));
+  // Largest first, so that a small level, not a large one, is what a thread is left finishing.
+  std::vector<size_t> order(levels.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return levels[a]->rgba.size() > levels[b]->rgba.size(); });
   // Each worker takes the next level not taken; every level's bytes depend on it alone, so the
   // order the threads take them in changes nothing in the output.
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i = next++; i < levels.size(); i = next++) out[i] = encodePng(*levels[i], settings);
+    for (size_t k = next++; k < order.size(); k = next++) out[order[k]] = encodePng(*levels[order[k]], settings);
   };
   const size_t helpers = std::min<size_t>(std::max(1u, threads), levels.size()) - (levels.empty() ? 0 : 1);
   {
