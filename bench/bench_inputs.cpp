@@ -1,7 +1,8 @@
 // bench_inputs DIR: writes the benchmarks' synthetic inputs (bench/inputs.hpp) as files, for the
 // whole-process measurements of scripts/bench_process.sh: skinned.dff, skinned.psg, block.sluggers,
 // package.ifp (and its skeleton ifp_skeleton.dff), the Sims 3 clip100k.clip, small.clip and
-// package500.package, long.anm (and its skeleton anm_skeleton.dff). Exit 1 when one cannot be built or written.
+// package500.package, long.anm (and its skeleton anm_skeleton.dff), textured.dff with the TXD of its
+// six DXT textures beside it, textured.txd (bench/texture_inputs.hpp). Exit 1 when one cannot be built or written.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "inputs.hpp"
+#include "texture_inputs.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -28,6 +30,8 @@ int main(int argc, char** argv) {
       {"package500.package", &rigport::bench::sims3Package500()},
       {"long.anm", &rigport::bench::anmLong()},
       {"anm_skeleton.dff", &rigport::bench::anmSkeletonDff()},
+      {"textured.dff", &rigport::bench::texturedDff()},
+      {"textured.txd", &rigport::bench::texturedTxd()},
   };
   for (const auto& [name, bytes] : files) {
     std::ofstream out(dir / name, std::ios::binary);

@@ -208,6 +208,26 @@ TEST(RenderwareTxdCli, ATxdAloneIsListedAndWrittenAsPngs) {
   EXPECT_FALSE(fs::exists(dir + "/one.glb"));
 }
 
+// A single input's PNGs are encoded on -j threads (image::encodePngs): the outputs are the bytes of
+// encoding them in turn.
+TEST(RenderwareTxdCli, TexturesEncodedOnSeveralThreadsWriteTheSameBytes) {
+  const std::string dir = writeDffFolder("txd_cli_threads");
+  writeFile(dir + "/ped.txd", test::writeTxd({rampTexture("skin", false), rampTexture("cloth_cut", true), rampTexture("other", false)}));
+  for (const char* jobs : {"1", "3"}) {
+    const std::string out = dir + "/j" + jobs;
+    ASSERT_EQ(test::runCli("convert " + test::quote(dir + "/ped.dff") + " -j " + jobs + " -o " + test::quote(out)).code, 0);
+    ASSERT_EQ(test::runCli("convert " + test::quote(dir + "/ped.txd") + " -j " + jobs + " -o " + test::quote(out + "/txd")).code, 0);
+  }
+  const std::vector<uint8_t> glb = test::readBytes(dir + "/j1/ped.glb");
+  ASSERT_FALSE(glb.empty());
+  EXPECT_EQ(test::readBytes(dir + "/j3/ped.glb"), glb);
+  for (const char* name : {"skin", "cloth_cut", "other"}) {
+    const std::vector<uint8_t> png = test::readBytes(dir + "/j1/txd/ped/" + std::string(name) + ".png");
+    ASSERT_FALSE(png.empty()) << name;
+    EXPECT_EQ(test::readBytes(dir + "/j3/txd/ped/" + std::string(name) + ".png"), png) << name;
+  }
+}
+
 TEST(RenderwareTxdCli, AConsoleTxdIsRefusedNamingItsPlatform) {
   const std::string dir = test::scratchDir("txd_cli_ps2");
   test::TxdRaster ps2 = rampTexture("body", false);

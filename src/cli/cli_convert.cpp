@@ -186,8 +186,10 @@ void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& inpu
 class Converter {
  public:
   // `only`: the shared inputs, given up to the batch's only input (its --anim clips are then moved
-  // onto its rig, not copied); null for a batch of several.
-  Converter(const ConvertSettings& s, const SharedInputs& shared, SharedInputs* only) : s_(s), shared_(shared), only_(only) {}
+  // onto its rig, not copied); null for a batch of several. `imageThreads`: the threads an input's
+  // PNGs are encoded on (image::encodePngs).
+  Converter(const ConvertSettings& s, const SharedInputs& shared, SharedInputs* only, unsigned imageThreads)
+      : s_(s), shared_(shared), only_(only), imageThreads_(imageThreads) {}
 
   FileResult convert(const Plan& p) {
     const std::string& path = p.input.path;
@@ -236,6 +238,7 @@ class Converter {
       // glTF output rests and stands as --rest-pose and --no-ground say; a game format gets only the
       // rest pose the user names (its own frames are its rest pose).
       GltfOptions gltf;
+      gltf.imageThreads = imageThreads_;
       if (s_.target == nullptr || !s_.stance.restPose.empty()) {
         auto lift = settleStance(a.rig, s_.stance, s_.target == nullptr);
         if (!lift) return failed(std::move(result), Outcome::InputFailed, lift.error());
@@ -267,14 +270,17 @@ class Converter {
     if (shared_.strict) {
       if (auto refused = refuseDroppedParts(asset); !refused) return failed(std::move(result), Outcome::InputFailed, refused.error());
     }
+    std::vector<const ImageLevel*> levels;
+    for (const Texture& t : asset.textures) levels.push_back(&t.image.levels.front());
+    std::vector<Result<std::vector<uint8_t>>> pngs = image::encodePngs(levels, image::PngSettings{}, imageThreads_);
     std::vector<std::pair<fs::path, std::vector<uint8_t>>> files;
     std::set<std::string> taken;
-    for (const Texture& t : asset.textures) {
+    for (size_t i = 0; i < asset.textures.size(); ++i) {
+      const Texture& t = asset.textures[i];
       std::string name = fileSafe(t.name, "texture");
       for (int n = 2; !taken.insert(lowered(name)).second; ++n) name = fmt::format("{}_{}", fileSafe(t.name, "texture"), n);
-      auto png = image::encodePng(t.image.levels.front());
-      if (!png) return failed(std::move(result), Outcome::InputFailed, png.error());
-      files.emplace_back(p.base / (name + ".png"), std::move(*png));
+      if (!pngs[i]) return failed(std::move(result), Outcome::InputFailed, pngs[i].error());
+      files.emplace_back(p.base / (name + ".png"), std::move(*pngs[i]));
     }
     std::error_code ec;
     fs::create_directories(p.base, ec);
@@ -342,6 +348,7 @@ class Converter {
   const ConvertSettings& s_;
   const SharedInputs& shared_;
   SharedInputs* only_;
+  unsigned imageThreads_;
 };
 
 // A batch never overwrites one input's output with another's: the first input in order keeps
@@ -461,7 +468,11 @@ int runConvert(ConvertSettings& s) {
   for (const BatchInput& input : inputs) plans.push_back(plan(input, s));
   const std::vector<std::optional<Error>> clashes = claim(plans);
 
-  Converter converter(s, *shared, plans.size() == 1 ? &*shared : nullptr);
+  const unsigned jobs = s.jobs == 0 ? defaultJobs() : s.jobs;
+  // -j N bounds the threads: the files' workers take min(N, files) of them, and each file's PNGs
+  // get its share of the rest (a single file all N; a batch of more files than N, one each).
+  const unsigned fileWorkers = static_cast<unsigned>(std::min<size_t>(std::max(1u, jobs), plans.size()));
+  Converter converter(s, *shared, plans.size() == 1 ? &*shared : nullptr, std::max(1u, jobs / fileWorkers));
   ProgressBar progress(plans.size());
   const InterruptGuard interrupt;
   Json files = Json::array();
@@ -485,7 +496,6 @@ int runConvert(ConvertSettings& s) {
     if (s.json) files.push_back(toJson(result));
     progress.show(i + 1, fs::path(plans[i].input.path).filename().string());
   };
-  const unsigned jobs = s.jobs == 0 ? defaultJobs() : s.jobs;
   const size_t finished = walked.unreadable.size() + runInOrder<FileResult>(plans.size(), jobs, work, done, &InterruptGuard::requested);
   progress.clear();
   const size_t total = plans.size() + walked.unreadable.size();
@@ -517,7 +527,8 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_option("--include", s->include,
                   "In folders, convert the files matching GLOB (a shell pattern on the file name, or on the path below the "
                   "folder when it has a '/'); default: every file of a format rigport reads. Repeatable");
-  cmd->add_option("-j,--jobs", s->jobs, "Convert N files at once; 0 (default): one per core. Output is the same for any N")
+  cmd->add_option("-j,--jobs", s->jobs, "Convert N files at once; 0 (default): one per core. A single file's textures are encoded as PNGs on N "
+                  "threads (a batch's on those its files leave). Output is the same for any N")
       ->capture_default_str();
   CLI::Option* skip = cmd->add_flag("--skip-existing", s->skipExisting, "Keep outputs that exist and do not read their inputs again");
   cmd->add_flag("--overwrite", s->overwrite, "Replace outputs that exist (without it, an existing output is an error)")->excludes(skip);

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/rig.hpp"
 #include "export/gltf_buffer.hpp"
+#include "image/png.hpp"
 
 namespace rigport {
 
@@ -29,6 +30,11 @@ struct GltfOptions {
   // on the ground (core/rest_pose.hpp finds how far); joints, inverse bind matrices and keys stay
   // exactly as they are. 0: no such node.
   float groundLift = 0.0f;
+  // How the textures' PNGs are written (image/png.hpp), and on how many threads a rig's textures
+  // are encoded at once: each whole on one thread, so the bytes are those of encoding them in turn.
+  // The library starts no thread unless asked; the CLI asks for the cores a batch leaves over.
+  image::PngSettings png;
+  unsigned imageThreads = 1;
 };
 
 namespace gltf {

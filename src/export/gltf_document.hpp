@@ -121,8 +121,9 @@ void writeSkin(JsonWriter& w, const Document& doc, const Rig& rig);
 // One glTF material per rig material (gltf_material.cpp).
 void addMaterials(Document& doc, const Rig& rig);
 // One glTF texture, image (level 0 as a PNG in a bufferView) and sampler per rig texture
-// (gltf_texture.cpp). Images are bufferViews no accessor reads: call after every accessor is made.
-Status addTextures(Document& doc, const Rig& rig);
+// (gltf_texture.cpp), encoded as options.png and options.imageThreads say. Images are bufferViews
+// no accessor reads: call after every accessor is made.
+Status addTextures(Document& doc, const Rig& rig, const GltfOptions& options);
 // The material of a mesh without parts, added on first use.
 uint32_t defaultMaterial(Document& doc);
 // The meshes of a rig that is the exporter's own (moved in, or its axis-converted copy): unit

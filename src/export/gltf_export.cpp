@@ -110,7 +110,7 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, own, options));
   RP_CHECK(gltf::addAnimations(doc, rig, animations));
-  RP_CHECK(gltf::addTextures(doc, rig));  // last: its images are bufferViews after every accessor's
+  RP_CHECK(gltf::addTextures(doc, rig, options));  // last: its images are bufferViews after every accessor's
 
   Exported out;
   out.bin = doc.buffer.finish();

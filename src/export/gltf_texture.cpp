@@ -41,10 +41,15 @@ uint32_t samplerIndex(Document& doc, Json sampler) {
 
 }  // namespace
 
-Status addTextures(Document& doc, const Rig& rig) {
-  for (const Texture& t : rig.textures) {
-    RP_ASSIGN(const std::vector<uint8_t> png, image::encodePng(t.image.levels.front()));
-    const uint32_t view = doc.buffer.copyView(png);
+Status addTextures(Document& doc, const Rig& rig, const GltfOptions& options) {
+  // All encoded first (on options.imageThreads), then added in the rig's order.
+  std::vector<const ImageLevel*> levels;
+  for (const Texture& t : rig.textures) levels.push_back(&t.image.levels.front());
+  std::vector<Result<std::vector<uint8_t>>> pngs = image::encodePngs(levels, options.png, options.imageThreads);
+  for (size_t i = 0; i < rig.textures.size(); ++i) {
+    const Texture& t = rig.textures[i];
+    if (!pngs[i]) return pngs[i].error();
+    const uint32_t view = doc.buffer.copyView(*pngs[i]);
     Json image{{"bufferView", view}, {"mimeType", "image/png"}};
     if (!t.name.empty()) image["name"] = t.name;
     doc.images.push_back(std::move(image));
