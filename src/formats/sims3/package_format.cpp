@@ -121,7 +121,7 @@ namespace {
 class PackageReader {
  public:
   PackageReader(const ByteReader& r, const std::vector<PackageEntry>& entries, const ReadContext& ctx)
-      : r_(r), entries_(entries), inner_(ctx.nested()), clipsRead_(ctx.options.clipsRead), budget_(ctx.budget()) {
+      : r_(r), entries_(entries), inner_(ctx.nested()), clipsRead_(ctx.options.clipsRead), releaseBytes_(ctx.releaseBytes), budget_(ctx.budget()) {
     asset_.provenance.format = "sims3-package";
     names_ = readNames(r_, entries_, asset_.provenance);
   }
@@ -187,7 +187,18 @@ class PackageReader {
     const size_t clipIndex = clipIndex_++;
     const uint64_t held = budget_.used();
     const Status handed = handClip(i, clipIndex);
-    if (clipsRead_) budget_.release(budget_.used() - held);  // the clip is the callback's, or was skipped
+    if (clipsRead_) {
+      // The clip is the callback's, or was skipped: neither its decoding nor its stored bytes are
+      // held any more. Only whole pages are given back, so the range runs from the clip before
+      // when that lies before it (as a package's clips follow one another): the page the two share
+      // goes too. Whatever lies between was read already, or is never read (another resource's
+      // pages, the file's, are read again if it is).
+      budget_.release(budget_.used() - held);
+      const PackageEntry& e = entries_[i];
+      const size_t from = previousClip_ && previousClip_->offset <= e.offset ? previousClip_->offset : e.offset;
+      if (releaseBytes_) releaseBytes_(r_.data().subspan(from, size_t{e.offset} + e.fileSize - from));
+      previousClip_ = &e;
+    }
     return handed;
   }
 
@@ -227,11 +238,13 @@ class PackageReader {
   const std::vector<PackageEntry>& entries_;
   ReadContext inner_;
   const std::function<Status(Asset&, size_t, size_t)>& clipsRead_;
+  const std::function<void(std::span<const uint8_t>)>& releaseBytes_;
   Budget& budget_;
   Asset asset_;
   NameMap names_;
   std::optional<Error> firstError_;
   size_t clipIndex_ = 0, clipCount_ = 0, handed_ = 0;
+  const PackageEntry* previousClip_ = nullptr;  // handing on: the clip read before, its bytes given back
 };
 
 }  // namespace
