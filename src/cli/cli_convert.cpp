@@ -253,7 +253,10 @@ class Converter {
         result.skipped.push_back(out.string());
         return true;
       }
-      if (out.has_parent_path()) made.folders(out.parent_path());
+      if (out.has_parent_path()) {
+        made.folders(out.parent_path());
+        fs::create_directories(out.parent_path(), ec);
+      }
       const bool replaces = s_.overwrite && fs::exists(out, ec);
       const size_t before = result.written.size();
       const bool written = !writeAssembled(a, out, result, cache);
