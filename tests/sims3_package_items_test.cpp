@@ -71,9 +71,10 @@ struct PackageRead {
   size_t rigs = 0;
 };
 
-PackageRead readPackage(const std::vector<uint8_t>& package, bool handing) {
+PackageRead readPackage(const std::vector<uint8_t>& package, bool handing, uint64_t memoryLimit = Budget::kDefaultLimit) {
   PackageRead out;
   ReadOptions options;
+  options.memoryLimit = memoryLimit;
   if (handing) {
     options.clipsRead = [&](Asset& sofar, size_t, size_t) -> Status {
       EXPECT_EQ(sofar.clips.size(), 1u);
@@ -104,6 +105,17 @@ TEST(Sims3PackageItems, HandingClipsOnHoldsTheLargestClipNotTheirSum) {
   EXPECT_EQ(handed.rigs, 1u);
   EXPECT_LT(handed.peak * 10, whole.peak) << handed.peak << " vs " << whole.peak;
   EXPECT_LT(handed.peak, handedFew.peak + 30 * 256) << handed.peak << " vs " << handedFew.peak;
+}
+
+// A change the issue asks for: the budget (--memory-limit) bounds each clip, not their sum. Whole,
+// a package whose clips together pass it has the clips past it skipped (with a warning each); clip
+// by clip, every clip reads.
+TEST(Sims3PackageItems, TheBudgetBoundsEachClipNotTheirSum) {
+  const std::vector<uint8_t> package = packageOfClips(40);
+  const uint64_t limit = readPackage(package, true).peak * 2;
+  const PackageRead whole = readPackage(package, false, limit), handed = readPackage(package, true, limit);
+  EXPECT_LT(whole.clipNames.size(), 20u);
+  EXPECT_EQ(handed.clipNames.size(), 40u);
 }
 
 struct Converted {
