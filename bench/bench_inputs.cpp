@@ -1,8 +1,9 @@
 // bench_inputs DIR: writes the benchmarks' synthetic inputs (bench/inputs.hpp) as files, for the
 // whole-process measurements of scripts/bench_process.sh: skinned.dff, skinned.psg, block.sluggers,
 // package.ifp (and its skeleton ifp_skeleton.dff), the Sims 3 clip100k.clip, small.clip and
-// package500.package, long.anm (and its skeleton anm_skeleton.dff), textured.dff with the TXD of its
-// six DXT textures beside it, textured.txd (bench/texture_inputs.hpp). Exit 1 when one cannot be built or written.
+// package500.package and package5000.package, long.anm (and its skeleton anm_skeleton.dff),
+// textured.dff with the TXD of its six DXT textures beside it, textured.txd (bench/texture_inputs.hpp).
+// Exit 1 when one cannot be built or written.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
       {"clip100k.clip", &rigport::bench::sims3Clip100k()},
       {"small.clip", &rigport::bench::sims3ClipSmall()},
       {"package500.package", &rigport::bench::sims3Package500()},
+      {"package5000.package", &rigport::bench::sims3Package5000()},
       {"long.anm", &rigport::bench::anmLong()},
       {"anm_skeleton.dff", &rigport::bench::anmSkeletonDff()},
       {"textured.dff", &rigport::bench::texturedDff()},

@@ -280,6 +280,11 @@ const std::vector<uint8_t>& sims3Package500() {
   return once(bytes, [] { return rigport::sims3::writePackage(sims3Rig(500)); });
 }
 
+const std::vector<uint8_t>& sims3Package5000() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::sims3::writePackage(sims3Rig(5000)); });
+}
+
 const std::vector<uint8_t>& anmLong() {
   static std::vector<uint8_t> bytes;
   return once(bytes, [] { return rigport::renderware::writeAnm(anmRig(5000)); });

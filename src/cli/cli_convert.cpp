@@ -119,19 +119,26 @@ Plan plan(const BatchInput& input, const ConvertSettings& s) {
   return Plan{input, platform::spelledLike(base.lexically_normal(), s.output), platform::spelledLike(single.lexically_normal(), s.output)};
 }
 
-// Where each rig goes; rigs of one input with the same name get "_2", "_3"... so that none
-// replaces another.
+// Where the next of an input's several rigs goes, given the names its rigs before took: rigs of
+// one input with the same name get "_2", "_3"... so that none replaces another.
+fs::path outputPath(const Plan& p, const Rig& rig, std::set<std::string>& taken, const ConvertSettings& s) {
+  std::string name = fileSafe(rig.name, "rig");
+  for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(rig.name, "rig"), n);
+  return platform::spelledLike(p.base / (name + outputExtension(s)), s.output);
+}
+
+// Where each rig goes.
 std::vector<fs::path> outputPaths(const Plan& p, const std::vector<AssembledRig>& rigs, const ConvertSettings& s) {
   if (rigs.size() == 1) return {p.single};
-  const std::string ext = outputExtension(s);
   std::vector<fs::path> paths;
   std::set<std::string> taken;
-  for (const AssembledRig& r : rigs) {
-    std::string name = fileSafe(r.rig.name, "rig");
-    for (int n = 2; !taken.insert(name).second; ++n) name = fmt::format("{}_{}", fileSafe(r.rig.name, "rig"), n);
-    paths.push_back(platform::spelledLike(p.base / (name + ext), s.output));
-  }
+  for (const AssembledRig& r : rigs) paths.push_back(outputPath(p, r.rig, taken, s));
   return paths;
+}
+
+bool sameWarnings(const std::vector<Warning>& a, const std::vector<Warning>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Warning& x, const Warning& y) { return x.code == y.code && x.message == y.message && x.count == y.count; });
 }
 
 Error existsError(const fs::path& out) {
@@ -202,12 +209,132 @@ class Converter {
       result.skipped.push_back(p.single.string());
       return result;
     }
-    auto asset = loadAsset(path, shared_.read);
+    return itemByItem() ? convertItems(p, std::move(result)) : convertWhole(p, std::move(result));
+  }
+
+ private:
+  // --merge (every clip of a skeleton in one file), -o naming one file (an input of several rigs
+  // is refused before anything is written), --strict (damage anywhere refuses the whole input) and
+  // picking with --item or --clip need the whole input at once.
+  bool itemByItem() const {
+    return !s_.merge && !namesAFile(s_) && s_.animOut.empty() && !shared_.strict && shared_.assemble.items.empty() && shared_.assemble.clips.empty();
+  }
+
+  FileResult convertWhole(const Plan& p, FileResult result) {
+    auto asset = loadAsset(p.input.path, shared_.read);
     if (!asset) return failed(std::move(result), Outcome::InputFailed, asset.error());
-    if (asset->rigs.empty() && asset->clips.empty() && !asset->textures.empty()) return writeTextures(*asset, p, std::move(result));
+    return convertAsset(std::move(*asset), p, std::move(result));
+  }
+
+  // Item by item, an input whose reader hands its clip sets on as it decodes them
+  // (ReadOptions::clipsRead: a Sims 3 package): each is assembled, exported, written and freed
+  // before the next is decoded, then the rigs that played none are, so the memory held is the
+  // largest item's, not the file's. The outputs and the result are convertWhole()'s, or it gives
+  // way to it: the clip-by-clip conversion holds only while nothing would make them differ. Every
+  // output carries the file-level warnings, so one that appears after the first clip was written
+  // (a damaged clip or RIG further on) gives way; so do an input of fewer than two clips (one clip
+  // may be its only rig, written as <stem>.glb, not in a folder) or with its first clip damaged, an
+  // output that exists (the whole conversion refuses the input before writing any), and any error
+  // (which the whole conversion meets, or another before it, with fewer files written). Giving way,
+  // it removes the files and folders it made (files it replaced, with --overwrite, stay as it wrote
+  // them) and converts the input whole.
+  FileResult convertItems(const Plan& p, FileResult result) {
+    const std::string& path = p.input.path;
+    std::optional<InputItems> items;
+    std::vector<Warning> fileWarnings;  // what every output carries
+    std::set<std::string> taken;        // the output names given
+    ExportCache cache;
+    Made made;
+    bool gaveWay = false;
+    auto write = [&](AssembledRig& a) {
+      if (s_.resampleFps > 0.0f && !resampleAnimations(a.rig, s_.resampleFps)) return false;
+      const fs::path out = outputPath(p, a.rig, taken, s_);
+      std::error_code ec;
+      if (!s_.overwrite && fs::exists(out, ec)) {
+        if (!s_.skipExisting) return false;
+        result.skipped.push_back(out.string());
+        return true;
+      }
+      if (out.has_parent_path()) {
+        made.folders(out.parent_path());
+        fs::create_directories(out.parent_path(), ec);
+      }
+      const bool replaces = s_.overwrite && fs::exists(out, ec);
+      const size_t before = result.written.size();
+      const bool written = !writeAssembled(a, out, result, cache);
+      if (!replaces) made.files(result.written, before, s_.separateFiles);
+      return written;
+    };
+    ReadOptions read = shared_.read;
+    read.clipsRead = [&](Asset& sofar, size_t clipIndex, size_t clipCount) -> Status {
+      if (!items && clipIndex == 0 && clipCount >= 2) {
+        fileWarnings = sofar.provenance.warnings;
+        items.emplace(path, shared_);
+      }
+      if (items && sameWarnings(sofar.provenance.warnings, fileWarnings)) {
+        auto rig = items->play(sofar.clips.front(), sofar);
+        if (rig && write(*rig)) return Ok{};
+      }
+      gaveWay = true;
+      return makeError(ErrorCode::Usage, "converted whole instead");  // ends the read; never shown
+    };
+    auto asset = loadAsset(path, read);
+    if (!items) {  // no clip was handed on, so nothing was written, and a read to its end is the whole read
+      if (!asset || gaveWay) return convertWhole(p, std::move(result));
+      return convertAsset(std::move(*asset), p, std::move(result));
+    }
+    bool whole = gaveWay || !asset || !sameWarnings(asset->provenance.warnings, fileWarnings);
+    if (!whole) {
+      auto rest = items->rest(std::move(*asset));
+      whole = !rest || !std::all_of(rest->begin(), rest->end(), write);
+    }
+    if (whole) {
+      made.remove();
+      FileResult fresh;
+      fresh.input = path;
+      return convertWhole(p, std::move(fresh));
+    }
+    if (result.written.empty()) result.outcome = Outcome::Skipped;
+    return result;
+  }
+
+  // The files and folders convertItems() made, in order, to remove if it gives way.
+  class Made {
+   public:
+    // The folders of `folder` that do not exist yet, about to be made.
+    void folders(const fs::path& folder) {
+      std::error_code ec;
+      std::vector<fs::path> missing;
+      for (fs::path f = folder; !f.empty() && !fs::exists(f, ec); f = f.parent_path()) {
+        missing.push_back(f);
+        if (f == f.parent_path()) break;
+      }
+      made_.insert(made_.end(), missing.rbegin(), missing.rend());
+    }
+    // The files written[from...] and, for a .gltf, its .bin.
+    void files(const std::vector<std::string>& written, size_t from, bool separateFiles) {
+      for (size_t i = from; i < written.size(); ++i) {
+        made_.emplace_back(written[i]);
+        if (separateFiles) made_.push_back(fs::path(written[i]).replace_extension(".bin"));
+      }
+    }
+    // Last made, first removed: a folder only once empty, and only if still so.
+    void remove() const {
+      std::error_code ec;
+      for (auto it = made_.rbegin(); it != made_.rend(); ++it) fs::remove(*it, ec);
+    }
+
+   private:
+    std::vector<fs::path> made_;
+  };
+
+  // The conversion of a read input, as a whole.
+  FileResult convertAsset(Asset asset, const Plan& p, FileResult result) {
+    const std::string& path = p.input.path;
+    if (asset.rigs.empty() && asset.clips.empty() && !asset.textures.empty()) return writeTextures(asset, p, std::move(result));
     // The only input takes the shared clips instead of a copy; shared_ still holds the rest (textures).
-    auto rigs = only_ != nullptr ? assembleInput(std::move(*asset), std::move(*std::exchange(only_, nullptr)))
-                                 : assembleInput(std::move(*asset), shared_);
+    auto rigs = only_ != nullptr ? assembleInput(std::move(asset), std::move(*std::exchange(only_, nullptr)))
+                                 : assembleInput(std::move(asset), shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     bindInputTextures(*rigs, path, shared_);
     if (s_.merge) mergeSameSkeletons(*rigs, path);
@@ -224,6 +351,7 @@ class Converter {
       }
     }
     const std::vector<fs::path> outs = outputPaths(p, *rigs, s_);
+    std::error_code ec;
     for (size_t i = 0; i < rigs->size(); ++i) {
       if (!s_.overwrite && fs::exists(outs[i], ec)) {
         if (!s_.skipExisting) return failed(std::move(result), Outcome::OutputFailed, existsError(outs[i]));
@@ -232,34 +360,37 @@ class Converter {
     }
     ExportCache cache;
     for (size_t i = 0; i < rigs->size(); ++i) {
-      AssembledRig& a = (*rigs)[i];
       if (std::find(result.skipped.begin(), result.skipped.end(), outs[i].string()) != result.skipped.end()) continue;
       if (outs[i].has_parent_path()) fs::create_directories(outs[i].parent_path(), ec);
-      // glTF output rests and stands as --rest-pose and --no-ground say; a game format gets only the
-      // rest pose the user names (its own frames are its rest pose).
-      GltfOptions gltf;
-      gltf.imageThreads = imageThreads_;
-      if (s_.target == nullptr || !s_.stance.restPose.empty()) {
-        auto lift = settleStance(a.rig, s_.stance, s_.target == nullptr);
-        if (!lift) return failed(std::move(result), Outcome::InputFailed, lift.error());
-        gltf.groundLift = *lift;
-      }
-      const Provenance provenance = a.rig.provenance;  // the rig itself is moved into the exporter
-      if (s_.target != nullptr) {
-        if (auto failure = writeToFormat(a.rig, outs[i], result)) return failed(std::move(result), failure->first, std::move(failure->second));
-      } else if (auto failure = writeRig(std::move(a.rig), outs[i], s_.separateFiles, gltf, overwrite(), cache)) {
-        return failed(std::move(result), failure->first, std::move(failure->second));
-      } else {
-        result.written.push_back(outs[i].string());
-      }
-      result.warnings.absorb(provenance);
-      result.coverage.add(a.coverage);
+      if (auto failure = writeAssembled((*rigs)[i], outs[i], result, cache)) return failed(std::move(result), failure->first, std::move(failure->second));
     }
     if (result.written.empty()) result.outcome = Outcome::Skipped;
     return result;
   }
 
- private:
+  // Stands, exports and writes one rig to `out` (its folder made), moved into the exporter.
+  std::optional<std::pair<Outcome, Error>> writeAssembled(AssembledRig& a, const fs::path& out, FileResult& result, ExportCache& cache) {
+    // glTF output rests and stands as --rest-pose and --no-ground say; a game format gets only the
+    // rest pose the user names (its own frames are its rest pose).
+    GltfOptions gltf;
+    gltf.imageThreads = imageThreads_;
+    if (s_.target == nullptr || !s_.stance.restPose.empty()) {
+      auto lift = settleStance(a.rig, s_.stance, s_.target == nullptr);
+      if (!lift) return std::pair{Outcome::InputFailed, lift.error()};
+      gltf.groundLift = *lift;
+    }
+    const Provenance provenance = a.rig.provenance;  // the rig itself is moved into the exporter
+    if (s_.target != nullptr) {
+      if (auto failure = writeToFormat(a.rig, out, result)) return failure;
+    } else if (auto failure = writeRig(std::move(a.rig), out, s_.separateFiles, gltf, overwrite(), cache)) {
+      return failure;
+    } else {
+      result.written.push_back(out.string());
+    }
+    result.warnings.absorb(provenance);
+    result.coverage.add(a.coverage);
+    return std::nullopt;
+  }
   // A file of textures alone (a TXD): each texture's level 0 as <base>/<name>.png, every PNG
   // encoded before any is written.
   FileResult writeTextures(const Asset& asset, const Plan& p, FileResult result) {

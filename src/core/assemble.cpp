@@ -163,6 +163,34 @@ Result<AssembledRig> rigPlaying(ClipSet& clips, const std::vector<Rig>& rigs, co
   return assembled;
 }
 
+// Binds the --anim clip sets onto `out`: copies, or the caller's own when it gives them up (`take`).
+Status bindExtras(AssembledRig& out, std::span<const ClipSet> extras, std::vector<ClipSet>* take, const BindOptions& bind) {
+  for (size_t e = 0; e < extras.size(); ++e) {
+    std::vector<Animation> animations = take != nullptr ? std::move((*take)[e].animations) : extras[e].animations;
+    RP_CHECK(bindOnto(out, std::move(animations), extras[e].provenance, bind));
+  }
+  return Ok{};
+}
+
+// A rig playing the input's clip set `clips`: the --anim clips bound under the skeleton's own name
+// (the warnings name it), then named after the clip set, with the file-level warnings.
+Status finishPlaying(AssembledRig& out, const ClipSet& clips, std::span<const ClipSet> extras, std::vector<ClipSet>* take,
+                     const Provenance& input, const BindOptions& bind) {
+  RP_CHECK(bindExtras(out, extras, take, bind));
+  out.rig.name = clips.name;
+  out.rig.provenance.absorb(input);
+  return Ok{};
+}
+
+// An input rig exported as it is: the file-level warnings, then the --anim clips.
+Status finishRig(AssembledRig& out, std::span<const ClipSet> extras, std::vector<ClipSet>* take, const Provenance& input,
+                 const BindOptions& bind) {
+  out.rig.provenance.absorb(input);
+  return bindExtras(out, extras, take, bind);
+}
+
+Error nothingToExport(const std::string& file) { return usage("holds nothing to export (no rig, and no clips)", file); }
+
 // assemble(); `owned` is extraClips when the caller gave them up, else null.
 Result<std::vector<AssembledRig>> assembleWith(Asset input, std::span<const ClipSet> extraClips, std::vector<ClipSet>* owned,
                                                const Rig* skeleton, const AssembleOptions& options) {
@@ -216,25 +244,39 @@ Result<std::vector<AssembledRig>> assembleWith(Asset input, std::span<const Clip
     out.push_back(AssembledRig{std::move(input.rigs[i]), {}});
     playing.push_back(nullptr);
   }
-  if (out.empty()) return usage("holds nothing to export (no rig, and no clips)", file);
-  // Every rig gets the --anim clips, bound under the skeleton's own name (the warnings name it);
-  // the last takes the caller's own when it gave them up.
+  if (out.empty()) return nothingToExport(file);
+  // Every rig gets the --anim clips; the last takes the caller's own when it gave them up.
   for (size_t r = 0; r < out.size(); ++r) {
-    AssembledRig& assembled = out[r];
-    if (playing[r] == nullptr) assembled.rig.provenance.absorb(input.provenance);
-    for (size_t e = 0; e < extras.size(); ++e) {
-      std::vector<Animation> animations = owned != nullptr && r + 1 == out.size() ? std::move((*owned)[e].animations) : extras[e].animations;
-      RP_CHECK(bindOnto(assembled, std::move(animations), extras[e].provenance, options.bind));
-    }
-    if (playing[r] != nullptr) {
-      assembled.rig.name = playing[r]->name;
-      assembled.rig.provenance.absorb(input.provenance);
+    std::vector<ClipSet>* take = owned != nullptr && r + 1 == out.size() ? owned : nullptr;
+    if (playing[r] == nullptr) {
+      RP_CHECK(finishRig(out[r], extras, take, input.provenance, options.bind));
+    } else {
+      RP_CHECK(finishPlaying(out[r], *playing[r], extras, take, input.provenance, options.bind));
     }
   }
   return out;
 }
 
 }  // namespace
+
+Result<AssembledRig> ClipsAssembler::play(ClipSet& clips, const Asset& input) {
+  playsClips_.resize(input.rigs.size(), false);
+  RP_ASSIGN(AssembledRig out, rigPlaying(clips, input.rigs, skeleton_, playsClips_, input.provenance.file, options_.bind));
+  RP_CHECK(finishPlaying(out, clips, extras_, nullptr, input.provenance, options_.bind));
+  played_ = true;
+  return out;
+}
+
+Result<std::vector<AssembledRig>> ClipsAssembler::rest(Asset input) {
+  playsClips_.resize(input.rigs.size(), false);
+  std::vector<AssembledRig> out;
+  for (size_t i = 0; i < input.rigs.size(); ++i) {
+    if (!playsClips_[i]) out.push_back(AssembledRig{std::move(input.rigs[i]), {}});
+  }
+  if (out.empty() && !played_) return nothingToExport(input.provenance.file);
+  for (AssembledRig& r : out) RP_CHECK(finishRig(r, extras_, nullptr, input.provenance, options_.bind));
+  return out;
+}
 
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
                                            const AssembleOptions& options) {

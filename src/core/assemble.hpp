@@ -50,6 +50,28 @@ struct AssembledRig {
   BindReport coverage;  // of every clip bound onto it (empty when none was)
 };
 
+// assemble() item by item, for an input whose reader hands its clip sets on one at a time
+// (ReadOptions::clipsRead), none picked by --item or --clip (options.items and clips empty):
+// play() gives the rig each clip set plays on as it comes, rest() the input's rigs that played
+// none once the read is done. In that order they are assemble()'s rigs, the same.
+class ClipsAssembler {
+ public:
+  // `extraClips` and `skeleton` outlive it; the --anim clips are copied onto every rig.
+  ClipsAssembler(std::span<const ClipSet> extraClips, const Rig* skeleton, const AssembleOptions& options)
+      : extras_(extraClips), skeleton_(skeleton), options_(options) {}
+  // The rig the input's clip set `clips` plays on; `input` holds the input's rigs (every one of
+  // them, the same at each call) and its file-level warnings. The clip set's animations are moved.
+  Result<AssembledRig> play(ClipSet& clips, const Asset& input);
+  Result<std::vector<AssembledRig>> rest(Asset input);
+
+ private:
+  std::span<const ClipSet> extras_;
+  const Rig* skeleton_;
+  const AssembleOptions& options_;
+  std::vector<bool> playsClips_;  // per rig of the input
+  bool played_ = false;
+};
+
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,
                                            const AssembleOptions& options);
 // assemble() with clip sets the caller gives up: the last rig to play them takes their animations

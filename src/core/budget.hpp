@@ -19,9 +19,16 @@ class Budget {
   bool charge(uint64_t bytes) {
     if (bytes > limit_ - used_) return false;
     used_ += bytes;
+    peak_ = used_ > peak_ ? used_ : peak_;
     return true;
   }
+  // Gives back charges whose memory the read no longer holds: a container read item by item
+  // (ReadOptions::clipsRead) returns to what it held before each item once the item is handed on,
+  // so its budget bounds the largest item, not the sum of them.
+  void release(uint64_t bytes) { used_ -= bytes < used_ ? bytes : used_; }
   uint64_t used() const { return used_; }
+  // The most ever charged at once.
+  uint64_t peak() const { return peak_; }
   uint64_t limit() const { return limit_; }
   // The message for a refused charge of `bytes`.
   std::string refusal(uint64_t bytes) const;
@@ -29,6 +36,7 @@ class Budget {
  private:
   uint64_t limit_;
   uint64_t used_ = 0;
+  uint64_t peak_ = 0;
 };
 
 // "1G", "512M", "64k" or a plain byte count; 0 when the text is not a size.

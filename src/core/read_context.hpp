@@ -38,6 +38,18 @@ struct ReadOptions {
   // skips its clips and textures without decoding them (in a Sims 3 package, decompressing and
   // decoding every clip is nearly all the work of reading it).
   bool skeletonsOnly = false;
+  // For a caller that converts a container's clip sets one at a time and never holds them all
+  // (`convert` of a Sims 3 package): a reader that decodes its clip resources one by one (the
+  // package reader) reads its rigs first, then calls it for each clip set as soon as it is decoded,
+  // with `sofar` holding the rigs and the file-level warnings read so far and, in `sofar.clips`,
+  // that one clip set, already named and stamped as the read's Asset would have it. `clipIndex` is
+  // the resource's place among the file's `clipCount` clip resources; a damaged one is skipped with
+  // its warning, as usual, and never handed. The callback takes the clip set (what it leaves in
+  // `sofar.clips` is dropped); the reader then gives back the budget the clip's decoding charged
+  // and the clip's stored bytes (releaseBytes), so the read's memory is bounded by its largest
+  // clip, not the file. An error the callback returns ends the read.
+  // The read's Asset then holds no clip set of those resources. Null: every clip set in the Asset.
+  std::function<Status(Asset& sofar, size_t clipIndex, size_t clipCount)> clipsRead;
 };
 
 struct ReadContext {
@@ -48,6 +60,7 @@ struct ReadContext {
     ReadContext child = *this;
     ++child.depth;
     child.releaseBytes = nullptr;  // the inner bytes are not the file's
+    child.options.clipsRead = nullptr;  // an inner file's clips are the container's, in its Asset
     return child;
   }
 

@@ -295,26 +295,46 @@ const FormatInfo* detectFormat(std::span<const uint8_t> bytes, std::string_view 
   return nullptr;
 }
 
-Result<Asset> readAsset(const Source& source, ReadContext& ctx, const FormatInfo* format) {
-  if (format == nullptr) format = detectFormat(source.bytes(), source.name());
-  if (format == nullptr) return unknownFormat(source);
-  auto read = format->read(source, ctx);
-  if (const auto lost = source.unreadableFrom()) return changedWhileRead(source, *lost);
-  if (!read) return withFile(read.error(), source.name());
-  Asset& asset = *read;
-  const std::string stem = stemOf(source.name());
-  stamp(asset.provenance, *format, source.name());
+namespace {
+
+// Fills in what readAsset() promises: provenance format and file, names for the unnamed.
+void stampAsset(Asset& asset, const FormatInfo& format, const std::string& file) {
+  const std::string stem = stemOf(file);
+  stamp(asset.provenance, format, file);
   for (Rig& rig : asset.rigs) {
-    stamp(rig.provenance, *format, source.name());
+    stamp(rig.provenance, format, file);
     if (rig.name.empty()) rig.name = stem;
     nameUnnamedAnimations(rig.animations, rig.name);
   }
-  for (Texture& texture : asset.textures) texture.file = source.name();
+  for (Texture& texture : asset.textures) texture.file = file;
   for (ClipSet& clips : asset.clips) {
-    stamp(clips.provenance, *format, source.name());
+    stamp(clips.provenance, format, file);
     if (clips.name.empty()) clips.name = stem;
     nameUnnamedAnimations(clips.animations, clips.name);
   }
+}
+
+// format.read() with the clip sets it hands to ReadOptions::clipsRead stamped as its Asset would be.
+Result<Asset> readHanding(const Source& source, const ReadContext& ctx, const FormatInfo& format) {
+  ReadContext handing = ctx;
+  handing.options.clipsRead = [&source, &format, &given = ctx.options.clipsRead](Asset& sofar, size_t clipIndex, size_t clipCount) -> Status {
+    // Nothing read past where the file was cut is handed on (changedWhileRead()).
+    if (const auto lost = source.unreadableFrom()) return changedWhileRead(source, *lost);
+    stampAsset(sofar, format, source.name());
+    return given(sofar, clipIndex, clipCount);
+  };
+  return format.read(source, handing);
+}
+
+}  // namespace
+
+Result<Asset> readAsset(const Source& source, ReadContext& ctx, const FormatInfo* format) {
+  if (format == nullptr) format = detectFormat(source.bytes(), source.name());
+  if (format == nullptr) return unknownFormat(source);
+  auto read = ctx.options.clipsRead ? readHanding(source, ctx, *format) : format->read(source, ctx);
+  if (const auto lost = source.unreadableFrom()) return changedWhileRead(source, *lost);
+  if (!read) return withFile(read.error(), source.name());
+  stampAsset(*read, *format, source.name());
   return read;
 }
 

@@ -216,6 +216,28 @@ void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path,
   }
 }
 
+InputItems::InputItems(std::string path, const SharedInputs& shared)
+    : path_(std::move(path)), shared_(shared), assembler_(shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble) {}
+
+Status InputItems::finish(std::vector<AssembledRig>& rigs) const {
+  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{false}));
+  bindInputTextures(rigs, path_, shared_);
+  return Ok{};
+}
+
+Result<AssembledRig> InputItems::play(ClipSet& clips, const Asset& input) {
+  std::vector<AssembledRig> rigs(1);
+  RP_ASSIGN(rigs.front(), assembler_.play(clips, input));
+  RP_CHECK(finish(rigs));
+  return std::move(rigs.front());
+}
+
+Result<std::vector<AssembledRig>> InputItems::rest(Asset input) {
+  RP_ASSIGN(std::vector<AssembledRig> rigs, assembler_.rest(std::move(input)));
+  RP_CHECK(finish(rigs));
+  return rigs;
+}
+
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared) {
   RP_ASSIGN(Asset asset, loadAsset(path, shared.read));
   RP_ASSIGN(std::vector<AssembledRig> rigs, assembleInput(std::move(asset), shared));

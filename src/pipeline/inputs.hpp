@@ -60,6 +60,24 @@ Result<std::vector<AssembledRig>> assembleInput(Asset asset, SharedInputs&& shar
 // absent is named in its warning); with no texture file beside it, named or given, the rigs are left
 // as they are (no warning).
 void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path, const SharedInputs& shared);
+// assembleInput() and bindInputTextures() item by item (core/assemble.hpp, ClipsAssembler), for an
+// input read with ReadOptions::clipsRead: each clip set's rig as it comes, then the rigs that played
+// none. Not for --strict, which refuses the whole input for damage anywhere in it, nor for --item and
+// --clip picking; the shared inputs are copied, never taken.
+class InputItems {
+ public:
+  InputItems(std::string path, const SharedInputs& shared);
+  Result<AssembledRig> play(ClipSet& clips, const Asset& input);
+  Result<std::vector<AssembledRig>> rest(Asset input);
+
+ private:
+  Status finish(std::vector<AssembledRig>& rigs) const;
+
+  std::string path_;
+  const SharedInputs& shared_;
+  ClipsAssembler assembler_;
+};
+
 // loadAsset(path), then assembleInput() and bindInputTextures().
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, const SharedInputs& shared);
 Result<std::vector<AssembledRig>> loadInput(const std::string& path, SharedInputs&& shared);

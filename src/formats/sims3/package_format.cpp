@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <functional>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -112,74 +114,149 @@ Result<std::vector<ItemInfo>> listPackage(const Source& source, ReadContext& ctx
   return items;
 }
 
+namespace {
+
+// Reads the package's RIGs and CLIPs into an Asset: in index order, or with
+// ReadOptions::clipsRead the RIGs first, then each CLIP handed to the callback as it is decoded.
+class PackageReader {
+ public:
+  PackageReader(const ByteReader& r, const std::vector<PackageEntry>& entries, const ReadContext& ctx)
+      : r_(r), entries_(entries), inner_(ctx.nested()), clipsRead_(ctx.options.clipsRead), releaseBytes_(ctx.releaseBytes), budget_(ctx.budget()) {
+    asset_.provenance.format = "sims3-package";
+    names_ = readNames(r_, entries_, asset_.provenance);
+  }
+
+  Result<Asset> read(bool skeletonsOnly) {
+    // Handing clips on, the RIGs are read first (each clip is assembled on them); their damage is
+    // recorded in its place in the index, as a read in index order records it, so that the
+    // file-level warnings a clip is handed with are those a whole read has up to that clip.
+    const bool handing = clipsRead_ && !skeletonsOnly;
+    std::map<size_t, Error> damagedRigs;
+    if (handing) {
+      for (size_t i = 0; i < entries_.size(); ++i) {
+        if (entries_[i].type != kTypeRig) continue;
+        if (auto damage = readRigEntry(i)) damagedRigs.emplace(i, std::move(*damage));
+      }
+      clipCount_ = static_cast<size_t>(std::count_if(entries_.begin(), entries_.end(), [](const PackageEntry& e) { return e.type == kTypeClip; }));
+    }
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].type == kTypeRig && !handing) {
+        if (auto damage = readRigEntry(i)) skip(std::move(*damage), i);
+      }
+      if (const auto damage = damagedRigs.find(i); damage != damagedRigs.end()) skip(std::move(damage->second), i);
+      if (entries_[i].type == kTypeClip && !skeletonsOnly) { RP_CHECK(readClipEntry(i)); }
+    }
+    if (asset_.rigs.empty() && asset_.clips.empty() && handed_ == 0 && firstError_) return *firstError_;  // nothing readable: the first reason
+    return std::move(asset_);
+  }
+
+ private:
+  std::string nameOf(const PackageEntry& e) const {
+    const auto named = names_.find(e.instance);
+    return named == names_.end() ? std::string() : named->second;
+  }
+
+  void skip(Error err, size_t i) {
+    const PackageEntry& e = entries_[i];
+    err = inEntry(std::move(err), e, i);
+    asset_.provenance.warn("resource-skipped", fmt::format("{} skipped: {}", kindOf(e.type), err.describe()));
+    if (!firstError_) firstError_ = std::move(err);
+  }
+
+  // The RIG of entry i into the asset, or why it cannot be read.
+  std::optional<Error> readRigEntry(size_t i) {
+    const PackageEntry& e = entries_[i];
+    const std::string name = nameOf(e);
+    auto bytes = packageResource(r_, e);
+    auto rig = bytes ? readRig(*bytes, inner_) : Result<Rig>(bytes.error());
+    if (!rig) return std::move(rig.error());
+    // No rule ties a RIG's instance to its name (the note gives none, and the three real named
+    // object rigs measured are filed under other instances), so none is checked: --item finds
+    // the rig by its id, its name-map name or the name it stores.
+    rig->itemIds.push_back(entryId(e));
+    if (!name.empty() && !rig->name.empty() && rig->name != name) rig->itemIds.push_back(rig->name);
+    if (!name.empty()) rig->name = name;
+    if (rig->name.empty()) rig->name = entryId(e);
+    keepResource(rig->extras, e, name);
+    asset_.rigs.push_back(std::move(*rig));
+    return std::nullopt;
+  }
+
+  // A damaged clip is skipped with its warning; only the callback's error ends the read.
+  Status readClipEntry(size_t i) {
+    const size_t clipIndex = clipIndex_++;
+    const uint64_t held = budget_.used();
+    const Status handed = handClip(i, clipIndex);
+    if (clipsRead_) {
+      // The clip is the callback's, or was skipped: neither its decoding nor its stored bytes are
+      // held any more. Only whole pages are given back, so the range runs from the clip before
+      // when that lies before it (as a package's clips follow one another): the page the two share
+      // goes too. Whatever lies between was read already, or is never read (another resource's
+      // pages, the file's, are read again if it is).
+      budget_.release(budget_.used() - held);
+      const PackageEntry& e = entries_[i];
+      const size_t from = previousClip_ && previousClip_->offset <= e.offset ? previousClip_->offset : e.offset;
+      if (releaseBytes_) releaseBytes_(r_.data().subspan(from, size_t{e.offset} + e.fileSize - from));
+      previousClip_ = &e;
+    }
+    return handed;
+  }
+
+  Status handClip(size_t i, size_t clipIndex) {
+    const PackageEntry& e = entries_[i];
+    auto bytes = packageResource(r_, e);
+    auto clips = bytes ? readClip(*bytes, inner_) : Result<ClipSet>(bytes.error());
+    if (!clips) {
+      skip(clips.error(), i);
+      return Ok{};
+    }
+    const std::string name = nameOf(e);
+    clips->item = entryId(e);
+    const std::string internal = clips->animations.front().name;
+    // Real clips' internal names may differ from the name they are filed under (§2.13): the
+    // index key identifies a clip, names are shown as given.
+    const ClipKey64 key = clipKey(name.empty() ? internal : name);
+    if (key.instance != e.instance && !namesItsInstance(name, e.instance)) {
+      clips->provenance.warn("clip-key", fmt::format("clip '{}' ({}) is filed under instance 0x{:016X}, but its name's clip key is "
+                                                     "0x{:016X}; identified by the instance",
+                                                     name.empty() ? internal : name, entryId(e), e.instance, key.instance));
+    }
+    clips->name = !name.empty() ? name : !internal.empty() ? internal : entryId(e);
+    Animation& anim = clips->animations.front();
+    if (anim.name.empty()) anim.name = clips->name;
+    keepResource(anim.extras, e, name, anim.name);
+    asset_.clips.push_back(std::move(*clips));
+    if (!clipsRead_) return Ok{};
+    bytes = std::vector<uint8_t>();
+    ++handed_;
+    const Status taken = clipsRead_(asset_, clipIndex, clipCount_);
+    asset_.clips.clear();
+    return taken;
+  }
+
+  const ByteReader& r_;
+  const std::vector<PackageEntry>& entries_;
+  ReadContext inner_;
+  const std::function<Status(Asset&, size_t, size_t)>& clipsRead_;
+  const std::function<void(std::span<const uint8_t>)>& releaseBytes_;
+  Budget& budget_;
+  Asset asset_;
+  NameMap names_;
+  std::optional<Error> firstError_;
+  size_t clipIndex_ = 0, clipCount_ = 0, handed_ = 0;
+  const PackageEntry* previousClip_ = nullptr;  // handing on: the clip read before, its bytes given back
+};
+
+}  // namespace
+
 Result<Asset> readPackage(const Source& source, ReadContext& ctx) {
   ByteReader r = ctx.reader(source.bytes());
-  Asset asset;
-  asset.provenance.format = "sims3-package";
   RP_ASSIGN(const std::vector<PackageEntry> entries, parsePackageIndex(r));
   if (entries.size() > ctx.options.maxItems) {
     return r.error(ErrorCode::TooLarge, fmt::format("{} resources; the limit is {}", entries.size(), ctx.options.maxItems), "indexCount");
   }
-  const NameMap names = readNames(r, entries, asset.provenance);
-  ReadContext inner = ctx.nested();
-  std::optional<Error> firstError;
-  size_t skipped = 0;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const PackageEntry& e = entries[i];
-    if (e.type != kTypeRig && (e.type != kTypeClip || ctx.options.skeletonsOnly)) continue;
-    const auto named = names.find(e.instance);
-    const std::string name = named == names.end() ? std::string() : named->second;
-    auto skip = [&](Error err) {
-      err = inEntry(std::move(err), e, i);
-      asset.provenance.warn("resource-skipped", fmt::format("{} skipped: {}", kindOf(e.type), err.describe()));
-      if (!firstError) firstError = std::move(err);
-      ++skipped;
-    };
-    auto bytes = packageResource(r, e);
-    if (!bytes) {
-      skip(bytes.error());
-      continue;
-    }
-    if (e.type == kTypeClip) {
-      auto clips = readClip(*bytes, inner);
-      if (!clips) {
-        skip(clips.error());
-        continue;
-      }
-      clips->item = entryId(e);
-      const std::string internal = clips->animations.front().name;
-      // Real clips' internal names may differ from the name they are filed under (§2.13): the
-      // index key identifies a clip, names are shown as given.
-      const ClipKey64 key = clipKey(name.empty() ? internal : name);
-      if (key.instance != e.instance && !namesItsInstance(name, e.instance)) {
-        clips->provenance.warn("clip-key", fmt::format("clip '{}' ({}) is filed under instance 0x{:016X}, but its name's clip key is "
-                                                       "0x{:016X}; identified by the instance",
-                                                       name.empty() ? internal : name, entryId(e), e.instance, key.instance));
-      }
-      clips->name = !name.empty() ? name : !internal.empty() ? internal : entryId(e);
-      Animation& anim = clips->animations.front();
-      if (anim.name.empty()) anim.name = clips->name;
-      keepResource(anim.extras, e, name, anim.name);
-      asset.clips.push_back(std::move(*clips));
-    } else {
-      auto rig = readRig(*bytes, inner);
-      if (!rig) {
-        skip(rig.error());
-        continue;
-      }
-      // No rule ties a RIG's instance to its name (the note gives none, and the three real named
-      // object rigs measured are filed under other instances), so none is checked: --item finds
-      // the rig by its id, its name-map name or the name it stores.
-      rig->itemIds.push_back(entryId(e));
-      if (!name.empty() && !rig->name.empty() && rig->name != name) rig->itemIds.push_back(rig->name);
-      if (!name.empty()) rig->name = name;
-      if (rig->name.empty()) rig->name = entryId(e);
-      keepResource(rig->extras, e, name);
-      asset.rigs.push_back(std::move(*rig));
-    }
-  }
-  if (asset.rigs.empty() && asset.clips.empty() && firstError) return *firstError;  // nothing readable: the first reason
-  return asset;
+  PackageReader reader(r, entries, ctx);
+  return reader.read(ctx.options.skeletonsOnly);
 }
 
 Result<std::vector<uint8_t>> writePackage(const Rig& rig) {

@@ -31,7 +31,8 @@ Result<std::vector<uint8_t>> writeRig(const Rig& rig);
 bool probePackage(std::span<const uint8_t> bytes);
 Result<std::vector<ItemInfo>> listPackage(const Source& source, ReadContext& ctx);
 // Every RIG as a rig and every CLIP as a clip set of its own (named from the name map, else its
-// internal name); other resources are listed by listPackage() only.
+// internal name); other resources are listed by listPackage() only. With ReadOptions::clipsRead,
+// the RIGs first, then each clip set handed on as it is decoded, none kept.
 Result<Asset> readPackage(const Source& source, ReadContext& ctx);
 // A package holding the rig as a RIG, each of its animations as a RefPack-compressed CLIP keyed by
 // its clip key (clip_resource_key.hpp), and a name map.
