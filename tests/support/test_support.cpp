@@ -85,6 +85,15 @@ std::vector<uint8_t> readBytes(const std::string& path) {
 std::string scratchDir(const std::string& name) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("rigport-test-" + std::to_string(processId())) / name;
+  // A folder of an earlier run whose process had this id (Wine reuses small ids) may hold read-only
+  // files, which Windows refuses to delete: tinygltf's MinGW writer creates its files with _wopen and
+  // no permission argument, so read-only. Each is made writable first.
+  std::error_code ec;
+  if (fs::exists(dir, ec)) {
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir, ec)) {
+      fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add, ec);
+    }
+  }
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
