@@ -5,6 +5,7 @@
 #include <png.h>
 
 #include <cstring>
+#include <functional>
 #include <set>
 #include <random>
 
@@ -40,6 +41,23 @@ ImageLevel mixedPicture(uint32_t width, uint32_t height, uint32_t seed, bool opa
     }
   }
   return level;
+}
+
+// The quad rig whose material shows texture t0, carrying textures t0 .. t(count-1) of the given
+// pictures (more images than materials: every texture of a rig is exported).
+Rig quadWithTextures(uint32_t count, const std::function<ImageLevel(uint32_t)>& picture) {
+  Material m;
+  m.name = "quad";
+  m.textures = {"t0"};
+  m.baseColorTexture = 0;
+  Rig rig = test::quadRig(m, true);
+  for (uint32_t i = 0; i < count; ++i) {
+    Texture t;
+    t.name = "t" + std::to_string(i);
+    t.image.levels.push_back(picture(i));
+    rig.textures.push_back(std::move(t));
+  }
+  return rig;
 }
 
 std::vector<PngSettings> everySetting() {
@@ -153,17 +171,7 @@ TEST(PngEncode, ThreadsGiveTheBytesOfEncodingInTurn) {
 }
 
 TEST(PngEncode, AGlbIsTheSameWhateverTheThreadsItsImagesWereEncodedOn) {
-  Material m;
-  m.name = "quad";
-  m.textures = {"t0"};
-  m.baseColorTexture = 0;
-  Rig rig = test::quadRig(m, true);
-  for (uint32_t i = 0; i < 5; ++i) {
-    Texture t;
-    t.name = "t" + std::to_string(i);
-    t.image.levels.push_back(mixedPicture(64 + 32 * i, 96 - 16 * i, 20 + i));
-    rig.textures.push_back(std::move(t));
-  }
+  const Rig rig = quadWithTextures(5, [](uint32_t i) { return mixedPicture(64 + 32 * i, 96 - 16 * i, 20 + i); });
   GltfOptions one;
   auto sequential = exportGlb(rig, one);
   ASSERT_TRUE(sequential.ok()) << sequential.error().describe();
@@ -192,17 +200,7 @@ std::pair<nlohmann::json, std::vector<uint8_t>> glbChunks(const std::vector<uint
 // The PNG settings change the images' bytes only: the JSON is the same but for the offsets and
 // lengths that follow from the PNGs' sizes, and every other bufferView holds the same bytes.
 TEST(PngEncode, SettingsChangeAGlbsImagesAndNothingElse) {
-  Material m;
-  m.name = "quad";
-  m.textures = {"t0"};
-  m.baseColorTexture = 0;
-  Rig rig = test::quadRig(m, true);
-  for (uint32_t i = 0; i < 3; ++i) {
-    Texture t;
-    t.name = "t" + std::to_string(i);
-    t.image.levels.push_back(mixedPicture(64 + 32 * i, 48, 30 + i, i != 1));
-    rig.textures.push_back(std::move(t));
-  }
+  const Rig rig = quadWithTextures(3, [](uint32_t i) { return mixedPicture(64 + 32 * i, 48, 30 + i, i != 1); });
   GltfOptions libpngs;
   libpngs.png = PngSettings{6, PngStrategy::Filtered, image::kAllFilters, 8, false};
   auto before = exportGlb(rig, libpngs);
