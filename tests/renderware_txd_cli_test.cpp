@@ -208,6 +208,25 @@ TEST(RenderwareTxdCli, ATxdAloneIsListedAndWrittenAsPngs) {
   EXPECT_FALSE(fs::exists(dir + "/one.glb"));
 }
 
+// The TXD converted after its DFF into the same folder: its PNGs go to out/ped/, and the DFF's
+// out/ped.glb, which the TXD never writes, was taken for its output ("exists", exit 3).
+TEST(RenderwareTxdCli, ATxdConvertsIntoTheFolderOfItsModelsGlb) {
+  const std::string dir = writeDffFolder("txd_cli_after_dff");
+  writeFile(dir + "/ped.txd", test::writeTxd({rampTexture("skin", false)}));
+  const std::string out = test::quote(dir + "/out");
+  ASSERT_EQ(test::runCli("convert " + test::quote(dir + "/ped.dff") + " -o " + out).code, 0);
+  const std::vector<uint8_t> glb = test::readBytes(dir + "/out/ped.glb");
+  ASSERT_FALSE(glb.empty());
+  const test::CliRun txd = test::runCli("convert " + test::quote(dir + "/ped.txd") + " -o " + out);
+  ASSERT_EQ(txd.code, 0) << txd.text;
+  uint32_t w = 0, h = 0;
+  EXPECT_EQ(test::decodePng(test::readBytes(dir + "/out/ped/skin.png"), &w, &h), rampPixels(false));
+  EXPECT_EQ(test::readBytes(dir + "/out/ped.glb"), glb);
+  // A PNG that exists is still refused, and kept with --skip-existing.
+  EXPECT_EQ(test::runCli("convert " + test::quote(dir + "/ped.txd") + " -o " + out).code, 3);
+  EXPECT_EQ(test::runCli("convert " + test::quote(dir + "/ped.txd") + " --skip-existing -o " + out).code, 0);
+}
+
 // A single input's PNGs are encoded on -j threads (image::encodePngs): the outputs are the bytes of
 // encoding them in turn.
 TEST(RenderwareTxdCli, TexturesEncodedOnSeveralThreadsWriteTheSameBytes) {

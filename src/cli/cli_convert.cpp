@@ -141,6 +141,12 @@ bool sameWarnings(const std::vector<Warning>& a, const std::vector<Warning>& b) 
                     [](const Warning& x, const Warning& y) { return x.code == y.code && x.message == y.message && x.count == y.count; });
 }
 
+// Whether `path` names, by its extension, a file of textures alone (a TXD, a DDS).
+bool namesTextureFile(const std::string& path) {
+  const auto all = formats();
+  return std::any_of(all.begin(), all.end(), [&](const FormatInfo& f) { return (f.carries & kCarriesTextures) != 0 && namesFileOf(f, path); });
+}
+
 Error existsError(const fs::path& out) {
   return ioError(out.string(), "exists; --overwrite replaces it, --skip-existing keeps it and skips its input");
 }
@@ -203,7 +209,9 @@ class Converter {
     FileResult result;
     result.input = path;
     std::error_code ec;
-    if (!s_.overwrite && fs::exists(p.single, ec)) {
+    // A file of textures alone writes PNGs into its folder, never `single`, which may be the .glb of
+    // the model of the same name (ped.txd beside ped.dff): each PNG's own write refuses what exists.
+    if (!s_.overwrite && !namesTextureFile(path) && fs::exists(p.single, ec)) {
       if (!s_.skipExisting) return failed(std::move(result), Outcome::OutputFailed, existsError(p.single));
       result.outcome = Outcome::Skipped;
       result.skipped.push_back(p.single.string());
