@@ -130,16 +130,19 @@ TEST(NormalizeKeys, CubicQuaternionsKeepTheirSignsAndLinearOnesAreMadeContinuous
   expectNear(a.tracks[1].rotation.values[1], q1, kTol, "linear: flipped into q0's hemisphere");
 }
 
+// A reproducible value in [-1, 1) from a linear congruential generator's state (the lane tests' keys).
+float nextSigned(uint32_t& state) {
+  state = state * 1664525u + 1013904223u;
+  return static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+}
+
 // normalizeRotationKeys works four keys at a time in SSE2 lanes where the build has them; every
 // key must be bit for bit the scalar rule's (this loop), whose sign test reads the previous key as
 // written: runs of keys in opposite hemispheres, zero, NaN, infinite and tiny keys, every tail.
 TEST(NormalizeKeys, RotationLanesMatchTheScalarRule) {
   std::vector<glm::quat> keys;
   uint32_t state = 777;
-  auto next = [&] {
-    state = state * 1664525u + 1013904223u;
-    return static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
-  };
+  auto next = [&] { return nextSigned(state); };
   for (int i = 0; i < 1000; ++i) {
     const glm::quat q(next(), next(), next(), next());
     keys.push_back(i % 7 < 3 ? q : -q);
@@ -230,10 +233,7 @@ TEST(Axes, ConversionCommutesWithCubicSplineSampling) {
 TEST(Axes, RotationLanesMatchTheScalarRule) {
   std::vector<glm::quat> keys;
   uint32_t state = 12345;
-  auto next = [&] {
-    state = state * 1664525u + 1013904223u;
-    return static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
-  };
+  auto next = [&] { return nextSigned(state); };
   for (int i = 0; i < 1000; ++i) keys.emplace_back(next(), next(), next(), next());
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   for (const glm::quat& q : {glm::quat(0, 0, 0, 0), glm::quat(nan, 0, 0, 0), glm::quat(1, inf, 0, 0), glm::quat(1e-30f, 1e-30f, 0, 0),
