@@ -310,28 +310,31 @@ bool anyOutOfFloatRange(const std::vector<glm::quat>& values) {
 }
 
 // Whether a quaternion of `values` is zero. A zero key's squared length is 0, out of float range,
-// so only where anyOutOfFloatRange finds one (nearly never) are the keys compared one by one.
-bool anyZero(const std::vector<glm::quat>& values) {
-  if (!anyOutOfFloatRange(values)) return false;
-  return std::any_of(values.begin(), values.end(), [](const glm::quat& q) { return q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f; });
+// so only where a key is (`outOfRange`, anyOutOfFloatRange's answer; nearly never) are the keys
+// compared one by one.
+bool anyZero(const std::vector<glm::quat>& values, bool outOfRange) {
+  return outOfRange &&
+         std::any_of(values.begin(), values.end(), [](const glm::quat& q) { return q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f; });
 }
 template <class T>
-bool anyZero(const std::vector<T>&) { return false; }  // only a rotation key must be non-zero
+bool anyZero(const std::vector<T>&, bool) { return false; }  // only a rotation key must be non-zero
 
 // Whether a key of a consistent channel is damaged (damagedKey): passes over whole arrays that
 // vectorise, where a key at a time with an early exit did not. Every clip's every channel is
-// looked at, and nearly none is damaged.
+// looked at, and nearly none is damaged. `outOfRange`: whether a rotation value is out of float
+// range (anyOutOfFloatRange, looked at once per channel by the caller, which rescales such keys
+// after the drop: dropping keys adds none); false for other channels.
 template <class T>
-bool anyDamagedKey(const Keys<T>& keys) {
+bool anyDamagedKey(const Keys<T>& keys, bool outOfRange) {
   if (!consistent(keys)) return false;
-  return anyNonFinite(keys.times) || anyNonFinite(keys.values) || anyZero(keys.values) || anyNonFinite(keys.inTangents) ||
+  return anyNonFinite(keys.times) || anyNonFinite(keys.values) || anyZero(keys.values, outOfRange) || anyNonFinite(keys.inTangents) ||
          anyNonFinite(keys.outTangents);
 }
 
 // The damaged keys of one channel taken out, the rest kept in order; returns how many went.
 template <class T>
-size_t dropDamagedKeys(Keys<T>& keys) {
-  if (!anyDamagedKey(keys)) return 0;
+size_t dropDamagedKeys(Keys<T>& keys, bool outOfRange) {
+  if (!anyDamagedKey(keys, outOfRange)) return 0;
   const size_t n = keys.times.size();
   const bool tangents = !keys.inTangents.empty();
   size_t kept = 0;
@@ -424,7 +427,6 @@ size_t outOfFloatRange(const Keys<glm::quat>& keys) {
 // Such keys rescaled to unit length (in double); returns how many. Run after dropDamagedKeys, so
 // every key left is finite and non-zero.
 size_t rescaleOutOfRange(Keys<glm::quat>& keys) {
-  if (!anyOutOfFloatRange(keys.values)) return 0;
   size_t rescaled = 0;
   for (glm::quat& q : keys.values) {
     if (!outOfFloatRange(q)) continue;
@@ -444,15 +446,16 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
   if (strict) {
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& track = anim.tracks[t];
-      if (anyDamagedKey(track.translation) || anyDamagedKey(track.rotation) || anyDamagedKey(track.scale)) {
+      const bool outOfRange = anyOutOfFloatRange(track.rotation.values);
+      if (anyDamagedKey(track.translation, false) || anyDamagedKey(track.rotation, outOfRange) || anyDamagedKey(track.scale, false)) {
         return notRepaired(fmt::format("animations[{}]/tracks[{}]", a, t), "a key time, value or tangent is not finite");
       }
-      if (outOfFloatRange(track.rotation) > 0) {
+      if (outOfRange && outOfFloatRange(track.rotation) > 0) {
         return notRepaired(fmt::format("animations[{}]/tracks[{}]/rotation", a, t), "a rotation key is too long or too short to normalise in float");
       }
     }
     for (size_t c = 0; c < anim.scalars.size(); ++c) {
-      if (anyDamagedKey(anim.scalars[c].keys)) {
+      if (anyDamagedKey(anim.scalars[c].keys, false)) {
         return notRepaired(fmt::format("animations[{}]/scalars[{}]", a, c), "a key time, value or tangent is not finite");
       }
     }
@@ -472,14 +475,15 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
   std::vector<size_t> tracks, scalars;
   for (size_t t = 0; t < anim.tracks.size(); ++t) {
     BoneTrack& track = anim.tracks[t];
-    const size_t dropped = dropDamagedKeys(track.translation) + dropDamagedKeys(track.rotation) + dropDamagedKeys(track.scale);
-    const size_t scaled = rescaleOutOfRange(track.rotation);
+    const bool outOfRange = anyOutOfFloatRange(track.rotation.values);
+    const size_t dropped = dropDamagedKeys(track.translation, false) + dropDamagedKeys(track.rotation, outOfRange) + dropDamagedKeys(track.scale, false);
+    const size_t scaled = outOfRange ? rescaleOutOfRange(track.rotation) : 0;
     keys += dropped;
     rescaled += scaled;
     if (dropped + scaled > 0) tracks.push_back(t);
   }
   for (size_t c = 0; c < anim.scalars.size(); ++c) {
-    const size_t dropped = dropDamagedKeys(anim.scalars[c].keys);
+    const size_t dropped = dropDamagedKeys(anim.scalars[c].keys, false);
     keys += dropped;
     if (dropped > 0) scalars.push_back(c);
   }
