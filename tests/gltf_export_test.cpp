@@ -1101,6 +1101,27 @@ TEST(GltfExport, ExtrasThatAreNotAnObjectAreRejected) {
   expectRejected(rig, "skeleton/bones[2]/extras");
 }
 
+// Each object's extras are checked under its own path (validate() formats it only on an error).
+TEST(GltfExport, ExtrasThatAreNotAnObjectNameTheirObject) {
+  {
+    Rig rig = branchingRig();
+    rig.extras = "text";
+    expectRejected(rig, "rig/extras");
+  }
+  {
+    Rig rig = branchingRig();
+    rig.materials.resize(2);
+    rig.materials[1].extras = 3;
+    expectRejected(rig, "materials[1]/extras");
+  }
+  {
+    Rig rig = branchingRig();
+    rig.animations.resize(2);
+    rig.animations[1].extras = nlohmann::json::array();
+    expectRejected(rig, "animations[1]/extras");
+  }
+}
+
 TEST(GltfExport, ParentAfterChildIsRejected) {
   Rig rig = branchingRig();
   rig.skeleton.bones[1].parent = 3;

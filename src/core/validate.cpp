@@ -63,9 +63,20 @@ Status checkMorphWeights(const Rig& rig, const MorphWeightTrack& track, const st
 }
 
 // Extras are merged into glTF objects (core/rig.hpp), so anything but null or an object is a bug.
-Status checkExtras(const nlohmann::json& extras, const std::string& path) {
+// `path()` names the object, formatted only for an error, as checkKeys' (a package's rig is
+// validated once per clip, and formatting each bone's path was half of validate()'s time on one).
+template <class Path>
+Status checkExtras(const nlohmann::json& extras, const Path& path) {
   if (extras.is_null() || extras.is_object()) return Ok{};
-  return invalidModel(path + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
+  return invalidModel(path() + "/extras", fmt::format("extras are a JSON {}, not an object", extras.type_name()));
+}
+
+// checkExtras' paths: a name, or element i of a list ("list[i]").
+auto named(const char* name) {
+  return [name] { return std::string(name); };
+}
+auto element(const char* list, size_t i) {
+  return [list, i] { return fmt::format("{}[{}]", list, i); };
 }
 
 // Every bound texture exists and its first level holds width x height RGBA pixels.
@@ -172,14 +183,14 @@ bool unitRotation(const glm::quat& q) {
 
 Status validate(const Rig& rig, MeshChecks meshes) {
   const auto& bones = rig.skeleton.bones;
-  RP_CHECK(checkExtras(rig.extras, "rig"));
-  RP_CHECK(checkExtras(rig.skeleton.extras, "skeleton"));
-  for (size_t m = 0; m < rig.materials.size(); ++m) RP_CHECK(checkExtras(rig.materials[m].extras, fmt::format("materials[{}]", m)));
+  RP_CHECK(checkExtras(rig.extras, named("rig")));
+  RP_CHECK(checkExtras(rig.skeleton.extras, named("skeleton")));
+  for (size_t m = 0; m < rig.materials.size(); ++m) RP_CHECK(checkExtras(rig.materials[m].extras, element("materials", m)));
   RP_CHECK(checkTextures(rig));
   const size_t nb = bones.size();
   for (size_t i = 0; i < nb; ++i) {
     const Bone& b = bones[i];
-    RP_CHECK(checkExtras(b.extras, fmt::format("skeleton/bones[{}]", i)));
+    RP_CHECK(checkExtras(b.extras, element("skeleton/bones", i)));
     if (b.parent < -1 || (b.parent >= 0 && static_cast<size_t>(b.parent) >= i)) {
       return invalidModel(fmt::format("skeleton/bones[{}]", i),
                      fmt::format("bone '{}' has parent {}; parents must precede their children", b.name, b.parent));
@@ -201,7 +212,7 @@ Status validate(const Rig& rig, MeshChecks meshes) {
   for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(validateMesh(rig, m, meshes));
   for (size_t a = 0; a < rig.animations.size(); ++a) {
     const Animation& anim = rig.animations[a];
-    RP_CHECK(checkExtras(anim.extras, fmt::format("animations[{}]", a)));
+    RP_CHECK(checkExtras(anim.extras, element("animations", a)));
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& tr = anim.tracks[t];
       const auto at = [a, t](const char* channel) { return [a, t, channel] { return fmt::format("animations[{}]/tracks[{}]{}", a, t, channel); }; };
