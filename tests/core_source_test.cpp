@@ -108,6 +108,21 @@ size_t filesIn(const std::string& dir) {
   return files;
 }
 
+// The folders a written file names are made when missing (looked for only once its temporary file
+// does not open); a file where a folder must be is named in the error.
+TEST(CoreSource, AWriteMakesItsMissingFoldersAndNamesAFileInTheWay) {
+  const std::string dir = test::scratchDir("core_source_folders");
+  std::filesystem::remove_all(dir);
+  const std::vector<uint8_t> bytes = pattern(50);
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/a/b/out.glb", bytes).ok());
+  EXPECT_EQ(readAll(dir + "/a/b/out.glb"), bytes);
+  EXPECT_EQ(filesIn(dir + "/a/b"), 1u) << "no temporary left";
+  const Status blocked = platform::writeFileAtomic(dir + "/a/b/out.glb/c/x.glb", bytes);
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_NE(blocked.error().message.find("cannot create the folder"), std::string::npos) << blocked.error().describe();
+  EXPECT_EQ(filesIn(dir + "/a/b"), 1u) << "no temporary left";
+}
+
 // A .gltf and its .bin (issue 25): a failed --gltf --overwrite deleted the new .bin and kept the
 // old .gltf, a pair that no longer matched. Now a write that fails on the second file leaves both
 // old files as they were, and no temporary.

@@ -253,6 +253,7 @@ class Converter {
     std::set<std::string> taken;        // the output names given
     ExportCache cache;
     Made made;
+    fs::path folderMade;  // the folder of the file written last, made or found
     bool gaveWay = false;
     auto write = [&](AssembledRig& a) {
       if (s_.resampleFps > 0.0f && !resampleAnimations(a.rig, s_.resampleFps)) return false;
@@ -263,9 +264,11 @@ class Converter {
         result.skipped.push_back(out.string());
         return true;
       }
-      if (out.has_parent_path()) {
-        made.folders(out.parent_path());
-        fs::create_directories(out.parent_path(), ec);
+      // Each folder once: a package's clips all go into one (two stats a file less).
+      if (out.has_parent_path() && out.parent_path() != folderMade) {
+        folderMade = out.parent_path();
+        made.folders(folderMade);
+        fs::create_directories(folderMade, ec);
       }
       const bool replaces = s_.overwrite && fs::exists(out, ec);
       const size_t before = result.written.size();

@@ -589,8 +589,10 @@ Status repairMesh(Rig& rig, size_t m, const RepairOptions& options) {
 }
 
 Status repairRig(Rig& rig, const RepairOptions& options) {
-  const std::vector<glm::vec3> bindPos = bindPositions(rig.skeleton);
-  for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict));
+  if (!rig.meshes.empty()) {  // the bind positions are the meshes' alone (a clip's rig has none)
+    const std::vector<glm::vec3> bindPos = bindPositions(rig.skeleton);
+    for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict));
+  }
   // After the meshes, as for a reader that hands its meshes over (repairMesh) before the rig is
   // whole; a damaged bone's bind position reads as the origin there (bindPositions()).
   RP_CHECK(repairBones(rig, options.strict));

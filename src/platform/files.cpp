@@ -133,14 +133,18 @@ uint32_t temporaryNameBits() {
 Status writeTemporary(const FileToWrite& file, Pending& pending) {
   pending.target = pathFromUtf8(file.path);
   const fs::path& target = pending.target;
-  std::error_code ec;
-  if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec)) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) return ioError(file.path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
-  }
   pending.tmp = target.parent_path() / pathFromUtf8(fmt::format(".{}.{:08x}.tmp", utf8FromPath(target.filename()), temporaryNameBits()));
   pending.tracked = std::make_unique<TrackedTemporary>(utf8FromPath(pending.tmp));
   std::ofstream out(pending.tmp, std::ios::binary | std::ios::trunc);
+  // The folder is looked at only when the file does not open: a stat less per file (a package's 500
+  // clips are written into one folder).
+  std::error_code ec;
+  if (!out && target.has_parent_path() && !fs::is_directory(target.parent_path(), ec)) {
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) return ioError(file.path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
+    out.clear();
+    out.open(pending.tmp, std::ios::binary | std::ios::trunc);
+  }
   if (out && stopping.load()) return ioError(file.path, "not written: the process is stopping");
   if (!out) {
     const std::string folder = target.has_parent_path() ? utf8FromPath(target.parent_path()) : std::string(".");

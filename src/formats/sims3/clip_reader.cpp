@@ -42,8 +42,9 @@ Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffs
   RP_ASSIGN(ByteReader table, blob.window(curveInfoOffset, blob.size() - std::min<size_t>(curveInfoOffset, blob.size()), "curveInfos"));
   RP_ASSIGN(const size_t n, table.count(curveCount, kCurveInfoSize, "curveCount"));
   std::vector<CurveInfo> infos(n);
+  // count() found room for all n records, so no read below can fail: no per-curve scope (a string
+  // appended and cut per curve) is kept for errors that cannot happen.
   for (size_t i = 0; i < n; ++i) {
-    auto scope = table.scope(Field("curve", static_cast<int64_t>(i)));
     CurveInfo& info = infos[i];
     RP_ASSIGN(info.frameDataOffset, table.u32("frameDataOffset"));
     RP_ASSIGN(info.curve.trackKey, table.u32("trackKey"));
@@ -92,11 +93,19 @@ Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffs
                           fmt::format("frameDataOffset 0x{:X} is past the {}-byte clip blob", info.frameDataOffset, blob.size()),
                           Field("curve", static_cast<int64_t>(i)));
     }
-    RP_ASSIGN(ByteReader keys, blob.window(info.frameDataOffset, blob.size() - info.frameDataOffset, field));
-    RP_ASSIGN(const size_t count, keys.count(curve.frameCount, stride, "frameCount"));
-    RP_ASSIGN(const auto bytes, keys.bytes(count * stride, "keys"));
+    // Keys that fit and that the budget allows (every real clip's) are taken from the blob as they
+    // are; the sub-reader, whose path costs a string per curve, reads only the others, for its errors.
+    const uint64_t keyBytes = uint64_t{curve.frameCount} * stride;
+    if (keyBytes <= blob.size() - info.frameDataOffset && blob.charge(keyBytes, field).ok()) {
+      const uint8_t* keys = blob.data().data() + info.frameDataOffset;
+      curve.keyBytes.assign(keys, keys + keyBytes);
+    } else {
+      RP_ASSIGN(ByteReader keys, blob.window(info.frameDataOffset, blob.size() - info.frameDataOffset, field));
+      RP_ASSIGN(const size_t count, keys.count(curve.frameCount, stride, "frameCount"));
+      RP_ASSIGN(const auto bytes, keys.bytes(count * stride, "keys"));
+      curve.keyBytes.assign(bytes.begin(), bytes.end());
+    }
     curve.stride = stride;
-    curve.keyBytes.assign(bytes.begin(), bytes.end());
     c.curves.push_back(std::move(curve));
   }
   return Ok{};
