@@ -3,6 +3,7 @@
 // trips with stated bounds, the real-data traps of sims3_clip.md §6, and hostile input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -755,6 +756,41 @@ TEST(Sims3Hostile, HugeCountsAreTooLargeBeforeAllocating) {
   auto c = refpackDecompress(r);
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code, ErrorCode::TooLarge) << c.error().describe();
+}
+
+// A curve's keys are charged to the budget, key by key, whether they are read in place or through a
+// sub-reader; keys that run past the blob are an error naming the curve and its frame count.
+TEST(Sims3Hostile, CurveKeysAreChargedAndKeysPastTheBlobNameTheirCurve) {
+  Provenance warn;
+  auto file = parse(s3Bytes("synthetic_a_synthetic_test_x.clip"), warn);
+  ASSERT_TRUE(file);
+  const auto keyed = std::find_if(file->curves.begin(), file->curves.end(), [](const ClipCurve& c) { return c.stride > 0; });
+  ASSERT_NE(keyed, file->curves.end());
+  const size_t at = static_cast<size_t>(keyed - file->curves.begin());
+  auto charged = [](const ClipFile& clip) {
+    const auto bytes = serializeClip(clip);
+    ByteReader r(bytes);
+    Budget budget;
+    r.setBudget(&budget);
+    Provenance w;
+    EXPECT_TRUE(parseClip(r, w));
+    return budget.used();
+  };
+  ClipFile longer = *file;
+  ClipCurve& curve = longer.curves[at];
+  curve.keyBytes.insert(curve.keyBytes.end(), curve.keyBytes.end() - curve.stride, curve.keyBytes.end());
+  ++curve.frameCount;
+  EXPECT_EQ(charged(longer) - charged(*file), curve.stride);
+
+  ClipFile past = *file;
+  past.curves.back().frameCount = 0xFFFF;
+  const size_t last = past.curves.size() - 1;
+  ASSERT_GT(past.curves[last].stride, 0u) << "the last curve has keys";
+  const auto bytes = serializeClip(past);
+  Provenance w;
+  auto parsed = parse(bytes, w);
+  ASSERT_FALSE(parsed);
+  EXPECT_NE(parsed.error().path.find(fmt::format("curve[{}]/frameCount", last)), std::string::npos) << parsed.error().describe();
 }
 
 enum class Kind { Clip, Rig, Package };

@@ -93,6 +93,18 @@ Kind kindOf(uint8_t type) {
   }
 }
 
+// A channel's keys, sized once and written in place: push_back's capacity test and end pointer per
+// key cost more than the key (value(k) gives a key's value).
+template <class T, class Value>
+void fillKeys(Keys<T>& out, const std::vector<ClipKey>& keys, float dt, const Value& value) {
+  out.times.resize(keys.size());
+  out.values.resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    out.times[i] = keys[i].frame * dt;
+    out.values[i] = value(keys[i]);
+  }
+}
+
 }  // namespace
 
 const char* clip::eventTypeName(uint16_t type) {
@@ -141,12 +153,7 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
       ScalarChannel s;
       s.name = fmt::format("0x{:08X}", curve.trackKey);
       s.target = "morph/driver (low 32 bits of FNV64 of its name)";
-      s.keys.times.reserve(keys.size());
-      s.keys.values.reserve(keys.size());
-      for (const ClipKey& k : keys) {
-        s.keys.times.push_back(k.frame * dt);
-        s.keys.values.push_back(k.v[0]);
-      }
+      fillKeys(s.keys, keys, dt, [](const ClipKey& k) { return k.v[0]; });
       anim.scalars.push_back(std::move(s));
       continue;
     }
@@ -163,31 +170,22 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
         warn.warn("duplicate-curve", fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
         continue;
       }
-      t.translation.times.reserve(keys.size());
-      t.translation.values.reserve(keys.size());
-      for (const ClipKey& k : keys) {
-        t.translation.times.push_back(k.frame * dt);
-        t.translation.values.emplace_back(k.v[0], k.v[1], k.v[2]);
-      }
+      fillKeys(t.translation, keys, dt, [](const ClipKey& k) { return glm::vec3(k.v[0], k.v[1], k.v[2]); });
     } else {
       if (!t.rotation.empty()) {
         warn.warn("duplicate-curve", fmt::format("curve {}: a second rotation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
         continue;
       }
-      t.rotation.times.reserve(keys.size());
-      t.rotation.values.reserve(keys.size());
-      for (const ClipKey& k : keys) {
+      fillKeys(t.rotation, keys, dt, [&zeroQuats](const ClipKey& k) {
         glm::quat q(k.v[3], k.v[0], k.v[1], k.v[2]);  // stored x, y, z, w (R4)
         const float len = glm::length(q);
         if (!(len > 1e-6f) || !std::isfinite(len)) {
           ++zeroQuats;
-          q = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-        } else {
-          q /= len;  // renormalised after decoding (R4)
+          return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
         }
-        t.rotation.times.push_back(k.frame * dt);
-        t.rotation.values.push_back(q);
-      }
+        q /= len;  // renormalised after decoding (R4)
+        return q;
+      });
     }
   }
   if (badIndices > 0) warn.warn("palette-index", fmt::format("{} palette indices point past the {}-float palette; read as 0", badIndices, c.palette.size()));
