@@ -233,6 +233,38 @@ TEST(Bind, ResolvesByIdThenHashThenNameThenPosition) {
   EXPECT_NE(rig.provenance.warnings[0].message.find("'nobody' id 77"), std::string::npos);
 }
 
+// Tracks after a dropped one (unbound, or a second for a bone) move down in their order, each with
+// its own keys.
+TEST(Bind, TracksAfterADroppedOneMoveDownWithTheirKeys) {
+  Rig rig = smallRig();
+  rig.animations.clear();
+  std::vector<Animation> anims(1);
+  anims[0].name = "a";
+  auto track = [](const char* name, float time) {
+    BoneTrack t;
+    t.target.name = name;
+    t.rotation.times = {time};
+    t.rotation.values = {glm::quat(1, 0, 0, 0)};
+    return t;
+  };
+  for (auto [name, time] : {std::pair{"root", 1.0f}, {"nobody", 2.0f}, {"spine", 3.0f}, {"root", 4.0f}, {"head", 5.0f}}) {
+    anims[0].tracks.push_back(track(name, time));
+  }
+  auto report = bindAnimations(rig, anims);
+  ASSERT_TRUE(report) << report.error().describe();
+  EXPECT_EQ(report->bound, 3u);
+  ASSERT_EQ(rig.animations.size(), 1u);
+  const auto& t = rig.animations[0].tracks;
+  ASSERT_EQ(t.size(), 3u);
+  const int32_t bones[] = {0, 1, 2};
+  const float times[] = {1.0f, 3.0f, 5.0f};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(t[i].bone, bones[i]) << i;
+    ASSERT_EQ(t[i].rotation.times.size(), 1u) << i;
+    EXPECT_EQ(t[i].rotation.times[0], times[i]) << i;
+  }
+}
+
 TEST(Bind, JointPositionFollowsThePaletteOrder) {
   Rig rig = smallRig();
   rig.animations.clear();
