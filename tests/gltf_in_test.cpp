@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -291,13 +292,19 @@ std::string base64(const std::vector<uint8_t>& bytes) {
 // Accessors over one buffer, each in its own 4-aligned view; the buffer goes in a data: URI.
 class Builder {
  public:
+  // `stride` > 0: each element `stride` bytes after the last, the gap zeros, as in an interleaved view.
   template <class T>
-  int add(const std::vector<T>& values, size_t count, int componentType, const char* type, bool normalized = false) {
+  int add(const std::vector<T>& values, size_t count, int componentType, const char* type, bool normalized = false, size_t stride = 0) {
     while (bin_.size() % 4 != 0) bin_.push_back(0);
     const size_t offset = bin_.size();
     const auto* p = reinterpret_cast<const uint8_t*>(values.data());
-    bin_.insert(bin_.end(), p, p + values.size() * sizeof(T));
-    views_.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(T)}});
+    const size_t element = values.size() * sizeof(T) / count;
+    for (size_t i = 0; i < count; ++i) {
+      bin_.insert(bin_.end(), p + i * element, p + (i + 1) * element);
+      if (stride > element) bin_.insert(bin_.end(), stride - element, uint8_t{0});
+    }
+    views_.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bin_.size() - offset}});
+    if (stride > 0) views_.back()["byteStride"] = stride;
     json a = {{"bufferView", views_.size() - 1}, {"componentType", componentType}, {"count", count}, {"type", type}};
     if (normalized) a["normalized"] = true;
     accessors_.push_back(a);
@@ -396,6 +403,33 @@ TEST_P(WeightEncodings, ReadAsTheirNormalisedValues) {
 INSTANTIATE_TEST_SUITE_P(All, WeightEncodings,
                          testing::Values(Encoding{kUByte, kFloat}, Encoding{kUShort, kFloat}, Encoding{kUByte, kUByte}, Encoding{kUByte, kUShort},
                                          Encoding{kUShort, kUByte}, Encoding{kUShort, kUShort}));
+
+// The reader decodes each attribute straight into the mesh: a strided view and normalised integers
+// read as their values, and a normal goes through the normal matrix even when that is the identity
+// (-0 becomes +0, as before the reader stopped copying: the DFF written from it keeps its bytes).
+TEST(GltfInAccessors, StridedAndNormalisedAttributesReadAsTheirValues) {
+  Builder b;
+  const std::vector<float> normals = {-0.0f, 0, 1, 0, -1, 0, 0, 0, 1, 1, 0, 0};
+  const std::vector<uint16_t> uvs = {0, 65535, 65535, 0, 32768, 0, 0, 0};
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3", false, 20)},
+                 {"NORMAL", b.add(normals, 4, kFloat, "VEC3", false, 16)},
+                 {"TEXCOORD_0", b.add(uvs, 4, kUShort, "VEC2", true, 8)},
+                 {"JOINTS_0", b.add(std::vector<uint8_t>(16, 0), 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4", false, 20)}}},
+               {"indices", b.add(std::vector<uint16_t>{0, 1, 2, 2, 1, 3}, 6, kUShort, "SCALAR")}};
+  auto asset = readText(b.finish(skinnedDoc(b, prim)));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Mesh& m = asset->rigs[0].meshes[0];
+  EXPECT_EQ(m.positions, (std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}));
+  EXPECT_EQ(m.normals, (std::vector<glm::vec3>{{0, 0, 1}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}}));
+  EXPECT_FALSE(std::signbit(m.normals[0].x));
+  ASSERT_EQ(m.uvs.size(), 4u);
+  EXPECT_EQ(m.uvs[0], glm::vec2(0, 1));
+  EXPECT_EQ(m.uvs[1], glm::vec2(1, 0));
+  EXPECT_FLOAT_EQ(m.uvs[2].x, 32768.0f / 65535.0f);
+  EXPECT_EQ(m.influenceOffsets, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+}
 
 // One quad, drawn as `mode` with `indices` (empty: non-indexed).
 Result<Asset> quad(int mode, const std::vector<uint32_t>& indices, int indexType = kUShort) {

@@ -37,16 +37,7 @@ const char* componentName(int c) {
 
 bool listed(std::initializer_list<int> list, int v) { return std::find(list.begin(), list.end(), v) != list.end(); }
 
-// Where an accessor's elements lie, all checked.
-struct Span {
-  const uint8_t* first = nullptr;
-  size_t count = 0;
-  size_t stride = 0;
-  int components = 0;
-  int componentType = 0;
-  size_t componentSize = 0;
-  bool normalized = false;
-};
+using Span = AccessorView;
 
 Result<Span> locate(const Document& doc, ReadContext& ctx, int index, const AccessorRules& rules, const std::string& usedAs,
                     size_t outBytesPerComponent) {
@@ -160,20 +151,34 @@ Result<size_t> accessorCount(const Document& doc, int index, const std::string& 
   return doc.model.accessors[static_cast<size_t>(index)].count;
 }
 
+float AccessorView::floatAt(size_t i, int c) const { return component(*this, first + i * stride + static_cast<size_t>(c) * componentSize); }
+
+uint32_t AccessorView::uintAt(size_t i, int c) const { return unsignedComponent(*this, first + i * stride + static_cast<size_t>(c) * componentSize); }
+
+void AccessorView::floatsInto(uint8_t* out) const {
+  const size_t values = count * static_cast<size_t>(components);
+  if (componentType == TINYGLTF_COMPONENT_TYPE_FLOAT && stride == sizeof(float) * static_cast<size_t>(components)) {
+    std::memcpy(out, first, values * sizeof(float));  // tightly packed floats, as exporters write them
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    for (int c = 0; c < components; ++c, out += sizeof(float)) {
+      const float v = floatAt(i, c);
+      std::memcpy(out, &v, sizeof(float));
+    }
+  }
+}
+
+Result<AccessorView> viewAccessor(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules, const std::string& usedAs) {
+  return locate(doc, ctx, accessor, rules, usedAs, sizeof(float));
+}
+
 Result<std::vector<float>> readFloats(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules,
                                       const std::string& usedAs, int& components) {
   RP_ASSIGN(const Span s, locate(doc, ctx, accessor, rules, usedAs, sizeof(float)));
   components = s.components;
   std::vector<float> out(s.count * static_cast<size_t>(s.components));
-  if (s.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT && s.stride == sizeof(float) * static_cast<size_t>(s.components)) {
-    if (!out.empty()) std::memcpy(out.data(), s.first, out.size() * sizeof(float));  // tightly packed floats, as exporters write them
-    return out;
-  }
-  float* o = out.data();
-  for (size_t i = 0; i < s.count; ++i) {
-    const uint8_t* p = s.first + i * s.stride;
-    for (int c = 0; c < s.components; ++c, p += s.componentSize) *o++ = component(s, p);
-  }
+  if (!out.empty()) s.floatsInto(reinterpret_cast<uint8_t*>(out.data()));
   return out;
 }
 

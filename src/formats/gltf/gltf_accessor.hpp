@@ -23,6 +23,27 @@ struct AccessorRules {
   bool integersMustBeNormalized = false;      // an integer encoding must carry normalized: true
 };
 
+// Where an accessor's elements lie in their buffer, every bound checked (and what readFloats() would
+// allocate charged to the Budget): for a reader that decodes them straight into its own arrays
+// rather than through a vector it then copies.
+struct AccessorView {
+  const uint8_t* first = nullptr;
+  size_t count = 0;
+  size_t stride = 0;
+  int components = 0;
+  int componentType = 0;
+  size_t componentSize = 0;
+  bool normalized = false;
+
+  // Component c of element i, as readFloats() and readUints() give it.
+  float floatAt(size_t i, int c) const;
+  uint32_t uintAt(size_t i, int c) const;
+  // Every value as readFloats() gives them, count × components floats written at `out` (bytes, so
+  // that the caller's array of vectors of floats is filled without aliasing it as floats).
+  void floatsInto(uint8_t* out) const;
+};
+Result<AccessorView> viewAccessor(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules, const std::string& usedAs);
+
 // The accessor's values as floats, `components` per element; normalised integers are scaled
 // (unsigned to [0, 1], signed to [-1, 1], the glTF rule), plain integers kept as their value.
 Result<std::vector<float>> readFloats(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules,
