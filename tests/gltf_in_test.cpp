@@ -431,6 +431,22 @@ TEST(GltfInAccessors, StridedAndNormalisedAttributesReadAsTheirValues) {
   EXPECT_EQ(m.influenceOffsets, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
 }
 
+// A weighted joint number beyond the skin's joints (each joint's bone is looked up once, in a table
+// of the skin's joints) is an error naming the set and the vertex; a joint of weight 0 is not read.
+TEST(GltfInAccessors, AJointBeyondTheSkinIsAnError) {
+  Builder b;
+  const std::vector<uint8_t> joints = {0, 9, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+  const std::vector<float> weights = {1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(joints, 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(weights, 4, kFloat, "VEC4")}}}};
+  auto bad = readText(b.finish(skinnedDoc(b, prim)));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().describe().find("JOINTS_0"), std::string::npos) << bad.error().describe();
+  EXPECT_NE(bad.error().describe().find("vertex 1 names joint 2, but the skin has 2"), std::string::npos) << bad.error().describe();
+}
+
 // One quad, drawn as `mode` with `indices` (empty: non-indexed).
 Result<Asset> quad(int mode, const std::vector<uint32_t>& indices, int indexType = kUShort) {
   Builder b;

@@ -103,38 +103,6 @@ Result<Span> locate(const Document& doc, ReadContext& ctx, int index, const Acce
   return s;
 }
 
-template <class T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));  // glTF is little-endian, as every host rigport builds for
-  return v;
-}
-
-float component(const Span& s, const uint8_t* p) {
-  switch (s.componentType) {
-    case TINYGLTF_COMPONENT_TYPE_FLOAT: return load<float>(p);
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return s.normalized ? quant::unormToFloat(*p, 8) : static_cast<float>(*p);
-    case TINYGLTF_COMPONENT_TYPE_BYTE: return s.normalized ? quant::snormToFloat(*p, 8) : static_cast<float>(static_cast<int8_t>(*p));
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-      const auto u = load<uint16_t>(p);
-      return s.normalized ? quant::unormToFloat(u, 16) : static_cast<float>(u);
-    }
-    case TINYGLTF_COMPONENT_TYPE_SHORT: {
-      const auto u = load<uint16_t>(p);
-      return s.normalized ? quant::snormToFloat(u, 16) : static_cast<float>(static_cast<int16_t>(u));
-    }
-    default: return static_cast<float>(load<uint32_t>(p));
-  }
-}
-
-uint32_t unsignedComponent(const Span& s, const uint8_t* p) {
-  switch (s.componentType) {
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return *p;
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: return load<uint16_t>(p);
-    default: return load<uint32_t>(p);
-  }
-}
-
 }  // namespace
 
 Error fieldError(const Document& doc, std::string path, ErrorCode code, std::string message) {
@@ -150,10 +118,6 @@ Result<size_t> accessorCount(const Document& doc, int index, const std::string& 
   }
   return doc.model.accessors[static_cast<size_t>(index)].count;
 }
-
-float AccessorView::floatAt(size_t i, int c) const { return component(*this, first + i * stride + static_cast<size_t>(c) * componentSize); }
-
-uint32_t AccessorView::uintAt(size_t i, int c) const { return unsignedComponent(*this, first + i * stride + static_cast<size_t>(c) * componentSize); }
 
 void AccessorView::floatsInto(uint8_t* out) const {
   const size_t values = count * static_cast<size_t>(components);
@@ -190,7 +154,7 @@ Result<std::vector<uint32_t>> readUints(const Document& doc, ReadContext& ctx, i
   uint32_t* o = out.data();
   for (size_t i = 0; i < s.count; ++i) {
     const uint8_t* p = s.first + i * s.stride;
-    for (int c = 0; c < s.components; ++c, p += s.componentSize) *o++ = unsignedComponent(s, p);
+    for (int c = 0; c < s.components; ++c, p += s.componentSize) *o++ = s.unsignedAt(p);
   }
   return out;
 }

@@ -273,6 +273,13 @@ class MeshBuilder {
     // 0.01 leaves the rounding of 8-bit normalised weights alone.
     roomFor(mesh.influences, n * joints.size() * 4);  // charged above; vertices' zero weights leave some unused
     roomFor(mesh.influenceOffsets, n);
+    // Each skin joint's bone, once rather than per weight. A folded compensation joint
+    // (gltf_skeleton.cpp) weighs for the bone it carries.
+    std::vector<int> boneOfJoint(skin->joints.size());
+    for (size_t j = 0; j < boneOfJoint.size(); ++j) {
+      const size_t node = static_cast<size_t>(skin->joints[j]);
+      boneOfJoint[j] = layout.boneOfNode[node] >= 0 ? layout.boneOfNode[node] : layout.translationOfNode[node];
+    }
     size_t offSum = 0, worstVertex = 0;
     float worstSum = 1.0f;
     for (size_t v = 0; v < n; ++v) {
@@ -282,14 +289,11 @@ class MeshBuilder {
           const float weight = weights[s].floatAt(v, c);
           if (weight == 0.0f) continue;
           const uint32_t joint = joints[s].uintAt(v, c);
-          if (joint >= skin->joints.size()) {
+          if (joint >= boneOfJoint.size()) {
             return fieldError(doc_, fmt::format("{}.attributes.JOINTS_{}", at, s), ErrorCode::BadValue,
                               fmt::format("vertex {} names joint {}, but the skin has {}", v, joint, skin->joints.size()));
           }
-          // A folded compensation joint (gltf_skeleton.cpp) weighs for the bone it carries.
-          const size_t node = static_cast<size_t>(skin->joints[joint]);
-          const int bone = layout.boneOfNode[node] >= 0 ? layout.boneOfNode[node] : layout.translationOfNode[node];
-          mesh.influences.push_back(Influence{static_cast<uint32_t>(bone), weight});
+          mesh.influences.push_back(Influence{static_cast<uint32_t>(boneOfJoint[joint]), weight});
           sum += weight;
         }
       }
