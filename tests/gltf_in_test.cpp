@@ -456,8 +456,9 @@ Result<Asset> quad(int mode, const std::vector<uint32_t>& indices, int indexType
                  {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4")}}},
                {"mode", mode}};
   if (!indices.empty()) {
-    prim["indices"] = indexType == kUInt ? b.add(indices, indices.size(), kUInt, "SCALAR")
-                                         : b.add(std::vector<uint16_t>(indices.begin(), indices.end()), indices.size(), kUShort, "SCALAR");
+    prim["indices"] = indexType == kUInt    ? b.add(indices, indices.size(), kUInt, "SCALAR")
+                      : indexType == kUByte ? b.add(std::vector<uint8_t>(indices.begin(), indices.end()), indices.size(), kUByte, "SCALAR")
+                                            : b.add(std::vector<uint16_t>(indices.begin(), indices.end()), indices.size(), kUShort, "SCALAR");
   }
   return readText(b.finish(skinnedDoc(b, prim)));
 }
@@ -469,6 +470,9 @@ TEST(GltfInModes, StripsAndFansBecomeTriangleLists) {
   auto fan = quad(6, {0, 1, 3, 2}, kUInt);
   ASSERT_TRUE(fan.ok()) << fan.error().describe();
   EXPECT_EQ(fan->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 3, 0, 3, 2}));
+  auto bytes = quad(4, {0, 1, 2, 2, 1, 3}, kUByte);  // each index type is decoded by its own loop
+  ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
+  EXPECT_EQ(bytes->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 2, 2, 1, 3}));
   auto plain = quad(4, {});  // non-indexed: vertices 0..3 in order, the last incomplete triangle dropped
   ASSERT_TRUE(plain.ok()) << plain.error().describe();
   EXPECT_EQ(plain->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 2}));

@@ -152,10 +152,21 @@ Result<std::vector<uint32_t>> readUints(const Document& doc, ReadContext& ctx, i
   components = s.components;
   std::vector<uint32_t> out(s.count * static_cast<size_t>(s.components));
   uint32_t* o = out.data();
-  for (size_t i = 0; i < s.count; ++i) {
-    const uint8_t* p = s.first + i * s.stride;
-    for (int c = 0; c < s.components; ++c, p += s.componentSize) *o++ = s.unsignedAt(p);
-  }
+  // The component type chosen once, not per value: index lists are the longest accessors.
+  const auto decode = [&](auto component) {
+    using T = decltype(component);
+    for (size_t i = 0; i < s.count; ++i) {
+      const uint8_t* p = s.first + i * s.stride;
+      for (int c = 0; c < s.components; ++c, p += sizeof(T)) {
+        T v;
+        std::memcpy(&v, p, sizeof(T));  // little-endian, as AccessorView::load
+        *o++ = v;
+      }
+    }
+  };
+  if (s.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) decode(uint8_t{});
+  else if (s.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) decode(uint16_t{});
+  else decode(uint32_t{});
   return out;
 }
 
