@@ -94,6 +94,28 @@ TEST(ByteReader, ScopesNestAndUnwind) {
   EXPECT_EQ(r.path(), "Clump");
 }
 
+TEST(ByteReader, SubReaderPathsNameEverySegmentAndIndex) {
+  const uint8_t data[8] = {};
+  ByteReader root(data);  // no path: the first segment is the whole path
+  auto pkg = root.sub(8, {"ANPK", 0});
+  ASSERT_TRUE(pkg);
+  EXPECT_EQ(pkg->path(), "ANPK[0]");
+  auto track = pkg->sub(8, {"CPAN", std::numeric_limits<int64_t>::max()});
+  ASSERT_TRUE(track);
+  EXPECT_EQ(track->path(), "ANPK[0]/CPAN[9223372036854775807]");
+  auto keys = track->sub(8, "keys");
+  ASSERT_TRUE(keys);
+  EXPECT_EQ(keys->path(), "ANPK[0]/CPAN[9223372036854775807]/keys");
+  auto same = keys->sub(8, "");  // an empty segment adds nothing
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->path(), keys->path());
+  auto k = same->u32({"k", 12});
+  ASSERT_TRUE(k);
+  auto past = same->u64({"k", 13});
+  ASSERT_FALSE(past);
+  EXPECT_EQ(past.error().path, "ANPK[0]/CPAN[9223372036854775807]/keys/k[13]");
+}
+
 TEST(ByteReader, SubReaderIsBoundedAndParentResumesAfterIt) {
   const uint8_t data[] = {1, 2, 3, 4, 5, 6};
   ByteReader r(data, Endian::Little, 10);

@@ -292,6 +292,48 @@ TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
   EXPECT_EQ(strict.animations[0].tracks[0].rotation.times.size(), 4u) << "strict changes nothing";
 }
 
+// The repair looks for zero rotation keys and keys out of float range four at a time in SSE2 lanes
+// (core/repair.cpp): in every lane and in the tail after the lanes, a zero key (+0 or -0) is
+// dropped and one whose squared length is no normal float (tiny, huge, denormal) rescaled to unit
+// length; every other key is left as it was.
+TEST(Repair, ZeroAndOutOfRangeRotationKeysAreFoundInEveryLane) {
+  const glm::quat turn = glm::angleAxis(0.3f, glm::vec3(0, 0, 1));
+  struct Odd {
+    glm::quat key;
+    bool dropped;
+  };
+  for (const Odd& odd : {Odd{glm::quat(0, 0, 0, 0), true}, Odd{glm::quat(-0.0f, -0.0f, -0.0f, -0.0f), true},
+                         Odd{glm::quat(1e-30f, 1e-30f, 0, 0), false}, Odd{glm::quat(1e30f, 1e30f, 1, 0), false},
+                         Odd{glm::quat(0, 1e-45f, 0, 0), false}}) {
+    for (size_t count : {1u, 3u, 4u, 5u, 8u, 9u, 13u}) {
+      for (size_t at = 0; at < count; ++at) {
+        SCOPED_TRACE(::testing::Message() << "key " << at << " of " << count << ": " << odd.key.x << " " << odd.key.y << " " << odd.key.z
+                                          << " " << odd.key.w);
+        Rig r = rig();
+        BoneTrack& t = r.animations[0].tracks[0];
+        t.rotation.times.clear();
+        t.rotation.values.clear();
+        for (size_t k = 0; k < count; ++k) {
+          t.rotation.times.push_back(0.1f * static_cast<float>(k));
+          t.rotation.values.push_back(k == at ? odd.key : turn);
+        }
+        ASSERT_TRUE(repairRig(r));
+        ASSERT_EQ(t.rotation.values.size(), odd.dropped ? count - 1 : count);
+        for (size_t k = 0; k < t.rotation.values.size(); ++k) {
+          if (!odd.dropped && k == at) {
+            EXPECT_NEAR(glm::length(t.rotation.values[k]), 1.0f, 1e-6f) << "rescaled";
+          } else {
+            EXPECT_EQ(t.rotation.values[k], turn) << "key " << k;
+          }
+        }
+        const Warning* w = warning(r, "repaired-key");
+        ASSERT_NE(w, nullptr);
+        EXPECT_NE(w->message.find(odd.dropped ? "1 key(s)" : "1 rotation key(s) too long or too short"), std::string::npos) << w->message;
+      }
+    }
+  }
+}
+
 TEST(Repair, KeysAShiftPushesBeyondFloatsRangeAreDropped) {
   Rig r = rig();
   BoneTrack& t = r.animations[0].tracks[0];

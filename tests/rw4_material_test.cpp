@@ -380,3 +380,29 @@ TEST(Rw4MaterialCli, TxdOptionTakesATextureArenaAndNoTexturesReadsNone) {
   const test::ValidatorRun v = test::validateGltfFile(alone + "/given/DIST_sky.glb");
   EXPECT_TRUE(v.ok) << v.output;
 }
+
+// A texture arena whose TableOfContents gives the texture a name of its own (not "0x<guid>.Texture")
+// still binds by the entry's GUID, which the material channel names: the binding goes by the TOC
+// GUID (docs/rw4_materials.md §3), the name is only what the file calls it. `info` shows both.
+TEST(Rw4MaterialCli, ATextureTheTableOfContentsNamesOtherwiseBindsByItsGuid) {
+  const std::string dir = test::scratchDir("rw4_material_toc_name");
+  writeFile(dir + "/DIST_sky.psg", modelArena());
+  test::Rw4Texture sky = argbTexture(kSkyGuid, 40);
+  sky.tocName = "sky_sanitariumdlc_night.Texture";
+  writeFile(dir + "/DIST_sky_Textures.psg", test::writeTextureArena({argbTexture(kMoonGuid, 90), sky}));
+  const test::CliRun run = test::runCli("convert " + test::quote(dir + "/DIST_sky.psg") + " -o " + test::quote(dir + "/out"));
+  ASSERT_EQ(run.code, 0) << run.text;
+  const tinygltf::Model m = test::loadGlbModel(dir + "/out/DIST_sky.glb");
+  const int bound = m.materials.at(0).pbrMetallicRoughness.baseColorTexture.index;
+  ASSERT_GE(bound, 0) << run.text;
+  EXPECT_EQ(imagePixels(m, bound), argbPixels(40)) << "the texture of the sky's GUID, not the moon's";
+  EXPECT_EQ(m.images.at(static_cast<size_t>(m.textures.at(static_cast<size_t>(bound)).source)).name, "sky_sanitariumdlc_night.Texture");
+
+  const test::CliRun info = test::runCli("info --json " + test::quote(dir + "/DIST_sky_Textures.psg"), test::Capture::StdoutOnly);
+  ASSERT_EQ(info.code, 0) << info.text;
+  const nlohmann::json textures = nlohmann::json::parse(info.text)[0]["textures"];
+  ASSERT_EQ(textures.size(), 2u) << info.text;
+  EXPECT_FALSE(textures[0].contains("id")) << "a GUID name needs no id";
+  EXPECT_EQ(textures[1]["name"], "sky_sanitariumdlc_night.Texture");
+  EXPECT_EQ(textures[1]["id"], fmt::format("0x{:016x}", kSkyGuid));
+}

@@ -50,15 +50,18 @@ void printClips(const std::vector<Animation>& animations) {
   }
 }
 
+// A texture's name, and the id materials may bind it by when it has one.
+std::string textureLabel(const Texture& t) { return t.id.empty() ? printable(t.name) : fmt::format("{} ({})", printable(t.name), printable(t.id)); }
+
 // A texture file's textures, or those a rig's materials bound (missing ones are warnings).
 void printTextures(const std::vector<Texture>& textures) {
   size_t width = 7;
-  for (const Texture& t : textures) width = std::max(width, printable(t.name).size());
+  for (const Texture& t : textures) width = std::max(width, textureLabel(t).size());
   fmt::print("  textures        {}\n", textures.size());
   fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", "texture", width, "size", "format", "mips", "alpha", "file");
   for (const Texture& t : textures) {
     const ImageLevel& l = t.image.levels.front();
-    fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", printable(t.name), width, fmt::format("{}x{}", l.width, l.height), t.pixelFormat,
+    fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", textureLabel(t), width, fmt::format("{}x{}", l.width, l.height), t.pixelFormat,
                t.image.levels.size(), alphaModeName(t.image.alpha), printable(t.file));
   }
 }
@@ -69,6 +72,7 @@ Json texturesToJson(const std::vector<Texture>& textures) {
     const ImageLevel& l = t.image.levels.front();
     out.push_back(Json{{"name", t.name}, {"width", l.width}, {"height", l.height}, {"format", t.pixelFormat},
                        {"mips", t.image.levels.size()}, {"alpha", alphaModeName(t.image.alpha)}, {"file", t.file}});
+    if (!t.id.empty()) out.back()["id"] = t.id;
   }
   return out;
 }

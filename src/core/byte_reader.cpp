@@ -2,24 +2,42 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 namespace rigport {
 
 namespace {
 
-// Appends "name" or "name[index]" without fmt: every sub-reader and scope makes one, tens of
+// "name" or "name[index]" as pieces, without fmt: every sub-reader and scope makes one, tens of
 // thousands in a clip package, where fmt::format took more time than reading the keys.
+struct FieldText {
+  std::string_view name;
+  int64_t index;
+  size_t digitCount = 0;  // of the index, when it is not negative
+  explicit FieldText(Field f) : name(f.name), index(f.index) {
+    char digits[24];
+    if (index >= 0) digitCount = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits);
+  }
+  size_t size() const { return name.size() + (index >= 0 ? digitCount + 2 : 0); }
+  char* write(char* to) const {
+    to = std::copy(name.begin(), name.end(), to);
+    if (index < 0) return to;
+    *to++ = '[';
+    to = std::to_chars(to, to + digitCount, index).ptr;
+    *to++ = ']';
+    return to;
+  }
+};
+
 void appendField(std::string& out, Field f) {
-  out += f.name;
-  if (f.index < 0) return;
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, f.index).ptr;
-  out += '[';
-  out.append(digits, end);
-  out += ']';
+  const FieldText text(f);
+  const size_t old = out.size();
+  out.resize(old + text.size());
+  text.write(out.data() + old);
 }
 
 }  // namespace
@@ -34,14 +52,15 @@ ByteReader::ByteReader(std::span<const uint8_t> data, Endian endian, uint64_t fi
                        std::string path)
     : data_(data), base_(fileOffset), endian_(endian), path_(std::move(path)) {}
 
+// Sized once and written in place: each sub-reader makes one (three per track of a 1,000-clip IFP,
+// whose appends piece by piece were 21 M instructions besides their allocations).
 std::string ByteReader::fieldPath(Field f) const {
   if (path_.empty()) return f.str();
   if (f.name[0] == '\0' && f.index < 0) return path_;  // an empty segment
-  std::string path;
-  path.reserve(path_.size() + 1 + std::strlen(f.name) + 22);  // "[" + 19 digits and a sign + "]"
-  path += path_;
-  path += '/';
-  appendField(path, f);
+  const FieldText text(f);
+  std::string path(path_.size() + 1 + text.size(), '/');
+  std::copy(path_.begin(), path_.end(), path.begin());
+  text.write(path.data() + path_.size() + 1);  // after the '/'
   return path;
 }
 

@@ -1,5 +1,5 @@
 // Four glm::quat keys at a time in SSE2 lanes, one register per component: what the axis change
-// (core/axes.cpp) and key normalisation (core/rig.cpp) share. Each operation is glm's, in the same
+// (core/axes.cpp), key normalisation (core/rig.cpp) and the repair's look at keys (core/repair.cpp) share. Each operation is glm's, in the same
 // IEEE order, so a lane gives bit for bit what glm gives one key (both callers' tests compare with
 // memcmp). Only where platform/simd.hpp compiles SSE2 lanes.
 #pragma once
@@ -36,12 +36,16 @@ inline void store(Quats q, glm::quat* keys) {
   _mm_storeu_ps(at + 12, q.w);
 }
 
-// glm::normalize: length = sqrt((w*w + x*x) + (y*y + z*z)); at or below 0 the identity (NaN compares
-// false, as in glm, and stays NaN); else each component times 1 / length.
+// glm::dot(q, q): (w*w + x*x) + (y*y + z*z).
+inline __m128 squaredLength(const Quats& q) {
+  return _mm_add_ps(_mm_add_ps(_mm_mul_ps(q.w, q.w), _mm_mul_ps(q.x, q.x)), _mm_add_ps(_mm_mul_ps(q.y, q.y), _mm_mul_ps(q.z, q.z)));
+}
+
+// glm::normalize: length = sqrt(dot(q, q)); at or below 0 the identity (NaN compares false, as in
+// glm, and stays NaN); else each component times 1 / length.
 inline Quats normalize(const Quats& q) {
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f);
-  const __m128 dot = _mm_add_ps(_mm_add_ps(_mm_mul_ps(q.w, q.w), _mm_mul_ps(q.x, q.x)), _mm_add_ps(_mm_mul_ps(q.y, q.y), _mm_mul_ps(q.z, q.z)));
-  const __m128 len = _mm_sqrt_ps(dot);
+  const __m128 len = _mm_sqrt_ps(squaredLength(q));
   const __m128 degenerate = _mm_cmple_ps(len, zero);
   const __m128 inv = _mm_div_ps(one, len);
   const auto pick = [&](__m128 scaled, __m128 identity) { return _mm_or_ps(_mm_and_ps(degenerate, identity), _mm_andnot_ps(degenerate, scaled)); };

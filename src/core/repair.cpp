@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 
 #include <fmt/format.h>
 
 #include "core/finite_scan.hpp"
+#include "core/quat_lanes.hpp"
 #include "core/validate.hpp"
 
 namespace rigport {
@@ -280,29 +283,58 @@ bool damagedKey(const Keys<T>& keys, size_t k) {
          (tangents && (!finite(keys.inTangents[k]) || !finite(keys.outTangents[k])));
 }
 
-// Whether a quaternion of `values` is zero, in a pass without early exit (as anyNonFinite).
-bool anyZero(const std::vector<glm::quat>& values) {
-  uint32_t zero = 0;
-  for (const glm::quat& q : values) zero |= static_cast<uint32_t>((q.x == 0.0f) & (q.y == 0.0f) & (q.z == 0.0f) & (q.w == 0.0f));
-  return zero != 0;
+// A finite rotation key whose float squared length overflows or underflows (components near
+// FLT_MAX, or denormal): the exporter's float arithmetic (axis change, normalisation) would turn it
+// into a zero or NaN quaternion. Its direction, all a rotation key means, fits in double.
+bool outOfFloatRange(const glm::quat& q) { return !std::isnormal(glm::dot(q, q)); }
+
+// Whether a key is outOfFloatRange, in a pass without early exit: std::isnormal of the squared
+// length is its exponent bits, neither all clear (zero, denormal) nor all set (infinite, NaN). Four
+// keys at a time in SSE2 lanes where the build has them, each squared length glm::dot's in glm's
+// order (core/quat_lanes.hpp); key by key with a branch, and with the zero look below four compares
+// a key, the looks were 36 M instructions of a 1,000-clip IFP's repair, and nearly no key is out.
+bool anyOutOfFloatRange(const std::vector<glm::quat>& values) {
+  size_t k = 0;
+  uint32_t out = 0;
+#if RIGPORT_SSE2_LANES
+  const __m128i exponent = _mm_set1_epi32(0x7F800000), clear = _mm_setzero_si128();
+  __m128i bad = clear;
+  for (; k + 4 <= values.size(); k += 4) {
+    const __m128i e = _mm_and_si128(_mm_castps_si128(lanes::squaredLength(lanes::load(values.data() + k))), exponent);
+    bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi32(e, clear), _mm_cmpeq_epi32(e, exponent)));
+  }
+  out = static_cast<uint32_t>(_mm_movemask_epi8(bad));
+#endif
+  for (; k < values.size(); ++k) out |= static_cast<uint32_t>(outOfFloatRange(values[k]));
+  return out != 0;
+}
+
+// Whether a quaternion of `values` is zero. A zero key's squared length is 0, out of float range,
+// so only where a key is (`outOfRange`, anyOutOfFloatRange's answer; nearly never) are the keys
+// compared one by one.
+bool anyZero(const std::vector<glm::quat>& values, bool outOfRange) {
+  return outOfRange &&
+         std::any_of(values.begin(), values.end(), [](const glm::quat& q) { return q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f; });
 }
 template <class T>
-bool anyZero(const std::vector<T>&) { return false; }  // only a rotation key must be non-zero
+bool anyZero(const std::vector<T>&, bool) { return false; }  // only a rotation key must be non-zero
 
 // Whether a key of a consistent channel is damaged (damagedKey): passes over whole arrays that
 // vectorise, where a key at a time with an early exit did not. Every clip's every channel is
-// looked at, and nearly none is damaged.
+// looked at, and nearly none is damaged. `outOfRange`: whether a rotation value is out of float
+// range (anyOutOfFloatRange, looked at once per channel by the caller, which rescales such keys
+// after the drop: dropping keys adds none); false for other channels.
 template <class T>
-bool anyDamagedKey(const Keys<T>& keys) {
+bool anyDamagedKey(const Keys<T>& keys, bool outOfRange) {
   if (!consistent(keys)) return false;
-  return anyNonFinite(keys.times) || anyNonFinite(keys.values) || anyZero(keys.values) || anyNonFinite(keys.inTangents) ||
+  return anyNonFinite(keys.times) || anyNonFinite(keys.values) || anyZero(keys.values, outOfRange) || anyNonFinite(keys.inTangents) ||
          anyNonFinite(keys.outTangents);
 }
 
 // The damaged keys of one channel taken out, the rest kept in order; returns how many went.
 template <class T>
-size_t dropDamagedKeys(Keys<T>& keys) {
-  if (!anyDamagedKey(keys)) return 0;
+size_t dropDamagedKeys(Keys<T>& keys, bool outOfRange) {
+  if (!anyDamagedKey(keys, outOfRange)) return 0;
   const size_t n = keys.times.size();
   const bool tangents = !keys.inTangents.empty();
   size_t kept = 0;
@@ -354,26 +386,39 @@ size_t dropDamagedKeys(MorphWeightTrack& track) {
 
 bool badEventTime(const Event& e) { return !std::isfinite(e.time); }
 
+// The times of one clip, an array at a time: every channel's key times, then each event's time.
+template <class F>
+void forEachTimeArray(const Animation& anim, F see) {
+  for (const BoneTrack& t : anim.tracks) {
+    see(std::span<const float>(t.translation.times));
+    see(std::span<const float>(t.rotation.times));
+    see(std::span<const float>(t.scale.times));
+  }
+  for (const ScalarChannel& c : anim.scalars) see(std::span<const float>(c.keys.times));
+  for (const MorphWeightTrack& m : anim.morphWeights) see(std::span<const float>(m.times));
+  for (const Event& e : anim.events) see(std::span<const float>(&e.time, 1));
+}
+
 // Every key time of every channel and every event time of one clip.
 template <class F>
 void forEachTime(const Animation& anim, F see) {
-  auto keys = [&](const std::vector<float>& times) {
+  forEachTimeArray(anim, [&](std::span<const float> times) {
     for (float t : times) see(t);
-  };
-  for (const BoneTrack& t : anim.tracks) {
-    keys(t.translation.times);
-    keys(t.rotation.times);
-    keys(t.scale.times);
-  }
-  for (const ScalarChannel& c : anim.scalars) keys(c.keys.times);
-  for (const MorphWeightTrack& m : anim.morphWeights) keys(m.times);
-  for (const Event& e : anim.events) see(e.time);
+  });
 }
 
-// A finite rotation key whose float squared length overflows or underflows (components near
-// FLT_MAX, or denormal): the exporter's float arithmetic (axis change, normalisation) would turn it
-// into a zero or NaN quaternion. Its direction, all a rotation key means, fits in double.
-bool outOfFloatRange(const glm::quat& q) { return !std::isnormal(glm::dot(q, q)); }
+// Whether a time of the clip is below 0, in passes without early exit that vectorise: nearly no
+// clip has one, and the least and greatest of every time (std::min and std::max, which do not
+// vectorise) were a tenth of a 1,000-clip IFP's repair.
+bool anyTimeBelowZero(const Animation& anim) {
+  uint32_t below = 0;
+  forEachTimeArray(anim, [&below](std::span<const float> times) {
+    uint32_t here = 0;
+    for (float t : times) here |= static_cast<uint32_t>(t < 0.0f);
+    below |= here;
+  });
+  return below != 0;
+}
 
 size_t outOfFloatRange(const Keys<glm::quat>& keys) {
   return static_cast<size_t>(std::count_if(keys.values.begin(), keys.values.end(), [](const glm::quat& q) { return outOfFloatRange(q); }));
@@ -401,15 +446,16 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
   if (strict) {
     for (size_t t = 0; t < anim.tracks.size(); ++t) {
       const BoneTrack& track = anim.tracks[t];
-      if (anyDamagedKey(track.translation) || anyDamagedKey(track.rotation) || anyDamagedKey(track.scale)) {
+      const bool outOfRange = anyOutOfFloatRange(track.rotation.values);
+      if (anyDamagedKey(track.translation, false) || anyDamagedKey(track.rotation, outOfRange) || anyDamagedKey(track.scale, false)) {
         return notRepaired(fmt::format("animations[{}]/tracks[{}]", a, t), "a key time, value or tangent is not finite");
       }
-      if (outOfFloatRange(track.rotation) > 0) {
+      if (outOfRange && outOfFloatRange(track.rotation) > 0) {
         return notRepaired(fmt::format("animations[{}]/tracks[{}]/rotation", a, t), "a rotation key is too long or too short to normalise in float");
       }
     }
     for (size_t c = 0; c < anim.scalars.size(); ++c) {
-      if (anyDamagedKey(anim.scalars[c].keys)) {
+      if (anyDamagedKey(anim.scalars[c].keys, false)) {
         return notRepaired(fmt::format("animations[{}]/scalars[{}]", a, c), "a key time, value or tangent is not finite");
       }
     }
@@ -429,14 +475,15 @@ Status dropDamagedKeysAndEvents(Rig& rig, Animation& anim, size_t a, bool strict
   std::vector<size_t> tracks, scalars;
   for (size_t t = 0; t < anim.tracks.size(); ++t) {
     BoneTrack& track = anim.tracks[t];
-    const size_t dropped = dropDamagedKeys(track.translation) + dropDamagedKeys(track.rotation) + dropDamagedKeys(track.scale);
-    const size_t scaled = rescaleOutOfRange(track.rotation);
+    const bool outOfRange = anyOutOfFloatRange(track.rotation.values);
+    const size_t dropped = dropDamagedKeys(track.translation, false) + dropDamagedKeys(track.rotation, outOfRange) + dropDamagedKeys(track.scale, false);
+    const size_t scaled = outOfRange ? rescaleOutOfRange(track.rotation) : 0;
     keys += dropped;
     rescaled += scaled;
     if (dropped + scaled > 0) tracks.push_back(t);
   }
   for (size_t c = 0; c < anim.scalars.size(); ++c) {
-    const size_t dropped = dropDamagedKeys(anim.scalars[c].keys);
+    const size_t dropped = dropDamagedKeys(anim.scalars[c].keys, false);
     keys += dropped;
     if (dropped > 0) scalars.push_back(c);
   }
@@ -473,6 +520,7 @@ void shift(Keys<T>& keys, float by) {
 // glTF times start at 0 (ACCESSOR_ANIMATION_INPUT_NEGATIVE): a clip starting before 0 is moved
 // whole, so its keys keep their spacing and the other clips are untouched.
 Status shiftNegativeTimes(Rig& rig, Animation& anim, size_t a, bool strict) {
+  if (!anyTimeBelowZero(anim)) return Ok{};  // as below: no time t < 0 leaves `first` at 0 or more
   float first = std::numeric_limits<float>::infinity();
   float last = -std::numeric_limits<float>::infinity();
   forEachTime(anim, [&](float t) {

@@ -43,6 +43,9 @@ struct Sampler {
 
 struct Texture {
   std::string name;         // as the file stores it; materials name it (matched ignoring case)
+  // Another name materials bind it by, or empty: an RW4 texture whose TableOfContents entry gives a
+  // name of its own keeps the entry's GUID here as "0x<guid>", which Skate's material channels name.
+  std::string id;
   std::string mask;         // the alpha mask's name, or empty (RenderWare)
   std::string pixelFormat;  // the stored layout in the format's words, e.g. "DXT1", "8888", "PAL8"
   std::string file;         // the file it was read from

@@ -43,6 +43,10 @@ class Binder {
     // Then each by its name without extension: an RW4 texture arena's TOC names a texture
     // "0x<guid>.Texture" and a Skate material channel names it "0x<guid>" (docs/rw4_materials.md §3).
     for (size_t i = 0; i < textures.size(); ++i) byName_.emplace(folded(withoutExtension(textures[i]->name)), i);
+    // Last by the id a texture file keeps beside a name of its own (an RW4 TOC entry's GUID).
+    for (size_t i = 0; i < textures.size(); ++i) {
+      if (!textures[i]->id.empty()) byName_.emplace(folded(textures[i]->id), i);
+    }
   }
 
   // The rig.textures index of the texture `name` names, copied in on first use; none when missing.

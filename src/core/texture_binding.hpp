@@ -21,7 +21,8 @@ struct TextureSearch {
 // Each material's colour map (its first texture name) and normal map (Material::normalMap) are
 // looked up among `textures` ignoring case, with the name's own extension or without it (a material
 // naming "skin.dds" takes the texture of skin.dds, named "skin"), then among their names without
-// extension (an RW4 material's "0x<guid>" takes the texture arena's "0x<guid>.Texture"); the first
+// extension (an RW4 material's "0x<guid>" takes the texture arena's "0x<guid>.Texture"), then among
+// their ids (Texture::id: the GUID of an RW4 texture its TableOfContents names otherwise); the first
 // match wins, so the files given first win. A texture bound by several materials is copied into rig.textures once and they
 // share it. A name found nowhere is a `texture-missing` warning naming it and where it was looked
 // for (`search`), never an error: the material keeps its colour. A material already bound (by the

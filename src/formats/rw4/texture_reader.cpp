@@ -2,10 +2,12 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "formats/rw4/material.hpp"
 #include "formats/rw4/texture.hpp"
 #include "formats/rw4/texture_layout.hpp"
 #include "image/alpha.hpp"
@@ -206,9 +208,16 @@ Result<Texture> readTextureObject(const Arena& arena, const ByteReader& root, ui
   return t;
 }
 
-// §4.3: the rows one TableOfContents names, with the name it gives (or the GUID as "0x<guid>"
-// when the name is empty).
-Status readTocNames(const Arena& arena, const ByteReader& root, uint32_t row, std::map<uint32_t, std::string>& names) {
+// What a TableOfContents entry says of the row it names (§4.3): its name, and its GUID as
+// "0x<guid>", by which a Skate material channel names the texture (docs/rw4_materials.md §3).
+struct TocEntry {
+  std::string name;
+  std::string guid;
+};
+
+// §4.3: the rows one TableOfContents names, with the name it gives (or the GUID when the name is
+// empty).
+Status readTocNames(const Arena& arena, const ByteReader& root, uint32_t row, std::map<uint32_t, TocEntry>& names) {
   RP_ASSIGN(ByteReader t, objectReader(arena, root, row, "TableOfContents"));
   RP_ASSIGN(const uint32_t count, t.u32("count"));
   RP_ASSIGN(const uint32_t array, t.u32("m_pArray"));
@@ -227,14 +236,15 @@ Status readTocNames(const Arena& arena, const ByteReader& root, uint32_t row, st
       RP_ASSIGN(ByteReader text, t.window(nameAt, t.size() - nameAt, "name"));
       RP_ASSIGN(name, text.cString("name"));
     }
-    names[object] = name.empty() ? fmt::format("0x{:016x}", guid) : name;
+    std::string id = textureGuidName(guid);
+    names[object] = TocEntry{name.empty() ? id : std::move(name), std::move(id)};
   }
   return Ok{};
 }
 
 // The names every TableOfContents gives; a damaged table costs its names, said once.
-std::map<uint32_t, std::string> tocNames(const Arena& arena, const ByteReader& root, Provenance& prov) {
-  std::map<uint32_t, std::string> names;
+std::map<uint32_t, TocEntry> tocNames(const Arena& arena, const ByteReader& root, Provenance& prov) {
+  std::map<uint32_t, TocEntry> names;
   for (uint32_t row = 0; row < arena.dictionary.size(); ++row) {
     if (arena.dictionary[row].typeId != kTableOfContents) continue;
     if (const Status s = readTocNames(arena, root, row, names); !s) {
@@ -250,7 +260,7 @@ Result<std::vector<Texture>> readArenaTextures(const Arena& arena, const ByteRea
   std::vector<Texture> textures;
   const auto isTexture = [](const DictEntry& e) { return e.typeId == kTexture || e.typeId == kRaster; };
   if (std::none_of(arena.dictionary.begin(), arena.dictionary.end(), isTexture)) return textures;
-  const std::map<uint32_t, std::string> names = tocNames(arena, root, prov);
+  const std::map<uint32_t, TocEntry> names = tocNames(arena, root, prov);
   for (uint32_t row = 0; row < arena.dictionary.size(); ++row) {
     const uint32_t type = arena.dictionary[row].typeId;
     if (!isTexture(arena.dictionary[row])) continue;
@@ -260,8 +270,10 @@ Result<std::vector<Texture>> readArenaTextures(const Arena& arena, const ByteRea
       prov.warn("rw4-texture-skipped", fmt::format("{} (row {}) is skipped: {}", typeName(type), row, t.error().describe()));
       continue;
     }
-    const auto name = names.find(row);
-    t->name = name != names.end() ? name->second : fmt::format("texture_{}", row);
+    const auto entry = names.find(row);
+    t->name = entry != names.end() ? entry->second.name : fmt::format("texture_{}", row);
+    // A name of the table's own ("sky_night.Texture") would hide the GUID the materials bind by.
+    if (entry != names.end() && std::filesystem::path(t->name).stem().string() != entry->second.guid) t->id = entry->second.guid;
     textures.push_back(std::move(*t));
   }
   return textures;
