@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/assemble.hpp"
 #include "core/axes.hpp"
 #include "core/compare.hpp"
+#include "core/pose.hpp"
 #include "platform/files.hpp"
 #include "core/hash.hpp"
 #include "core/repair.hpp"
@@ -322,4 +324,60 @@ TEST(Compare, RenderwareSampleAgainstItsOwnGlbIsWithin1e5) {
   EXPECT_TRUE(c.unmatched.empty());
   ASSERT_EQ(c.clips.size(), 1u);
   EXPECT_GT(c.vertices, 0u);
+}
+
+// Pose::vertex skins in SSE2 lanes where the build has them: each vertex must be bit for bit the
+// scalar rule (glm's matrix times vector, widened, weighted and summed in double, divided by the
+// weights' sum), also where weights are skipped (zero, negative, a bone out of range) and where
+// none is left (the shallowest joint carries the vertex).
+TEST(Pose, SkinningLanesMatchTheScalarRule) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Rig rig;
+  for (int b = 0; b < 12; ++b) {
+    Bone bone;
+    bone.name = "b" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : static_cast<int32_t>(random() % static_cast<uint32_t>(b));
+    bone.translation = glm::vec3(unit(random), unit(random), unit(random)) * 3.0f;
+    bone.rotation = glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
+    bone.scale = glm::vec3(1.5f + unit(random), 1.5f + unit(random), 1.5f + unit(random));
+    glm::mat4 ibm(1.0f);
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 3; ++r) ibm[c][r] = unit(random) * 2.0f;
+    bone.inverseBind = ibm;  // its last row 0, 0, 0, 1, as the exporter writes it
+    rig.skeleton.bones.push_back(bone);
+  }
+  Mesh& mesh = rig.meshes.emplace_back();
+  mesh.influenceOffsets.push_back(0);
+  for (int v = 0; v < 2000; ++v) {
+    mesh.positions.emplace_back(unit(random) * 5.0f, unit(random) * 5.0f, unit(random) * 5.0f);
+    const uint32_t count = random() % 7;
+    for (uint32_t i = 0; i < count; ++i) mesh.influences.push_back(Influence{static_cast<uint32_t>(random() % 13), unit(random) * 0.6f + 0.4f});
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  const Pose pose(rig);
+  size_t skipped = 0, unweighted = 0;
+  for (size_t v = 0; v < mesh.positions.size(); ++v) {
+    const glm::vec4 p(mesh.positions[v], 1.0f);
+    glm::dvec3 sum(0.0);
+    double weight = 0.0;
+    for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
+      const Influence& inf = mesh.influences[i];
+      if (inf.bone >= rig.skeleton.bones.size() || !(inf.weight > 0.0f)) {
+        ++skipped;
+        continue;
+      }
+      const glm::mat4 skin = pose.jointWorld()[inf.bone] * *rig.skeleton.bones[inf.bone].inverseBind;
+      sum += static_cast<double>(inf.weight) * glm::dvec3(glm::vec3(skin * p));
+      weight += inf.weight;
+    }
+    const glm::vec3 expected = weight > 0.0 ? glm::vec3(sum / weight) : glm::vec3(pose.jointWorld()[0] * *rig.skeleton.bones[0].inverseBind * p);
+    if (!(weight > 0.0)) ++unweighted;
+    const glm::vec3 got = pose.vertex(0, v);
+    ASSERT_EQ(got.x, expected.x) << "vertex " << v;
+    ASSERT_EQ(got.y, expected.y) << "vertex " << v;
+    ASSERT_EQ(got.z, expected.z) << "vertex " << v;
+  }
+  EXPECT_GT(skipped, 100u);
+  EXPECT_GT(unweighted, 100u);
 }

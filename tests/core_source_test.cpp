@@ -213,5 +213,15 @@ TEST(CoreSource, GuardSlotsAreReusedAndNeverRunOut) {
   }
 }
 
+// A view is the caller's bytes, not a copy of them (the read-back check reads what it encoded so).
+TEST(CoreSource, AViewReadsTheCallersBytesInPlace) {
+  const std::vector<uint8_t> bytes = {1, 2, 3, 4, 5};
+  const auto source = Source::viewOf(bytes, "encoded.dff");
+  EXPECT_EQ(source->bytes().data(), bytes.data());
+  EXPECT_EQ(source->bytes().size(), bytes.size());
+  EXPECT_EQ(source->name(), "encoded.dff");
+  EXPECT_FALSE(source->unreadableFrom().has_value());
+}
+
 }  // namespace
 }  // namespace rigport

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -291,13 +292,19 @@ std::string base64(const std::vector<uint8_t>& bytes) {
 // Accessors over one buffer, each in its own 4-aligned view; the buffer goes in a data: URI.
 class Builder {
  public:
+  // `stride` > 0: each element `stride` bytes after the last, the gap zeros, as in an interleaved view.
   template <class T>
-  int add(const std::vector<T>& values, size_t count, int componentType, const char* type, bool normalized = false) {
+  int add(const std::vector<T>& values, size_t count, int componentType, const char* type, bool normalized = false, size_t stride = 0) {
     while (bin_.size() % 4 != 0) bin_.push_back(0);
     const size_t offset = bin_.size();
     const auto* p = reinterpret_cast<const uint8_t*>(values.data());
-    bin_.insert(bin_.end(), p, p + values.size() * sizeof(T));
-    views_.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", values.size() * sizeof(T)}});
+    const size_t element = values.size() * sizeof(T) / count;
+    for (size_t i = 0; i < count; ++i) {
+      bin_.insert(bin_.end(), p + i * element, p + (i + 1) * element);
+      if (stride > element) bin_.insert(bin_.end(), stride - element, uint8_t{0});
+    }
+    views_.push_back({{"buffer", 0}, {"byteOffset", offset}, {"byteLength", bin_.size() - offset}});
+    if (stride > 0) views_.back()["byteStride"] = stride;
     json a = {{"bufferView", views_.size() - 1}, {"componentType", componentType}, {"count", count}, {"type", type}};
     if (normalized) a["normalized"] = true;
     accessors_.push_back(a);
@@ -397,6 +404,49 @@ INSTANTIATE_TEST_SUITE_P(All, WeightEncodings,
                          testing::Values(Encoding{kUByte, kFloat}, Encoding{kUShort, kFloat}, Encoding{kUByte, kUByte}, Encoding{kUByte, kUShort},
                                          Encoding{kUShort, kUByte}, Encoding{kUShort, kUShort}));
 
+// The reader decodes each attribute straight into the mesh: a strided view and normalised integers
+// read as their values, and a normal goes through the normal matrix even when that is the identity
+// (-0 becomes +0, as before the reader stopped copying: the DFF written from it keeps its bytes).
+TEST(GltfInAccessors, StridedAndNormalisedAttributesReadAsTheirValues) {
+  Builder b;
+  const std::vector<float> normals = {-0.0f, 0, 1, 0, -1, 0, 0, 0, 1, 1, 0, 0};
+  const std::vector<uint16_t> uvs = {0, 65535, 65535, 0, 32768, 0, 0, 0};
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3", false, 20)},
+                 {"NORMAL", b.add(normals, 4, kFloat, "VEC3", false, 16)},
+                 {"TEXCOORD_0", b.add(uvs, 4, kUShort, "VEC2", true, 8)},
+                 {"JOINTS_0", b.add(std::vector<uint8_t>(16, 0), 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4", false, 20)}}},
+               {"indices", b.add(std::vector<uint16_t>{0, 1, 2, 2, 1, 3}, 6, kUShort, "SCALAR")}};
+  auto asset = readText(b.finish(skinnedDoc(b, prim)));
+  ASSERT_TRUE(asset.ok()) << asset.error().describe();
+  const Mesh& m = asset->rigs[0].meshes[0];
+  EXPECT_EQ(m.positions, (std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}));
+  EXPECT_EQ(m.normals, (std::vector<glm::vec3>{{0, 0, 1}, {0, -1, 0}, {0, 0, 1}, {1, 0, 0}}));
+  EXPECT_FALSE(std::signbit(m.normals[0].x));
+  ASSERT_EQ(m.uvs.size(), 4u);
+  EXPECT_EQ(m.uvs[0], glm::vec2(0, 1));
+  EXPECT_EQ(m.uvs[1], glm::vec2(1, 0));
+  EXPECT_FLOAT_EQ(m.uvs[2].x, 32768.0f / 65535.0f);
+  EXPECT_EQ(m.influenceOffsets, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
+}
+
+// A weighted joint number beyond the skin's joints (each joint's bone is looked up once, in a table
+// of the skin's joints) is an error naming the set and the vertex; a joint of weight 0 is not read.
+TEST(GltfInAccessors, AJointBeyondTheSkinIsAnError) {
+  Builder b;
+  const std::vector<uint8_t> joints = {0, 9, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+  const std::vector<float> weights = {1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  json prim = {{"attributes",
+                {{"POSITION", b.add(quadPositions(), 4, kFloat, "VEC3")},
+                 {"JOINTS_0", b.add(joints, 4, kUByte, "VEC4")},
+                 {"WEIGHTS_0", b.add(weights, 4, kFloat, "VEC4")}}}};
+  auto bad = readText(b.finish(skinnedDoc(b, prim)));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().describe().find("JOINTS_0"), std::string::npos) << bad.error().describe();
+  EXPECT_NE(bad.error().describe().find("vertex 1 names joint 2, but the skin has 2"), std::string::npos) << bad.error().describe();
+}
+
 // One quad, drawn as `mode` with `indices` (empty: non-indexed).
 Result<Asset> quad(int mode, const std::vector<uint32_t>& indices, int indexType = kUShort) {
   Builder b;
@@ -406,8 +456,9 @@ Result<Asset> quad(int mode, const std::vector<uint32_t>& indices, int indexType
                  {"WEIGHTS_0", b.add(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, 4, kFloat, "VEC4")}}},
                {"mode", mode}};
   if (!indices.empty()) {
-    prim["indices"] = indexType == kUInt ? b.add(indices, indices.size(), kUInt, "SCALAR")
-                                         : b.add(std::vector<uint16_t>(indices.begin(), indices.end()), indices.size(), kUShort, "SCALAR");
+    prim["indices"] = indexType == kUInt    ? b.add(indices, indices.size(), kUInt, "SCALAR")
+                      : indexType == kUByte ? b.add(std::vector<uint8_t>(indices.begin(), indices.end()), indices.size(), kUByte, "SCALAR")
+                                            : b.add(std::vector<uint16_t>(indices.begin(), indices.end()), indices.size(), kUShort, "SCALAR");
   }
   return readText(b.finish(skinnedDoc(b, prim)));
 }
@@ -419,6 +470,9 @@ TEST(GltfInModes, StripsAndFansBecomeTriangleLists) {
   auto fan = quad(6, {0, 1, 3, 2}, kUInt);
   ASSERT_TRUE(fan.ok()) << fan.error().describe();
   EXPECT_EQ(fan->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 3, 0, 3, 2}));
+  auto bytes = quad(4, {0, 1, 2, 2, 1, 3}, kUByte);  // each index type is decoded by its own loop
+  ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
+  EXPECT_EQ(bytes->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 2, 2, 1, 3}));
   auto plain = quad(4, {});  // non-indexed: vertices 0..3 in order, the last incomplete triangle dropped
   ASSERT_TRUE(plain.ok()) << plain.error().describe();
   EXPECT_EQ(plain->rigs[0].meshes[0].indices, (std::vector<uint32_t>{0, 1, 2}));

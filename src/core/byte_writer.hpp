@@ -44,15 +44,15 @@ class ByteWriter {
 
   // `records` of `Scalar`s (glm::vec3 of float, a std::array of bytes, or the scalars themselves)
   // appended at once, each scalar byte-swapped as needed: the mirror of ByteReader::records. A
-  // value at a time resized the buffer per value, most of a DFF write's time (BENCHMARKS.md).
+  // value at a time resized the buffer per value, most of a DFF write's time (BENCHMARKS.md). The
+  // bytes are inserted, not resized into and copied over: a resize writes every byte twice.
   template <class Scalar, class Record>
-  void records(const std::vector<Record>& records) {
+  void records(std::span<const Record> records) {
     static_assert(std::is_trivially_copyable_v<Record> && std::is_arithmetic_v<Scalar> && sizeof(Record) % sizeof(Scalar) == 0);
     const size_t at = buf_.size();
-    const size_t bytes = records.size() * sizeof(Record);
-    buf_.resize(at + bytes);
     if (records.empty()) return;
-    std::memcpy(buf_.data() + at, records.data(), bytes);
+    const auto* first = reinterpret_cast<const uint8_t*>(records.data());  // a trivially copyable object's bytes
+    buf_.insert(buf_.end(), first, first + records.size_bytes());
     if constexpr (sizeof(Scalar) > 1) {
       if ((endian_ == Endian::Big) != (std::endian::native == std::endian::big)) {
         for (size_t i = at; i < buf_.size(); i += sizeof(Scalar)) {
@@ -63,6 +63,12 @@ class ByteWriter {
         }
       }
     }
+  }
+
+  // A whole vector of them.
+  template <class Scalar, class Record>
+  void records(const std::vector<Record>& records) {
+    this->records<Scalar, Record>(std::span<const Record>(records));
   }
 
   // Overwrites 4 bytes at `pos` (which must already be written).

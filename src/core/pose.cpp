@@ -3,6 +3,11 @@
 #include <algorithm>
 
 #include "core/key_sample.hpp"
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#endif
 
 namespace rigport {
 namespace {
@@ -96,12 +101,35 @@ glm::vec3 Pose::vertex(size_t m, size_t v) const {
   }
   glm::dvec3 sum(0.0);
   double weight = 0.0;
+#if RIGPORT_SSE2_LANES
+  // The loop below in SSE2 lanes, bit for bit (Pose.SkinningLanesMatchTheScalarRule): glm's matrix
+  // times vector is (c0·x + c1·y) + (c2·z + c3·w), each column a lane of 4 floats, here in the same
+  // order; then the x, y and z of it widened, times the weight and summed in double lanes, as the
+  // dvec3 sum does. Posing is most of the read-back check's time.
+  const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
+  __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
+  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
+    const Influence& inf = mesh.influences[i];
+    if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
+    const glm::mat4& m = skin_[inf.bone];
+    const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
+    const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+    const __m128d w = _mm_set1_pd(static_cast<double>(inf.weight));
+    sumXy = _mm_add_pd(sumXy, _mm_mul_pd(w, _mm_cvtps_pd(r)));
+    sumZ = _mm_add_sd(sumZ, _mm_mul_sd(w, _mm_cvtps_pd(_mm_movehl_ps(r, r))));
+    weight += inf.weight;
+  }
+  _mm_storel_pd(&sum.x, sumXy);
+  _mm_storeh_pd(&sum.y, sumXy);
+  _mm_store_sd(&sum.z, sumZ);
+#else
   for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
     const Influence& inf = mesh.influences[i];
     if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
     sum += static_cast<double>(inf.weight) * glm::dvec3(glm::vec3(skin_[inf.bone] * p));
     weight += inf.weight;
   }
+#endif
   if (weight > 0.0) return glm::vec3(sum / weight);
   return rootJoint_ < skin_.size() ? glm::vec3(skin_[rootJoint_] * p) : glm::vec3(p);
 }

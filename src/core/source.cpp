@@ -30,4 +30,11 @@ std::shared_ptr<const Source> Source::fromBytes(std::vector<uint8_t> bytes, std:
   return source;
 }
 
+std::shared_ptr<const Source> Source::viewOf(std::span<const uint8_t> bytes, std::string name) {
+  std::shared_ptr<Source> source(new Source());
+  source->bytes_ = bytes;
+  source->name_ = std::move(name);
+  return source;
+}
+
 }  // namespace rigport

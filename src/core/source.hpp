@@ -24,6 +24,9 @@ class Source {
   static Result<std::shared_ptr<const Source>> open(const std::string& path, uint64_t maxReadBytes);
   static constexpr size_t kReadBelowBytes = 1 << 20;
   static std::shared_ptr<const Source> fromBytes(std::vector<uint8_t> bytes, std::string name);
+  // The caller's bytes, not copied: they must outlive the Source and whatever a reader keeps of it
+  // (the read-back check reads the files it just encoded so, without a copy of each).
+  static std::shared_ptr<const Source> viewOf(std::span<const uint8_t> bytes, std::string name);
 
   Source(const Source&) = delete;
   Source& operator=(const Source&) = delete;

@@ -20,16 +20,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A file of `files`, read in memory by its format's reader. A sibling it names (a DRS's .ska) is
-// looked for among the files encoded with it, not on disk, where an older output may lie.
+// A file of `files`, read in memory by its format's reader, in place (`files` outlives the rig read
+// back). A sibling it names (a DRS's .ska) is looked for among the files encoded with it, not on
+// disk, where an older output may lie.
 Result<Asset> readEncoded(const EncodedFiles& files, size_t i, const ReadOptions& options) {
   const auto& [path, bytes] = files.files[i];
-  const std::shared_ptr<const Source> source = Source::fromBytes(bytes, path);
+  const std::shared_ptr<const Source> source = Source::viewOf(bytes, path);
   ReadContext ctx = fileReadContext(path, options);
   ctx.openSibling = [&files, folder = fs::path(path).parent_path()](std::string_view relative) -> Result<std::shared_ptr<const Source>> {
     const fs::path wanted = (folder / fs::path(relative)).lexically_normal();
     for (const auto& [other, otherBytes] : files.files) {
-      if (fs::path(other).lexically_normal() == wanted) return Source::fromBytes(otherBytes, other);
+      if (fs::path(other).lexically_normal() == wanted) return Source::viewOf(otherBytes, other);
     }
     return ioError(wanted.string(), "is not among the files written with it");
   };

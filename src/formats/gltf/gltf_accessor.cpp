@@ -37,16 +37,7 @@ const char* componentName(int c) {
 
 bool listed(std::initializer_list<int> list, int v) { return std::find(list.begin(), list.end(), v) != list.end(); }
 
-// Where an accessor's elements lie, all checked.
-struct Span {
-  const uint8_t* first = nullptr;
-  size_t count = 0;
-  size_t stride = 0;
-  int components = 0;
-  int componentType = 0;
-  size_t componentSize = 0;
-  bool normalized = false;
-};
+using Span = AccessorView;
 
 Result<Span> locate(const Document& doc, ReadContext& ctx, int index, const AccessorRules& rules, const std::string& usedAs,
                     size_t outBytesPerComponent) {
@@ -112,38 +103,6 @@ Result<Span> locate(const Document& doc, ReadContext& ctx, int index, const Acce
   return s;
 }
 
-template <class T>
-T load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));  // glTF is little-endian, as every host rigport builds for
-  return v;
-}
-
-float component(const Span& s, const uint8_t* p) {
-  switch (s.componentType) {
-    case TINYGLTF_COMPONENT_TYPE_FLOAT: return load<float>(p);
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return s.normalized ? quant::unormToFloat(*p, 8) : static_cast<float>(*p);
-    case TINYGLTF_COMPONENT_TYPE_BYTE: return s.normalized ? quant::snormToFloat(*p, 8) : static_cast<float>(static_cast<int8_t>(*p));
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-      const auto u = load<uint16_t>(p);
-      return s.normalized ? quant::unormToFloat(u, 16) : static_cast<float>(u);
-    }
-    case TINYGLTF_COMPONENT_TYPE_SHORT: {
-      const auto u = load<uint16_t>(p);
-      return s.normalized ? quant::snormToFloat(u, 16) : static_cast<float>(static_cast<int16_t>(u));
-    }
-    default: return static_cast<float>(load<uint32_t>(p));
-  }
-}
-
-uint32_t unsignedComponent(const Span& s, const uint8_t* p) {
-  switch (s.componentType) {
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return *p;
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: return load<uint16_t>(p);
-    default: return load<uint32_t>(p);
-  }
-}
-
 }  // namespace
 
 Error fieldError(const Document& doc, std::string path, ErrorCode code, std::string message) {
@@ -160,20 +119,30 @@ Result<size_t> accessorCount(const Document& doc, int index, const std::string& 
   return doc.model.accessors[static_cast<size_t>(index)].count;
 }
 
+void AccessorView::floatsInto(uint8_t* out) const {
+  const size_t values = count * static_cast<size_t>(components);
+  if (componentType == TINYGLTF_COMPONENT_TYPE_FLOAT && stride == sizeof(float) * static_cast<size_t>(components)) {
+    std::memcpy(out, first, values * sizeof(float));  // tightly packed floats, as exporters write them
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    for (int c = 0; c < components; ++c, out += sizeof(float)) {
+      const float v = floatAt(i, c);
+      std::memcpy(out, &v, sizeof(float));
+    }
+  }
+}
+
+Result<AccessorView> viewAccessor(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules, const std::string& usedAs) {
+  return locate(doc, ctx, accessor, rules, usedAs, sizeof(float));
+}
+
 Result<std::vector<float>> readFloats(const Document& doc, ReadContext& ctx, int accessor, const AccessorRules& rules,
                                       const std::string& usedAs, int& components) {
   RP_ASSIGN(const Span s, locate(doc, ctx, accessor, rules, usedAs, sizeof(float)));
   components = s.components;
   std::vector<float> out(s.count * static_cast<size_t>(s.components));
-  if (s.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT && s.stride == sizeof(float) * static_cast<size_t>(s.components)) {
-    if (!out.empty()) std::memcpy(out.data(), s.first, out.size() * sizeof(float));  // tightly packed floats, as exporters write them
-    return out;
-  }
-  float* o = out.data();
-  for (size_t i = 0; i < s.count; ++i) {
-    const uint8_t* p = s.first + i * s.stride;
-    for (int c = 0; c < s.components; ++c, p += s.componentSize) *o++ = component(s, p);
-  }
+  if (!out.empty()) s.floatsInto(reinterpret_cast<uint8_t*>(out.data()));
   return out;
 }
 
@@ -183,10 +152,21 @@ Result<std::vector<uint32_t>> readUints(const Document& doc, ReadContext& ctx, i
   components = s.components;
   std::vector<uint32_t> out(s.count * static_cast<size_t>(s.components));
   uint32_t* o = out.data();
-  for (size_t i = 0; i < s.count; ++i) {
-    const uint8_t* p = s.first + i * s.stride;
-    for (int c = 0; c < s.components; ++c, p += s.componentSize) *o++ = unsignedComponent(s, p);
-  }
+  // The component type chosen once, not per value: index lists are the longest accessors.
+  const auto decode = [&](auto component) {
+    using T = decltype(component);
+    for (size_t i = 0; i < s.count; ++i) {
+      const uint8_t* p = s.first + i * s.stride;
+      for (int c = 0; c < s.components; ++c, p += sizeof(T)) {
+        T v;
+        std::memcpy(&v, p, sizeof(T));  // little-endian, as AccessorView::load
+        *o++ = v;
+      }
+    }
+  };
+  if (s.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) decode(uint8_t{});
+  else if (s.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) decode(uint16_t{});
+  else decode(uint32_t{});
   return out;
 }
 

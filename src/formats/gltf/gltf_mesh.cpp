@@ -12,6 +12,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -49,13 +51,25 @@ void roomFor(std::vector<T, Allocator>& v, size_t extra) {
   if (v.capacity() - v.size() < extra) v.reserve(std::max(v.size() + extra, 2 * v.capacity()));
 }
 
-// Triangle list of a primitive's vertex order (indices or 0..n-1) in its mode.
-std::vector<uint32_t> triangles(const std::vector<uint32_t>& order, int mode) {
-  std::vector<uint32_t> out;
+// The accessor's elements, decoded by `view`, appended to `out`: glm vectors of as many floats as
+// the accessor's type has components (its AccessorRules allow that type only).
+template <class Vector>
+void appendDecoded(std::vector<Vector>& out, const AccessorView& view) {
+  static_assert(std::is_trivially_copyable_v<Vector> && sizeof(Vector) % sizeof(float) == 0);
+  const size_t first = out.size();
+  roomFor(out, view.count);
+  out.resize(first + view.count);
+  view.floatsInto(reinterpret_cast<uint8_t*>(out.data() + first));  // a trivially copyable object's bytes
+}
+
+// Triangle list of a primitive's vertex order (indices or 0..n-1) in its mode; a list is `order`
+// itself, whole triangles of it.
+std::vector<uint32_t> triangles(std::vector<uint32_t> order, int mode) {
   if (mode == kTriangles) {
-    out.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(order.size() / 3 * 3));
-    return out;
+    order.resize(order.size() / 3 * 3);
+    return order;
   }
+  std::vector<uint32_t> out;
   for (size_t i = 2; i < order.size(); ++i) {
     if (mode == kTriangleStrip) {
       // Every other triangle of a strip is flipped back to the strip's winding (Spec §3.7.2.1).
@@ -116,7 +130,7 @@ class MeshBuilder {
         for (uint32_t i = 0; i < count; ++i) order[i] = i;
       }
       if (prim.mode == kPoints) continue;  // vertices without triangles
-      std::vector<uint32_t> tris = triangles(order, prim.mode);
+      std::vector<uint32_t> tris = triangles(std::move(order), prim.mode);
       if (tris.empty()) continue;
       if (!ctx_.budget().charge(tris.size() * sizeof(uint32_t))) return fieldError(doc_, at, ErrorCode::TooLarge, ctx_.budget().refusal(tris.size() * 4));
       MeshPart part;
@@ -124,7 +138,8 @@ class MeshBuilder {
       part.firstIndex = static_cast<uint32_t>(mesh.indices.size());
       part.indexCount = static_cast<uint32_t>(tris.size());
       for (uint32_t& i : tris) i += base;
-      mesh.indices.insert(mesh.indices.end(), tris.begin(), tris.end());
+      if (mesh.indices.empty()) mesh.indices = std::move(tris);
+      else mesh.indices.insert(mesh.indices.end(), tris.begin(), tris.end());
       mesh.parts.push_back(part);
     }
     for (MorphTarget& target : mesh.morphTargets) {
@@ -194,17 +209,15 @@ class MeshBuilder {
     }
     const int positionAccessor = attribute(prim, "POSITION");
     if (positionAccessor < 0) return fieldError(doc_, at + ".attributes", ErrorCode::BadValue, "has no POSITION");
-    int comps = 0;
-    RP_ASSIGN(const std::vector<float> pos, readFloats(doc_, ctx_, positionAccessor, kPositionRules, at + ".attributes.POSITION", comps));
-    const size_t n = pos.size() / 3;
+    // Each attribute is decoded straight into the mesh's array and changed there.
+    RP_ASSIGN(const AccessorView pos, viewAccessor(doc_, ctx_, positionAccessor, kPositionRules, at + ".attributes.POSITION"));
+    const size_t n = pos.count;
     const size_t first = mesh.positions.size();
     if (n > 0xFFFFFFFFu - first) return fieldError(doc_, at, ErrorCode::TooLarge, "more than 2^32 vertices in one mesh");
     const glm::mat3 normalMatrix = toBone ? glm::transpose(glm::inverse(glm::mat3(*toBone))) : glm::mat3(1.0f);
-    roomFor(mesh.positions, n);
-    for (size_t v = 0; v < n; ++v) {
-      glm::vec3 p(pos[v * 3], pos[v * 3 + 1], pos[v * 3 + 2]);
-      if (toBone) p = glm::vec3(*toBone * glm::vec4(p, 1.0f));
-      mesh.positions.push_back(p);
+    appendDecoded(mesh.positions, pos);
+    if (toBone) {
+      for (size_t v = first; v < first + n; ++v) mesh.positions[v] = glm::vec3(*toBone * glm::vec4(mesh.positions[v], 1.0f));
     }
     const auto sameCount = [&](int accessor, const std::string& name) -> Status {
       RP_ASSIGN(const size_t count, accessorCount(doc_, accessor, at + ".attributes." + name));
@@ -217,29 +230,28 @@ class MeshBuilder {
     // A mesh keeps normals and UVs only when every primitive has them (one per vertex, rig.hpp).
     if (const int a = attribute(prim, "NORMAL"); a >= 0 && mesh.normals.size() == first) {
       RP_CHECK(sameCount(a, "NORMAL"));
-      RP_ASSIGN(const std::vector<float> nrm, readFloats(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL", comps));
-      roomFor(mesh.normals, n);
-      for (size_t v = 0; v < n; ++v) {
-        const glm::vec3 normal = normalMatrix * glm::vec3(nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]);
+      RP_ASSIGN(const AccessorView nrm, viewAccessor(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL"));
+      appendDecoded(mesh.normals, nrm);
+      for (size_t v = first; v < first + n; ++v) {
+        // Through the matrix even when it is the identity, as always: that turns a -0 into +0.
+        const glm::vec3 normal = normalMatrix * mesh.normals[v];
         // A scaling transform leaves them unit no longer (an FBX conversion's ×100 makes them 0.01 long).
-        const float length = glm::length(normal);
-        mesh.normals.push_back(toBone != nullptr && length > 0.0f && std::fabs(length - 1.0f) > 1e-6f ? normal / length : normal);
+        const float length = toBone != nullptr ? glm::length(normal) : 1.0f;
+        mesh.normals[v] = length > 0.0f && std::fabs(length - 1.0f) > 1e-6f ? normal / length : normal;
       }
     } else {
       mesh.normals.clear();
     }
     if (const int a = attribute(prim, "TEXCOORD_0"); a >= 0 && mesh.uvs.size() == first) {
       RP_CHECK(sameCount(a, "TEXCOORD_0"));
-      RP_ASSIGN(const std::vector<float> uv, readFloats(doc_, ctx_, a, kUvRules, at + ".attributes.TEXCOORD_0", comps));
-      roomFor(mesh.uvs, n);
-      for (size_t v = 0; v < n; ++v) mesh.uvs.emplace_back(uv[v * 2], uv[v * 2 + 1]);
+      RP_ASSIGN(const AccessorView uv, viewAccessor(doc_, ctx_, a, kUvRules, at + ".attributes.TEXCOORD_0"));
+      appendDecoded(mesh.uvs, uv);
     } else {
       mesh.uvs.clear();
     }
     if (skin == nullptr) return Ok{};
     if (mesh.influenceOffsets.empty()) mesh.influenceOffsets.push_back(0);
-    std::vector<std::vector<uint32_t>> joints;
-    std::vector<std::vector<float>> weights;
+    std::vector<AccessorView> joints, weights;
     for (int set = 0;; ++set) {
       const int j = attribute(prim, fmt::format("JOINTS_{}", set));
       const int w = attribute(prim, fmt::format("WEIGHTS_{}", set));
@@ -250,8 +262,8 @@ class MeshBuilder {
       }
       RP_CHECK(sameCount(j, fmt::format("JOINTS_{}", set)));
       RP_CHECK(sameCount(w, fmt::format("WEIGHTS_{}", set)));
-      RP_ASSIGN(joints.emplace_back(), readUints(doc_, ctx_, j, kJointRules, fmt::format("{}.attributes.JOINTS_{}", at, set), comps));
-      RP_ASSIGN(weights.emplace_back(), readFloats(doc_, ctx_, w, kWeightRules, fmt::format("{}.attributes.WEIGHTS_{}", at, set), comps));
+      RP_ASSIGN(joints.emplace_back(), viewAccessor(doc_, ctx_, j, kJointRules, fmt::format("{}.attributes.JOINTS_{}", at, set)));
+      RP_ASSIGN(weights.emplace_back(), viewAccessor(doc_, ctx_, w, kWeightRules, fmt::format("{}.attributes.WEIGHTS_{}", at, set)));
     }
     if (!ctx_.budget().charge(n * joints.size() * 4 * sizeof(Influence))) {
       return fieldError(doc_, at, ErrorCode::TooLarge, ctx_.budget().refusal(n * joints.size() * 4 * sizeof(Influence)));
@@ -261,23 +273,27 @@ class MeshBuilder {
     // 0.01 leaves the rounding of 8-bit normalised weights alone.
     roomFor(mesh.influences, n * joints.size() * 4);  // charged above; vertices' zero weights leave some unused
     roomFor(mesh.influenceOffsets, n);
+    // Each skin joint's bone, once rather than per weight. A folded compensation joint
+    // (gltf_skeleton.cpp) weighs for the bone it carries.
+    std::vector<int> boneOfJoint(skin->joints.size());
+    for (size_t j = 0; j < boneOfJoint.size(); ++j) {
+      const size_t node = static_cast<size_t>(skin->joints[j]);
+      boneOfJoint[j] = layout.boneOfNode[node] >= 0 ? layout.boneOfNode[node] : layout.translationOfNode[node];
+    }
     size_t offSum = 0, worstVertex = 0;
     float worstSum = 1.0f;
     for (size_t v = 0; v < n; ++v) {
       float sum = 0.0f;
       for (size_t s = 0; s < joints.size(); ++s) {
-        for (size_t c = 0; c < 4; ++c) {
-          const float weight = weights[s][v * 4 + c];
+        for (int c = 0; c < 4; ++c) {
+          const float weight = weights[s].floatAt(v, c);
           if (weight == 0.0f) continue;
-          const uint32_t joint = joints[s][v * 4 + c];
-          if (joint >= skin->joints.size()) {
+          const uint32_t joint = joints[s].uintAt(v, c);
+          if (joint >= boneOfJoint.size()) {
             return fieldError(doc_, fmt::format("{}.attributes.JOINTS_{}", at, s), ErrorCode::BadValue,
                               fmt::format("vertex {} names joint {}, but the skin has {}", v, joint, skin->joints.size()));
           }
-          // A folded compensation joint (gltf_skeleton.cpp) weighs for the bone it carries.
-          const size_t node = static_cast<size_t>(skin->joints[joint]);
-          const int bone = layout.boneOfNode[node] >= 0 ? layout.boneOfNode[node] : layout.translationOfNode[node];
-          mesh.influences.push_back(Influence{static_cast<uint32_t>(bone), weight});
+          mesh.influences.push_back(Influence{static_cast<uint32_t>(boneOfJoint[joint]), weight});
           sum += weight;
         }
       }

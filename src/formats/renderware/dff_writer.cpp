@@ -1,6 +1,7 @@
 // Rig → DFF (Clump with FrameList, Node Names, HAnim PLG, generic Geometry, Skin PLG, Atomics).
 // Format note renderware.md §1.2–1.5, §1.9.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -34,8 +35,36 @@ bool isIdentity(const glm::mat4& m) {
   return true;
 }
 
-// Up to four influences per vertex: the largest four (in their stored order), renormalised when
-// some were dropped.
+// A vertex's influences of positive weight when it has more than four: the largest four (in their
+// stored order), renormalised.
+size_t largestInfluences(const Influence* first, size_t count, std::array<Influence, kMaxInfluences>& out) {
+  std::vector<Influence> infl;
+  for (size_t i = 0; i < count; ++i) {
+    if (first[i].weight > 0.0f) infl.push_back(first[i]);
+  }
+  std::vector<size_t> rank(infl.size());
+  std::iota(rank.begin(), rank.end(), 0);
+  std::stable_sort(rank.begin(), rank.end(), [&](size_t a, size_t b) { return infl[a].weight > infl[b].weight; });
+  rank.resize(kMaxInfluences);
+  std::sort(rank.begin(), rank.end());
+  float sum = 0.0f;
+  for (size_t r : rank) sum += infl[r].weight;
+  for (size_t k = 0; k < kMaxInfluences; ++k) out[k] = Influence{infl[rank[k]].bone, infl[rank[k]].weight / sum};
+  return kMaxInfluences;
+}
+
+// A vertex's influences of positive weight into `out`, at most four (largestInfluences() where it
+// has more); returns how many. Read in place: most vertices have four or fewer, kept as they are.
+size_t vertexInfluences(const Influence* first, size_t count, std::array<Influence, kMaxInfluences>& out) {
+  size_t n = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (!(first[i].weight > 0.0f)) continue;
+    if (n == kMaxInfluences) return largestInfluences(first, count, out);
+    out[n++] = first[i];
+  }
+  return n;
+}
+
 SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const std::vector<glm::mat4>& inverse) {
   SkinPlg skin;
   skin.numBones = static_cast<uint32_t>(inverse.size());
@@ -43,34 +72,20 @@ SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const
   const size_t nv = mesh.positions.size();
   skin.indices.assign(nv, {0, 0, 0, 0});
   skin.weights.assign(nv, {0.0f, 0.0f, 0.0f, 0.0f});
-  std::vector<bool> used(inverse.size(), false);
-  std::vector<Influence> infl;
+  std::array<bool, kMaxNodes> used{};  // node indices are u8
+  std::array<Influence, kMaxInfluences> kept;
   for (size_t v = 0; v < nv; ++v) {
-    infl.clear();
-    for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
-      if (mesh.influences[i].weight > 0.0f) infl.push_back(mesh.influences[i]);
-    }
-    if (infl.size() > kMaxInfluences) {
-      std::vector<size_t> rank(infl.size());
-      std::iota(rank.begin(), rank.end(), 0);
-      std::stable_sort(rank.begin(), rank.end(), [&](size_t a, size_t b) { return infl[a].weight > infl[b].weight; });
-      rank.resize(kMaxInfluences);
-      std::sort(rank.begin(), rank.end());
-      float sum = 0.0f;
-      for (size_t r : rank) sum += infl[r].weight;
-      std::vector<Influence> kept;
-      for (size_t r : rank) kept.push_back(Influence{infl[r].bone, infl[r].weight / sum});
-      infl = kept;
-    }
-    for (size_t k = 0; k < infl.size(); ++k) {
-      const auto node = static_cast<uint8_t>(nodeOfBone[infl[k].bone]);
+    const uint32_t begin = mesh.influenceOffsets[v];
+    const size_t n = vertexInfluences(mesh.influences.data() + begin, mesh.influenceOffsets[v + 1] - begin, kept);
+    for (size_t k = 0; k < n; ++k) {
+      const auto node = static_cast<uint8_t>(nodeOfBone[kept[k].bone]);
       skin.indices[v][k] = node;
-      skin.weights[v][k] = infl[k].weight;
+      skin.weights[v][k] = kept[k].weight;
       used[node] = true;
     }
-    skin.maxWeights = std::max<uint32_t>(skin.maxWeights, static_cast<uint32_t>(infl.size()));
+    skin.maxWeights = std::max<uint32_t>(skin.maxWeights, static_cast<uint32_t>(n));
   }
-  for (size_t n = 0; n < used.size(); ++n) {
+  for (size_t n = 0; n < inverse.size(); ++n) {
     if (used[n]) skin.usedBones.push_back(static_cast<uint8_t>(n));
   }
   skin.numUsedBones = static_cast<uint32_t>(skin.usedBones.size());

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -40,17 +43,27 @@ void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, const std
                   uint32_t libraryId) {
   const size_t triangles = indices.size() / 3;
   auto materialOf = [&](size_t t) { return t < triangleMaterials.size() ? triangleMaterials[t] : uint16_t{0}; };
-  std::map<uint16_t, std::vector<uint32_t>> byMaterial;  // in material order, as librw sorts them
-  for (size_t t = 0; t < triangles; ++t) {
-    std::vector<uint32_t>& list = byMaterial[materialOf(t)];
-    list.insert(list.end(), indices.begin() + static_cast<std::ptrdiff_t>(3 * t), indices.begin() + static_cast<std::ptrdiff_t>(3 * t + 3));
+  // One mesh per material, in material order as librw sorts them. Where every triangle has the same
+  // material (most meshes) the index list is that mesh as it is, written without a copy.
+  const uint16_t firstMaterial = triangles == 0 ? uint16_t{0} : materialOf(0);
+  bool oneMaterial = true;
+  for (size_t t = 1; t < triangles && oneMaterial; ++t) oneMaterial = materialOf(t) == firstMaterial;
+  std::map<uint16_t, std::vector<uint32_t>> byMaterial;
+  std::vector<std::pair<uint16_t, std::span<const uint32_t>>> meshes;
+  if (oneMaterial) {
+    meshes.emplace_back(firstMaterial, std::span<const uint32_t>(indices.data(), 3 * triangles));
+  } else {
+    for (size_t t = 0; t < triangles; ++t) {
+      std::vector<uint32_t>& list = byMaterial[materialOf(t)];
+      list.insert(list.end(), indices.begin() + static_cast<std::ptrdiff_t>(3 * t), indices.begin() + static_cast<std::ptrdiff_t>(3 * t + 3));
+    }
+    for (const auto& [material, list] : byMaterial) meshes.emplace_back(material, list);
   }
-  if (byMaterial.empty()) byMaterial[0];  // one empty mesh, as before materials were written
   const size_t at = beginChunk(w, kBinMeshPlg, libraryId);
   w.u32(0);
-  w.u32(static_cast<uint32_t>(byMaterial.size()));
+  w.u32(static_cast<uint32_t>(meshes.size()));
   w.u32(static_cast<uint32_t>(3 * triangles));
-  for (const auto& [material, list] : byMaterial) {
+  for (const auto& [material, list] : meshes) {
     w.u32(static_cast<uint32_t>(list.size()));
     w.u32(material);
     w.records<uint32_t>(list);
