@@ -124,13 +124,13 @@ TEST(CliBatch, IncludeGlobsPickFilesByNameOrByPath) {
   copy(test::sample(kGood), dir + "/in/ped/a.dff");
   copy(test::sample(kGood), dir + "/in/car/b.dff");
   copy(test::sample(kGood), dir + "/in/c.model");  // an extension no format claims, picked by --include
-  CliRun r = test::runCli("convert " + quote(dir + "/in") + " --include 'ped/*' -o " + quote(dir + "/out1"), Capture::StderrOnly);
+  CliRun r = test::runCli("convert " + quote(dir + "/in") + " --include " + quote("ped/*") + " -o " + quote(dir + "/out1"), Capture::StderrOnly);
   EXPECT_EQ(r.code, 0) << r.text;
   EXPECT_EQ(tree(dir + "/out1"), std::vector<std::string>{"ped/a.glb"});
-  r = test::runCli("convert " + quote(dir + "/in") + " --include '*.model' --include 'b.*' -o " + quote(dir + "/out2"), Capture::StderrOnly);
+  r = test::runCli("convert " + quote(dir + "/in") + " --include " + quote("*.model") + " --include " + quote("b.*") + " -o " + quote(dir + "/out2"), Capture::StderrOnly);
   EXPECT_EQ(r.code, 0) << r.text;
   EXPECT_EQ(tree(dir + "/out2"), (std::vector<std::string>{"c.glb", "car/b.glb"}));
-  r = test::runCli("convert " + quote(dir + "/in") + " --include '*.nothing' -o " + quote(dir + "/out3"), Capture::StderrOnly);
+  r = test::runCli("convert " + quote(dir + "/in") + " --include " + quote("*.nothing") + " -o " + quote(dir + "/out3"), Capture::StderrOnly);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.text.find("no input files"), std::string::npos) << r.text;
 }
@@ -145,7 +145,7 @@ TEST(CliBatch, ExistingOutputsAreAnErrorUnlessSkippedOrOverwritten) {
 
   CliRun r = test::runCli(convert, Capture::StderrOnly);
   EXPECT_EQ(r.code, 3) << r.text;
-  EXPECT_NE(r.text.find(out + ": exists; --overwrite replaces it"), std::string::npos) << r.text;
+  EXPECT_NE(test::slashes(r.text).find(test::slashes(out) + ": exists; --overwrite replaces it"), std::string::npos) << r.text;
   EXPECT_EQ(test::readBytes(out).size(), 4u);
 
   r = test::runCli(convert + " --skip-existing", Capture::StderrOnly);
@@ -192,7 +192,7 @@ TEST(CliBatch, ParallelOutputIsIdenticalToOneJob) {
     EXPECT_EQ(err.code, 1) << err.text;
     reports[jobs - 1] = err.text;
     const CliRun json = test::runCli(args + " --json --overwrite", Capture::StdoutOnly);
-    jsons[jobs - 1] = json.text;
+    jsons[jobs - 1] = test::slashes(json.text);
   }
   // Paths differ only in out1/out2.
   std::string second = jsons[1];
@@ -224,13 +224,14 @@ TEST(CliBatch, ThousandFilesWithTenPercentCorruptedConvertEveryGoodOne) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.text.find("converted 900 of 1000 files, 100 failed"), std::string::npos) << r.text.substr(0, 2000);
   // Every bad file is named with an offset, in input order.
+  const std::string text = test::slashes(r.text);
   size_t last = 0;
   for (const std::string& path : bad) {
-    const size_t at = r.text.find("rigport: error: " + path + ": ");
+    const size_t at = text.find("rigport: error: " + test::slashes(path) + ": ");
     ASSERT_NE(at, std::string::npos) << path;
     EXPECT_GT(at + 1, last) << path << " reported out of order";
     last = at + 1;
-    EXPECT_NE(r.text.find("(at 0x", at), std::string::npos) << path;
+    EXPECT_NE(text.find("(at 0x", at), std::string::npos) << path;
   }
   const std::vector<std::string> written = tree(dir + "/out");
   EXPECT_EQ(written.size(), 900u);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -143,8 +144,14 @@ CliRun runCliWith(const std::string& name, const std::string& value, const std::
 
 #ifdef _WIN32
 std::string quote(const std::string& s) { return "\"" + s + "\""; }
+std::string slashes(std::string text) {
+  for (size_t at; (at = text.find("\\\\")) != std::string::npos;) text.replace(at, 2, "/");
+  std::replace(text.begin(), text.end(), '\\', '/');
+  return text;
+}
 #else
 std::string quote(const std::string& s) { return "'" + s + "'"; }
+std::string slashes(std::string text) { return text; }
 #endif
 
 }  // namespace rigport::test
