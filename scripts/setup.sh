@@ -12,7 +12,7 @@ APT_PACKAGES=(
   blender python3-numpy libclang-rt-14-dev gltfpack
   pybind11-dev python3-dev
   chromium hyperfine
-  # the Windows build under Wine (scripts/windows.sh; CTest's windows_smoke): MinGW-w64, Wine, zlib
+  # the Windows build under Wine (scripts/windows.sh; CTest's windows_wine): MinGW-w64, Wine, zlib
   # for MinGW, and dpkg-dev for `apt-get source` of libpng and libsquish (scripts/windows_deps.sh)
   g++-mingw-w64-x86-64-posix wine wine64 libz-mingw-w64-dev dpkg-dev
 )

@@ -8,10 +8,9 @@
 #     exit status and output bytes equal the Linux CLI's (build/rigport, or $RIGPORT_LINUX).
 #  3. scripts/windows_tests.sh: cross-builds the GoogleTest programs and runs them under Wine
 #     (WINDOWS_TESTS=0 leaves this step out).
-# `--smoke` is CI's run (CTest's windows_smoke, tests/windows_smoke.cmake): the same three steps in
-# build-windows-smoke, compiled at -O1 with assertions on (cold, the library and CLI took 711
-# CPU-seconds against 823 at Release's -O3; -O0 is no faster), and only windows_tests.sh's
-# SMOKE_PROGRAMS (the platform room, the CLI, every reader on the saved fuzz findings).
+# `--ci` is CI's run (CTest's windows_wine, tests/windows_wine.cmake): the same three steps in
+# build-windows-ci, compiled at -O1 with assertions on (cold, the library and CLI took 711
+# CPU-seconds against 823 at Release's -O3; -O0 is no faster).
 # Not built here: the benchmarks and fuzz targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,11 +29,10 @@ fi
 
 BUILD=$ROOT/build-windows
 FLAGS=(-DCMAKE_BUILD_TYPE=Release)
-if [ "${1:-}" = --smoke ]; then
-  BUILD=$ROOT/build-windows-smoke
+if [ "${1:-}" = --ci ]; then
+  BUILD=$ROOT/build-windows-ci
   # No build type: neither Release's -O3 nor NDEBUG.
   FLAGS=(-DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1)
-  export SMOKE=1
 fi
 export WINDOWS_BUILD=$BUILD
 DEPS=$ROOT/build-windows/deps  # one set for both builds

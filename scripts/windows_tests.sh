@@ -4,26 +4,13 @@
 # CTest runs it on Linux. Prints each program's count of passed and failed tests, then every failed
 # test, and exits 1 if one failed or a program did not build. Each program's output:
 # build-windows/wine-tests/<program>.log. Run it alone after windows.sh: `bash scripts/windows_tests.sh`
-# (PROGRAMS="core_cursor_test cli_test" runs only those; SMOKE=1, set by `windows.sh --smoke`,
-# runs SMOKE_PROGRAMS; WINDOWS_BUILD names the build folder).
+# (PROGRAMS="core_cursor_test cli_test" runs only those; WINDOWS_BUILD names the build folder).
+# CI runs every program (windows.sh --ci, CTest's windows_wine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${WINDOWS_BUILD:-$PWD/build-windows}
 
-# CI's share (windows.sh --smoke): what differs on Windows (the platform room: paths, processes,
-# file mapping; the CLI's files, exit codes and messages under Windows' rules) and every reader
-# replaying the saved fuzz findings. The other programs test format rules that the sample identity
-# check and the Linux run cover; a full run is `bash scripts/windows.sh`. (core_allocator_policy_test
-# and cli_repair_test have no test that runs under Wine: the policy acts on Linux only, and every
-# repair test starts the validator.)
-SMOKE_PROGRAMS=(platform_paths_test platform_process_test renderware_dff_test cli_test cli_faults_test
-                cli_view_test cli_compare_test core_cursor_test registry_test fuzz_corpus_test)
-
-# Programs not built for Windows: they test POSIX machinery itself (fork, kill and signals, FIFOs,
-# file modes, SIGBUS on a shrinking mapped file) through POSIX calls, and need Windows twins written
-# against the Windows API first.
-POSIX_ONLY=(cli_batch_test core_source_test)
-# Not run either: its inputs are made by a CTest fixture (tests/writer_corpus.cmake), a Linux CLI
+# Not run: its inputs are made by a CTest fixture (tests/writer_corpus.cmake), a Linux CLI
 # run whose files the glTF validator (node) checks first.
 FIXTURE_ONLY=(writer_corpus_test)
 
@@ -124,13 +111,11 @@ LINUX_ONLY=(
 
 if [ -n "${PROGRAMS:-}" ]; then
   read -ra programs <<<"$PROGRAMS"
-elif [ "${SMOKE:-0}" = 1 ]; then
-  programs=("${SMOKE_PROGRAMS[@]}")
 else
   programs=()
   for src in tests/*_test.cpp; do
     name=$(basename "$src" .cpp)
-    [[ " ${POSIX_ONLY[*]} ${FIXTURE_ONLY[*]} " == *" $name "* ]] || programs+=("$name")
+    [[ " ${FIXTURE_ONLY[*]} " == *" $name "* ]] || programs+=("$name")
   done
 fi
 

@@ -33,5 +33,8 @@ CliRun runCliWith(const std::string& name, const std::string& value, const std::
                   Capture capture = Capture::Both);
 // `s` quoted for the shell: single quotes for sh, double for cmd.exe (paths here hold neither).
 std::string quote(const std::string& s);
+// `text` with Windows' path separator ('\', or "\\" as JSON escapes it) spelt '/', so that a test
+// finds a path in the CLI's output however the CLI spelt it there; elsewhere `text` as it is.
+std::string slashes(std::string text);
 
 }  // namespace rigport::test
