@@ -54,6 +54,11 @@ fi
 # A throwaway Wine prefix in the build dir; wineboot makes it once.
 export WINEPREFIX=$BUILD/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 [ -d "$WINEPREFIX" ] || wineboot --init >/dev/null 2>&1
+# One wineserver for the whole run, stopped at the end: an idle server shuts down between two
+# programs, and a program that started as it did ended at once with "wine client error:0: recvmsg:
+# Connection reset by peer" (one program of 62, once).
+wineserver -p
+trap 'wineserver -k 2>/dev/null || true' EXIT
 
 # Every file of a format rigport reads (notes, dumps and expected-value files are not inputs). Each
 # is converted alone, so a clip that needs --skeleton must fail the same way on both sides.
