@@ -56,7 +56,9 @@ export WINEPREFIX=$BUILD/wineprefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,msh
 [ -d "$WINEPREFIX" ] || wineboot --init >/dev/null 2>&1
 # One wineserver for the whole run, stopped at the end: an idle server shuts down between two
 # programs, and a program that started as it did ended at once with "wine client error:0: recvmsg:
-# Connection reset by peer" (one program of 62, once).
+# Connection reset by peer" (one program of 62, once). `-p` refuses (exit 2) while another server
+# runs for the prefix, as wineboot's still does: that one is stopped first.
+wineserver -k 2>/dev/null || true
 wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
