@@ -246,4 +246,41 @@ TEST(CliFaults, AGltfSyntaxErrorGivesTheByteOffset) {
   EXPECT_NE(r.text.find(fmt::format("expected string literal (at 0x{:X})\n", at)), std::string::npos) << r.text;
 }
 
+
+// A stderr that cannot be written (closed by a daemon or by `2>&-`, or full): fmt::print threw at
+// the first message it could not write, and a batch ended with SIGABRT (exit 134) in the middle of
+// its work (under Wine, whose console had gone: exit 3 and a temporary file left behind). Messages
+// that cannot be written are now dropped (src/cli/streams.hpp): every file converts, exit 0.
+TEST(CliFaults, ABatchWhoseStderrCannotBeWrittenConvertsEveryFile) {
+  if (!kPosixFolderMachinery) GTEST_SKIP() << "/dev/full and `2>&-` are POSIX";
+  const std::string dir = test::scratchDir("cli_faults_stderr");
+  fs::create_directories(dir + "/in");
+  for (int i = 0; i < 40; ++i) fs::copy_file(test::sample(kGood), fmt::format("{}/in/m{:02}.dff", dir, i), fs::copy_options::none);
+  for (const char* stderrTo : {"2>/dev/full", "2>&-"}) {
+    const std::string out = fmt::format("{}/out{}", dir, stderrTo[2] == '&' ? "-closed" : "-full");
+    // -v writes a line for every file; the parentheses keep the runner's own 2>&1 off the CLI.
+    std::string said;
+    const int code = test::runCommand(fmt::format("({} convert {} -v -j 2 -o {} {})", quote(RIGPORT_CLI), quote(dir + "/in"), quote(out), stderrTo), &said);
+    EXPECT_EQ(code, 0) << stderrTo << ": " << said;
+    size_t written = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(out)) {
+      EXPECT_EQ(e.path().extension(), ".glb") << e.path();
+      ++written;
+    }
+    EXPECT_EQ(written, 40u) << stderrTo;
+  }
+}
+
+// `rigport info x.dff > /dev/full` lost its whole report and exited 0 (stdout was flushed at exit,
+// its failure unseen). A result that is not written whole is lost work: exit 3, naming stdout.
+TEST(CliFaults, AResultThatCannotBeWrittenFailsWithExit3) {
+  if (!kPosixFolderMachinery) GTEST_SKIP() << "/dev/full is POSIX";
+  for (const char* args : {"info", "info --json", "hash"}) {
+    std::string said;
+    const int code = test::runCommand(fmt::format("({} {} {} >/dev/full)", quote(RIGPORT_CLI), args, quote(test::sample(kGood))), &said);
+    EXPECT_EQ(code, 3) << args << ": " << said;
+    EXPECT_NE(said.find("rigport: error: cannot write the results to stdout: No space left on device"), std::string::npos) << args << ": " << said;
+  }
+}
+
 }  // namespace

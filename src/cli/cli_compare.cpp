@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/streams.hpp"
 #include "core/compare.hpp"
 #include "formats/registry.hpp"
 #include "pipeline/verify.hpp"
@@ -135,32 +136,32 @@ Json toJson(const CompareSettings& s, const Rig& a, const Rig& b, const Comparis
 }
 
 void printText(const CompareSettings& s, const Rig& a, const Rig& b, const Comparison& c, const Verdict& v) {
-  fmt::print("first           {} ({}, rig '{}')\n", s.first, a.provenance.format, a.name);
-  fmt::print("second          {} ({}, rig '{}')\n", s.second, b.provenance.format, b.name);
-  fmt::print("model size      {:.6g} m (bind-pose bounding-box diagonal)\n", c.modelSize);
+  result("first           {} ({}, rig '{}')\n", s.first, a.provenance.format, a.name);
+  result("second          {} ({}, rig '{}')\n", s.second, b.provenance.format, b.name);
+  result("model size      {:.6g} m (bind-pose bounding-box diagonal)\n", c.modelSize);
   const std::string whose = v.precision.format.empty() ? std::string() : fmt::format(": {}'s stated precision", v.precision.format);
-  fmt::print("tolerance       {:.6g} m{}\n", v.tolerance, s.tolerance ? "" : fmt::format(" ({:g} x model size{})", v.precision.ofSize, whose));
+  result("tolerance       {:.6g} m{}\n", v.tolerance, s.tolerance ? "" : fmt::format(" ({:g} x model size{})", v.precision.ofSize, whose));
   size_t samples = 0;
   for (const ClipPair& p : c.clips) samples += p.samples;
-  fmt::print("matched         {} bones, {} meshes ({} vertices), {} clips ({} samples)\n", c.bones, c.meshes, c.vertices, c.clips.size(), samples);
-  fmt::print("  {:<14}{:>12}  {}\n", "measure", "worst (m)", "where");
+  result("matched         {} bones, {} meshes ({} vertices), {} clips ({} samples)\n", c.bones, c.meshes, c.vertices, c.clips.size(), samples);
+  result("  {:<14}{:>12}  {}\n", "measure", "worst (m)", "where");
   for (const Measure& m : c.measures) {
     const std::string worst = m.compared == 0 ? "-" : fmt::format("{:.3g}", m.worst);
-    fmt::print("  {:<14}{:>12}  {}{}\n", m.name, worst, m.compared == 0 ? "" : describeWhere(m.where), within(m, v.tolerance) ? "" : "  BEYOND");
+    result("  {:<14}{:>12}  {}{}\n", m.name, worst, m.compared == 0 ? "" : describeWhere(m.where), within(m, v.tolerance) ? "" : "  BEYOND");
   }
   for (const Unmatched& u : c.unmatched) {
     const std::string what = u.kind == Unmatched::Kind::Vertices ? fmt::format("{} vertices of mesh {} '{}'", u.count, u.index, u.name)
                                                                   : fmt::format("{} '{}'", unmatchedKindName(u.kind), u.name);
-    fmt::print("only in {:<8}{}\n", u.inFirst ? "first" : "second", what);
+    result("only in {:<8}{}\n", u.inFirst ? "first" : "second", what);
   }
-  for (const std::string& note : c.notes) fmt::print("note            {}\n", note);
+  for (const std::string& note : c.notes) result("note            {}\n", note);
   if (v.exitCode() == kExitOk) {
-    fmt::print("result          same within {:.6g} m\n", v.tolerance);
+    result("result          same within {:.6g} m\n", v.tolerance);
     return;
   }
   std::string why = v.beyond > 0 ? fmt::format("{} measure{} beyond {:.6g} m", v.beyond, v.beyond == 1 ? "" : "s", v.tolerance) : "";
   if (v.missing) why += fmt::format("{}{} unmatched (--allow-missing to accept)", why.empty() ? "" : "; ", c.unmatched.size());
-  fmt::print("result          differ: {}\n", why);
+  result("result          differ: {}\n", why);
 }
 
 // When `other` holds more meshes than `side` because its writer split meshes to fit its format's
@@ -205,7 +206,7 @@ int runCompare(const CompareSettings& s) {
   c.notes.insert(c.notes.begin(), splitNotes.begin(), splitNotes.end());
   const Verdict v = judge(c, s, statedPrecision(s, *a, *b));
   if (s.json) {
-    fmt::print("{}\n", toJson(s, *a, *b, c, v).dump(2, ' ', false, Json::error_handler_t::replace));
+    result("{}\n", toJson(s, *a, *b, c, v).dump(2, ' ', false, Json::error_handler_t::replace));
   } else {
     printText(s, *a, *b, c, v);
   }

@@ -30,6 +30,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/progress.hpp"
 #include "cli/stance.hpp"
+#include "cli/streams.hpp"
 #include "platform/files.hpp"
 #include "platform/paths.hpp"
 #include "core/resample.hpp"
@@ -519,26 +520,26 @@ void report(const FileResult& r, const ConvertSettings& s, ProgressBar& progress
   if (s.verbose) {
     for (const std::string& out : r.skipped) {
       progress.clear();
-      fmt::print(stderr, "rigport: kept {} (--skip-existing)\n", out);
+      message("rigport: kept {} (--skip-existing)\n", out);
     }
   }
   if (s.quiet || r.outcome == Outcome::Skipped) return;
   // Losses of a --to conversion are listed one by one: the user must see what the game file lacks.
   for (const Warning& w : r.losses.warnings) {
     progress.clear();
-    fmt::print(stderr, "rigport: warning: {}: {}{}\n", printable(r.input), printable(w.message), w.count > 1 ? fmt::format(" ({} times)", w.count) : "");
+    message("rigport: warning: {}: {}{}\n", printable(r.input), printable(w.message), w.count > 1 ? fmt::format(" ({} times)", w.count) : "");
   }
   const size_t warnings = r.warnings.warningCount();
   if (warnings == 0 && !s.verbose && r.coverage.dropped.empty()) return;
   progress.clear();
   if (s.verbose) {
-    for (const std::string& out : r.written) fmt::print(stderr, "rigport: wrote {}\n", printable(out));
+    for (const std::string& out : r.written) message("rigport: wrote {}\n", printable(out));
   }
   if (r.coverage.clips > 0 && (s.verbose || !r.coverage.dropped.empty())) {
-    fmt::print(stderr, "rigport: {}: {}\n", printable(r.input), printable(r.coverage.summary()));
+    message("rigport: {}: {}\n", printable(r.input), printable(r.coverage.summary()));
   }
   if (warnings > 0) {
-    fmt::print(stderr, "rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", printable(r.input), warnings, warnings == 1 ? "" : "s");
+    message("rigport: warning: {}: {} warning{} (`rigport info` lists them)\n", printable(r.input), warnings, warnings == 1 ? "" : "s");
   }
 }
 
@@ -558,50 +559,50 @@ int runConvert(ConvertSettings& s) {
   if (!shared) {
     printError(shared.error());
     if (s.json) {
-      fmt::print("{}\n", Json{{"converted", 0}, {"failed", s.files.size()}, {"files", Json::array()}, {"error", errorToJson(shared.error())}}
+      result("{}\n", Json{{"converted", 0}, {"failed", s.files.size()}, {"files", Json::array()}, {"error", errorToJson(shared.error())}}
                              .dump(2, ' ', false, Json::error_handler_t::replace));
     }
     return kExitInputFailed;
   }
   BatchSelection selection{s.include, shared->skeleton.has_value()};
   const BatchInputs walked = expandInputs(s.files, selection);
-  for (const Error& e : walked.skipped) fmt::print(stderr, "rigport: warning: {}\n", e.describe());
+  for (const Error& e : walked.skipped) message("rigport: warning: {}\n", e.describe());
   for (const Error& e : walked.unreadable) printError(e);
   const std::vector<BatchInput>& inputs = walked.files;
   if (!s.to.empty()) {
     auto target = targetFormat(s.to);
     if (!target) return printError(target.error()), kExitUsage;
     s.target = *target;
-    if (s.separateFiles) return fmt::print(stderr, "rigport: error: --gltf and --to {} exclude each other\n", s.to), kExitUsage;
+    if (s.separateFiles) return message("rigport: error: --gltf and --to {} exclude each other\n", s.to), kExitUsage;
   }
   // -o out.gltf names a .gltf: a .glb's bytes under that name would surprise every glTF reader.
   if (s.target == nullptr && fs::path(s.output).extension() == ".gltf") s.separateFiles = true;
   if (!s.animOut.empty()) {
-    if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --anim-out goes with --to FORMAT\n"), kExitUsage;
+    if (s.target == nullptr) return message("rigport: error: --anim-out goes with --to FORMAT\n"), kExitUsage;
     if ((s.target->carries & kCarriesAnimations) != 0) {
-      fmt::print(stderr, "rigport: error: --anim-out: {} stores animations in its own file\n", s.target->name);
+      message("rigport: error: --anim-out: {} stores animations in its own file\n", s.target->name);
       return kExitUsage;
     }
     auto animTarget = animationFormat(s.animOut);
     if (!animTarget) return printError(animTarget.error()), kExitUsage;
     s.animTarget = *animTarget;
   }
-  if (s.noVerify && s.target == nullptr) return fmt::print(stderr, "rigport: error: --no-verify goes with --to FORMAT\n"), kExitUsage;
+  if (s.noVerify && s.target == nullptr) return message("rigport: error: --no-verify goes with --to FORMAT\n"), kExitUsage;
   if (!s.base.empty()) {
-    if (s.target == nullptr) return fmt::print(stderr, "rigport: error: --base goes with --to FORMAT\n"), kExitUsage;
+    if (s.target == nullptr) return message("rigport: error: --base goes with --to FORMAT\n"), kExitUsage;
     if (auto takes = baseFormat(*s.target, s.base); !takes) return printError(takes.error()), kExitUsage;
     if (!namesAFile(s) || inputs.size() > 1) {
-      return fmt::print(stderr, "rigport: error: --base {}: give one input and -o the file to write\n", s.base), kExitUsage;
+      return message("rigport: error: --base {}: give one input and -o the file to write\n", s.base), kExitUsage;
     }
     s.baseFile = BaseFile{s.base, shared->read};
   }
   if ((namesAFile(s) || !s.animOut.empty()) && inputs.size() > 1) {
-    fmt::print(stderr, "rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs.size());
+    message("rigport: error: -o {} names one file, but {} inputs were given; give a folder\n", s.output, inputs.size());
     return kExitUsage;
   }
   if (inputs.empty()) {
     if (!walked.unreadable.empty()) return kExitInputFailed;  // said above
-    fmt::print(stderr, "rigport: error: no input files: the folders given hold no file{}\n",
+    message("rigport: error: no input files: the folders given hold no file{}\n",
                s.include.empty() ? " of a format rigport reads (`rigport formats`; --include picks files by name)" : " that --include matches");
     return kExitInputFailed;
   }
@@ -643,12 +644,12 @@ int runConvert(ConvertSettings& s) {
   const size_t total = plans.size() + walked.unreadable.size();
   const size_t failed = inputFailures + outputFailures;
   if (total > 1 || failed > 0 || skipped > 0 || finished < total) {
-    fmt::print(stderr, "rigport: converted {} of {} file{}{}{}{}\n", converted, total, total == 1 ? "" : "s",
+    message("rigport: converted {} of {} file{}{}{}{}\n", converted, total, total == 1 ? "" : "s",
                failed > 0 ? fmt::format(", {} failed", failed) : "", skipped > 0 ? fmt::format(", {} skipped (output exists)", skipped) : "",
                finished < total ? fmt::format(", {} not started: interrupted", total - finished) : "");
   }
   if (s.json) {
-    fmt::print("{}\n", Json{{"converted", converted}, {"skipped", skipped}, {"failed", failed}, {"interrupted", finished < total},
+    result("{}\n", Json{{"converted", converted}, {"skipped", skipped}, {"failed", failed}, {"interrupted", finished < total},
                             {"files", std::move(files)}}
                            .dump(2, ' ', false, Json::error_handler_t::replace));
   }

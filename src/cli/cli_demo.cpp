@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/streams.hpp"
 #include "demo/demo_run.hpp"
 #include "platform/process.hpp"
 
@@ -39,17 +40,17 @@ std::optional<fs::path> findValidator() {
 }
 
 void printTable(const DemoReport& report) {
-  fmt::print("wrote {}\n\n", report.characterGlb);
+  result("wrote {}\n\n", report.characterGlb);
   constexpr const char* kRow = "{:<16} {:>9} {:>6} {:>9} {:>7} {:>10}  {}\n";
-  fmt::print(kRow, "format", "bytes", "bones", "vertices", "keys", "max error", "where");
+  result(kRow, "format", "bytes", "bones", "vertices", "keys", "max error", "where");
   for (const DemoRow& r : report.rows) {
     if (r.failure) {
-      fmt::print("{:<16} error: {}\n", r.format, r.failure->describe());
+      result("{:<16} error: {}\n", r.format, r.failure->describe());
       continue;
     }
-    fmt::print(kRow, r.format, r.bytes, r.bones, r.vertices, r.keys, fmt::format("{:.3g}", r.error.max), r.error.where);
+    result(kRow, r.format, r.bytes, r.bones, r.vertices, r.keys, fmt::format("{:.3g}", r.error.max), r.error.where);
   }
-  fmt::print("\nmax error: the largest difference after the round trip, both sides in glTF axes: metres for\n"
+  result("\nmax error: the largest difference after the round trip, both sides in glTF axes: metres for\n"
              "positions, translations and inverse-bind translation columns; unit-less for quaternion\n"
              "components, scales, weights and the other inverse-bind elements. Animation keys are sampled\n"
              "at the source key times; a format that brings back no animations is measured without them.\n\n");
@@ -66,31 +67,31 @@ int runDemoCommand(const DemoSettings& s) {
   for (const DemoRow& r : report->rows) rowFailed = rowFailed || r.failure.has_value();
 
   if (!s.validate) {
-    fmt::print("validation skipped (--no-validate)\n");
+    result("validation skipped (--no-validate)\n");
     return rowFailed ? kExitInputFailed : kExitOk;
   }
   // The demo's promise is validator-clean output: without the validator it cannot keep it.
   const std::optional<fs::path> validator = findValidator();
   if (!validator) {
-    fmt::print(stderr, "rigport: error: cannot validate: tools/validate_gltf.mjs not found (set RIGPORT_TOOLS_DIR, "
+    message("rigport: error: cannot validate: tools/validate_gltf.mjs not found (set RIGPORT_TOOLS_DIR, "
                        "run scripts/setup.sh, or pass --no-validate)\n");
     return kExitValidationFailed;
   }
   std::vector<std::string> args{"node", validator->string()};
   for (const std::string& glb : report->glbFiles()) args.push_back(glb);
-  fmt::print("validating {} file{} with {}\n", args.size() - 2, args.size() == 3 ? "" : "s", validator->string());
+  result("validating {} file{} with {}\n", args.size() - 2, args.size() == 3 ? "" : "s", validator->string());
   std::fflush(stdout);
   const std::optional<int> status = platform::runProgram(args);
   if (!status) {
-    fmt::print(stderr, "rigport: error: cannot validate: node is not installed (run scripts/setup.sh, or pass --no-validate)\n");
+    message("rigport: error: cannot validate: node is not installed (run scripts/setup.sh, or pass --no-validate)\n");
     return kExitValidationFailed;
   }
   if (*status != 0) {
     // 1: a file has errors or warnings; 2: the validator could not run (see its message above).
-    fmt::print(stderr, "rigport: error: validation FAILED (validator exit status {})\n", *status);
+    message("rigport: error: validation FAILED (validator exit status {})\n", *status);
     return kExitValidationFailed;
   }
-  fmt::print("validation passed: 0 errors, 0 warnings\n");
+  result("validation passed: 0 errors, 0 warnings\n");
   return rowFailed ? kExitInputFailed : kExitOk;
 }
 

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
+#include "cli/streams.hpp"
 #include "export/json_report.hpp"
 #include "formats/registry.hpp"
 
@@ -51,7 +52,7 @@ int runDump(const DumpSettings& s) {
     printError(rig.error());
     return kExitInputFailed;
   }
-  fmt::print("{}\n", rigToJson(*rig, JsonDetail::Full).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  result("{}\n", rigToJson(*rig, JsonDetail::Full).dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   return kExitOk;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/streams.hpp"
 #include "formats/registry.hpp"
 
 namespace rigport::cli {
@@ -22,9 +23,9 @@ void addFormatsCommand(CLI::App& app, int& exitCode) {
     }
     const auto row = [&](std::string_view name, std::string_view extensions, std::string_view write, std::string_view animationOnly,
                          const std::string& carries) {
-      fmt::print("{:<{}}  {:<{}}  {:<4}  {:<5}  {:<14}  {}\n", name, nameWidth, extensions, extensionWidth, "yes", write, animationOnly, carries);
+      result("{:<{}}  {:<{}}  {:<4}  {:<5}  {:<14}  {}\n", name, nameWidth, extensions, extensionWidth, "yes", write, animationOnly, carries);
     };
-    fmt::print("{:<{}}  {:<{}}  {:<4}  {:<5}  {:<14}  {}\n", "format", nameWidth, "extensions", extensionWidth, "read", "write", "animation-only",
+    result("{:<{}}  {:<{}}  {:<4}  {:<5}  {:<14}  {}\n", "format", nameWidth, "extensions", extensionWidth, "read", "write", "animation-only",
                "carries");
     for (const FormatInfo& f : formats()) {
       std::string carries = carriesText(f.carries);

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/streams.hpp"
 #include "core/hash.hpp"
 #include "formats/sims3/clip_resource_key.hpp"
 
@@ -34,14 +35,14 @@ int runHash(const HashSettings& s) {
                                   {"genericName", key.genericName}, {"ageMask", fmt::format("0x{:04X}", key.ageMask)}}}});
       continue;
     }
-    fmt::print("{}\n", name);
-    fmt::print("  fnv32 (bone track key)      0x{:08X}\n", f32);
-    fmt::print("  fnv64 (resource instance)   0x{:016X}\n", f64);
-    fmt::print("  fnv64 low 32 (morph key)    0x{:08X}\n", static_cast<uint32_t>(f64));
-    fmt::print("  clip key (CLIP instance)    0x{:016X}  group 0x{:08X}  (hashes \"{}\", age mask 0x{:04X})\n", key.instance, key.group,
+    result("{}\n", name);
+    result("  fnv32 (bone track key)      0x{:08X}\n", f32);
+    result("  fnv64 (resource instance)   0x{:016X}\n", f64);
+    result("  fnv64 low 32 (morph key)    0x{:08X}\n", static_cast<uint32_t>(f64));
+    result("  clip key (CLIP instance)    0x{:016X}  group 0x{:08X}  (hashes \"{}\", age mask 0x{:04X})\n", key.instance, key.group,
                key.genericName, key.ageMask);
   }
-  if (s.json) fmt::print("{}\n", all.dump(2));
+  if (s.json) result("{}\n", all.dump(2));
   return kExitOk;
 }
 

@@ -15,6 +15,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/inputs.hpp"
 #include "cli/stance.hpp"
+#include "cli/streams.hpp"
 #include "core/repair.hpp"
 #include "export/json_report.hpp"
 #include "formats/registry.hpp"
@@ -33,9 +34,9 @@ struct InfoSettings {
 
 // Names and messages carry text from the file: printed through printable() (core/error.hpp).
 void printWarnings(const Provenance& p) {
-  fmt::print("  warnings        {}\n", p.warningCount());
+  result("  warnings        {}\n", p.warningCount());
   for (const Warning& w : p.warnings) {
-    fmt::print("    [{}] {}{}\n", w.code, printable(w.message), w.count > 1 ? fmt::format(" (x{})", w.count) : "");
+    result("    [{}] {}{}\n", w.code, printable(w.message), w.count > 1 ? fmt::format(" (x{})", w.count) : "");
   }
 }
 
@@ -43,9 +44,9 @@ void printWarnings(const Provenance& p) {
 void printClips(const std::vector<Animation>& animations) {
   size_t width = 4;
   for (const Animation& a : animations) width = std::max(width, printable(a.name).size());
-  fmt::print("    {:<{}}  {:>9}  {:>6}  {:>8}  {:>6}\n", "clip", width, "seconds", "tracks", "keys", "events");
+  result("    {:<{}}  {:>9}  {:>6}  {:>8}  {:>6}\n", "clip", width, "seconds", "tracks", "keys", "events");
   for (const Animation& a : animations) {
-    fmt::print("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : printable(a.name), width, a.duration, a.tracks.size(),
+    result("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : printable(a.name), width, a.duration, a.tracks.size(),
                storedKeyCount(a), a.events.size());
   }
 }
@@ -57,11 +58,11 @@ std::string textureLabel(const Texture& t) { return t.id.empty() ? printable(t.n
 void printTextures(const std::vector<Texture>& textures) {
   size_t width = 7;
   for (const Texture& t : textures) width = std::max(width, textureLabel(t).size());
-  fmt::print("  textures        {}\n", textures.size());
-  fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", "texture", width, "size", "format", "mips", "alpha", "file");
+  result("  textures        {}\n", textures.size());
+  result("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", "texture", width, "size", "format", "mips", "alpha", "file");
   for (const Texture& t : textures) {
     const ImageLevel& l = t.image.levels.front();
-    fmt::print("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", textureLabel(t), width, fmt::format("{}x{}", l.width, l.height), t.pixelFormat,
+    result("    {:<{}}  {:>11}  {:<6}  {:>4}  {:<6}  {}\n", textureLabel(t), width, fmt::format("{}x{}", l.width, l.height), t.pixelFormat,
                t.image.levels.size(), alphaModeName(t.image.alpha), printable(t.file));
   }
 }
@@ -80,17 +81,17 @@ Json texturesToJson(const std::vector<Texture>& textures) {
 void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& meshes) {
   const Rig& rig = assembled.rig;
   const Skeleton& sk = rig.skeleton;
-  fmt::print("  rig             {}\n", printable(rig.name));
+  result("  rig             {}\n", printable(rig.name));
   const nlohmann::json rw = rig.extras.is_object() ? rig.extras.value("renderware", nlohmann::json()) : nlohmann::json();
-  if (rw.is_object()) fmt::print("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
-  fmt::print("  bones           {}\n", sk.bones.size());
-  fmt::print("  joints          {}\n", sk.jointList().size());
-  fmt::print("  meshes          {}\n", meshes.size());
-  fmt::print("  vertices        {}\n", totalVertices(meshes));
-  fmt::print("  max influences  {}\n", maxInfluences(meshes));
-  fmt::print("  animations      {}\n", rig.animations.size());
+  if (rw.is_object()) result("  renderware      {} ({})\n", rw.value("version", "?"), rw.value("platform", "?"));
+  result("  bones           {}\n", sk.bones.size());
+  result("  joints          {}\n", sk.jointList().size());
+  result("  meshes          {}\n", meshes.size());
+  result("  vertices        {}\n", totalVertices(meshes));
+  result("  max influences  {}\n", maxInfluences(meshes));
+  result("  animations      {}\n", rig.animations.size());
   if (!rig.animations.empty()) printClips(rig.animations);
-  if (assembled.coverage.clips > 0) fmt::print("  binding         {}\n", assembled.coverage.summary());
+  if (assembled.coverage.clips > 0) result("  binding         {}\n", assembled.coverage.summary());
   if (!rig.textures.empty()) printTextures(rig.textures);
   printWarnings(rig.provenance);
 }
@@ -117,12 +118,12 @@ Json playsOnToJson(const std::optional<PlaysOn>& p) {
 }
 
 void printClipSet(const ClipSet& clips, const std::optional<PlaysOn>& on) {
-  fmt::print("  clips           {} ({} clip{}, no skeleton of their own)\n", printable(clips.name), clips.animations.size(),
+  result("  clips           {} ({} clip{}, no skeleton of their own)\n", printable(clips.name), clips.animations.size(),
              clips.animations.size() == 1 ? "" : "s");
-  if (clips.wants) fmt::print("  wants skeleton  {}\n", printable(clips.wants->name));
-  if (on && !on->skeleton.empty()) fmt::print("  plays on        {} ({} of {} tracks found)\n", printable(on->skeleton), on->found, on->tracks);
+  if (clips.wants) result("  wants skeleton  {}\n", printable(clips.wants->name));
+  if (on && !on->skeleton.empty()) result("  plays on        {} ({} of {} tracks found)\n", printable(on->skeleton), on->found, on->tracks);
   if (on && on->skeleton.empty()) {
-    fmt::print("  plays on        its own hash-named nodes ({} holds {} of {} tracks)\n", printable(on->best), on->found, on->tracks);
+    result("  plays on        its own hash-named nodes ({} holds {} of {} tracks)\n", printable(on->best), on->found, on->tracks);
   }
   printClips(clips.animations);
   printWarnings(clips.provenance);
@@ -131,9 +132,9 @@ void printClipSet(const ClipSet& clips, const std::optional<PlaysOn>& on) {
 void printItems(const std::vector<ItemInfo>& items) {
   size_t width = 4, idWidth = 6;  // ids can be long (a package's TYPE:GROUP:INSTANCE)
   for (const ItemInfo& i : items) width = std::max(width, printable(i.name).size()), idWidth = std::max(idWidth, i.id.size());
-  fmt::print("  items           {}\n", items.size());
-  fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", "id", idWidth, "kind", "name", width, "bytes");
-  for (const ItemInfo& i : items) fmt::print("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", i.id, idWidth, i.kind, printable(i.name), width, i.bytes);
+  result("  items           {}\n", items.size());
+  result("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", "id", idWidth, "kind", "name", width, "bytes");
+  for (const ItemInfo& i : items) result("    {:>{}}  {:<10}  {:<{}}  {:>10}\n", i.id, idWidth, i.kind, printable(i.name), width, i.bytes);
 }
 
 bool bindsAnything(const InputOptions& o) { return !o.animations.empty() || !o.skeleton.empty(); }
@@ -232,21 +233,21 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     }
     return Ok{};
   }
-  fmt::print("{}\n", printable(path));
-  fmt::print("  format          {}\n", format);
+  result("{}\n", printable(path));
+  result("  format          {}\n", format);
   if (items.size() > 1 && textures.empty()) printItems(items);  // a texture file's items are its textures, listed below
   for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);
   for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
   if (!textures.empty()) printTextures(textures);
   if (rigs.empty() && clipSets.empty() && !textures.empty()) {
-    fmt::print("  rig             none: this file holds textures (`convert` writes them as PNG files{})\n",
+    result("  rig             none: this file holds textures (`convert` writes them as PNG files{})\n",
                format == "renderware-txd"  ? "; a model beside it with its name, or given --txd, takes them"
                : format == "rw4-arena"     ? "; a model arena whose materials name their GUIDs takes them from beside it "
                                              "(0x<guid>.psg, <model>_Textures.psg) or given --txd"
                                            : "");
     printWarnings(fileProvenance);
   } else if (rigs.empty() && clipSets.empty()) {
-    fmt::print("  rig             none: {}\n", kNoRig);
+    result("  rig             none: {}\n", kNoRig);
     printWarnings(fileProvenance);
   }
   return Ok{};
@@ -271,7 +272,7 @@ int runInfo(const InfoSettings& s) {
     }
     if (s.json) all.push_back(std::move(json));
   }
-  if (s.json) fmt::print("{}\n", all.dump(2, ' ', false, Json::error_handler_t::replace));
+  if (s.json) result("{}\n", all.dump(2, ' ', false, Json::error_handler_t::replace));
   return failures == 0 ? kExitOk : kExitInputFailed;
 }
 

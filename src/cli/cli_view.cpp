@@ -14,6 +14,7 @@
 #include "cli/inputs.hpp"
 #include "cli/stance.hpp"
 #include "cli/viewer_page.hpp"
+#include "cli/streams.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
 #include "platform/files.hpp"
@@ -87,12 +88,12 @@ std::string buildPage(const std::vector<EmbeddedModel>& models) {
 void openInBrowser(const fs::path& page) {
   const std::string target = fs::absolute(page).string();
   const std::string failed = platform::openWithShell(target);
-  if (!failed.empty()) fmt::print(stderr, "rigport: warning: {}; open {} in a browser\n", failed, target);
+  if (!failed.empty()) message("rigport: warning: {}; open {} in a browser\n", failed, target);
 }
 
 int runView(const ViewSettings& s) {
   if (s.files.empty() && !s.demo) {
-    fmt::print(stderr, "rigport: error: nothing to view: give model files or --demo\n");
+    message("rigport: error: nothing to view: give model files or --demo\n");
     return kExitUsage;
   }
   auto shared = loadSharedInputs(s.inputs);
@@ -113,7 +114,7 @@ int runView(const ViewSettings& s) {
       return;
     }
     if (const size_t w = rig.provenance.warningCount(); w > 0) {
-      fmt::print(stderr, "rigport: warning: {}: {} warning{} (listed in the page)\n", source, w, w == 1 ? "" : "s");
+      message("rigport: warning: {}: {} warning{} (listed in the page)\n", source, w, w == 1 ? "" : "s");
     }
     models.push_back({name, std::move(*glb)});
   };
@@ -143,7 +144,7 @@ int runView(const ViewSettings& s) {
   }
   if (s.demo) add("demo_character", "--demo", makeDemoCharacter(s.demoOptions), GltfOptions{});
   if (models.empty()) {
-    fmt::print(stderr, "rigport: error: no model could be converted; no page written\n");
+    message("rigport: error: no model could be converted; no page written\n");
     return kExitInputFailed;
   }
 
@@ -155,7 +156,7 @@ int runView(const ViewSettings& s) {
     printError(written.error());
     return kExitOutputFailed;
   }
-  fmt::print("wrote {} ({} model{}, {:.1f} MB)\n", out.string(), models.size(), models.size() == 1 ? "" : "s", html.size() / 1e6);
+  result("wrote {} ({} model{}, {:.1f} MB)\n", out.string(), models.size(), models.size() == 1 ? "" : "s", html.size() / 1e6);
   if (s.open) openInBrowser(out);
   return failures > 0 ? kExitInputFailed : kExitOk;
 }

@@ -1,4 +1,5 @@
 #include "cli/inputs.hpp"
+#include "cli/streams.hpp"
 
 #include <fmt/format.h>
 
@@ -44,6 +45,6 @@ Result<SharedInputs> loadSharedInputs(const InputOptions& o) {
   return rigport::loadSharedInputs(load);
 }
 
-void printError(const Error& error) { fmt::print(stderr, "rigport: error: {}\n", error.describe()); }
+void printError(const Error& error) { message("rigport: error: {}\n", error.describe()); }
 
 }  // namespace rigport::cli

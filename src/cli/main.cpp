@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/streams.hpp"
 #include "platform/process.hpp"
 
 namespace {
@@ -41,7 +42,7 @@ bool reportUnknownCommand(CLI::App& app, const std::string& word) {
       bestDistance = d;
     }
   }
-  fmt::print(stderr, "rigport: error: unknown command '{}'; did you mean '{}'? (`rigport --help` lists the commands)\n",
+  rigport::cli::message("rigport: error: unknown command '{}'; did you mean '{}'? (`rigport --help` lists the commands)\n",
              word, best);
   return true;
 }
@@ -80,5 +81,5 @@ int main(int argc, char** argv) {
     // --help and --version arrive here too, with exit code 0.
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
-  return exitCode;
+  return finishResults(exitCode);
 }

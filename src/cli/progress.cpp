@@ -1,4 +1,5 @@
 #include "cli/progress.hpp"
+#include "cli/streams.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -26,14 +27,14 @@ void ProgressBar::show(size_t done, std::string_view name) {
   const std::string line = fmt::format("[{}{}] {}/{} {} {}", std::string(filled, '#'), std::string(kBar - filled, ' '), done,
                                        total_, rate(done, total_, elapsed), name);
   // Pad over the previous line's tail when this one is shorter.
-  fmt::print(stderr, "\r{:<{}}", line, width_);
+  message("\r{:<{}}", line, width_);
   std::fflush(stderr);
   width_ = line.size();
 }
 
 void ProgressBar::clear() {
   if (!enabled_ || width_ == 0) return;
-  fmt::print(stderr, "\r{:<{}}\r", "", width_);
+  message("\r{:<{}}\r", "", width_);
   std::fflush(stderr);
   width_ = 0;
 }
