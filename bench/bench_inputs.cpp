@@ -1,5 +1,5 @@
 // bench_inputs DIR: writes the benchmarks' synthetic inputs (bench/inputs.hpp) as files, for the
-// whole-process measurements of scripts/bench_process.sh: skinned.dff, skinned.psg, block.sluggers,
+// whole-process measurements of scripts/bench_process.sh: skinned.dff, skinned.psg, block.sluggers, unit.drs,
 // package.ifp (and its skeleton ifp_skeleton.dff), the Sims 3 clip100k.clip, small.clip and
 // package500.package and package5000.package, long.anm (and its skeleton anm_skeleton.dff),
 // textured.dff with the TXD of its six DXT textures beside it, textured.txd (bench/texture_inputs.hpp).
@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
       {"skinned.dff", &rigport::bench::skinnedDff()},
       {"skinned.psg", &rigport::bench::skinnedArena()},
       {"block.sluggers", &rigport::bench::sluggersBlock()},
+      {"unit.drs", &rigport::bench::battleforgeDrs()},
       {"package.ifp", &rigport::bench::ifpPackage()},
       {"ifp_skeleton.dff", &rigport::bench::ifpSkeletonDff()},
       {"clip100k.clip", &rigport::bench::sims3Clip100k()},

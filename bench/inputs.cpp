@@ -4,6 +4,8 @@
 #include <string>
 
 #include "core/byte_writer.hpp"
+#include "formats/battleforge/axes.hpp"
+#include "formats/battleforge/battleforge.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/axes.hpp"
 #include "formats/rw4/rw4.hpp"
@@ -17,6 +19,9 @@ constexpr int kBones = 64;
 constexpr int kSkinned = 60'000;  // the Sluggers block's skinned submesh (a GPL array's u16 count, with room)
 constexpr int kRigid = 4;
 constexpr int kRigidVertices = 10'000;
+constexpr int kBattleforgeBones = 128;
+constexpr int kBattleforgeGrid = 245;  // 245 × 245 = 60,025 vertices
+constexpr int kBattleforgeKeys = 40;
 
 rigport::Rig binaryTreeSkeleton() {
   rigport::Rig rig;
@@ -297,6 +302,63 @@ const std::vector<uint8_t>& anmSkeletonDff() {
     rig.provenance.axes = rigport::renderware::kRenderWareAxes;
     return rigport::renderware::writeDff(rig);
   });
+}
+
+rigport::Rig battleforgeRig() {
+  rigport::Rig rig;
+  rig.provenance.axes = rigport::battleforge::kBattleForgeAxes;
+  for (int b = 0; b < kBattleforgeBones; ++b) {
+    rigport::Bone bone;
+    bone.name = "bone_" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : (b - 1) / 2;  // a binary tree
+    bone.id = static_cast<uint32_t>(1000 + 7 * b);
+    bone.translation = {0.1f, 0.2f, 0.0f};
+    bone.rotation = glm::angleAxis(0.01f * static_cast<float>(b), glm::vec3(0, 0, 1));
+    rig.skeleton.bones.push_back(bone);
+  }
+  rigport::Mesh mesh;
+  mesh.name = "body";
+  mesh.influenceOffsets.push_back(0);
+  for (int y = 0; y < kBattleforgeGrid; ++y) {
+    for (int x = 0; x < kBattleforgeGrid; ++x) {
+      mesh.positions.push_back({0.01f * static_cast<float>(x), 0.01f * static_cast<float>(y), 0.0f});
+      mesh.normals.push_back({0.0f, 0.0f, 1.0f});
+      mesh.uvs.push_back({static_cast<float>(x) / kBattleforgeGrid, static_cast<float>(y) / kBattleforgeGrid});
+      for (uint32_t k = 0; k < 4; ++k) {
+        mesh.influences.push_back({static_cast<uint32_t>((x / 8 + y / 8 + 17 * k) % kBattleforgeBones), 0.1f + 0.2f * static_cast<float>(k)});
+      }
+      mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    }
+  }
+  for (uint32_t y = 0; y + 1 < kBattleforgeGrid; ++y) {
+    for (uint32_t x = 0; x + 1 < kBattleforgeGrid; ++x) {
+      const uint32_t a = y * kBattleforgeGrid + x, b = a + 1, c = a + kBattleforgeGrid, d = c + 1;
+      mesh.indices.insert(mesh.indices.end(), {a, b, d, a, d, c});
+    }
+  }
+  rig.meshes.push_back(std::move(mesh));
+  rigport::Animation anim;
+  anim.name = "walk";
+  anim.duration = 2.0f;
+  for (int b = 0; b < kBattleforgeBones; ++b) {
+    rigport::BoneTrack t;
+    t.bone = b;
+    for (int k = 0; k < kBattleforgeKeys; ++k) {
+      const float time = 2.0f * static_cast<float>(k) / (kBattleforgeKeys - 1);
+      t.translation.times.push_back(time);
+      t.translation.values.push_back({0.1f, 0.2f + 0.01f * static_cast<float>(k), 0.0f});
+      t.rotation.times.push_back(time);
+      t.rotation.values.push_back(glm::angleAxis(0.02f * static_cast<float>(k + b), glm::vec3(1, 0, 0)));
+    }
+    anim.tracks.push_back(std::move(t));
+  }
+  rig.animations.push_back(std::move(anim));
+  return rig;
+}
+
+const std::vector<uint8_t>& battleforgeDrs() {
+  static std::vector<uint8_t> bytes;
+  return once(bytes, [] { return rigport::battleforge::writeDrs(battleforgeRig()); });
 }
 
 }  // namespace rigport::bench

@@ -51,6 +51,13 @@ const std::vector<uint8_t>& sims3Package5000();
 const std::vector<uint8_t>& anmLong();
 const std::vector<uint8_t>& anmSkeletonDff();
 
+// A BattleForge unit: 60,000 vertices in a 245 x 245 grid (one BattleforgeMesh: face indices are
+// 16-bit) on 128 bones in a binary tree, 4 influences a vertex, so the read does everything a real
+// unit asks for (skeleton, rev-12 weights through the joint map, the CSkSkinInfo cross-check by
+// position over the CGeoMesh), and a 2 s walk of 40 keys a channel; its DRS, about 8.2 MB.
+rigport::Rig battleforgeRig();
+const std::vector<uint8_t>& battleforgeDrs();
+
 constexpr int kIfpAnimations = 1000;
 constexpr int kIfpTracks = 32;
 constexpr int kIfpKeys = 30;

@@ -229,8 +229,10 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
       mesh.positions = std::move(m.positions);  // m's streams are not needed again: moved, not copied
       mesh.normals = std::move(m.normals);
       mesh.uvs = std::move(m.uvs);  // §4: raw v is already top-left-origin, as glTF's
-      mesh.indices.reserve(3 * m.faces.size());
-      for (const auto& f : m.faces) mesh.indices.insert(mesh.indices.end(), {f[0], f[1], f[2]});
+      mesh.indices.resize(3 * m.faces.size());
+      for (size_t f = 0; f < m.faces.size(); ++f) {
+        for (size_t k = 0; k < 3; ++k) mesh.indices[3 * f + k] = m.faces[f][k];
+      }
       rig.materials.push_back(materialOf(m, i));
       mesh.parts.push_back({static_cast<uint32_t>(rig.materials.size() - 1), 0, static_cast<uint32_t>(mesh.indices.size())});
       const bool haveGroup = parts.jointMap && i < parts.jointMap->groups.size();
