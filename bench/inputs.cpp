@@ -205,12 +205,14 @@ rigport::Rig anmRig(int frames) {
 
 const std::vector<uint8_t>& skinnedDff() {
   static std::vector<uint8_t> bytes;
-  return once(bytes, [] {
-    rigport::Rig rig = binaryTreeSkeleton();
-    rig.provenance.axes = rigport::renderware::kRenderWareAxes;
-    for (int m = 0; m < 4; ++m) rig.meshes.push_back(helixMesh(32'768, static_cast<float>(m)));
-    return rigport::renderware::writeDff(rig);
-  });
+  return once(bytes, [] { return skinnedDffOf(4); });
+}
+
+Result<std::vector<uint8_t>> skinnedDffOf(int atomics) {
+  rigport::Rig rig = binaryTreeSkeleton();
+  rig.provenance.axes = rigport::renderware::kRenderWareAxes;
+  for (int m = 0; m < atomics; ++m) rig.meshes.push_back(helixMesh(32'768, static_cast<float>(m)));
+  return rigport::renderware::writeDff(rig);
 }
 
 const std::vector<uint8_t>& skinnedArena() {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/rig.hpp"
 
 namespace rigport::bench {
@@ -14,6 +15,8 @@ namespace rigport::bench {
 // Issue 11's DFF: 4 atomics x 32,768 vertices (RW triangles index at most 65,535 vertices per
 // geometry), 4 influences each, 64 bones in a binary tree, normals and UVs; about 12 MB.
 const std::vector<uint8_t>& skinnedDff();
+// The same with `atomics` atomics (2.37 MB each), for the size-scaling rows: not cached.
+Result<std::vector<uint8_t>> skinnedDffOf(int atomics);
 
 // A PS3 .psg: 4 RenderOptiMeshData x 50,000 vertices = 200,000, 4 influences each, 64 bones, the
 // writer's default (Skate-like) layout: F x3 positions, CMP normals, SF x2 UVs, UB x4 weights,
