@@ -125,32 +125,34 @@ SkeletonChoice chooseSkeleton(const ClipSet& clips, std::span<const Rig> rigs, P
 
 namespace {
 
-// A copy of `rig` without its animations, made in `spare` when given (assignWithoutAnimations()).
-Rig copyOf(const Rig& rig, Rig* spare) {
+// A copy of `rig` without its animations, made in `spare` when given (assignWithoutAnimations(),
+// whose answer goes to *keptSkeleton).
+Rig copyOf(const Rig& rig, Rig* spare, bool* keptSkeleton) {
   if (spare == nullptr) {
     Rig copy = rig;
     copy.animations.clear();
     return copy;
   }
-  assignWithoutAnimations(*spare, rig);
+  *keptSkeleton = assignWithoutAnimations(*spare, rig);
   return std::move(*spare);
 }
 
 // The rig a clip set of the input plays on (assemble()'s rule), its clips moved in and bound; named
 // after the clip set by the caller, once the --anim clips are bound under the skeleton's name. The
-// skeleton's copy is made in `spare` when given (ClipsAssembler::recycle()).
+// skeleton's copy is made in `spare` when given (ClipsAssembler::recycle(); *keptSkeleton says
+// whether its skeleton was kept).
 Result<AssembledRig> rigPlaying(ClipSet& clips, const std::vector<Rig>& rigs, const Rig* skeleton, std::vector<bool>& playsClips,
-                                const std::string& file, const BindOptions& bind, Rig* spare = nullptr) {
+                                const std::string& file, const BindOptions& bind, Rig* spare = nullptr, bool* keptSkeleton = nullptr) {
   AssembledRig assembled;
   if (skeleton != nullptr) {
-    assembled.rig = copyOf(*skeleton, spare);
+    assembled.rig = copyOf(*skeleton, spare, keptSkeleton);
   } else {
     Provenance choosing;
     const SkeletonChoice choice = chooseSkeleton(clips, rigs, choosing);
     std::optional<Rig> standIn = choice.rig ? std::nullopt : hashNamedSkeleton(clips);
     if (choice.rig) {
       playsClips[*choice.rig] = true;
-      assembled.rig = copyOf(rigs[*choice.rig], spare);
+      assembled.rig = copyOf(rigs[*choice.rig], spare, keptSkeleton);
     } else if (standIn) {
       assembled.rig = std::move(*standIn);
       if (!choice.best) {
@@ -273,7 +275,8 @@ Result<std::vector<AssembledRig>> assembleWith(Asset input, std::span<const Clip
 
 Result<AssembledRig> ClipsAssembler::play(ClipSet& clips, const Asset& input) {
   playsClips_.resize(input.rigs.size(), false);
-  RP_ASSIGN(AssembledRig out, rigPlaying(clips, input.rigs, skeleton_, playsClips_, input.provenance.file, options_.bind, &spare_));
+  keptSkeleton_ = false;
+  RP_ASSIGN(AssembledRig out, rigPlaying(clips, input.rigs, skeleton_, playsClips_, input.provenance.file, options_.bind, &spare_, &keptSkeleton_));
   RP_CHECK(finishPlaying(out, clips, extras_, nullptr, input.provenance, options_.bind));
   played_ = true;
   return out;

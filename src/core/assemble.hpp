@@ -66,6 +66,10 @@ class ClipsAssembler {
   // Gives back a rig play() gave, once exported (its arrays may be the export's storage), for the
   // next play() to make its copy of the skeleton's rig in: a skeleton unchanged is not copied again.
   void recycle(Rig&& spent) { spare_ = std::move(spent); }
+  // Whether the last play() kept the skeleton of the rig given back (assignWithoutAnimations()):
+  // that skeleton went through everything the clip before's rig did (its repair, its export)
+  // unchanged.
+  bool keptSkeleton() const { return keptSkeleton_; }
 
  private:
   std::span<const ClipSet> extras_;
@@ -74,6 +78,7 @@ class ClipsAssembler {
   std::vector<bool> playsClips_;  // per rig of the input
   bool played_ = false;
   Rig spare_;  // recycle()'s
+  bool keptSkeleton_ = false;
 };
 
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,

@@ -153,16 +153,18 @@ bool identical(const Skeleton& a, const Skeleton& b) {
          std::equal(a.bones.begin(), a.bones.end(), b.bones.begin(), [](const Bone& x, const Bone& y) { return identical(x, y); });
 }
 
-void assignWithoutAnimations(Rig& to, const Rig& from) {
+bool assignWithoutAnimations(Rig& to, const Rig& from) {
   to.name = from.name;
   to.itemIds = from.itemIds;
-  if (!identical(to.skeleton, from.skeleton)) to.skeleton = from.skeleton;
+  const bool kept = identical(to.skeleton, from.skeleton);
+  if (!kept) to.skeleton = from.skeleton;
   to.meshes = from.meshes;
   to.materials = from.materials;
   to.textures = from.textures;
   to.animations.clear();
   to.provenance = from.provenance;
   assignJson(to.extras, from.extras);
+  return kept;
 }
 
 size_t Rig::vertexCount() const {

@@ -73,7 +73,7 @@ class InputItems {
   void recycle(Rig&& spent) { assembler_.recycle(std::move(spent)); }
 
  private:
-  Status finish(std::vector<AssembledRig>& rigs) const;
+  Status finish(std::vector<AssembledRig>& rigs, bool bonesSound = false) const;
 
   std::string path_;
   const SharedInputs& shared_;
