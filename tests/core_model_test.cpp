@@ -10,6 +10,7 @@
 #include "core/hash.hpp"
 #include "core/onto.hpp"
 #include "core/rig.hpp"
+#include "core/rig_copy.hpp"
 #include "core/validate.hpp"
 
 using namespace rigport;
@@ -70,6 +71,41 @@ glm::vec3 skinnedPosition(const Rig& rig, size_t v) {
 }
 
 }  // namespace
+
+// assignWithoutAnimations() gives a copy of the rig without animations, whatever `to` held; a
+// skeleton identical to the rig's is kept where it is (its bones' extras not copied again), one that
+// differs by a bit or an extra is copied over.
+TEST(RigCopy, AssigningKeepsAnIdenticalSkeletonAndCopiesAChangedOne) {
+  Rig from = smallRig();
+  from.name = "rig";
+  from.skeleton.bones[1].extras = {{"game", {{"flags", 3}}}};
+  from.extras = {{"game", 1}};
+  from.animations.emplace_back().name = "walk";
+  Rig to;
+  to.animations.emplace_back().name = "old";
+  EXPECT_FALSE(assignWithoutAnimations(to, from)) << "the empty skeleton is not kept";
+  EXPECT_TRUE(identical(to.skeleton, from.skeleton));
+  EXPECT_EQ(to.name, "rig");
+  EXPECT_EQ(to.extras, from.extras);
+  EXPECT_EQ(to.meshes.size(), from.meshes.size());
+  EXPECT_TRUE(to.animations.empty());
+
+  // A JSON object copied is made anew: its storage staying where it was says it was not copied.
+  const auto* kept = to.skeleton.bones[1].extras.get_ptr<const nlohmann::json::object_t*>();
+  to.animations.emplace_back().name = "next";
+  EXPECT_TRUE(assignWithoutAnimations(to, from));
+  EXPECT_EQ(to.skeleton.bones[1].extras.get_ptr<const nlohmann::json::object_t*>(), kept) << "an identical skeleton is not copied again";
+  EXPECT_TRUE(to.animations.empty());
+
+  to.skeleton.bones[0].translation.x = -0.0f;  // 0 before: -0 is another bit pattern
+  EXPECT_FALSE(identical(to.skeleton, from.skeleton));
+  EXPECT_FALSE(assignWithoutAnimations(to, from));
+  EXPECT_TRUE(identical(to.skeleton, from.skeleton));
+  to.skeleton.bones[1].extras["game"]["flags"] = 4;
+  EXPECT_FALSE(identical(to.skeleton, from.skeleton));
+  EXPECT_FALSE(assignWithoutAnimations(to, from));
+  EXPECT_EQ(to.skeleton.bones[1].extras, from.skeleton.bones[1].extras);
+}
 
 TEST(Validate, AcceptsAConsistentRig) { EXPECT_TRUE(validate(smallRig())); }
 

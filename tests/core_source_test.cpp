@@ -118,6 +118,24 @@ size_t filesIn(const std::string& dir) {
   return files;
 }
 
+// The parts go into the file one after another, whatever their count and sizes: more parts than
+// one writev call takes (64), empty ones among them, one of 1 MiB.
+TEST(CoreSource, AWriteOfManyPartsHoldsThemInOrder) {
+  const std::string dir = test::scratchDir("core_source_parts");
+  const std::vector<uint8_t> bytes = pattern((1 << 20) + 150 * 151 / 2);
+  std::vector<std::span<const uint8_t>> parts;
+  size_t at = 0;
+  for (size_t n = 0; n < 150; ++n) {  // sizes 0, 1, ..., 149 (and an empty part after each tenth)
+    parts.emplace_back(bytes.data() + at, n);
+    at += n;
+    if (n % 10 == 0) parts.emplace_back(bytes.data() + at, 0);
+  }
+  parts.emplace_back(bytes.data() + at, bytes.size() - at);
+  ASSERT_TRUE(platform::writeFileAtomic(dir + "/parts.bin", parts).ok());
+  EXPECT_EQ(readAll(dir + "/parts.bin"), bytes);
+  EXPECT_EQ(filesIn(dir), 1u) << "no temporary left";
+}
+
 // The folders a written file names are made when missing (looked for only once its temporary file
 // does not open); a file where a folder must be is named in the error.
 TEST(CoreSource, AWriteMakesItsMissingFoldersAndNamesAFileInTheWay) {

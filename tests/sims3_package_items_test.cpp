@@ -25,10 +25,13 @@ std::string s3(const std::string& name) { return test::sample("sims3/" + name); 
 
 // The sample package's rig and `clips` copies of its clip named a_clip<k>_x, written by rigport's
 // package writer; the copy `twin` (when given) is named as copy 1, so two clips share a name.
-std::vector<uint8_t> packageOfClips(int clips, int twin = -1) {
+// `damageBone`: a bone of the rig whose rotation is stored at twice unit length, which the repair
+// mends (with a warning) on every clip's rig.
+std::vector<uint8_t> packageOfClips(int clips, int twin = -1, bool damageBone = false) {
   auto asset = loadAsset(s3("synthetic_clip_and_rig.package"));
   EXPECT_TRUE(asset) << asset.error().describe();
   Rig rig = asset->rigs.at(0);
+  if (damageBone) rig.skeleton.bones.at(1).rotation *= 2.0f;
   const Animation clip = asset->clips.at(0).animations.at(0);
   rig.animations.clear();
   for (int k = 0; k < clips; ++k) {
@@ -195,6 +198,28 @@ TEST(Sims3PackageItems, ADamagedClipInTheMiddleIsSkippedAndEveryFileCarriesItsWa
   const std::string first(items.files.front().second.begin(), items.files.front().second.end());
   EXPECT_EQ(items.files.front().first, "many/a_clip0_x.glb");
   EXPECT_NE(first.find("clip skipped"), std::string::npos);
+}
+
+// Each clip's rig is copied into the one the clip before was written from, its skeleton kept when
+// it went through that clip's repair and export unchanged (ClipsAssembler::recycle()); a RIG the
+// repair mends is copied and mended again for every clip, so that every file carries the repair and
+// its warning, as in the whole conversion.
+TEST(Sims3PackageItems, ARigRepairedIsRepairedOnEveryClipsRig) {
+  const std::string dir = test::scratchDir("sims3_items_repaired");
+  const std::vector<uint8_t> package = packageOfClips(6, -1, true);
+  const std::string input = writeFile(dir + "/many.package", package);
+  const Converted items = convert(input, dir + "/items", "--overwrite");
+  const Converted whole = convert(input, dir + "/whole", "--overwrite" + everyItem(package));
+  ASSERT_EQ(items.run.code, 0) << items.run.text;
+  ASSERT_EQ(items.files.size(), 6u);
+  EXPECT_EQ(items.files, whole.files);
+  for (const auto& [name, bytes] : items.files) {
+    EXPECT_NE(std::string(bytes.begin(), bytes.end()).find("repaired-bone"), std::string::npos) << name;
+  }
+  // Again over the files written: the same files (each replaced, none removed).
+  const Converted again = convert(input, dir + "/items", "--overwrite");
+  ASSERT_EQ(again.run.code, 0) << again.run.text;
+  EXPECT_EQ(again.files, items.files);
 }
 
 // Today's behaviour for an output that exists (no --overwrite, no --skip-existing): the input fails

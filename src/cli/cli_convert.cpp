@@ -15,6 +15,7 @@
 #include <set>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -153,7 +154,8 @@ Error existsError(const fs::path& out) {
 }
 
 // Exports and writes one rig, moved in (the exporter converts its axes in place): an export error
-// fails the input, a write error the output.
+// fails the input, a write error the output. A GLB written, `rig` holds the rig as the exporter left
+// it, storage for the next (InputItems::recycle()).
 // Without --overwrite the write itself refuses an existing file (platform::Overwrite::Refuse), so
 // of two processes writing one output exactly one succeeds, whatever the check before reading said.
 // `cache`: the skeleton nodes the input's previous rigs made (its clips share a rig).
@@ -170,6 +172,7 @@ std::optional<std::pair<Outcome, Error>> writeRig(Rig&& rig, const fs::path& out
   if (auto written = platform::writeFileAtomic(out.string(), glb->pieces(), overwrite); !written) {
     return std::pair{Outcome::OutputFailed, written.error()};
   }
+  rig = std::move(glb->source);
   return std::nullopt;
 }
 
@@ -255,26 +258,30 @@ class Converter {
     ExportCache cache;
     Made made;
     fs::path folderMade;  // the folder of the file written last, made or found
+    FolderNames found;    // what that folder held before
     bool gaveWay = false;
     auto write = [&](AssembledRig& a) {
       if (s_.resampleFps > 0.0f && !resampleAnimations(a.rig, s_.resampleFps)) return false;
       const fs::path out = outputPath(p, a.rig, taken, s_);
       std::error_code ec;
-      if (!s_.overwrite && fs::exists(out, ec)) {
+      // Each folder once: a package's clips all go into one (two stats a file less).
+      if (out.has_parent_path() && out.parent_path() != folderMade) {
+        folderMade = out.parent_path();
+        const bool fresh = made.folders(folderMade);
+        fs::create_directories(folderMade, ec);
+        found.read(folderMade, fresh);
+      }
+      const bool exists = out.has_parent_path() ? found.holds(out) : fs::exists(out, ec);
+      if (!s_.overwrite && exists) {
         if (!s_.skipExisting) return false;
         result.skipped.push_back(out.string());
         return true;
       }
-      // Each folder once: a package's clips all go into one (two stats a file less).
-      if (out.has_parent_path() && out.parent_path() != folderMade) {
-        folderMade = out.parent_path();
-        made.folders(folderMade);
-        fs::create_directories(folderMade, ec);
-      }
-      const bool replaces = s_.overwrite && fs::exists(out, ec);
+      const bool replaces = s_.overwrite && exists;
       const size_t before = result.written.size();
       const bool written = !writeAssembled(a, out, result, cache);
       if (!replaces) made.files(result.written, before, s_.separateFiles);
+      items->recycle(std::move(a.rig));  // the next clip's copy of its rig is made in it
       return written;
     };
     ReadOptions read = shared_.read;
@@ -313,8 +320,8 @@ class Converter {
   // The files and folders convertItems() made, in order, to remove if it gives way.
   class Made {
    public:
-    // The folders of `folder` that do not exist yet, about to be made.
-    void folders(const fs::path& folder) {
+    // The folders of `folder` that do not exist yet, about to be made; whether `folder` is one.
+    bool folders(const fs::path& folder) {
       std::error_code ec;
       std::vector<fs::path> missing;
       for (fs::path f = folder; !f.empty() && !fs::exists(f, ec); f = f.parent_path()) {
@@ -322,6 +329,7 @@ class Converter {
         if (f == f.parent_path()) break;
       }
       made_.insert(made_.end(), missing.rbegin(), missing.rend());
+      return !missing.empty();
     }
     // The files written[from...] and, for a .gltf, its .bin.
     void files(const std::vector<std::string>& written, size_t from, bool separateFiles) {
@@ -338,6 +346,35 @@ class Converter {
 
    private:
     std::vector<fs::path> made_;
+  };
+
+  // Whether a file convertItems() writes exists already (without --overwrite it gives way; with it,
+  // the files it replaced are not its own to remove when it gives way), without a stat per file:
+  // the names a folder held are read once, when its first file is written, and a folder just made
+  // held none. A name it did not hold is still looked for (a file system that ignores case holds
+  // "A.glb" for "a.glb").
+  class FolderNames {
+   public:
+    void read(const fs::path& folder, bool fresh) {
+      names_.clear();
+      listed_ = !fresh;
+      unread_ = false;
+      if (fresh) return;
+      std::error_code ec;
+      for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) names_.insert(it->path().filename().string());
+      unread_ = static_cast<bool>(ec);
+    }
+    bool holds(const fs::path& file) const {
+      std::error_code ec;
+      if (unread_) return fs::exists(file, ec);
+      if (!listed_) return false;  // a folder just made
+      return names_.count(file.filename().string()) != 0 || fs::exists(file, ec);
+    }
+
+   private:
+    std::unordered_set<std::string> names_;
+    bool listed_ = false;
+    bool unread_ = true;  // no folder read yet, or its reading failed: every file is looked for
   };
 
   // The conversion of a read input, as a whole.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/axes.hpp"
+#include "core/rig_copy.hpp"
 
 namespace rigport {
 namespace {
@@ -124,20 +125,34 @@ SkeletonChoice chooseSkeleton(const ClipSet& clips, std::span<const Rig> rigs, P
 
 namespace {
 
+// A copy of `rig` without its animations, made in `spare` when given (assignWithoutAnimations(),
+// whose answer goes to *keptSkeleton).
+Rig copyOf(const Rig& rig, Rig* spare, bool* keptSkeleton) {
+  if (spare == nullptr) {
+    Rig copy = rig;
+    copy.animations.clear();
+    return copy;
+  }
+  *keptSkeleton = assignWithoutAnimations(*spare, rig);
+  return std::move(*spare);
+}
+
 // The rig a clip set of the input plays on (assemble()'s rule), its clips moved in and bound; named
-// after the clip set by the caller, once the --anim clips are bound under the skeleton's name.
+// after the clip set by the caller, once the --anim clips are bound under the skeleton's name. The
+// skeleton's copy is made in `spare` when given (ClipsAssembler::recycle(); *keptSkeleton says
+// whether its skeleton was kept).
 Result<AssembledRig> rigPlaying(ClipSet& clips, const std::vector<Rig>& rigs, const Rig* skeleton, std::vector<bool>& playsClips,
-                                const std::string& file, const BindOptions& bind) {
+                                const std::string& file, const BindOptions& bind, Rig* spare = nullptr, bool* keptSkeleton = nullptr) {
   AssembledRig assembled;
   if (skeleton != nullptr) {
-    assembled.rig = *skeleton;
+    assembled.rig = copyOf(*skeleton, spare, keptSkeleton);
   } else {
     Provenance choosing;
     const SkeletonChoice choice = chooseSkeleton(clips, rigs, choosing);
     std::optional<Rig> standIn = choice.rig ? std::nullopt : hashNamedSkeleton(clips);
     if (choice.rig) {
       playsClips[*choice.rig] = true;
-      assembled.rig = rigs[*choice.rig];
+      assembled.rig = copyOf(rigs[*choice.rig], spare, keptSkeleton);
     } else if (standIn) {
       assembled.rig = std::move(*standIn);
       if (!choice.best) {
@@ -158,7 +173,6 @@ Result<AssembledRig> rigPlaying(ClipSet& clips, const std::vector<Rig>& rigs, co
     }
     assembled.rig.provenance.absorb(choosing);
   }
-  assembled.rig.animations.clear();
   RP_CHECK(bindOnto(assembled, std::move(clips.animations), clips.provenance, bind));
   return assembled;
 }
@@ -261,7 +275,8 @@ Result<std::vector<AssembledRig>> assembleWith(Asset input, std::span<const Clip
 
 Result<AssembledRig> ClipsAssembler::play(ClipSet& clips, const Asset& input) {
   playsClips_.resize(input.rigs.size(), false);
-  RP_ASSIGN(AssembledRig out, rigPlaying(clips, input.rigs, skeleton_, playsClips_, input.provenance.file, options_.bind));
+  keptSkeleton_ = false;
+  RP_ASSIGN(AssembledRig out, rigPlaying(clips, input.rigs, skeleton_, playsClips_, input.provenance.file, options_.bind, &spare_, &keptSkeleton_));
   RP_CHECK(finishPlaying(out, clips, extras_, nullptr, input.provenance, options_.bind));
   played_ = true;
   return out;

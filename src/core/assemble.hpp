@@ -63,6 +63,13 @@ class ClipsAssembler {
   // them, the same at each call) and its file-level warnings. The clip set's animations are moved.
   Result<AssembledRig> play(ClipSet& clips, const Asset& input);
   Result<std::vector<AssembledRig>> rest(Asset input);
+  // Gives back a rig play() gave, once exported (its arrays may be the export's storage), for the
+  // next play() to make its copy of the skeleton's rig in: a skeleton unchanged is not copied again.
+  void recycle(Rig&& spent) { spare_ = std::move(spent); }
+  // Whether the last play() kept the skeleton of the rig given back (assignWithoutAnimations()):
+  // that skeleton went through everything the clip before's rig did (its repair, its export)
+  // unchanged.
+  bool keptSkeleton() const { return keptSkeleton_; }
 
  private:
   std::span<const ClipSet> extras_;
@@ -70,6 +77,8 @@ class ClipsAssembler {
   const AssembleOptions& options_;
   std::vector<bool> playsClips_;  // per rig of the input
   bool played_ = false;
+  Rig spare_;  // recycle()'s
+  bool keptSkeleton_ = false;
 };
 
 Result<std::vector<AssembledRig>> assemble(Asset input, std::span<const ClipSet> extraClips, const Rig* skeleton,

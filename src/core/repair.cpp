@@ -595,7 +595,7 @@ Status repairRig(Rig& rig, const RepairOptions& options) {
   }
   // After the meshes, as for a reader that hands its meshes over (repairMesh) before the rig is
   // whole; a damaged bone's bind position reads as the origin there (bindPositions()).
-  RP_CHECK(repairBones(rig, options.strict));
+  if (!options.bonesSound) RP_CHECK(repairBones(rig, options.strict));
   for (size_t a = 0; a < rig.animations.size(); ++a) {
     // Damaged times out first: an infinite one would shift the whole clip to infinity.
     RP_CHECK(dropDamagedKeysAndEvents(rig, rig.animations[a], a, options.strict));

@@ -32,6 +32,9 @@ namespace rigport {
 struct RepairOptions {
   // Any repair is an error instead (the path and index of the first damage), the rig left as it was.
   bool strict = false;
+  // The skeleton is one a repair found sound already and unchanged since (a package's RIG, kept from
+  // one clip's rig to the next: ClipsAssembler::keptSkeleton()): its bones are not looked at again.
+  bool bonesSound = false;
 };
 
 [[nodiscard]] Status repairRig(Rig& rig, const RepairOptions& options = {});

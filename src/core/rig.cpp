@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "core/quat_lanes.hpp"
+#include "core/rig_copy.hpp"
 #include "core/rotation_keys.hpp"
 
 namespace rigport {
@@ -123,6 +125,46 @@ size_t Provenance::warningCount() const {
 
 void Provenance::absorb(const Provenance& other) {
   for (const Warning& w : other.warnings) warn(w.code, w.message, w.count);
+}
+
+namespace {
+
+template <class T>
+bool sameBits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Copy-assigns a JSON value only when it differs: nlohmann's assignment allocates anew.
+void assignJson(nlohmann::json& to, const nlohmann::json& from) {
+  if (to != from) to = from;
+}
+
+}  // namespace
+
+bool identical(const Bone& a, const Bone& b) {
+  return a.name == b.name && a.parent == b.parent && sameBits(a.translation, b.translation) && sameBits(a.rotation, b.rotation) &&
+         sameBits(a.scale, b.scale) && a.inverseBind.has_value() == b.inverseBind.has_value() &&
+         (!a.inverseBind || sameBits(*a.inverseBind, *b.inverseBind)) && a.id == b.id && a.nameHash == b.nameHash &&
+         a.nameHashKind == b.nameHashKind && a.extras == b.extras;
+}
+
+bool identical(const Skeleton& a, const Skeleton& b) {
+  return a.bones.size() == b.bones.size() && a.joints == b.joints && a.inheritScale == b.inheritScale && a.extras == b.extras &&
+         std::equal(a.bones.begin(), a.bones.end(), b.bones.begin(), [](const Bone& x, const Bone& y) { return identical(x, y); });
+}
+
+bool assignWithoutAnimations(Rig& to, const Rig& from) {
+  to.name = from.name;
+  to.itemIds = from.itemIds;
+  const bool kept = identical(to.skeleton, from.skeleton);
+  if (!kept) to.skeleton = from.skeleton;
+  to.meshes = from.meshes;
+  to.materials = from.materials;
+  to.textures = from.textures;
+  to.animations.clear();
+  to.provenance = from.provenance;
+  assignJson(to.extras, from.extras);
+  return kept;
 }
 
 size_t Rig::vertexCount() const {

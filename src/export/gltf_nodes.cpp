@@ -9,6 +9,7 @@
 
 #include "core/hash.hpp"
 #include "core/node_name.hpp"
+#include "core/rig_copy.hpp"
 #include "export/gltf_document.hpp"
 #include "export/gltf_scale_compensation.hpp"
 
@@ -87,24 +88,6 @@ std::string syntheticRootName(const Rig& rig, size_t roots, float lift) {
   if (roots <= 1 && lift == 0.0f) return {};
   if (roots == 1) return "Ground";
   return rig.name.empty() ? std::string("Armature") : rig.name;
-}
-
-// The float fields compared bit for bit: -0 and 0 are written differently.
-template <class T>
-bool sameBits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
-bool sameBone(const Bone& a, const Bone& b) {
-  return a.name == b.name && a.parent == b.parent && sameBits(a.translation, b.translation) && sameBits(a.rotation, b.rotation) &&
-         sameBits(a.scale, b.scale) && a.inverseBind.has_value() == b.inverseBind.has_value() &&
-         (!a.inverseBind || sameBits(*a.inverseBind, *b.inverseBind)) && a.id == b.id && a.nameHash == b.nameHash &&
-         a.nameHashKind == b.nameHashKind && a.extras == b.extras;
-}
-
-bool sameSkeleton(const Skeleton& a, const Skeleton& b) {
-  return a.bones.size() == b.bones.size() && a.joints == b.joints && a.inheritScale == b.inheritScale && a.extras == b.extras &&
-         std::equal(a.bones.begin(), a.bones.end(), b.bones.begin(), sameBone);
 }
 
 // The nodes: one per bone, then the compensation nodes, then the synthetic root.
@@ -204,8 +187,9 @@ Status addSkeleton(Document& doc, const Rig& rig, const GltfOptions& options, Ex
   std::vector<bool> compensated = compensatedBones(rig.skeleton, rig.animations);
   std::string rootName = syntheticRootName(rig, roots.size(), options.groundLift);
   const SkeletonPart* cached = cache != nullptr ? cache->part.get() : nullptr;
-  if (cached != nullptr && sameBits(cached->groundLift, options.groundLift) && cached->rootName == rootName &&
-      cached->compensated == compensated && sameSkeleton(cached->skeleton, rig.skeleton)) {
+  // The lift compared by its bits: -0 and 0 are written differently.
+  if (cached != nullptr && std::memcmp(&cached->groundLift, &options.groundLift, sizeof(float)) == 0 && cached->rootName == rootName &&
+      cached->compensated == compensated && identical(cached->skeleton, rig.skeleton)) {
     doc.skeleton = cache->part;
   } else {
     RP_CHECK(checkFinite(rig.skeleton));

@@ -219,8 +219,8 @@ void bindInputTextures(std::vector<AssembledRig>& rigs, const std::string& path,
 InputItems::InputItems(std::string path, const SharedInputs& shared)
     : path_(std::move(path)), shared_(shared), assembler_(shared.animations, shared.skeleton ? &*shared.skeleton : nullptr, shared.assemble) {}
 
-Status InputItems::finish(std::vector<AssembledRig>& rigs) const {
-  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{false}));
+Status InputItems::finish(std::vector<AssembledRig>& rigs, bool bonesSound) const {
+  for (AssembledRig& r : rigs) RP_CHECK(repairRig(r.rig, RepairOptions{false, bonesSound}));
   bindInputTextures(rigs, path_, shared_);
   return Ok{};
 }
@@ -228,7 +228,8 @@ Status InputItems::finish(std::vector<AssembledRig>& rigs) const {
 Result<AssembledRig> InputItems::play(ClipSet& clips, const Asset& input) {
   std::vector<AssembledRig> rigs(1);
   RP_ASSIGN(rigs.front(), assembler_.play(clips, input));
-  RP_CHECK(finish(rigs));
+  // A skeleton kept from the rig given back went through this repair unchanged: it is sound.
+  RP_CHECK(finish(rigs, assembler_.keptSkeleton()));
   return std::move(rigs.front());
 }
 

@@ -69,9 +69,11 @@ class InputItems {
   InputItems(std::string path, const SharedInputs& shared);
   Result<AssembledRig> play(ClipSet& clips, const Asset& input);
   Result<std::vector<AssembledRig>> rest(Asset input);
+  // ClipsAssembler::recycle(): a rig play() gave, once written.
+  void recycle(Rig&& spent) { assembler_.recycle(std::move(spent)); }
 
  private:
-  Status finish(std::vector<AssembledRig>& rigs) const;
+  Status finish(std::vector<AssembledRig>& rigs, bool bonesSound = false) const;
 
   std::string path_;
   const SharedInputs& shared_;

@@ -5,8 +5,8 @@
 #include <array>
 #include <atomic>
 #include <cstring>
-#include <fstream>
-#include <memory>
+#include <iterator>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -115,9 +115,8 @@ namespace {
 
 // One file of writeFilesAtomic: complete in its temporary file, tracked until moved or removed.
 struct Pending {
-  fs::path target;
-  fs::path tmp;
-  std::unique_ptr<TrackedTemporary> tracked;
+  std::string tmp;  // UTF-8, beside the target; empty until made
+  std::optional<TrackedTemporary> tracked;
 };
 
 // The random part of a temporary file's name, so that two processes writing into one folder do not
@@ -128,42 +127,60 @@ uint32_t temporaryNameBits() {
   return static_cast<uint32_t>(engine());
 }
 
+// "<folder>/.<name>.<8 hex digits>.tmp" for "<folder>/<name>", by the string (a path parsed into
+// its parts cost more than writing a package clip's bytes): the folder is what precedes the last
+// separator, '/' (and on Windows '\', or a drive's ':'), as besideSpelled() finds it.
+std::string temporaryBeside(const std::string& path) {
+  constexpr bool windows = fs::path::preferred_separator == '\\';
+  const size_t separator = path.find_last_of(windows ? "/\\:" : "/");
+  const size_t name = separator == std::string::npos ? 0 : separator + 1;
+  std::string tmp;
+  tmp.reserve(path.size() + 15);
+  tmp.append(path, 0, name).append(1, '.').append(path, name, std::string::npos);
+  fmt::format_to(std::back_inserter(tmp), ".{:08x}.tmp", temporaryNameBits());
+  return tmp;
+}
+
 // Writes `file` into a temporary file beside its path. Errors name the user's path and the system's
 // reason, never the temporary file (an implementation detail the user did not ask for).
 Status writeTemporary(const FileToWrite& file, Pending& pending) {
-  pending.target = pathFromUtf8(file.path);
-  const fs::path& target = pending.target;
-  pending.tmp = target.parent_path() / pathFromUtf8(fmt::format(".{}.{:08x}.tmp", utf8FromPath(target.filename()), temporaryNameBits()));
-  pending.tracked = std::make_unique<TrackedTemporary>(utf8FromPath(pending.tmp));
-  std::ofstream out(pending.tmp, std::ios::binary | std::ios::trunc);
+  pending.tmp = temporaryBeside(file.path);
+  pending.tracked.emplace(pending.tmp);
+  std::optional<WriteFailure> failed = writeWholeFile(pending.tmp, file.parts);
   // The folder is looked at only when the file does not open: a stat less per file (a package's 500
   // clips are written into one folder).
-  std::error_code ec;
-  if (!out && target.has_parent_path() && !fs::is_directory(target.parent_path(), ec)) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) return ioError(file.path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
-    out.clear();
-    out.open(pending.tmp, std::ios::binary | std::ios::trunc);
+  if (failed && !failed->opened) {
+    const fs::path target = pathFromUtf8(file.path);
+    std::error_code ec;
+    if (target.has_parent_path() && !fs::is_directory(target.parent_path(), ec)) {
+      fs::create_directories(target.parent_path(), ec);
+      if (ec) return ioError(file.path, fmt::format("cannot create the folder {}: {}", utf8FromPath(target.parent_path()), ec.message()));
+      failed = writeWholeFile(pending.tmp, file.parts);
+    }
   }
-  if (out && stopping.load()) return ioError(file.path, "not written: the process is stopping");
-  if (!out) {
+  if (failed && !failed->opened) {
+    const fs::path target = pathFromUtf8(file.path);
     const std::string folder = target.has_parent_path() ? utf8FromPath(target.parent_path()) : std::string(".");
-    return ioError(file.path, fmt::format("cannot write into {}: {}", folder, std::strerror(errno)));
+    return ioError(file.path, fmt::format("cannot write into {}: {}", folder, failed->reason));
   }
-  for (std::span<const uint8_t> bytes : file.parts) out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  out.flush();
-  if (!out) return ioError(file.path, "write failed (disk full?)");
+  // Made after the handler's last pass: removed here (by the caller) instead.
+  if (stopping.load()) return ioError(file.path, "not written: the process is stopping");
+  if (failed) return ioError(file.path, fmt::format("write failed (disk full?): {}", failed->reason));
   return Ok{};
+}
+
+void removeQuietly(const std::string& utf8Path) {
+  std::error_code ec;
+  fs::remove(pathFromUtf8(utf8Path), ec);
 }
 
 }  // namespace
 
 Status writeFilesAtomic(std::span<const FileToWrite> files, Overwrite overwrite) {
   std::vector<Pending> pending(files.size());
-  std::error_code ec;
   auto removeTemporaries = [&](size_t from) {
     for (size_t i = from; i < pending.size(); ++i) {
-      if (!pending[i].tmp.empty()) fs::remove(pending[i].tmp, ec);
+      if (!pending[i].tmp.empty()) removeQuietly(pending[i].tmp);
     }
   };
   for (size_t i = 0; i < files.size(); ++i) {
@@ -173,11 +190,11 @@ Status writeFilesAtomic(std::span<const FileToWrite> files, Overwrite overwrite)
     }
   }
   for (size_t i = 0; i < files.size(); ++i) {
-    if (Status moved = moveIntoPlace(pending[i].tmp, pending[i].target, overwrite, files[i].path); !moved) {
+    if (Status moved = moveIntoPlace(pending[i].tmp, files[i].path, overwrite, files[i].path); !moved) {
       removeTemporaries(i);
       // Refused: the files moved so far did not exist before this call, so they go too.
       if (overwrite == Overwrite::Refuse) {
-        for (size_t k = 0; k < i; ++k) fs::remove(pending[k].target, ec);
+        for (size_t k = 0; k < i; ++k) removeQuietly(files[k].path);
       }
       return moved;
     }

@@ -2,7 +2,10 @@
 // (files_posix.cpp, files_windows.cpp) under the portable part (files.cpp).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <span>
 #include <string>
 
 #include "core/error.hpp"
@@ -19,10 +22,19 @@ inline std::string utf8FromPath(const std::filesystem::path& p) {
   return std::string(s.begin(), s.end());
 }
 
+// Creates (or empties) the file at `utf8Path` and writes the parts into it one after another, then
+// closes it: on POSIX one open, one writev (more only for a short write or over IOV_MAX parts) and
+// one close. Nullopt when it is complete; else the step that failed (`opened` false: the file could
+// not be made, which writeFileAtomic answers by making its folder) and the system's reason.
+struct WriteFailure {
+  bool opened = false;
+  std::string reason;
+};
+std::optional<WriteFailure> writeWholeFile(const std::string& utf8Path, std::span<const std::span<const uint8_t>> parts);
+
 // Moves the complete temporary file over `target` (or, with Overwrite::Refuse, only where no
-// `target` exists, in one step); the error names `target`.
-Status moveIntoPlace(const std::filesystem::path& temporary, const std::filesystem::path& target, Overwrite overwrite,
-                     const std::string& targetName);
+// `target` exists, in one step); both are UTF-8 paths, the error names `targetName`.
+Status moveIntoPlace(const std::string& temporary, const std::string& target, Overwrite overwrite, const std::string& targetName);
 
 // Deletes a file; async-signal-safe on POSIX, callable from a console control handler on Windows.
 void removeFileNow(const char* utf8Path) noexcept;

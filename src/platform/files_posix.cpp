@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -186,8 +188,49 @@ std::optional<uint64_t> FileView::unreadableFrom() const {
   return static_cast<uint64_t>(fault - reinterpret_cast<uintptr_t>(mapping_));
 }
 
-Status moveIntoPlace(const std::filesystem::path& temporary, const std::filesystem::path& target, Overwrite overwrite,
-                     const std::string& targetName) {
+std::optional<WriteFailure> writeWholeFile(const std::string& utf8Path, std::span<const std::span<const uint8_t>> parts) {
+  const int fd = ::open(utf8Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return WriteFailure{false, std::strerror(errno)};
+  // The parts in one writev (a GLB's header, JSON, padding and buffer pieces), taken up again
+  // after a short write; 64 parts at a time (IOV_MAX is at least 1,024 on Linux and the BSDs).
+  struct iovec vectors[64];
+  size_t part = 0, into = 0;  // the next byte to write: parts[part][into]
+  int err = 0;
+  while (part < parts.size()) {
+    int n = 0;
+    for (size_t p = part; p < parts.size() && n < static_cast<int>(std::size(vectors)); ++p) {
+      const std::span<const uint8_t> bytes = p == part ? parts[p].subspan(into) : parts[p];
+      if (bytes.empty()) continue;
+      vectors[n].iov_base = const_cast<uint8_t*>(bytes.data());
+      vectors[n].iov_len = bytes.size();
+      ++n;
+    }
+    if (n == 0) break;  // only empty parts left
+    const ssize_t written = ::writev(fd, vectors, n);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      break;
+    }
+    if (written == 0) {
+      err = EIO;
+      break;
+    }
+    // Past the parts the write took whole, into the one it ended in.
+    auto left = static_cast<size_t>(written);
+    while (part < parts.size() && left >= parts[part].size() - into) {
+      left -= parts[part].size() - into;
+      ++part;
+      into = 0;
+    }
+    into += left;
+  }
+  if (::close(fd) != 0 && err == 0 && errno != EINTR) err = errno;
+  if (err != 0) return WriteFailure{true, std::strerror(err)};
+  return std::nullopt;
+}
+
+Status moveIntoPlace(const std::string& temporary, const std::string& target, Overwrite overwrite, const std::string& targetName) {
   if (overwrite == Overwrite::Replace) {
     if (::rename(temporary.c_str(), target.c_str()) != 0) return systemError(targetName, "cannot rename into place", errno);
     return Ok{};

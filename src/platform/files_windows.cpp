@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -90,10 +93,18 @@ void FileView::release(std::span<const uint8_t>) const {}
 
 std::optional<uint64_t> FileView::unreadableFrom() const { return std::nullopt; }
 
-Status moveIntoPlace(const std::filesystem::path& temporary, const std::filesystem::path& target, Overwrite overwrite,
-                     const std::string& targetName) {
+std::optional<WriteFailure> writeWholeFile(const std::string& utf8Path, std::span<const std::span<const uint8_t>> parts) {
+  std::ofstream out(pathFromUtf8(utf8Path), std::ios::binary | std::ios::trunc);
+  if (!out) return WriteFailure{false, std::strerror(errno)};
+  for (std::span<const uint8_t> bytes : parts) out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.flush();
+  if (!out) return WriteFailure{true, "write failed"};
+  return std::nullopt;
+}
+
+Status moveIntoPlace(const std::string& temporary, const std::string& target, Overwrite overwrite, const std::string& targetName) {
   const DWORD flags = MOVEFILE_WRITE_THROUGH | (overwrite == Overwrite::Replace ? MOVEFILE_REPLACE_EXISTING : 0);
-  if (MoveFileExW(temporary.c_str(), target.c_str(), flags)) return Ok{};
+  if (MoveFileExW(pathFromUtf8(temporary).c_str(), pathFromUtf8(target).c_str(), flags)) return Ok{};
   const DWORD err = GetLastError();
   if (overwrite == Overwrite::Refuse && (err == ERROR_ALREADY_EXISTS || err == ERROR_FILE_EXISTS)) {
     Error e = makeError(ErrorCode::Usage, kExistsMessage);

@@ -146,6 +146,7 @@ class PackageReader {
       if (const auto damage = damagedRigs.find(i); damage != damagedRigs.end()) skip(std::move(damage->second), i);
       if (entries_[i].type == kTypeClip && !skeletonsOnly) { RP_CHECK(readClipEntry(i)); }
     }
+    releaseHeld();
     if (asset_.rigs.empty() && asset_.clips.empty() && handed_ == 0 && firstError_) return *firstError_;  // nothing readable: the first reason
     return std::move(asset_);
   }
@@ -192,14 +193,26 @@ class PackageReader {
       // held any more. Only whole pages are given back, so the range runs from the clip before
       // when that lies before it (as a package's clips follow one another): the page the two share
       // goes too. Whatever lies between was read already, or is never read (another resource's
-      // pages, the file's, are read again if it is).
+      // pages, the file's, are read again if it is). The clips' ranges are given back
+      // kReleaseStep at a time, not clip by clip: a call to the kernel per clip (13 KB) cost as
+      // much as the pages.
       budget_.release(budget_.used() - held);
       const PackageEntry& e = entries_[i];
       const size_t from = previousClip_ && previousClip_->offset <= e.offset ? previousClip_->offset : e.offset;
-      if (releaseBytes_) releaseBytes_(r_.data().subspan(from, size_t{e.offset} + e.fileSize - from));
+      const size_t to = size_t{e.offset} + e.fileSize;
+      if (releaseTo_ > releaseFrom_ && (from < releaseFrom_ || from > releaseTo_)) releaseHeld();  // not next to the range held
+      if (releaseTo_ == releaseFrom_) releaseFrom_ = from;
+      releaseTo_ = std::max(releaseTo_, to);
+      if (releaseTo_ - releaseFrom_ >= kReleaseStep || !handed) releaseHeld();
       previousClip_ = &e;
     }
     return handed;
+  }
+
+  // Gives back the stored bytes of the clips decoded since the last call.
+  void releaseHeld() {
+    if (releaseBytes_ && releaseTo_ > releaseFrom_) releaseBytes_(r_.data().subspan(releaseFrom_, releaseTo_ - releaseFrom_));
+    releaseFrom_ = releaseTo_ = 0;
   }
 
   Status handClip(size_t i, size_t clipIndex) {
@@ -245,6 +258,9 @@ class PackageReader {
   std::optional<Error> firstError_;
   size_t clipIndex_ = 0, clipCount_ = 0, handed_ = 0;
   const PackageEntry* previousClip_ = nullptr;  // handing on: the clip read before, its bytes given back
+  // Handing on: the stored bytes of the clips decoded and not given back yet, [from, to) of the file.
+  static constexpr size_t kReleaseStep = 128 << 10;
+  size_t releaseFrom_ = 0, releaseTo_ = 0;
 };
 
 }  // namespace
