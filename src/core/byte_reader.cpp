@@ -38,7 +38,7 @@ void appendSegment(PathText& path, Field f) {
 }  // namespace
 
 PathText::PathText(const PathText& other) : size_(other.size_) {
-  std::memcpy(inline_, other.inline_, kInline);  // the whole buffer: a fixed-size copy
+  std::memcpy(inline_, other.inline_, kInline);  // the whole buffer, not zeroed first: a fixed-size copy
   if (other.long_) long_ = std::make_unique<std::string>(*other.long_);
 }
 
