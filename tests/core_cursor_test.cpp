@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "core/byte_reader.hpp"
 #include "core/byte_writer.hpp"
@@ -116,6 +118,44 @@ TEST(ByteReader, SubReaderPathsNameEverySegmentAndIndex) {
   EXPECT_EQ(past.error().path, "ANPK[0]/CPAN[9223372036854775807]/keys/k[13]");
 }
 
+// Paths are held inline up to 54 characters and on the heap beyond (PathText): a path growing
+// past that, a scope crossing it and unwinding, and a copy of a long path all read as the plain
+// concatenation; a sub-reader keeps its path after its parent is gone.
+TEST(ByteReader, PathsLongerThanTheInlineBufferReadTheSame) {
+  const uint8_t data[4] = {};
+  std::string expected = "root";
+  ByteReader r(data, Endian::Little, 0, "root");
+  std::vector<ByteReader> chain;
+  for (int64_t i = 0; i < 40; ++i) {
+    auto child = (chain.empty() ? r : chain.back()).window(0, 4, {"segment", i * 1000});
+    ASSERT_TRUE(child);
+    expected += "/segment[" + std::to_string(i * 1000) + "]";
+    EXPECT_EQ(child->path(), expected);
+    chain.push_back(*child);
+  }
+  ByteReader copy = chain[30];
+  EXPECT_EQ(copy.path(), chain[30].path());
+  {
+    ByteReader shortOne = chain[1];
+    const std::string before = shortOne.path();
+    ASSERT_LT(before.size(), 54u);
+    {
+      auto scope = shortOne.scope(std::string(120, 'x').c_str());
+      EXPECT_EQ(shortOne.path(), before + "/" + std::string(120, 'x'));
+      auto past = shortOne.u64("value");
+      ASSERT_FALSE(past);
+      EXPECT_EQ(past.error().path, before + "/" + std::string(120, 'x') + "/value");
+    }
+    EXPECT_EQ(shortOne.path(), before);
+  }
+  Result<ByteReader> orphan = [&] {
+    ByteReader parent(data, Endian::Little, 0, expected);
+    return parent.sub(4, "orphan");
+  }();
+  ASSERT_TRUE(orphan);
+  EXPECT_EQ(orphan->path(), expected + "/orphan");
+}
+
 TEST(ByteReader, SubReaderIsBoundedAndParentResumesAfterIt) {
   const uint8_t data[] = {1, 2, 3, 4, 5, 6};
   ByteReader r(data, Endian::Little, 10);
@@ -165,6 +205,21 @@ TEST(ByteReader, ArraySwapsBigEndianElements) {
   EXPECT_EQ((*v)[0], 0x1234u);
   EXPECT_EQ((*v)[1], 0xABCDu);
   EXPECT_TRUE(r.atEnd());
+}
+
+TEST(ByteReader, ArrayIntoReplacesWhatTheVectorHeld) {
+  ByteWriter w(Endian::Big);
+  w.u16(0x1234);
+  w.u16(0xABCD);
+  w.u16(0x5678);
+  ByteReader r(w.bytes(), Endian::Big);
+  std::vector<uint16_t> v{9, 9, 9, 9, 9};
+  ASSERT_TRUE(r.arrayInto(v, 2, "v"));
+  EXPECT_EQ(v, (std::vector<uint16_t>{0x1234, 0xABCD}));
+  EXPECT_FALSE(r.arrayInto(v, 2, "v")) << "one value remains";
+  EXPECT_EQ(r.position(), 4u);
+  ASSERT_TRUE(r.arrayInto(v, 1, "v"));
+  EXPECT_EQ(v, (std::vector<uint16_t>{0x5678}));
 }
 
 // records() copies aligned bytes in one move and misaligned ones through a sized vector: both

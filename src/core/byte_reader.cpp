@@ -12,56 +12,83 @@ namespace rigport {
 
 namespace {
 
-// "name" or "name[index]" as pieces, without fmt: every sub-reader and scope makes one, tens of
-// thousands in a clip package, where fmt::format took more time than reading the keys.
-struct FieldText {
-  std::string_view name;
-  int64_t index;
-  size_t digitCount = 0;  // of the index, when it is not negative
-  explicit FieldText(Field f) : name(f.name), index(f.index) {
-    char digits[24];
-    if (index >= 0) digitCount = static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, index).ptr - digits);
-  }
-  size_t size() const { return name.size() + (index >= 0 ? digitCount + 2 : 0); }
-  char* write(char* to) const {
-    to = std::copy(name.begin(), name.end(), to);
-    if (index < 0) return to;
-    *to++ = '[';
-    to = std::to_chars(to, to + digitCount, index).ptr;
-    *to++ = ']';
-    return to;
-  }
-};
+// Appends "name" or "name[index]", after a '/' when `slash`, without fmt: every sub-reader and
+// scope makes one, tens of thousands in a clip package, where fmt::format took more time than
+// reading the keys. The index is formatted once, into a buffer on the stack.
+void appendField(PathText& path, Field f, bool slash) {
+  const std::string_view name(f.name);
+  char digits[24];
+  const size_t digitCount = f.index >= 0 ? static_cast<size_t>(std::to_chars(digits, digits + sizeof digits, f.index).ptr - digits) : 0;
+  char* to = path.extend((slash ? 1 : 0) + name.size() + (f.index >= 0 ? digitCount + 2 : 0));
+  if (slash) *to++ = '/';
+  to = std::copy(name.begin(), name.end(), to);
+  if (f.index < 0) return;
+  *to++ = '[';
+  to = std::copy(digits, digits + digitCount, to);
+  *to = ']';
+}
 
-void appendField(std::string& out, Field f) {
-  const FieldText text(f);
-  const size_t old = out.size();
-  out.resize(old + text.size());
-  text.write(out.data() + old);
+// A sub-reader's path: this one's + "/" + f; f alone at the root, and this one's for an empty f.
+void appendSegment(PathText& path, Field f) {
+  if (path.empty()) return appendField(path, f, false);
+  if (f.name[0] == '\0' && f.index < 0) return;  // an empty segment
+  appendField(path, f, true);
 }
 
 }  // namespace
 
+PathText::PathText(const PathText& other) : size_(other.size_) {
+  std::memcpy(inline_, other.inline_, kInline);  // the whole buffer, not zeroed first: a fixed-size copy
+  if (other.long_) long_ = std::make_unique<std::string>(*other.long_);
+}
+
+PathText& PathText::operator=(const PathText& other) {
+  if (this != &other) *this = PathText(other);
+  return *this;
+}
+
+char* PathText::extend(size_t n) {
+  const size_t old = size();
+  if (!long_ && n <= kInline - old) {
+    size_ = static_cast<uint16_t>(old + n);
+    return inline_ + old;
+  }
+  if (!long_) long_ = std::make_unique<std::string>(inline_, old);
+  long_->resize(old + n);
+  return long_->data() + old;
+}
+
+void PathText::truncate(size_t n) {
+  if (long_) {
+    long_->resize(n);
+  } else {
+    size_ = static_cast<uint16_t>(n);
+  }
+}
+
 std::string Field::str() const {
-  std::string s;
-  appendField(s, *this);
-  return s;
+  PathText text;
+  appendField(text, *this, false);
+  return std::string(text.view());
 }
 
 ByteReader::ByteReader(std::span<const uint8_t> data, Endian endian, uint64_t fileOffset,
                        std::string path)
-    : data_(data), base_(fileOffset), endian_(endian), path_(std::move(path)) {}
+    : data_(data), base_(fileOffset), endian_(endian), path_(path) {}
 
-// Sized once and written in place: each sub-reader makes one (three per track of a 1,000-clip IFP,
-// whose appends piece by piece were 21 M instructions besides their allocations).
 std::string ByteReader::fieldPath(Field f) const {
-  if (path_.empty()) return f.str();
-  if (f.name[0] == '\0' && f.index < 0) return path_;  // an empty segment
-  const FieldText text(f);
-  std::string path(path_.size() + 1 + text.size(), '/');
-  std::copy(path_.begin(), path_.end(), path.begin());
-  text.write(path.data() + path_.size() + 1);  // after the '/'
-  return path;
+  PathText path(path_);
+  appendSegment(path, f);
+  return std::string(path.view());
+}
+
+ByteReader ByteReader::child(std::span<const uint8_t> data, uint64_t fileOffset, Field f) const {
+  ByteReader r(*this);  // the endianness, budget and path
+  r.data_ = data;
+  r.pos_ = 0;
+  r.base_ = fileOffset;
+  appendSegment(r.path_, f);
+  return r;
 }
 
 Error ByteReader::errorAt(size_t relPos, ErrorCode code, std::string message, Field f) const {
@@ -131,10 +158,10 @@ Status ByteReader::seek(size_t pos, Field f) {
 
 Result<ByteReader> ByteReader::sub(size_t n, Field f) {
   if (n > remaining()) return truncated(n, f);
-  ByteReader child(data_.subspan(pos_, n), endian_, base_ + pos_, fieldPath(f));
-  child.budget_ = budget_;
+  const uint64_t at = base_ + pos_;
+  const auto span = data_.subspan(pos_, n);
   pos_ += n;
-  return child;
+  return child(span, at, f);
 }
 
 Result<ByteReader> ByteReader::window(size_t pos, size_t n, Field f) const {
@@ -142,9 +169,7 @@ Result<ByteReader> ByteReader::window(size_t pos, size_t n, Field f) const {
     return error(ErrorCode::Truncated,
                  fmt::format("range 0x{:X}+{} lies outside 0x{:X}..0x{:X}", base_ + pos, n, base_, base_ + data_.size()), f);
   }
-  ByteReader child(data_.subspan(pos, n), endian_, base_ + pos, fieldPath(f));
-  child.budget_ = budget_;
-  return child;
+  return child(data_.subspan(pos, n), base_ + pos, f);
 }
 
 Status ByteReader::charge(uint64_t bytes, Field f) const {
@@ -167,11 +192,10 @@ Result<size_t> ByteReader::count(uint64_t n, size_t minRecordBytes, Field f) con
 }
 
 ByteReader::Scope::Scope(ByteReader& r, Field f) : r_(r), oldLength_(r.path_.size()) {
-  if (!r_.path_.empty()) r_.path_ += '/';
-  appendField(r_.path_, f);
+  appendField(r_.path_, f, !r_.path_.empty());
 }
 
-ByteReader::Scope::~Scope() { r_.path_.resize(oldLength_); }
+ByteReader::Scope::~Scope() { r_.path_.truncate(oldLength_); }
 
 uint16_t floatToHalf(float f) {
   const uint32_t bits = std::bit_cast<uint32_t>(f);

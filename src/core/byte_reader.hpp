@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <span>
 #include <string>
@@ -36,6 +37,34 @@ struct Field {
   std::string str() const;
 };
 
+// A reader's field path as text, held inline up to kInline characters and on the heap only beyond.
+// Every sub-reader and scope extends its parent's path (a 1,000-clip IFP makes 99,000), and a
+// std::string per reader was an allocation and a free each, with its text copied and formatted
+// besides: about 30 M instructions of that package (BENCHMARKS.md, issue 30). A copy is one
+// fixed-size copy of the buffer; the text is formatted as it was, so errors read the same.
+class PathText {
+ public:
+  PathText() : inline_() {}
+  explicit PathText(std::string_view text) : PathText() { std::copy(text.begin(), text.end(), extend(text.size())); }
+  PathText(const PathText& other);
+  PathText& operator=(const PathText& other);
+  PathText(PathText&&) noexcept = default;
+  PathText& operator=(PathText&&) noexcept = default;
+
+  std::string_view view() const { return long_ ? std::string_view(*long_) : std::string_view(inline_, size_); }
+  size_t size() const { return long_ ? long_->size() : size_; }
+  bool empty() const { return size() == 0; }
+  // Room for `n` more characters at the end, to be written through the pointer returned.
+  char* extend(size_t n);
+  void truncate(size_t n);
+
+ private:
+  static constexpr size_t kInline = 54;  // the whole object 64 bytes; an IFP's longest path is 38
+  std::unique_ptr<std::string> long_;    // the whole text once it outgrows inline_
+  uint16_t size_ = 0;                    // of the text in inline_ (always <= kInline)
+  char inline_[kInline];                 // zeroed by the default constructor, copied whole by the copy
+};
+
 class ByteReader {
  public:
   ByteReader() = default;
@@ -54,7 +83,7 @@ class ByteReader {
   // Readers made by sub() and window() share it. nullptr (the default) charges nothing.
   void setBudget(Budget* budget) { budget_ = budget; }
   Budget* budget() const { return budget_; }
-  const std::string& path() const { return path_; }
+  std::string path() const { return std::string(path_.view()); }
   std::span<const uint8_t> data() const { return data_; }
 
   Result<uint8_t> u8(Field f) { return read<uint8_t>(f); }
@@ -95,10 +124,18 @@ class ByteReader {
   // `n` values of an arithmetic type, byte-swapped as needed; checked before allocating.
   template <class T>
   Result<std::vector<T>> array(uint64_t n, Field f) {
+    std::vector<T> out;
+    RP_CHECK(arrayInto(out, n, f));
+    return out;
+  }
+  // The same into `out`, replacing what it held: a reader of many small arrays (an IFP's 32,000
+  // tracks) reuses one vector's storage instead of allocating and freeing one for each.
+  template <class T>
+  Status arrayInto(std::vector<T>& out, uint64_t n, Field f) {
     static_assert(std::is_arithmetic_v<T>);
     auto checked = count(n, sizeof(T), f);
     if (!checked) return checked.error();
-    std::vector<T> out(*checked);
+    out.resize(*checked);
     if (!out.empty()) std::memcpy(out.data(), data_.data() + pos_, out.size() * sizeof(T));
     if constexpr (sizeof(T) > 1) {
       if (needsSwap()) {
@@ -106,7 +143,7 @@ class ByteReader {
       }
     }
     pos_ += out.size() * sizeof(T);
-    return out;
+    return Ok{};
   }
 
   // `n` records of `Scalar`s (glm::vec3 of float, say) straight into their final vector, each
@@ -178,6 +215,8 @@ class ByteReader {
   }
   Error truncated(size_t n, Field f) const;
   std::string fieldPath(Field f) const;
+  // A reader over `data` at `fileOffset` whose path is this path + "/" + f, sharing the budget.
+  ByteReader child(std::span<const uint8_t> data, uint64_t fileOffset, Field f) const;
 
   template <class T>
   Result<T> read(Field f) {
@@ -195,7 +234,7 @@ class ByteReader {
   size_t pos_ = 0;
   uint64_t base_ = 0;
   Endian endian_ = Endian::Little;
-  std::string path_;
+  PathText path_;
   Budget* budget_ = nullptr;
 };
 

@@ -101,8 +101,9 @@ void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& 
 }
 
 // Into `track`, the clip's own (a track returned by value was moved twice more on its way there:
-// 16 M instructions of a 1,000-clip package).
-Status readTrack(ByteReader& cpan, BoneTrack& track, float& last) {
+// 16 M instructions of a 1,000-clip package). `floats` holds the keys as read, its storage reused
+// from track to track (a vector per track was an allocation and a free each, 32,000 of them).
+Status readTrack(ByteReader& cpan, BoneTrack& track, float& last, std::vector<float>& floats) {
   RP_ASSIGN(Block anim, readBlock(cpan, "ANIM"));
   if (!anim.is("ANIM")) {
     return cpan.errorAt(anim.start, ErrorCode::BadValue, fmt::format("expected block 'ANIM', found '{}'", tagText(anim.tag)), "ANIM");
@@ -127,18 +128,18 @@ Status readTrack(ByteReader& cpan, BoneTrack& track, float& last) {
   ByteReader& k = keys.body;
   RP_ASSIGN(const size_t n, k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
   // All keys are f32; one checked bulk read instead of a checked read per value.
-  RP_ASSIGN(const std::vector<float> f, k.array<float>(n * (layout.size / 4), "keys"));
+  RP_CHECK(k.arrayInto(floats, n * (layout.size / 4), "keys"));
   if (layout.scale) {
-    unpackKeys<11>(f, n, track, last);
+    unpackKeys<11>(floats, n, track, last);
   } else if (layout.translation) {
-    unpackKeys<8>(f, n, track, last);
+    unpackKeys<8>(floats, n, track, last);
   } else {
-    unpackKeys<5>(f, n, track, last);
+    unpackKeys<5>(floats, n, track, last);
   }
   return Ok{};
 }
 
-Result<Animation> readAnimation(ByteReader& r) {
+Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
   Animation anim;
   RP_ASSIGN(ByteReader name, expectBlock(r, "NAME", "NAME"));
   RP_ASSIGN(anim.name, name.fixedString(name.size(), "name"));
@@ -152,7 +153,7 @@ Result<Animation> readAnimation(ByteReader& r) {
   float last = 0.0f;  // lastKeyTime(anim), taken as the keys are read
   for (size_t i = 0; i < n; ++i) {
     RP_ASSIGN(ByteReader cpan, expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
-    RP_CHECK(readTrack(cpan, anim.tracks.emplace_back(), last));
+    RP_CHECK(readTrack(cpan, anim.tracks.emplace_back(), last, floats));
   }
   anim.duration = last;
   return anim;
@@ -170,9 +171,10 @@ Status readAnpk(ByteReader& r, ClipSet& clips) {
   // An animation is at least a NAME header, a DGAN header and an 8-byte INFO block.
   RP_ASSIGN(const size_t n, pkg.count(static_cast<uint64_t>(numAnims), 8 + 8 + 16, "numAnims"));
   clips.animations.reserve(clips.animations.size() + n);
+  std::vector<float> floats;  // readTrack's
   for (size_t i = 0; i < n; ++i) {
     auto scope = pkg.scope(Field("animation", static_cast<int64_t>(i)));
-    RP_ASSIGN(clips.animations.emplace_back(), readAnimation(pkg));
+    RP_ASSIGN(clips.animations.emplace_back(), readAnimation(pkg, floats));
   }
   return Ok{};
 }

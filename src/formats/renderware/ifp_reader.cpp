@@ -38,25 +38,28 @@ Status readAnlf(ByteReader& r, ClipSet& clips) {
 constexpr std::pair<std::string_view, std::string_view> kBoneAliases[] = {
     {"Root", "Normal"}, {"R Fingers", "R Finger"}, {"L Fingers", "L Finger"}};
 
-bool sameName(std::string_view a, std::string_view b) {
-  auto trim = [](std::string_view s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-    return s;
-  };
-  a = trim(a);
-  b = trim(b);
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// Equal but for the case of letters; `alias` is one of kBoneAliases, which has no edge spaces.
+bool sameName(std::string_view trimmedName, std::string_view alias) {
+  return trimmedName.size() == alias.size() && std::equal(trimmedName.begin(), trimmedName.end(), alias.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
 }
 
+// The track's name trimmed once, not per alias compared (six comparisons a track, 32,000 tracks in
+// a 1,000-clip package).
 void addGameAliases(ClipSet& clips) {
   for (Animation& anim : clips.animations) {
     for (BoneTrack& t : anim.tracks) {
+      const std::string_view name = trimmed(t.target.name);
       for (const auto& [a, b] : kBoneAliases) {
-        if (sameName(t.target.name, a)) t.target.aliases.emplace_back(b);
-        if (sameName(t.target.name, b)) t.target.aliases.emplace_back(a);
+        if (sameName(name, a)) t.target.aliases.emplace_back(b);
+        if (sameName(name, b)) t.target.aliases.emplace_back(a);
       }
     }
   }
