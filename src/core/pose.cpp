@@ -1,12 +1,17 @@
 #include "core/pose.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 #include "core/key_sample.hpp"
 #include "platform/simd.hpp"
 
 #if RIGPORT_SSE2_LANES
 #include <emmintrin.h>
+#endif
+#if RIGPORT_AVX2_LANES
+#include <immintrin.h>
 #endif
 
 namespace rigport {
@@ -87,6 +92,119 @@ void Pose::setTime(const Animation* clip, float t) {
   for (size_t b = 0; b < world_.size(); ++b) skin_[b] = world_[b] * inverseBind_[b];
 }
 
+namespace {
+
+// A skinned vertex at `p` (w = 1): the weighted sum of skin[bone] · p over its influences
+// [first, last) that name a bone below `bones` with a positive weight, divided by their weight;
+// where none has, skin[root] · p (the exporter's shallowest joint), or p itself without one.
+// kSkip: look at each influence's bone and weight; false for influences known to name a bone below
+// `bones` with a positive weight (usableInfluences()), where the look skips nothing.
+template <bool kSkip = true>
+inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const Influence* last, const glm::mat4* skin, size_t bones,
+                               size_t root) {
+  glm::dvec3 sum(0.0);
+  double weight = 0.0;
+#if RIGPORT_SSE2_LANES
+  // The loop below in SSE2 lanes, bit for bit (Pose.SkinningLanesMatchTheScalarRule): glm's matrix
+  // times vector is (c0·x + c1·y) + (c2·z + c3·w), each column a lane of 4 floats, here in the same
+  // order; then the x, y and z of it widened, times the weight and summed in double lanes, as the
+  // dvec3 sum does. Posing is most of the read-back check's time.
+  const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
+  __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
+  for (const Influence* inf = first; inf != last; ++inf) {
+    if (kSkip && (inf->bone >= bones || !(inf->weight > 0.0f))) continue;
+    const glm::mat4& m = skin[inf->bone];
+    const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
+    const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+    const __m128d w = _mm_set1_pd(static_cast<double>(inf->weight));
+    sumXy = _mm_add_pd(sumXy, _mm_mul_pd(w, _mm_cvtps_pd(r)));
+    sumZ = _mm_add_sd(sumZ, _mm_mul_sd(w, _mm_cvtps_pd(_mm_movehl_ps(r, r))));
+    weight += inf->weight;
+  }
+  _mm_storel_pd(&sum.x, sumXy);
+  _mm_storeh_pd(&sum.y, sumXy);
+  _mm_store_sd(&sum.z, sumZ);
+#else
+  for (const Influence* inf = first; inf != last; ++inf) {
+    if (kSkip && (inf->bone >= bones || !(inf->weight > 0.0f))) continue;
+    sum += static_cast<double>(inf->weight) * glm::dvec3(glm::vec3(skin[inf->bone] * p));
+    weight += inf->weight;
+  }
+#endif
+  if (weight > 0.0) return glm::vec3(sum / weight);
+  return root < bones ? glm::vec3(skin[root] * p) : glm::vec3(p);
+}
+
+#if RIGPORT_AVX2_LANES
+// skinnedVertex() of `count` vertices at `positions`, their influences at offsets[i]..offsets[i + 1],
+// in AVX lanes: the same float lanes for the matrix times the vertex, then x, y and z (and the unused
+// w) widened into one lane of four doubles, weighted and summed there as the SSE2 code sums them in
+// two, and divided at once. No FMA (the target is AVX2 alone): each lane rounds as the SSE2 code's
+// (Pose.SkinningLanesMatchTheScalarRule).
+template <bool kSkip>
+RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const uint32_t* offsets, const Influence* influences, size_t count,
+                                             const glm::mat4* skin, size_t bones, size_t root, glm::vec3* out) {
+  for (size_t i = 0; i < count; ++i) {
+    const glm::vec4 p(positions[i], 1.0f);
+    const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
+    __m256d sum = _mm256_setzero_pd();
+    double weight = 0.0;
+    for (const Influence *inf = influences + offsets[i], *last = influences + offsets[i + 1]; inf != last; ++inf) {
+      if (kSkip && (inf->bone >= bones || !(inf->weight > 0.0f))) continue;
+      const glm::mat4& m = skin[inf->bone];
+      const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
+      const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+      sum = _mm256_add_pd(sum, _mm256_mul_pd(_mm256_set1_pd(static_cast<double>(inf->weight)), _mm256_cvtps_pd(r)));
+      weight += inf->weight;
+    }
+    if (weight > 0.0) {
+      alignas(16) float lanes[4];
+      _mm_store_ps(lanes, _mm256_cvtpd_ps(_mm256_div_pd(sum, _mm256_set1_pd(weight))));
+      out[i] = glm::vec3(lanes[0], lanes[1], lanes[2]);
+    } else {
+      out[i] = root < bones ? glm::vec3(skin[root] * p) : glm::vec3(p);
+    }
+  }
+}
+#endif
+
+// Whether each of the `count` influences names a bone below `bones` with a weight above 0 (+inf
+// included, NaN not): what skinnedVertex() looks for, in one pass without early exit (it vectorises),
+// so that a block of vertices whose influences all are can be posed without the look.
+bool usableInfluences(const Influence* first, size_t count, size_t bones) {
+  if (bones > UINT32_MAX) return false;
+  const auto limit = static_cast<uint32_t>(bones);
+  uint32_t bad = 0;
+  size_t i = 0;
+#if RIGPORT_SSE2_LANES
+  // Four at a time: bone >= limit unsigned is (bone ^ 2^31) > ((limit - 1) ^ 2^31) signed (limit > 0);
+  // a weight's bits w are bad when w <= 0 or w > 0x7F800000 as signed integers.
+  if (limit > 0) {
+    const __m128i flip = _mm_set1_epi32(INT32_MIN), last = _mm_set1_epi32(static_cast<int32_t>((limit - 1) ^ 0x80000000u));
+    const __m128i one = _mm_set1_epi32(1), infinity = _mm_set1_epi32(0x7F800000);
+    __m128i any = _mm_setzero_si128();
+    const auto* words = reinterpret_cast<const unsigned char*>(first);
+    for (; i + 4 <= count; i += 4) {
+      const __m128 a = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 8 * i)));
+      const __m128 b = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 8 * i + 16)));
+      const __m128i bone = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+      const __m128i weight = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+      const __m128i beyond = _mm_cmpgt_epi32(_mm_xor_si128(bone, flip), last);
+      const __m128i notPositive = _mm_or_si128(_mm_cmpgt_epi32(one, weight), _mm_cmpgt_epi32(weight, infinity));
+      any = _mm_or_si128(any, _mm_or_si128(beyond, notPositive));
+    }
+    bad = static_cast<uint32_t>(_mm_movemask_epi8(any));
+  }
+#endif
+  for (; i < count; ++i) {
+    const uint32_t w = std::bit_cast<uint32_t>(first[i].weight);
+    bad |= static_cast<uint32_t>(first[i].bone >= limit) | static_cast<uint32_t>(w - 1u >= 0x7F800000u);  // 0, negative or NaN
+  }
+  return bad == 0;
+}
+
+}  // namespace
+
 glm::vec3 Pose::vertex(size_t m, size_t v) const {
   const Mesh& mesh = rig_.meshes[m];
   glm::vec3 shaped = mesh.positions[v];
@@ -99,39 +217,36 @@ glm::vec3 Pose::vertex(size_t m, size_t v) const {
     const bool onBone = mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) < world_.size();
     return glm::vec3(onBone ? world_[static_cast<size_t>(mesh.attachBone)] * p : p);
   }
-  glm::dvec3 sum(0.0);
-  double weight = 0.0;
-#if RIGPORT_SSE2_LANES
-  // The loop below in SSE2 lanes, bit for bit (Pose.SkinningLanesMatchTheScalarRule): glm's matrix
-  // times vector is (c0·x + c1·y) + (c2·z + c3·w), each column a lane of 4 floats, here in the same
-  // order; then the x, y and z of it widened, times the weight and summed in double lanes, as the
-  // dvec3 sum does. Posing is most of the read-back check's time.
-  const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
-  __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
-  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
-    const Influence& inf = mesh.influences[i];
-    if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
-    const glm::mat4& m = skin_[inf.bone];
-    const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
-    const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
-    const __m128d w = _mm_set1_pd(static_cast<double>(inf.weight));
-    sumXy = _mm_add_pd(sumXy, _mm_mul_pd(w, _mm_cvtps_pd(r)));
-    sumZ = _mm_add_sd(sumZ, _mm_mul_sd(w, _mm_cvtps_pd(_mm_movehl_ps(r, r))));
-    weight += inf.weight;
+  const Influence* influences = mesh.influences.data();
+  return skinnedVertex(p, influences + mesh.influenceOffsets[v], influences + mesh.influenceOffsets[v + 1], skin_.data(), skin_.size(), rootJoint_);
+}
+
+void Pose::vertices(size_t m, size_t first, size_t count, glm::vec3* out) const {
+  const Mesh& mesh = rig_.meshes[m];
+  // A morph weight that is not 0 (NaN included) moves vertices, as in vertex(); so does riding a bone.
+  const bool shaped = std::any_of(morphWeights_[m].begin(), morphWeights_[m].end(), [](float w) { return w != 0.0f; });
+  if (shaped || !mesh.skinned()) {
+    for (size_t i = 0; i < count; ++i) out[i] = vertex(m, first + i);
+    return;
   }
-  _mm_storel_pd(&sum.x, sumXy);
-  _mm_storeh_pd(&sum.y, sumXy);
-  _mm_store_sd(&sum.z, sumZ);
-#else
-  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
-    const Influence& inf = mesh.influences[i];
-    if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
-    sum += static_cast<double>(inf.weight) * glm::dvec3(glm::vec3(skin_[inf.bone] * p));
-    weight += inf.weight;
+  const glm::vec3* positions = mesh.positions.data() + first;
+  const uint32_t* offsets = mesh.influenceOffsets.data() + first;
+  const Influence* influences = mesh.influences.data();
+  const glm::mat4* skin = skin_.data();
+  const size_t bones = skin_.size();
+  const bool usable = count > 0 && usableInfluences(influences + offsets[0], offsets[count] - offsets[0], bones);
+#if RIGPORT_AVX2_LANES
+  if (platform::cpuHasAvx2()) {
+    if (usable) return skinnedVerticesAvx2<false>(positions, offsets, influences, count, skin, bones, rootJoint_, out);
+    return skinnedVerticesAvx2<true>(positions, offsets, influences, count, skin, bones, rootJoint_, out);
   }
 #endif
-  if (weight > 0.0) return glm::vec3(sum / weight);
-  return rootJoint_ < skin_.size() ? glm::vec3(skin_[rootJoint_] * p) : glm::vec3(p);
+  for (size_t i = 0; i < count; ++i) {
+    const Influence* a = influences + offsets[i];
+    const Influence* b = influences + offsets[i + 1];
+    out[i] = usable ? skinnedVertex<false>(glm::vec4(positions[i], 1.0f), a, b, skin, bones, rootJoint_)
+                    : skinnedVertex<true>(glm::vec4(positions[i], 1.0f), a, b, skin, bones, rootJoint_);
+  }
 }
 
 }  // namespace rigport

@@ -164,6 +164,10 @@ Status repairMorphDeltas(Rig& rig, Mesh& mesh, size_t m, bool strict) {
 // glTF needs unit normals (ACCESSOR_NON_UNIT): it becomes the up axis, as the exporter would make it,
 // but said. Real DFFs hold up to 52,335 of them. Runs after repairAttribute, so every normal is finite.
 Status repairZeroNormals(Rig& rig, std::vector<glm::vec3>& normals, size_t m, const glm::vec3& up, bool strict) {
+  // A pass that only looks, without early exit (it vectorises): nearly every model has none.
+  uint32_t any = 0;
+  for (const glm::vec3& n : normals) any |= static_cast<uint32_t>(!(glm::dot(n, n) > 1e-24f));
+  if (any == 0) return Ok{};
   std::vector<size_t> zero;
   for (size_t v = 0; v < normals.size(); ++v) {
     if (glm::dot(normals[v], normals[v]) > 1e-24f) continue;
@@ -181,9 +185,7 @@ Status repairZeroNormals(Rig& rig, std::vector<glm::vec3>& normals, size_t m, co
 Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   if (!mesh.skinned()) return Ok{};
   // A pass that only looks (nearly every model has nothing to repair); the rebuild copies.
-  uint32_t unusable = 0;
-  for (const Influence& inf : mesh.influences) unusable |= unusableWeight(inf.weight);
-  if (unusable == 0) return Ok{};
+  if (!anyBadInfluence(mesh.influences.data(), mesh.influences.size(), 0, false)) return Ok{};
   std::vector<size_t> damaged;  // vertices that lost an influence
   InfluenceList kept;
   std::vector<uint32_t> offsets{0};

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <type_traits>
@@ -119,7 +120,10 @@ class MeshBuilder {
       if (prim.indices >= 0) {
         int comps = 0;
         RP_ASSIGN(order, readUints(doc_, ctx_, prim.indices, kIndexRules, at + ".indices", comps));
-        for (size_t i = 0; i < order.size(); ++i) {
+        // The largest first, in a pass that vectorises; the first index beyond only when there is one.
+        uint32_t largest = 0;
+        for (const uint32_t i : order) largest = std::max(largest, i);
+        for (size_t i = 0; largest >= count && i < order.size(); ++i) {
           if (order[i] >= count) {
             return fieldError(doc_, fmt::format("accessors[{}]", prim.indices), ErrorCode::BadValue,
                               fmt::format("index {} is {}, but {} has {} vertices", i, order[i], at, count));
@@ -282,6 +286,24 @@ class MeshBuilder {
     }
     size_t offSum = 0, worstVertex = 0;
     float worstSum = 1.0f;
+    // One set (every exporter's four weights a vertex): the loop below with the component types
+    // chosen once and the influences written in place, not pushed one by one.
+    if (joints.size() == 1) {
+      const auto one = [&](auto weightType, auto jointType) {
+        return addOneSet<decltype(weightType), decltype(jointType)>(weights[0], joints[0], n, boneOfJoint, at, skin->joints.size(), mesh, offSum,
+                                                                    worstVertex, worstSum);
+      };
+      Status added = Ok{};
+      const bool shortJoints = joints[0].componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+      switch (weights[0].componentType) {
+        case TINYGLTF_COMPONENT_TYPE_FLOAT: added = shortJoints ? one(float{}, uint16_t{}) : one(float{}, uint8_t{}); break;
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: added = shortJoints ? one(uint8_t{}, uint16_t{}) : one(uint8_t{}, uint8_t{}); break;
+        default: added = shortJoints ? one(uint16_t{}, uint16_t{}) : one(uint16_t{}, uint8_t{}); break;
+      }
+      RP_CHECK(added);
+      warnWeightSums(warnings, at, offSum, worstVertex, worstSum);
+      return Ok{};
+    }
     for (size_t v = 0; v < n; ++v) {
       float sum = 0.0f;
       for (size_t s = 0; s < joints.size(); ++s) {
@@ -300,11 +322,57 @@ class MeshBuilder {
       mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
       if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
     }
+    warnWeightSums(warnings, at, offSum, worstVertex, worstSum);
+    return Ok{};
+  }
+
+  static void warnWeightSums(Provenance& warnings, const std::string& at, size_t offSum, size_t worstVertex, float worstSum) {
     if (offSum > 0) {
       warnings.warn("weights-not-normalised", fmt::format("{}: {} vertices' weights do not sum to 1 (vertex {}: {:.4g}); kept as stored, and "
                                                           "scaled to sum 1 by rigport's glTF export, which moves those vertices",
                                                           at, offSum, worstVertex, worstSum));
     }
+  }
+
+  // addVertices()' loop over the vertices' influences for a primitive of one JOINTS_0/WEIGHTS_0 set
+  // whose components are W and J: the same influences, sums and error, with each value read as
+  // AccessorView::floatAt()/uintAt() read it, without asking its type each time.
+  template <class W, class J>
+  Status addOneSet(const AccessorView& weights, const AccessorView& joints, size_t n, const std::vector<int>& boneOfJoint, const std::string& at,
+                   size_t skinJoints, Mesh& mesh, size_t& offSum, size_t& worstVertex, float& worstSum) {
+    const size_t first = mesh.influences.size();
+    mesh.influences.resize(first + 4 * n);  // room made and charged by the caller; unwritten until here
+    Influence* out = mesh.influences.data() + first;
+    const size_t offsetsAt = mesh.influenceOffsets.size();
+    mesh.influenceOffsets.resize(offsetsAt + n);
+    uint32_t* offsets = mesh.influenceOffsets.data() + offsetsAt;
+    const uint32_t jointCount = static_cast<uint32_t>(boneOfJoint.size());
+    const bool normalized = weights.normalized;
+    for (size_t v = 0; v < n; ++v) {
+      const uint8_t* w = weights.first + v * weights.stride;
+      const uint8_t* j = joints.first + v * joints.stride;
+      float sum = 0.0f;
+      for (int c = 0; c < 4; ++c) {
+        W stored;
+        std::memcpy(&stored, w + c * sizeof(W), sizeof(W));  // little-endian, as AccessorView's loads
+        float weight;
+        if constexpr (std::is_same_v<W, float>) weight = stored;
+        else weight = normalized ? quant::unormToFloat(stored, 8 * sizeof(W)) : static_cast<float>(stored);
+        if (weight == 0.0f) continue;
+        J index;
+        std::memcpy(&index, j + c * sizeof(J), sizeof(J));
+        const uint32_t joint = index;
+        if (joint >= jointCount) {
+          return fieldError(doc_, fmt::format("{}.attributes.JOINTS_{}", at, 0), ErrorCode::BadValue,
+                            fmt::format("vertex {} names joint {}, but the skin has {}", v, joint, skinJoints));
+        }
+        *out++ = Influence{static_cast<uint32_t>(boneOfJoint[joint]), weight};
+        sum += weight;
+      }
+      offsets[v] = static_cast<uint32_t>(out - mesh.influences.data());
+      if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
+    }
+    mesh.influences.resize(static_cast<size_t>(out - mesh.influences.data()));
     return Ok{};
   }
 
