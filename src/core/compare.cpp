@@ -25,6 +25,12 @@ namespace {
 // A place whose error is within this fraction of the worst so far does not take its place.
 constexpr double kTie = 1e-4;
 
+// distance() squared: its root is distance(), as glm::length takes it.
+double squaredDistance(const glm::vec3& a, const glm::vec3& b) {
+  const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
+  return glm::dot(d, d);
+}
+
 // Keeps a measure's worst value and where it is (compare.hpp, Where).
 class Worst {
  public:
@@ -59,6 +65,22 @@ class Worst {
     if (value <= m_.worst) notBeyond_ = std::max(notBeyond_, squared);
   }
 
+  // seeSquared(squaredDistance(a[i], b[i]), describe(i)) for i in 0..n-1, in order, the bound and the
+  // count kept in registers while nothing changes the measure.
+  template <class Describe>
+  void seeDistances(const glm::vec3* a, const glm::vec3* b, size_t n, Describe&& describe) {
+    size_t i = 0;
+    while (i < n) {
+      const double bound = notBeyond_;
+      const size_t from = i;
+      while (i < n && squaredDistance(a[i], b[i]) <= bound) ++i;
+      m_.compared += i - from;
+      if (i == n) break;
+      seeSquared(squaredDistance(a[i], b[i]), [&] { return describe(i); });
+      ++i;
+    }
+  }
+
  private:
   Measure& m_;
   double whereValue_ = 0.0;
@@ -66,11 +88,6 @@ class Worst {
 };
 
 double distance(const glm::vec3& a, const glm::vec3& b) { return glm::length(glm::dvec3(a) - glm::dvec3(b)); }
-// distance() squared: its root is distance(), as glm::length takes it.
-double squaredDistance(const glm::vec3& a, const glm::vec3& b) {
-  const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
-  return glm::dot(d, d);
-}
 
 double jointDistance(const glm::mat4& a, const glm::mat4& b, float lever) {
   const glm::vec3 oa(a[3]), ob(b[3]);
@@ -155,7 +172,8 @@ struct RestBox {
     __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
     const __m128i exponent = _mm_set1_epi32(0x7F800000);
     for (size_t i = 0; i < n; ++i) {
-      const __m128 v = _mm_setr_ps(p[i].x, p[i].y, p[i].z, 0.0f);
+      // 16 bytes from each vertex but the last (lane 3 the next one's x, looked at by nobody).
+      const __m128 v = i + 1 < n ? _mm_loadu_ps(&p[i].x) : _mm_setr_ps(p[i].x, p[i].y, p[i].z, 0.0f);
       const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent);
       if ((_mm_movemask_epi8(allOnes) & 0x0FFF) != 0) continue;
       l = _mm_min_ps(v, l);
@@ -373,9 +391,9 @@ class Comparer {
           poses[side]->vertices(mesh, first, n[side], posed[side]);
           box[side].add(posed[side], n[side]);
         }
-        for (size_t i = 0; first + i < both && i < kBlock; ++i) {
-          const size_t v = first + i;
-          worst_[1].seeSquared(squaredDistance(posed[0][i], posed[1][i]), [&] { return Where{"", std::nullopt, "", mesh, v}; });
+        if (first < both) {
+          worst_[1].seeDistances(posed[0], posed[1], std::min(kBlock, both - first),
+                                 [&](size_t i) { return Where{"", std::nullopt, "", mesh, first + i}; });
         }
       }
     }
@@ -463,10 +481,7 @@ class Comparer {
         const size_t k = std::min(kBlock, n - first);
         pa_.vertices(mesh, first, k, va);
         pb_.vertices(mesh, first, k, vb);
-        for (size_t i = 0; i < k; ++i) {
-          const size_t v = first + i;
-          worst.seeSquared(squaredDistance(va[i], vb[i]), [&] { return Where{clip, t, "", mesh, v}; });
-        }
+        worst.seeDistances(va, vb, k, [&](size_t i) { return Where{clip, t, "", mesh, first + i}; });
       }
     }
   }
@@ -521,8 +536,12 @@ std::string describeWhere(const Where& w) {
 
 double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }
 
-void makePosable(Rig& rig) {
-  toGltfAxes(rig);
+void makePosable(Rig& rig, bool normals) {
+  if (normals) {
+    toGltfAxes(rig);
+  } else if (const std::optional<VertexMap> map = convertAxesLeavingVertices(rig, AxisSystem{})) {
+    for (Mesh& mesh : rig.meshes) mapPoints(*map, mesh.positions.data(), mesh.positions.data(), mesh.positions.size());
+  }
   for (Animation& a : rig.animations) makeAbsolute(a, rig.skeleton);
 }
 

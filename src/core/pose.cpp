@@ -1,8 +1,6 @@
 #include "core/pose.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cstdint>
 
 #include "core/key_sample.hpp"
 #include "platform/simd.hpp"
@@ -97,9 +95,6 @@ namespace {
 // A skinned vertex at `p` (w = 1): the weighted sum of skin[bone] · p over its influences
 // [first, last) that name a bone below `bones` with a positive weight, divided by their weight;
 // where none has, skin[root] · p (the exporter's shallowest joint), or p itself without one.
-// kSkip: look at each influence's bone and weight; false for influences known to name a bone below
-// `bones` with a positive weight (usableInfluences()), where the look skips nothing.
-template <bool kSkip = true>
 inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const Influence* last, const glm::mat4* skin, size_t bones,
                                size_t root) {
   glm::dvec3 sum(0.0);
@@ -112,7 +107,7 @@ inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const
   const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
   __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
   for (const Influence* inf = first; inf != last; ++inf) {
-    if (kSkip && (inf->bone >= bones || !(inf->weight > 0.0f))) continue;
+    if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
     const glm::mat4& m = skin[inf->bone];
     const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
     const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
@@ -126,7 +121,7 @@ inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const
   _mm_store_sd(&sum.z, sumZ);
 #else
   for (const Influence* inf = first; inf != last; ++inf) {
-    if (kSkip && (inf->bone >= bones || !(inf->weight > 0.0f))) continue;
+    if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
     sum += static_cast<double>(inf->weight) * glm::dvec3(glm::vec3(skin[inf->bone] * p));
     weight += inf->weight;
   }
@@ -141,7 +136,6 @@ inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const
 // w) widened into one lane of four doubles, weighted and summed there as the SSE2 code sums them in
 // two, and divided at once. No FMA (the target is AVX2 alone): each lane rounds as the SSE2 code's
 // (Pose.SkinningLanesMatchTheScalarRule).
-template <bool kSkip>
 RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const uint32_t* offsets, const Influence* influences, size_t count,
                                              const glm::mat4* skin, size_t bones, size_t root, glm::vec3* out) {
   for (size_t i = 0; i < count; ++i) {
@@ -150,7 +144,7 @@ RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const u
     __m256d sum = _mm256_setzero_pd();
     double weight = 0.0;
     for (const Influence *inf = influences + offsets[i], *last = influences + offsets[i + 1]; inf != last; ++inf) {
-      if (kSkip && (inf->bone >= bones || !(inf->weight > 0.0f))) continue;
+      if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
       const glm::mat4& m = skin[inf->bone];
       const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
       const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
@@ -167,41 +161,6 @@ RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const u
   }
 }
 #endif
-
-// Whether each of the `count` influences names a bone below `bones` with a weight above 0 (+inf
-// included, NaN not): what skinnedVertex() looks for, in one pass without early exit (it vectorises),
-// so that a block of vertices whose influences all are can be posed without the look.
-bool usableInfluences(const Influence* first, size_t count, size_t bones) {
-  if (bones > UINT32_MAX) return false;
-  const auto limit = static_cast<uint32_t>(bones);
-  uint32_t bad = 0;
-  size_t i = 0;
-#if RIGPORT_SSE2_LANES
-  // Four at a time: bone >= limit unsigned is (bone ^ 2^31) > ((limit - 1) ^ 2^31) signed (limit > 0);
-  // a weight's bits w are bad when w <= 0 or w > 0x7F800000 as signed integers.
-  if (limit > 0) {
-    const __m128i flip = _mm_set1_epi32(INT32_MIN), last = _mm_set1_epi32(static_cast<int32_t>((limit - 1) ^ 0x80000000u));
-    const __m128i one = _mm_set1_epi32(1), infinity = _mm_set1_epi32(0x7F800000);
-    __m128i any = _mm_setzero_si128();
-    const auto* words = reinterpret_cast<const unsigned char*>(first);
-    for (; i + 4 <= count; i += 4) {
-      const __m128 a = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 8 * i)));
-      const __m128 b = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(words + 8 * i + 16)));
-      const __m128i bone = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-      const __m128i weight = _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
-      const __m128i beyond = _mm_cmpgt_epi32(_mm_xor_si128(bone, flip), last);
-      const __m128i notPositive = _mm_or_si128(_mm_cmpgt_epi32(one, weight), _mm_cmpgt_epi32(weight, infinity));
-      any = _mm_or_si128(any, _mm_or_si128(beyond, notPositive));
-    }
-    bad = static_cast<uint32_t>(_mm_movemask_epi8(any));
-  }
-#endif
-  for (; i < count; ++i) {
-    const uint32_t w = std::bit_cast<uint32_t>(first[i].weight);
-    bad |= static_cast<uint32_t>(first[i].bone >= limit) | static_cast<uint32_t>(w - 1u >= 0x7F800000u);  // 0, negative or NaN
-  }
-  return bad == 0;
-}
 
 }  // namespace
 
@@ -234,18 +193,11 @@ void Pose::vertices(size_t m, size_t first, size_t count, glm::vec3* out) const 
   const Influence* influences = mesh.influences.data();
   const glm::mat4* skin = skin_.data();
   const size_t bones = skin_.size();
-  const bool usable = count > 0 && usableInfluences(influences + offsets[0], offsets[count] - offsets[0], bones);
 #if RIGPORT_AVX2_LANES
-  if (platform::cpuHasAvx2()) {
-    if (usable) return skinnedVerticesAvx2<false>(positions, offsets, influences, count, skin, bones, rootJoint_, out);
-    return skinnedVerticesAvx2<true>(positions, offsets, influences, count, skin, bones, rootJoint_, out);
-  }
+  if (platform::cpuHasAvx2()) return skinnedVerticesAvx2(positions, offsets, influences, count, skin, bones, rootJoint_, out);
 #endif
   for (size_t i = 0; i < count; ++i) {
-    const Influence* a = influences + offsets[i];
-    const Influence* b = influences + offsets[i + 1];
-    out[i] = usable ? skinnedVertex<false>(glm::vec4(positions[i], 1.0f), a, b, skin, bones, rootJoint_)
-                    : skinnedVertex<true>(glm::vec4(positions[i], 1.0f), a, b, skin, bones, rootJoint_);
+    out[i] = skinnedVertex(glm::vec4(positions[i], 1.0f), influences + offsets[i], influences + offsets[i + 1], skin, bones, rootJoint_);
   }
 }
 

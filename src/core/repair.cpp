@@ -559,16 +559,18 @@ Status dropEmptySkin(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   return Ok{};
 }
 
-Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, bool strict) {
+Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, bool strict, bool vertexAttributes = true) {
   Mesh& mesh = rig.meshes[m];
   RP_CHECK(dropEmptySkin(rig, mesh, m, strict));
   const glm::vec3 up = rig.provenance.axes.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
   // Weights first: the position repair picks the heaviest usable influence.
   RP_CHECK(repairWeights(rig, mesh, m, strict));
   RP_CHECK(repairPositions(rig, mesh, m, bindPos, strict));
-  RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
-  RP_CHECK(repairZeroNormals(rig, mesh.normals, m, up, strict));
-  RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
+  if (vertexAttributes) {
+    RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
+    RP_CHECK(repairZeroNormals(rig, mesh.normals, m, up, strict));
+    RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
+  }
   RP_CHECK(repairMorphDeltas(rig, mesh, m, strict));
   return Ok{};
 }
@@ -587,13 +589,13 @@ Status refuseDroppedParts(const Provenance& provenance) {
 }
 
 Status repairMesh(Rig& rig, size_t m, const RepairOptions& options) {
-  return repairMeshAt(rig, m, bindPositions(rig.skeleton), options.strict);
+  return repairMeshAt(rig, m, bindPositions(rig.skeleton), options.strict, options.vertexAttributes);
 }
 
 Status repairRig(Rig& rig, const RepairOptions& options) {
   if (!rig.meshes.empty()) {  // the bind positions are the meshes' alone (a clip's rig has none)
     const std::vector<glm::vec3> bindPos = bindPositions(rig.skeleton);
-    for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict));
+    for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict, options.vertexAttributes));
   }
   // After the meshes, as for a reader that hands its meshes over (repairMesh) before the rig is
   // whole; a damaged bone's bind position reads as the origin there (bindPositions()).

@@ -32,6 +32,10 @@ namespace rigport {
 struct RepairOptions {
   // Any repair is an error instead (the path and index of the first damage), the rig left as it was.
   bool strict = false;
+  // Normals and UVs repaired too. False leaves them as read: for the read-back check
+  // (pipeline/verify.hpp), which poses positions and drops the rig, so that their repair, which
+  // only warns there, is not a pass over every vertex for nothing.
+  bool vertexAttributes = true;
 };
 
 [[nodiscard]] Status repairRig(Rig& rig, const RepairOptions& options = {});

@@ -61,5 +61,58 @@ struct MapLanes {
   __m128 s;
 };
 
+// An affine mat4 in lanes, for points (w = 1): component r of m·(x, y, z, 1) is
+// (m[0][r]·x + m[1][r]·y) + (m[2][r]·z + m[3][r]·1), glm's order for mat4 * vec4.
+struct AffineLanes {
+  explicit AffineLanes(const glm::mat4& m) {
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 3; ++r) a[c][r] = _mm_set1_ps(m[c][r]);
+  }
+  void point(__m128& x, __m128& y, __m128& z) const {
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128 out[3];
+    for (int r = 0; r < 3; ++r) {
+      out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[0][r], x), _mm_mul_ps(a[1][r], y)), _mm_add_ps(_mm_mul_ps(a[2][r], z), _mm_mul_ps(a[3][r], one)));
+    }
+    x = out[0];
+    y = out[1];
+    z = out[2];
+  }
+  __m128 a[4][3];
+};
+
+// A mat3 in lanes: component r of m·(x, y, z) is (m[0][r]·x + m[1][r]·y) + m[2][r]·z, glm's order
+// for mat3 * vec3.
+struct LinearLanes {
+  explicit LinearLanes(const glm::mat3& m) {
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) a[c][r] = _mm_set1_ps(m[c][r]);
+  }
+  void apply(__m128& x, __m128& y, __m128& z) const {
+    __m128 out[3];
+    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[0][r], x), _mm_mul_ps(a[1][r], y)), _mm_mul_ps(a[2][r], z));
+    x = out[0];
+    y = out[1];
+    z = out[2];
+  }
+  __m128 a[3][3];
+};
+
+// `f(x, y, z)` over the vertices at `v` four at a time (x, y, z the lanes of four vertices, changed
+// in place), written back; returns how many were done (a multiple of four), the rest left to the caller.
+template <class F>
+size_t inLanes(glm::vec3* v, size_t n, F&& f) {
+  float* p = &v[0].x;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m128 x, y, z, q[3];
+    splitXyz(_mm_loadu_ps(p + 3 * i), _mm_loadu_ps(p + 3 * i + 4), _mm_loadu_ps(p + 3 * i + 8), x, y, z);
+    f(x, y, z);
+    joinXyz(x, y, z, q);
+    for (int k = 0; k < 3; ++k) _mm_storeu_ps(p + 3 * i + 4 * k, q[k]);
+  }
+  return i;
+}
+
 }  // namespace rigport::lanes
 #endif

@@ -78,7 +78,7 @@ Result<Span> locate(const Document& doc, ReadContext& ctx, int index, const Acce
   if (v.buffer < 0 || static_cast<size_t>(v.buffer) >= m.buffers.size()) {
     return fieldError(doc, viewAt + ".buffer", ErrorCode::BadValue, fmt::format("names buffer {}, but the file has {}", v.buffer, m.buffers.size()));
   }
-  const std::vector<unsigned char>& data = m.buffers[static_cast<size_t>(v.buffer)].data;
+  const std::span<const uint8_t> data = doc.buffer(static_cast<size_t>(v.buffer));
   if (v.byteOffset > data.size() || v.byteLength > data.size() - v.byteOffset) {
     return fieldError(doc, viewAt + ".byteLength", ErrorCode::Truncated,
                       fmt::format("bytes [{}, {}) lie outside buffer {} of {} bytes", v.byteOffset, uint64_t{v.byteOffset} + v.byteLength, v.buffer,

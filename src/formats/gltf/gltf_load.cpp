@@ -349,6 +349,147 @@ Error tinygltfError(const std::string& file, const std::string& err, const FileA
   return e;
 }
 
+// Where a GLB's JSON gives buffers[0].byteLength, found by a SAX pass that counts the characters
+// nlohmann's lexer reads (loadDocument() hands tinygltf the JSON with that length made 1, so that
+// tinygltf does not copy the BIN chunk). Found only where that is all it changes: buffer 0 has no
+// uri (it is the BIN chunk), its byteLength is an unsigned integer given once, "buffers" is given
+// once, and no image lies in a buffer view (tinygltf hands those bytes to its image loader).
+class BinLengthFinder final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit BinLengthFinder(const size_t& read) : read_(read) {}
+
+  std::optional<size_t> end;  // one past the byteLength's last digit
+  uint64_t value = 0;
+  bool refused = false;
+
+  bool null() override { return scalar(); }
+  bool boolean(bool) override { return scalar(); }
+  bool number_integer(number_integer_t) override { return scalar(); }
+  bool number_unsigned(number_unsigned_t v) override {
+    if (!element()) return false;
+    if (atBinLength()) {
+      // The lexer has read the number and the one character after it, which it keeps for the next token.
+      end = read_ - 1;
+      value = v;
+    }
+    return true;
+  }
+  bool number_float(number_float_t, const string_t&) override { return scalar(); }
+  bool string(string_t&) override { return scalar(); }
+  bool binary(binary_t&) override { return scalar(); }
+  bool start_object(std::size_t) override {
+    if (!element()) return false;
+    path_.push_back(Level{false, 0, 0, {}});
+    return true;
+  }
+  bool key(string_t& key) override {
+    Level& top = path_.back();
+    top.key = key;
+    const bool root = path_.size() == 1, bufferZero = inBufferZero();
+    if ((root && key == "buffers" && buffersSeen_++ > 0) || (bufferZero && key == "byteLength" && lengthsSeen_++ > 0) ||
+        (bufferZero && key == "uri") || (inImage() && key == "bufferView")) {
+      refused = true;
+      return false;  // nothing more to learn: tinygltf keeps the BIN chunk
+    }
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override {
+    if (!element()) return false;
+    path_.push_back(Level{true, 0, 0, {}});
+    return true;
+  }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    refused = true;
+    return false;
+  }
+
+ private:
+  struct Level {
+    bool array;
+    size_t next;   // arrays: the index the next element takes
+    size_t index;  // arrays: the element being read
+    std::string key;  // objects: the member being read
+  };
+  // A value starts: an array's element takes the next index. A value where the byteLength is,
+  // other than an unsigned integer, refuses.
+  bool element() {
+    if (!path_.empty() && path_.back().array) path_.back().index = path_.back().next++;
+    return true;
+  }
+  bool scalar() {
+    element();
+    if (atBinLength()) {
+      refused = true;
+      return false;
+    }
+    return true;
+  }
+  bool close() {
+    path_.pop_back();
+    return true;
+  }
+  bool inBufferZero() const {
+    return path_.size() == 3 && path_[0].key == "buffers" && path_[1].array && path_[1].index == 0 && !path_[2].array;
+  }
+  bool atBinLength() const { return inBufferZero() && path_[2].key == "byteLength"; }
+  bool inImage() const { return path_.size() == 3 && path_[0].key == "images" && path_[1].array && !path_[2].array; }
+
+  const size_t& read_;
+  std::vector<Level> path_;
+  size_t buffersSeen_ = 0, lengthsSeen_ = 0;
+};
+
+// A character iterator that counts the characters read through it, for BinLengthFinder.
+struct CountingIterator {
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+  const char* at = nullptr;
+  size_t* read = nullptr;
+  reference operator*() const { return *at; }
+  CountingIterator& operator++() {
+    ++at;
+    ++*read;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const CountingIterator& other) const { return at == other.at; }
+  bool operator!=(const CountingIterator& other) const { return at != other.at; }
+};
+
+// The digits of buffers[0].byteLength in `json` ([first, end) and their value), where
+// BinLengthFinder finds them and the text says so.
+struct BinLengthDigits {
+  size_t first = 0, end = 0;
+  uint64_t value = 0;
+};
+std::optional<BinLengthDigits> binLengthDigits(std::span<const uint8_t> json) {
+  size_t read = 0;
+  BinLengthFinder finder(read);
+  const char* text = reinterpret_cast<const char*>(json.data());
+  nlohmann::json::sax_parse(CountingIterator{text, &read}, CountingIterator{text + json.size(), &read}, &finder);
+  if (finder.refused || !finder.end || *finder.end > json.size()) return std::nullopt;
+  BinLengthDigits d;
+  d.end = *finder.end;
+  d.first = d.end;
+  while (d.first > 0 && text[d.first - 1] >= '0' && text[d.first - 1] <= '9') --d.first;
+  // The digits found must be the value read (no sign, exponent or fraction around them).
+  uint64_t value = 0;
+  for (size_t i = d.first; i < d.end; ++i) value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+  if (d.first == d.end || d.end - d.first > 19 || value != finder.value) return std::nullopt;
+  if (d.first > 0 && (text[d.first - 1] == '-' || text[d.first - 1] == '.')) return std::nullopt;
+  d.value = value;
+  return d;
+}
+
 }  // namespace
 
 Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
@@ -393,7 +534,38 @@ Result<Document> loadDocument(const Source& source, ReadContext& ctx) {
       std::memcpy(trimmed.data() + 8, &l, 4);
       glb = trimmed.data();
     }
-    ok = loader.LoadBinaryFromMemory(&doc.model, &err, &warn, glb, static_cast<unsigned int>(glbLength), "");
+    // tinygltf copies buffer 0 out of the BIN chunk (zeroed first, then copied: twice its bytes
+    // written, for arrays rigport copies again). It is given a GLB whose buffer 0 is 1 byte long
+    // instead (its byteLength's digits "1" and spaces, the JSON otherwise the same, so that its
+    // errors' places are), and the reader takes the bytes from the chunk where they are.
+    std::vector<uint8_t> lean;
+    std::optional<BinLengthDigits> digits;
+    // (A chunk tinygltf itself would refuse, one not a multiple of 4 bytes long, goes to it whole.)
+    if (c.bin.size() >= 4 && c.bin.size() % 4 == 0 && glb == start) digits = binLengthDigits(c.json);
+    if (digits && digits->value >= 1 && digits->value <= c.bin.size()) {
+      const size_t jsonChunk = 8 + c.json.size();
+      lean.resize(12 + jsonChunk + 8 + 4);
+      std::memcpy(lean.data(), start, 12 + jsonChunk);  // header and JSON chunk as they are
+      std::memset(lean.data() + 20 + digits->first, ' ', digits->end - digits->first);
+      lean[20 + digits->first] = '1';
+      const uint32_t binChunk = 4, binType = kChunkBin, total = static_cast<uint32_t>(lean.size());
+      std::memcpy(lean.data() + 12 + jsonChunk, &binChunk, 4);
+      std::memcpy(lean.data() + 12 + jsonChunk + 4, &binType, 4);
+      std::memcpy(lean.data() + 12 + jsonChunk + 8, c.bin.data(), 4);
+      std::memcpy(lean.data() + 8, &total, 4);
+      ok = loader.LoadBinaryFromMemory(&doc.model, &err, &warn, lean.data(), total, "");
+      if (ok && !doc.model.buffers.empty() && doc.model.buffers[0].uri.empty() && doc.model.buffers[0].data.size() == 1) {
+        doc.binBuffer = c.bin.first(static_cast<size_t>(digits->value));
+        doc.binBufferHere = true;
+      } else {
+        // Not as found (nothing known refuses it, but tinygltf is the judge): the whole chunk, as before.
+        doc.model = tinygltf::Model();
+        err.clear();
+        warn.clear();
+        digits.reset();
+      }
+    }
+    if (!digits) ok = loader.LoadBinaryFromMemory(&doc.model, &err, &warn, glb, static_cast<unsigned int>(glbLength), "");
     doc.bufferFileOffset.assign(doc.model.buffers.size(), std::nullopt);
     if (ok && !doc.model.buffers.empty() && doc.model.buffers[0].uri.empty() && !c.bin.empty()) doc.bufferFileOffset[0] = c.binOffset;
   } else {

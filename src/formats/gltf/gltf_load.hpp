@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -25,6 +26,16 @@ struct Document {
   // nothing for external or data: buffers (their errors name the buffer instead).
   std::vector<std::optional<uint64_t>> bufferFileOffset;
   bool writtenByRigport = false;  // asset.generator starts with "rigport"
+  // A GLB's buffer 0 where tinygltf was not given it to copy (loadDocument()): its bytes in the
+  // source, which outlives the document; empty where tinygltf holds it (model.buffers[0].data).
+  std::span<const uint8_t> binBuffer;
+  bool binBufferHere = false;
+
+  // Buffer b's bytes, wherever they are kept.
+  std::span<const uint8_t> buffer(size_t b) const {
+    if (b == 0 && binBufferHere) return binBuffer;
+    return model.buffers[b].data;
+  }
 };
 
 // The GLB container (Spec §"Binary glTF Layout") or the JSON text, then tinygltf's parse.

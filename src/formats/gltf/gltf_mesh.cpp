@@ -20,6 +20,7 @@
 
 #include "formats/gltf/gltf_accessor.hpp"
 #include "formats/gltf/gltf_reader.hpp"
+#include "core/vertex_lanes.hpp"
 
 namespace rigport::gltf_in {
 namespace {
@@ -221,7 +222,12 @@ class MeshBuilder {
     const glm::mat3 normalMatrix = toBone ? glm::transpose(glm::inverse(glm::mat3(*toBone))) : glm::mat3(1.0f);
     appendDecoded(mesh.positions, pos);
     if (toBone) {
-      for (size_t v = first; v < first + n; ++v) mesh.positions[v] = glm::vec3(*toBone * glm::vec4(mesh.positions[v], 1.0f));
+      size_t v = first;
+#if RIGPORT_SSE2_LANES
+      const lanes::AffineLanes bone(*toBone);  // the loop below, four vertices at a time, bit for bit
+      v += lanes::inLanes(mesh.positions.data() + first, n, [&](__m128& x, __m128& y, __m128& z) { bone.point(x, y, z); });
+#endif
+      for (; v < first + n; ++v) mesh.positions[v] = glm::vec3(*toBone * glm::vec4(mesh.positions[v], 1.0f));
     }
     const auto sameCount = [&](int accessor, const std::string& name) -> Status {
       RP_ASSIGN(const size_t count, accessorCount(doc_, accessor, at + ".attributes." + name));
@@ -236,7 +242,24 @@ class MeshBuilder {
       RP_CHECK(sameCount(a, "NORMAL"));
       RP_ASSIGN(const AccessorView nrm, viewAccessor(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL"));
       appendDecoded(mesh.normals, nrm);
-      for (size_t v = first; v < first + n; ++v) {
+      size_t v = first;
+#if RIGPORT_SSE2_LANES
+      // The loop below, four normals at a time, bit for bit: glm's length is sqrt((x·x + y·y) + z·z),
+      // which _mm_sqrt_ps rounds as std::sqrt does, and the division is each component's.
+      const lanes::LinearLanes turn(normalMatrix);
+      const bool measured = toBone != nullptr;
+      v += lanes::inLanes(mesh.normals.data() + first, n, [&](__m128& x, __m128& y, __m128& z) {
+        turn.apply(x, y, z);
+        if (!measured) return;
+        const __m128 length = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)));
+        const __m128 offUnit = _mm_and_ps(_mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF)), _mm_sub_ps(length, _mm_set1_ps(1.0f)));
+        const __m128 divide = _mm_and_ps(_mm_cmpgt_ps(length, _mm_setzero_ps()), _mm_cmpgt_ps(offUnit, _mm_set1_ps(1e-6f)));
+        x = _mm_or_ps(_mm_and_ps(divide, _mm_div_ps(x, length)), _mm_andnot_ps(divide, x));
+        y = _mm_or_ps(_mm_and_ps(divide, _mm_div_ps(y, length)), _mm_andnot_ps(divide, y));
+        z = _mm_or_ps(_mm_and_ps(divide, _mm_div_ps(z, length)), _mm_andnot_ps(divide, z));
+      });
+#endif
+      for (; v < first + n; ++v) {
         // Through the matrix even when it is the identity, as always: that turns a -0 into +0.
         const glm::vec3 normal = normalMatrix * mesh.normals[v];
         // A scaling transform leaves them unit no longer (an FBX conversion's ×100 makes them 0.01 long).
@@ -352,6 +375,24 @@ class MeshBuilder {
       const uint8_t* w = weights.first + v * weights.stride;
       const uint8_t* j = joints.first + v * joints.stride;
       float sum = 0.0f;
+      if constexpr (std::is_same_v<W, float>) {
+        // The usual vertex: four weights, none 0, on joints the skin has: the loop below, unrolled.
+        float w4[4];
+        J j4[4];
+        std::memcpy(w4, w, sizeof w4);
+        std::memcpy(j4, j, sizeof j4);
+        if ((w4[0] != 0.0f) & (w4[1] != 0.0f) & (w4[2] != 0.0f) & (w4[3] != 0.0f) & (j4[0] < jointCount) & (j4[1] < jointCount) &
+            (j4[2] < jointCount) & (j4[3] < jointCount)) {
+          for (int c = 0; c < 4; ++c) {
+            out[c] = Influence{static_cast<uint32_t>(boneOfJoint[j4[c]]), w4[c]};
+            sum += w4[c];
+          }
+          out += 4;
+          offsets[v] = static_cast<uint32_t>(out - mesh.influences.data());
+          if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
+          continue;
+        }
+      }
       for (int c = 0; c < 4; ++c) {
         W stored;
         std::memcpy(&stored, w + c * sizeof(W), sizeof(W));  // little-endian, as AccessorView's loads

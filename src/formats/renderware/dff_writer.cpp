@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/default_init_allocator.hpp"
 #include "core/validate.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/frame_list.hpp"
@@ -86,7 +87,17 @@ size_t vertexInfluences(const Influence* first, size_t count, std::array<Influen
   for (size_t v = 0; v < nv; ++v) {
     const uint32_t begin = offsets[v], end = offsets[v + 1];
     size_t n = 0;
-    if (end - begin <= kMaxInfluences) {  // vertexInfluences() keeps them all: written as they are read
+    const Influence* f = influences + begin;
+    if (end - begin == kMaxInfluences && (f[0].weight > 0.0f) & (f[1].weight > 0.0f) & (f[2].weight > 0.0f) & (f[3].weight > 0.0f)) {
+      // The usual vertex: four influences, each kept (the loop below, unrolled).
+      for (size_t k = 0; k < kMaxInfluences; ++k) {
+        const auto node = static_cast<uint8_t>(nodes[f[k].bone]);
+        indices[4 * v + k] = node;
+        weights[4 * v + k] = f[k].weight;
+        usedNodes[node] = true;
+      }
+      n = kMaxInfluences;
+    } else if (end - begin <= kMaxInfluences) {  // vertexInfluences() keeps them all: written as they are read
       for (uint32_t i = begin; i < end; ++i) {
         const Influence inf = influences[i];
         if (!(inf.weight > 0.0f)) continue;
@@ -248,6 +259,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   // Each geometry is built from its mesh and written before the next is built, so that one
   // geometry's arrays are held at a time, beside the rig and the file; the mesh's own arrays are
   // written as they are where nothing changes them (UVs always, triangles without a mirror).
+  std::vector<glm::vec3, DefaultInitAllocator<glm::vec3>> positions, normals;  // one geometry's mapped vertices at a time
   const auto writeMeshGeometry = [&](ByteWriter& w, size_t mi) {
     const Mesh& mesh = rig.meshes[mi];
     const uint32_t frame = atomicFrames[mi];
@@ -267,23 +279,24 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
       geo.skin = makeSkin(mesh, nodeOfBone, inverse);
     }
     GeometryArrays arrays{mesh.positions, mesh.normals, mesh.uvs, mesh.indices};
-    // In RenderWare axes (the map), then in the atomic's frame (the transform), into arrays of the geometry.
+    // In RenderWare axes (the map), then in the atomic's frame (the transform), into arrays of their
+    // own (each element written once: not zeroed first).
     if (map || transform) {
+      positions.resize(mesh.positions.size());
+      normals.resize(mesh.normals.size());
       if (map) {
-        geo.positions.resize(mesh.positions.size());
-        geo.normals.resize(mesh.normals.size());
-        mapPoints(*map, mesh.positions.data(), geo.positions.data(), mesh.positions.size());
-        mapDirections(*map, mesh.normals.data(), geo.normals.data(), mesh.normals.size());
+        mapPoints(*map, mesh.positions.data(), positions.data(), mesh.positions.size());
+        mapDirections(*map, mesh.normals.data(), normals.data(), mesh.normals.size());
       } else {
-        geo.positions = mesh.positions;
-        geo.normals = mesh.normals;
+        std::copy(mesh.positions.begin(), mesh.positions.end(), positions.begin());
+        std::copy(mesh.normals.begin(), mesh.normals.end(), normals.begin());
       }
       if (transform) {
-        for (glm::vec3& p : geo.positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
-        for (glm::vec3& n : geo.normals) n = glm::normalize(normalToAtomic * n);
+        for (glm::vec3& p : positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
+        for (glm::vec3& n : normals) n = glm::normalize(normalToAtomic * n);
       }
-      arrays.positions = geo.positions;
-      arrays.normals = geo.normals;
+      arrays.positions = positions;
+      arrays.normals = normals;
     }
     if (mirror) {
       geo.indices = mesh.indices;
