@@ -308,6 +308,22 @@ TEST(Compare, MissingVerticesAndMeshesAreListed) {
   EXPECT_EQ(c.vertices, rig.vertexCount() - 5);
 }
 
+// Fact: meshes on one side only (a skeleton file against the model, as `convert --to` a skeleton
+// format reads back) are listed, either way round, and posing each side stays within its own meshes.
+TEST(Compare, MeshesOfOneSideOnlyAreListedEitherWay) {
+  const Rig rig = makeDemoCharacter();
+  Rig skeleton = rig;
+  skeleton.meshes.clear();
+  for (const bool modelFirst : {true, false}) {
+    const Comparison c = modelFirst ? comparePoses(rig, skeleton) : comparePoses(skeleton, rig);
+    ASSERT_EQ(c.unmatched.size(), rig.meshes.size());
+    EXPECT_EQ(c.unmatched[0].kind, Unmatched::Kind::Mesh);
+    EXPECT_EQ(c.unmatched[0].inFirst, modelFirst);
+    EXPECT_EQ(c.vertices, 0u);
+    EXPECT_GE(c.modelSize, comparePoses(rig, rig).modelSize);  // the larger of the vertices' box and the joints'
+  }
+}
+
 // Fact (the workflow users run): the RenderWare sample with its .anm, exported to .glb (which the
 // glTF-Validator accepts) and read back, poses within 1e-5 m of the game file on every measure.
 TEST(Compare, RenderwareSampleAgainstItsOwnGlbIsWithin1e5) {

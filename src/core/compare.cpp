@@ -388,6 +388,7 @@ class Comparer {
         size_t n[2];
         for (size_t side = 0; side < 2; ++side) {
           n[side] = count[side] > first ? std::min(kBlock, count[side] - first) : 0;
+          if (n[side] == 0) continue;  // the side has no such mesh, or no more of its vertices
           poses[side]->vertices(mesh, first, n[side], posed[side]);
           box[side].add(posed[side], n[side]);
         }

@@ -181,6 +181,7 @@ glm::vec3 Pose::vertex(size_t m, size_t v) const {
 }
 
 void Pose::vertices(size_t m, size_t first, size_t count, glm::vec3* out) const {
+  if (count == 0) return;
   const Mesh& mesh = rig_.meshes[m];
   // A morph weight that is not 0 (NaN included) moves vertices, as in vertex(); so does riding a bone.
   const bool shaped = std::any_of(morphWeights_[m].begin(), morphWeights_[m].end(), [](float w) { return w != 0.0f; });
