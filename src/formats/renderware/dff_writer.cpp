@@ -67,7 +67,7 @@ size_t vertexInfluences(const Influence* first, size_t count, std::array<Influen
   return n;
 }
 
-[[gnu::noinline]] SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const std::vector<glm::mat4>& inverse) {
+SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const std::vector<glm::mat4>& inverse) {
   SkinPlg skin;
   skin.numBones = static_cast<uint32_t>(inverse.size());
   skin.inverseMatrices = inverse;
