@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <string>
 #include <utility>
@@ -307,6 +308,22 @@ TEST(Compare, MissingVerticesAndMeshesAreListed) {
   EXPECT_EQ(c.vertices, rig.vertexCount() - 5);
 }
 
+// Fact: meshes on one side only (a skeleton file against the model, as `convert --to` a skeleton
+// format reads back) are listed, either way round, and posing each side stays within its own meshes.
+TEST(Compare, MeshesOfOneSideOnlyAreListedEitherWay) {
+  const Rig rig = makeDemoCharacter();
+  Rig skeleton = rig;
+  skeleton.meshes.clear();
+  for (const bool modelFirst : {true, false}) {
+    const Comparison c = modelFirst ? comparePoses(rig, skeleton) : comparePoses(skeleton, rig);
+    ASSERT_EQ(c.unmatched.size(), rig.meshes.size());
+    EXPECT_EQ(c.unmatched[0].kind, Unmatched::Kind::Mesh);
+    EXPECT_EQ(c.unmatched[0].inFirst, modelFirst);
+    EXPECT_EQ(c.vertices, 0u);
+    EXPECT_GE(c.modelSize, comparePoses(rig, rig).modelSize);  // the larger of the vertices' box and the joints'
+  }
+}
+
 // Fact (the workflow users run): the RenderWare sample with its .anm, exported to .glb (which the
 // glTF-Validator accepts) and read back, poses within 1e-5 m of the game file on every measure.
 TEST(Compare, RenderwareSampleAgainstItsOwnGlbIsWithin1e5) {
@@ -380,4 +397,59 @@ TEST(Pose, SkinningLanesMatchTheScalarRule) {
   }
   EXPECT_GT(skipped, 100u);
   EXPECT_GT(unweighted, 100u);
+}
+
+// Pose::vertices() poses a block of a mesh as Pose::vertex() poses each vertex, bit for bit: in AVX2
+// lanes where the CPU has them, with influences that all count and with some that are skipped (a
+// bone beyond the skeleton, a weight of -0); a mesh with shape keys and one riding a bone go vertex
+// by vertex.
+TEST(Pose, BlockPosingIsVertexByVertex) {
+  std::mt19937 random(23);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Rig rig;
+  for (int b = 0; b < 9; ++b) {
+    Bone bone;
+    bone.name = "b" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : static_cast<int32_t>(random() % static_cast<uint32_t>(b));
+    bone.translation = glm::vec3(unit(random), unit(random), unit(random)) * 2.0f;
+    bone.rotation = glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
+    bone.scale = glm::vec3(1.2f + unit(random) * 0.5f);
+    rig.skeleton.bones.push_back(bone);
+  }
+  const auto skinned = [&](bool usable, size_t vertices) {
+    Mesh& mesh = rig.meshes.emplace_back();
+    mesh.influenceOffsets.push_back(0);
+    for (size_t v = 0; v < vertices; ++v) {
+      mesh.positions.emplace_back(unit(random) * 4.0f, unit(random) * 4.0f, unit(random) * 4.0f);
+      const uint32_t count = 1 + random() % 5;
+      for (uint32_t i = 0; i < count; ++i) {
+        Influence inf{static_cast<uint32_t>(random() % 9), unit(random) * 0.3f + 0.6f};
+        if (!usable && random() % 9 == 0) inf = random() % 2 ? Influence{11, 0.5f} : Influence{inf.bone, -0.0f};
+        mesh.influences.push_back(inf);
+      }
+      mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    }
+    return &mesh;
+  };
+  skinned(true, 700);
+  skinned(false, 700);
+  Mesh* shaped = skinned(true, 300);
+  shaped->morphTargets.resize(1);
+  shaped->morphTargets[0].positionDeltas.assign(300, glm::vec3(0.1f, 0.0f, -0.2f));
+  shaped->morphWeights = {0.5f};
+  Mesh& rider = rig.meshes.emplace_back();
+  rider.attachBone = 4;
+  for (int v = 0; v < 50; ++v) rider.positions.emplace_back(unit(random), unit(random), unit(random));
+  const Pose pose(rig);  // not a valid rig (bone 11 of 9): posing skips what it cannot use
+  for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    const size_t n = rig.meshes[m].vertexCount();
+    for (const size_t block : {size_t{1}, size_t{7}, size_t{256}, n}) {
+      std::vector<glm::vec3> got(n);
+      for (size_t first = 0; first < n; first += block) pose.vertices(m, first, std::min(block, n - first), got.data() + first);
+      for (size_t v = 0; v < n; ++v) {
+        const glm::vec3 expected = pose.vertex(m, v);
+        ASSERT_EQ(std::memcmp(&got[v], &expected, sizeof expected), 0) << "mesh " << m << " vertex " << v << " blocks of " << block;
+      }
+    }
+  }
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/axes.hpp"
+#include "core/fit.hpp"
 #include "demo/character.hpp"
 #include "formats/registry.hpp"
 #include "pipeline/encode.hpp"
@@ -174,3 +176,110 @@ TEST(ConvertVerify, ASplitMeshIsNoLossAndABigMeshIsPosedAtFewTimes) {
 }
 
 }  // namespace
+
+namespace {
+
+// The rig's bytes that the check compares: every mesh array and the skeleton's rest pose.
+void expectSameMeshes(const Rig& a, const Rig& b, const std::string& what) {
+  ASSERT_EQ(a.meshes.size(), b.meshes.size()) << what;
+  const auto same = [](const auto& x, const auto& y) { return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof x[0]) == 0); };
+  for (size_t m = 0; m < a.meshes.size(); ++m) {
+    const Mesh& x = a.meshes[m];
+    const Mesh& y = b.meshes[m];
+    EXPECT_EQ(x.name, y.name) << what;
+    EXPECT_TRUE(same(x.positions, y.positions) && same(x.normals, y.normals) && same(x.uvs, y.uvs) && same(x.indices, y.indices)) << what << " mesh " << m;
+    EXPECT_TRUE(same(x.influences, y.influences) && same(x.influenceOffsets, y.influenceOffsets)) << what << " mesh " << m;
+    EXPECT_EQ(x.morphTargets.size(), y.morphTargets.size()) << what << " mesh " << m;
+    EXPECT_EQ(x.attachBone, y.attachBone) << what << " mesh " << m;
+  }
+  ASSERT_EQ(a.skeleton.bones.size(), b.skeleton.bones.size()) << what;
+  for (size_t i = 0; i < a.skeleton.bones.size(); ++i) {
+    EXPECT_EQ(a.skeleton.bones[i].name, b.skeleton.bones[i].name) << what;
+    EXPECT_EQ(a.skeleton.bones[i].parent, b.skeleton.bones[i].parent) << what;
+    EXPECT_EQ(a.skeleton.bones[i].translation, b.skeleton.bones[i].translation) << what;
+  }
+  EXPECT_EQ(a.animations.size(), b.animations.size()) << what;
+}
+
+}  // namespace
+
+// encodeForFormatKeeping() (what `convert --to` calls, so that the check keeps the input) writes the
+// files encodeForFormat() of a copy writes, with the same losses, and leaves the rig as it was given:
+// its meshes lent to the encoder where fitting leaves every one as it is (the demo into a DFF and its
+// .anm), copied where it does not (shape keys the DFF drops; a mesh beyond 65535 vertices split).
+TEST(ConvertVerify, EncodingKeepsTheRigItWasGiven) {
+  const FormatInfo* dff = findFormat("renderware-dff");
+  const FormatInfo* anm = findFormat("renderware-anm");
+  ASSERT_TRUE(dff != nullptr && anm != nullptr);
+  Rig shaped = demo(true);
+  shaped.meshes[0].morphTargets.resize(1);
+  shaped.meshes[0].morphTargets[0].positionDeltas.assign(shaped.meshes[0].positions.size(), glm::vec3(0.0f, 0.01f, 0.0f));
+  const std::pair<const char*, Rig> cases[] = {{"lent", demo(true)}, {"shape keys", shaped}, {"split", demo(false, 70000)}};
+  for (const auto& [what, given] : cases) {
+    const bool lent = std::all_of(given.meshes.begin(), given.meshes.end(), [&](const Mesh& m) { return fitLeavesMesh(m, dff->writeLimits(given)); });
+    EXPECT_EQ(lent, std::string(what) == "lent") << what;
+    Rig rig = given;
+    auto kept = encodeForFormatKeeping(rig, *dff, "out/m.dff", anm, "out/walk.anm");
+    auto copied = encodeForFormat(given, *dff, "out/m.dff", anm, "out/walk.anm");
+    ASSERT_TRUE(kept && copied) << what;
+    ASSERT_EQ(kept->files.size(), copied->files.size()) << what;
+    for (size_t f = 0; f < kept->files.size(); ++f) {
+      EXPECT_EQ(kept->files[f].first, copied->files[f].first) << what;
+      EXPECT_TRUE(kept->files[f].second == copied->files[f].second) << what << ": " << kept->files[f].first;
+    }
+    ASSERT_EQ(kept->losses.warnings.size(), copied->losses.warnings.size()) << what;
+    for (size_t w = 0; w < kept->losses.warnings.size(); ++w) EXPECT_EQ(kept->losses.warnings[w].message, copied->losses.warnings[w].message) << what;
+    expectSameMeshes(rig, given, what);
+  }
+}
+
+// fitLeavesMesh() says which meshes fitToLimits() leaves as they are: those come out of it bit for bit.
+TEST(ConvertVerify, FitLeavesTheMeshesItSaysItLeaves) {
+  for (const char* name : {"renderware-dff", "rw4-arena", "battleforge-drs"}) {
+    const FormatInfo* format = findFormat(name);
+    ASSERT_TRUE(format != nullptr) << name;
+    Rig rig = demo(false);
+    Mesh rider = rig.meshes[0];
+    rider.influences.clear();
+    rider.influenceOffsets.clear();
+    rider.attachBone = 3;
+    rig.meshes.push_back(rider);
+    const Rig before = rig;
+    const WriteLimits limits = format->writeLimits(rig);
+    std::vector<bool> leaves;
+    for (const Mesh& m : rig.meshes) leaves.push_back(fitLeavesMesh(m, limits));
+    ASSERT_TRUE(fitToLimits(rig, limits, name)) << name;
+    ASSERT_EQ(rig.meshes.size(), before.meshes.size()) << name;
+    for (size_t m = 0; m < leaves.size(); ++m) {
+      if (!leaves[m]) continue;
+      Rig x, y;
+      x.meshes.push_back(rig.meshes[m]);
+      y.meshes.push_back(before.meshes[m]);
+      expectSameMeshes(x, y, std::string(name) + " mesh " + std::to_string(m));
+    }
+    EXPECT_EQ(leaves.back(), !limits.skinnedMeshesOnly) << name << ": the rider is bound where every mesh is skinned";
+  }
+}
+
+// releaseUnmeasured() gives back only what the check does not look at: the check's warning (every
+// measure's size and place) is the same with the input's normals, UVs and triangles gone.
+TEST(ConvertVerify, ReleasingWhatTheCheckDoesNotMeasureChangesNothing) {
+  const FormatInfo* dff = findFormat("renderware-dff");
+  const FormatInfo* anm = findFormat("renderware-anm");
+  Rig rig = demo(true);
+  auto encoded = encodeForFormatKeeping(rig, *dff, "out/m.dff", anm, "out/walk.anm");
+  ASSERT_TRUE(encoded) << encoded.error().describe();
+  const Provenance whole = measureWritten(rig, *encoded, ReadOptions{});
+  releaseUnmeasured(rig, *encoded);
+  EXPECT_TRUE(rig.meshes[0].normals.empty() && rig.meshes[0].indices.empty());
+  const Provenance released = measureWritten(rig, *encoded, ReadOptions{});
+  ASSERT_EQ(whole.warnings.size(), 1u);
+  ASSERT_EQ(released.warnings.size(), 1u);
+  EXPECT_EQ(whole.warnings[0].message, released.warnings[0].message);
+  // Where the check splits the input like the writer, it keeps them.
+  Rig big = demo(false, 70000);
+  auto split = encodeForFormatKeeping(big, *dff, "out/m.dff", anm, "out/walk.anm");
+  ASSERT_TRUE(split) << split.error().describe();
+  releaseUnmeasured(big, *split);
+  EXPECT_FALSE(big.meshes[0].indices.empty());
+}

@@ -3,10 +3,16 @@
 // produces what glTF samplers need.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "core/axes.hpp"
 #include "core/bind.hpp"
+#include "core/finite_scan.hpp"
 #include "core/hash.hpp"
 #include "core/onto.hpp"
 #include "core/rig.hpp"
@@ -470,4 +476,65 @@ TEST(Onto, RenamedSiblingsListedInAnotherOrderPairByTheirRestPlace) {
   const auto moved = matchBones(original, renamed, store);
   ASSERT_FALSE(moved.ok());
   EXPECT_NE(moved.error().describe().find("/parent"), std::string::npos) << moved.error().describe();
+}
+
+// validate()'s and repairRig()'s scans of every influence take four at a time in SSE2 lanes: each
+// answer is the scalar rule's (a bone beyond the skeleton, a weight negative, infinite or NaN; -0 and
+// 0 are fine), wherever the one bad influence lies, the lanes' part or the tail.
+TEST(Validate, InfluenceScanLanesMatchTheScalarRule) {
+  const auto scalar = [](const std::vector<Influence>& v, uint32_t bones, bool checkBones) {
+    for (const Influence& inf : v) {
+      if (unusableWeight(inf.weight) || (checkBones && inf.bone >= bones)) return true;
+    }
+    return false;
+  };
+  const float bad[] = {-1.0f, -1e-30f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                       std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN()};
+  const float fine[] = {0.0f, -0.0f, 1e-38f, 0.5f, 1.0f, std::numeric_limits<float>::max()};
+  for (size_t n : {0, 1, 3, 4, 5, 8, 13}) {
+    for (size_t at = 0; at <= n; ++at) {  // at == n: every influence fine
+      for (const uint32_t bones : {0u, 1u, 7u, 0x80000001u, 0xFFFFFFFFu}) {
+        for (int kind = 0; kind < 8; ++kind) {
+          std::vector<Influence> v;
+          for (size_t i = 0; i < n; ++i) v.push_back(Influence{static_cast<uint32_t>(i % 3), fine[i % 6]});
+          if (at < n && kind < 6) v[at].weight = bad[kind];
+          if (at < n && kind == 6) v[at].bone = bones;
+          if (at < n && kind == 7) v[at].bone = 0x80000000u;
+          for (const bool checkBones : {true, false}) {
+            EXPECT_EQ(anyBadInfluence(v.data(), v.size(), bones, checkBones), scalar(v, bones, checkBones))
+                << n << " influences, kind " << kind << " at " << at << ", " << bones << " bones, checkBones " << checkBones;
+          }
+        }
+      }
+    }
+  }
+}
+
+// mapPoints()/mapDirections() are VertexMap::point()/direction() of each vertex, bit for bit (signed
+// zeros, infinities and NaN included: a 0 entry of the permutation times an infinity is NaN in
+// glm's arithmetic too), in place or into another array, for every count around the lanes' four.
+TEST(Axes, MapLanesMatchPointAndDirection) {
+  const float values[] = {1.5f, -0.0f, 0.0f, -2.25f, std::numeric_limits<float>::infinity(), 3e-39f, std::numeric_limits<float>::quiet_NaN(), 7.0f};
+  const AxisSystem systems[] = {AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 1.0f},
+                                AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::NegX, false, 0.0254f}};
+  for (const AxisSystem& from : systems) {
+    Rig probe;
+    probe.provenance.axes = from;
+    const std::optional<VertexMap> map = convertAxesLeavingVertices(probe, AxisSystem{});
+    ASSERT_TRUE(map);
+    for (size_t n = 0; n < 13; ++n) {
+      std::vector<glm::vec3> in(n);
+      for (size_t v = 0; v < n; ++v) in[v] = glm::vec3(values[(3 * v) % 8], values[(3 * v + 1) % 8], values[(3 * v + 5) % 8]);
+      for (const bool point : {true, false}) {
+        std::vector<glm::vec3> out(n), inPlace = in;
+        (point ? mapPoints : mapDirections)(*map, in.data(), out.data(), n);
+        (point ? mapPoints : mapDirections)(*map, inPlace.data(), inPlace.data(), n);
+        for (size_t v = 0; v < n; ++v) {
+          const glm::vec3 expected = point ? map->point(in[v]) : map->direction(in[v]);
+          EXPECT_EQ(std::memcmp(&out[v], &expected, sizeof expected), 0) << n << " vertices, vertex " << v << (point ? " point" : " direction");
+          EXPECT_EQ(std::memcmp(&inPlace[v], &expected, sizeof expected), 0) << n << " vertices, vertex " << v << " in place";
+        }
+      }
+    }
+  }
 }

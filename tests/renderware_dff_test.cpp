@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <set>
 #include <tuple>
@@ -25,6 +26,7 @@
 #include "core/validate.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/frame_list.hpp"
+#include "formats/renderware/geometry.hpp"
 #include "formats/renderware/hanim_plg.hpp"
 #include "formats/renderware/axes.hpp"
 #include "formats/registry.hpp"
@@ -894,4 +896,54 @@ TEST(RenderwareDff, MeshByMeshReadOfAMappedFileGivesItsPagesBackAndTheSameModel)
   EXPECT_GE(released, 6u) << "each geometry's pages, once checked and once used";
   ASSERT_EQ(handed.size(), ordinary->meshes.size());
   for (size_t m = 0; m < handed.size(); ++m) expectSameMesh(handed[m], ordinary->meshes[m], fmt::format("mesh {}", m));
+}
+
+// The writer maps a rig from other axes vertex by vertex as it writes each geometry (no converted
+// copy of the rig): the file is byte for byte the one it writes from a copy converted first by
+// convertAxes() (a Y-up rig; a left-handed one in inches, whose mirror turns every triangle), with a
+// skinned mesh, one riding a bone and one on no bone (taken into the first frame's space).
+TEST(RenderwareDff, WriterMapsVerticesAsItWritesThemByteForByteAsFromAConvertedCopy) {
+  const Rig sample = readSample("synthetic_skin_rw36003.dff");
+  const AxisSystem sources[] = {AxisSystem{}, AxisSystem{AxisSystem::Up::Y, AxisSystem::Axis::NegZ, false, 0.0254f}};
+  for (const AxisSystem& source : sources) {
+    Rig rig = sample;
+    Mesh rider = rig.meshes[0];
+    rider.influences.clear();
+    rider.influenceOffsets.clear();
+    rider.attachBone = 2;
+    Mesh loose = rider;
+    loose.attachBone = -1;
+    rig.meshes.push_back(rider);
+    rig.meshes.push_back(loose);
+    convertAxes(rig, source);  // now in `source` axes, as a reader of such a file leaves it
+    ASSERT_EQ(rig.provenance.axes, source);
+    Rig converted = rig;
+    convertAxes(converted, kRenderWareAxes);
+    auto mapped = writeDff(rig);
+    auto copied = writeDff(converted);
+    ASSERT_TRUE(mapped.ok()) << mapped.error().describe();
+    ASSERT_TRUE(copied.ok()) << copied.error().describe();
+    EXPECT_TRUE(*mapped == *copied) << "source up " << static_cast<int>(source.up) << ", right-handed " << source.rightHanded;
+  }
+}
+
+// boundingSphere() takes its box in SSE2 lanes: the box of glm::min/max in vertex order, bit for
+// bit, NaN and signed zeros included (a NaN first vertex stays in the box, as glm's comparison keeps it).
+TEST(RenderwareDff, BoundingSphereLanesMatchTheScalarRule) {
+  const float values[] = {1.5f, -0.0f, 0.0f, -2.25f, std::numeric_limits<float>::infinity(), 3e-39f, std::numeric_limits<float>::quiet_NaN(), -7.0f, 4.0f};
+  for (size_t n = 1; n < 12; ++n) {
+    for (size_t shift = 0; shift < 9; ++shift) {
+      std::vector<glm::vec3> p(n);
+      for (size_t v = 0; v < n; ++v) p[v] = glm::vec3(values[(v + shift) % 9], values[(2 * v + shift + 1) % 9], values[(5 * v + shift + 3) % 9]);
+      glm::vec3 lo = p[0], hi = p[0];
+      for (const glm::vec3& v : p) {
+        lo = glm::min(lo, v);
+        hi = glm::max(hi, v);
+      }
+      const glm::vec3 c = (lo + hi) * 0.5f;
+      const glm::vec4 expected(c, glm::length(hi - c));
+      const glm::vec4 got = boundingSphere(p);
+      EXPECT_EQ(std::memcmp(&got, &expected, sizeof got), 0) << n << " vertices, shift " << shift;
+    }
+  }
 }

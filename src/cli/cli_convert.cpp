@@ -486,11 +486,13 @@ class Converter {
   }
 
   // --to: every file is encoded, then written into its temporary file, before any is moved into
-  // place, so a refusal or a failed write leaves no output.
-  std::optional<std::pair<Outcome, Error>> writeToFormat(const Rig& rig, const fs::path& out, FileResult& result) {
-    auto encoded = encodeForFormat(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);
+  // place, so a refusal or a failed write leaves no output. `rig` is kept as it was for the check
+  // (its meshes lent to the encoder rather than copied).
+  std::optional<std::pair<Outcome, Error>> writeToFormat(Rig& rig, const fs::path& out, FileResult& result) {
+    auto encoded = encodeForFormatKeeping(rig, *s_.target, out.string(), s_.animTarget, s_.animOut, s_.baseFile ? &*s_.baseFile : nullptr);
     if (!encoded) return std::pair{Outcome::InputFailed, encoded.error()};
     if (!s_.noVerify) {
+      releaseUnmeasured(rig, *encoded);  // the rig is not written after the check
       const Provenance measured = measureWritten(rig, *encoded, shared_.read);
       for (const Warning& w : measured.warnings) {
         if (shared_.strict && w.code == kPoseLossCode) {

@@ -7,6 +7,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "core/quat_lanes.hpp"
+#include "core/vertex_lanes.hpp"
 
 namespace rigport {
 
@@ -167,12 +168,40 @@ std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& 
   return b.vertices();
 }
 
+namespace {
+
+template <bool kPoint>
+void mapVertices(const VertexMap& map, const glm::vec3* in, glm::vec3* out, size_t n) {
+  size_t v = 0;
+#if RIGPORT_SSE2_LANES
+  if (n >= 4) {
+    const lanes::MapLanes lanes(map);
+    const float* from = &in[0].x;
+    float* to = &out[0].x;
+    for (; v + 4 <= n; v += 4) {
+      __m128 x, y, z, q[3];
+      lanes::splitXyz(_mm_loadu_ps(from + 3 * v), _mm_loadu_ps(from + 3 * v + 4), _mm_loadu_ps(from + 3 * v + 8), x, y, z);
+      if constexpr (kPoint) lanes.point(x, y, z);
+      else lanes.direction(x, y, z);
+      lanes::joinXyz(x, y, z, q);
+      for (int k = 0; k < 3; ++k) _mm_storeu_ps(to + 3 * v + 4 * k, q[k]);
+    }
+  }
+#endif
+  for (; v < n; ++v) out[v] = kPoint ? map.point(in[v]) : map.direction(in[v]);
+}
+
+}  // namespace
+
+void mapPoints(const VertexMap& map, const glm::vec3* in, glm::vec3* out, size_t n) { mapVertices<true>(map, in, out, n); }
+void mapDirections(const VertexMap& map, const glm::vec3* in, glm::vec3* out, size_t n) { mapVertices<false>(map, in, out, n); }
+
 void convertAxes(Rig& rig, const AxisSystem& to) {
   const std::optional<VertexMap> map = convertAxesLeavingVertices(rig, to);
   if (!map) return;
   for (Mesh& mesh : rig.meshes) {
-    for (glm::vec3& v : mesh.positions) v = map->point(v);
-    for (glm::vec3& n : mesh.normals) n = map->direction(n);
+    mapPoints(*map, mesh.positions.data(), mesh.positions.data(), mesh.positions.size());
+    mapDirections(*map, mesh.normals.data(), mesh.normals.data(), mesh.normals.size());
   }
 }
 

@@ -33,6 +33,11 @@ struct VertexMap {
   glm::vec3 direction(const glm::vec3& v) const { return p * v; }
 };
 
+// map.point() and map.direction() of `n` vertices from `in` into `out` (`in` itself, or an array of n
+// that does not overlap it), bit for bit, four at a time in SSE2 lanes where the build has them.
+void mapPoints(const VertexMap& map, const glm::vec3* in, glm::vec3* out, size_t n);
+void mapDirections(const VertexMap& map, const glm::vec3* in, glm::vec3* out, size_t n);
+
 // convertAxes(), except that the meshes' positions and normals (not their morph deltas) are left in the source's axes for
 // the caller to map with the VertexMap returned, in a pass over them it makes anyway (the glTF
 // exporter's bounds and unit-normal passes): until then the rig is half converted. nullopt, and

@@ -13,12 +13,23 @@
 #include "core/error.hpp"
 #include "core/pose.hpp"
 #include "core/track_space.hpp"
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#endif
 
 namespace rigport {
 namespace {
 
 // A place whose error is within this fraction of the worst so far does not take its place.
 constexpr double kTie = 1e-4;
+
+// distance() squared: its root is distance(), as glm::length takes it.
+double squaredDistance(const glm::vec3& a, const glm::vec3& b) {
+  const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
+  return glm::dot(d, d);
+}
 
 // Keeps a measure's worst value and where it is (compare.hpp, Where).
 class Worst {
@@ -40,9 +51,40 @@ class Worst {
     m_.worst = value;
   }
 
+  // see(distance) of the distance sqrt(`squared`), which the vertex measures see once per vertex:
+  // the root is taken only when it may change the measure (squared beyond every one seen so far
+  // whose root was not beyond the worst; the root is monotonic, so the others change nothing).
+  template <class Describe>
+  void seeSquared(double squared, Describe&& describe) {
+    if (squared <= notBeyond_) {
+      ++m_.compared;
+      return;
+    }
+    const double value = std::sqrt(squared);
+    see(value, describe);
+    if (value <= m_.worst) notBeyond_ = std::max(notBeyond_, squared);
+  }
+
+  // seeSquared(squaredDistance(a[i], b[i]), describe(i)) for i in 0..n-1, in order, the bound and the
+  // count kept in registers while nothing changes the measure.
+  template <class Describe>
+  void seeDistances(const glm::vec3* a, const glm::vec3* b, size_t n, Describe&& describe) {
+    size_t i = 0;
+    while (i < n) {
+      const double bound = notBeyond_;
+      const size_t from = i;
+      while (i < n && squaredDistance(a[i], b[i]) <= bound) ++i;
+      m_.compared += i - from;
+      if (i == n) break;
+      seeSquared(squaredDistance(a[i], b[i]), [&] { return describe(i); });
+      ++i;
+    }
+  }
+
  private:
   Measure& m_;
   double whereValue_ = 0.0;
+  double notBeyond_ = 0.0;  // seeSquared(): the largest square seen whose root was within the worst
 };
 
 double distance(const glm::vec3& a, const glm::vec3& b) { return glm::length(glm::dvec3(a) - glm::dvec3(b)); }
@@ -116,34 +158,51 @@ std::vector<int32_t> matchBones(const Skeleton& first, const Skeleton& second) {
   return match;
 }
 
-// Per mesh, every vertex at rest: posed once for both the model's size and the bind-vertex measure
-// (posing is most of the comparison's time).
-using MeshVertices = std::vector<std::vector<glm::vec3>>;
-MeshVertices restVertices(const Rig& rig, const Pose& rest) {
-  MeshVertices out(rig.meshes.size());
-  for (size_t m = 0; m < rig.meshes.size(); ++m) {
-    out[m].resize(rig.meshes[m].vertexCount());
-    for (size_t v = 0; v < out[m].size(); ++v) out[m][v] = rest.vertex(m, v);
+// The bounding box of the finite vertices at rest, grown vertex by vertex in mesh order. In float:
+// a float's double is exact and keeps the order, so the box is the same, in fewer steps.
+struct RestBox {
+  glm::vec3 lo{std::numeric_limits<float>::infinity()}, hi{-std::numeric_limits<float>::infinity()};
+  void add(const glm::vec3& p) { add(&p, 1); }
+  // add() of each, in order, the box kept in registers meanwhile.
+  void add(const glm::vec3* p, size_t n) {
+#if RIGPORT_SSE2_LANES
+    // In SSE2 lanes, x, y, z and an unused 0: glm::min(l, v) is (v < l) ? v : l, which _mm_min_ps(v, l)
+    // is lane by lane (and glm::max(h, v) _mm_max_ps(v, h)); a vertex with a component of all-ones
+    // exponent (not finite) is skipped, as std::isfinite skips it.
+    __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
+    const __m128i exponent = _mm_set1_epi32(0x7F800000);
+    for (size_t i = 0; i < n; ++i) {
+      // 16 bytes from each vertex but the last (lane 3 the next one's x, looked at by nobody).
+      const __m128 v = i + 1 < n ? _mm_loadu_ps(&p[i].x) : _mm_setr_ps(p[i].x, p[i].y, p[i].z, 0.0f);
+      const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent);
+      if ((_mm_movemask_epi8(allOnes) & 0x0FFF) != 0) continue;
+      l = _mm_min_ps(v, l);
+      h = _mm_max_ps(v, h);
+    }
+    alignas(16) float out[2][4];
+    _mm_store_ps(out[0], l);
+    _mm_store_ps(out[1], h);
+    lo = glm::vec3(out[0][0], out[0][1], out[0][2]);
+    hi = glm::vec3(out[1][0], out[1][1], out[1][2]);
+#else
+    glm::vec3 l = lo, h = hi;
+    for (size_t i = 0; i < n; ++i) {
+      if (!std::isfinite(p[i].x) || !std::isfinite(p[i].y) || !std::isfinite(p[i].z)) continue;
+      l = glm::min(l, p[i]);
+      h = glm::max(h, p[i]);
+    }
+    lo = l;
+    hi = h;
+#endif
   }
-  return out;
-}
-
-// The diagonal of the bounding box of every vertex at rest, or of the joints when there is none.
-// In float: a float's double is exact and keeps the order, so the box is the same, in fewer steps.
-double modelSize(const MeshVertices& vertices, const Pose& rest) {
-  glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
-  auto add = [&](const glm::vec3& p) {
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return;
-    lo = glm::min(lo, p);
-    hi = glm::max(hi, p);
-  };
-  for (const std::vector<glm::vec3>& mesh : vertices)
-    for (const glm::vec3& p : mesh) add(p);
-  if (!(lo.x <= hi.x)) {
-    for (const glm::mat4& w : rest.jointWorld()) add(glm::vec3(w[3]));
+  // Its diagonal, or that of the joints' box when no vertex is finite (or there is none).
+  double diagonal(const Pose& rest) {
+    if (!(lo.x <= hi.x)) {
+      for (const glm::mat4& w : rest.jointWorld()) add(glm::vec3(w[3]));
+    }
+    return lo.x <= hi.x ? glm::length(glm::dvec3(hi) - glm::dvec3(lo)) : 0.0;
   }
-  return lo.x <= hi.x ? glm::length(glm::dvec3(hi) - glm::dvec3(lo)) : 0.0;
-}
+};
 
 // Grid times closer than this to a key time are that key time (30 Hz keys computed as k/30.0f and
 // a grid of k × (1/30) differ in the last bits).
@@ -224,27 +283,16 @@ class Comparer {
     match_ = matchBones(a.skeleton, b.skeleton);
     listUnmatched();
     measuredBones();
-    restVertices_[0] = restVertices(a, pa_);
-    restVertices_[1] = restVertices(b, pb_);
-    out_.modelSize = std::max(modelSize(restVertices_[0], pa_), modelSize(restVertices_[1], pb_));
-    lever_ = static_cast<float>(kJointLeverOfSize * (out_.modelSize > 0.0 ? out_.modelSize : 1.0));
     for (const char* name : {"rest joints", "bind vertices", "clip joints", "clip vertices"}) out_.measures.push_back(Measure{name, 0.0, 0, {}});
     for (Measure& m : out_.measures) worst_.emplace_back(m);  // the measures are not moved from here on
+    restVertices();
+    lever_ = static_cast<float>(kJointLeverOfSize * (out_.modelSize > 0.0 ? out_.modelSize : 1.0));
     restA_ = pa_.jointWorld();
     measureDeltas();
   }
 
-  void rest() {
-    measureJoints(worst_[0], "", std::nullopt);
-    for (size_t mesh = 0; mesh < out_.meshes; ++mesh) {
-      const std::vector<glm::vec3>& va = restVertices_[0][mesh];
-      const std::vector<glm::vec3>& vb = restVertices_[1][mesh];
-      for (size_t v = 0; v < std::min(va.size(), vb.size()); ++v) {
-        worst_[1].see(distance(va[v], vb[v]), [&] { return Where{"", std::nullopt, "", mesh, v}; });
-      }
-    }
-    restVertices_[0] = restVertices_[1] = {};  // no longer needed: given back before the clips
-  }
+  // The joints at rest (the vertices were measured with the model's size).
+  void rest() { measureJoints(worst_[0], "", std::nullopt); }
 
   void clip(const Animation& a, const Animation& b, ClipPair& pair, const CompareOptions& o) {
     const std::vector<float> times = sampleTimes(a, b, o, out_.notes);
@@ -323,6 +371,36 @@ class Comparer {
                                                     skipped, count > 4 ? ", ..." : "", count == 1 ? "it moves" : "they move"));
   }
 
+  // Every vertex of both rigs posed at rest once, a block at a time: each side's box for the model's
+  // size (every mesh and vertex of it), and the bind-vertex measure of the vertices both have.
+  // Posing is most of the comparison's time; nothing is kept.
+  void restVertices() {
+    constexpr size_t kBlock = 256;
+    glm::vec3 posed[2][kBlock];
+    RestBox box[2];
+    const Rig* rigs[2] = {&a_, &b_};
+    const Pose* poses[2] = {&pa_, &pb_};
+    for (size_t mesh = 0; mesh < std::max(a_.meshes.size(), b_.meshes.size()); ++mesh) {
+      size_t count[2];
+      for (size_t side = 0; side < 2; ++side) count[side] = mesh < rigs[side]->meshes.size() ? rigs[side]->meshes[mesh].vertexCount() : 0;
+      const size_t both = mesh < out_.meshes ? std::min(count[0], count[1]) : 0;
+      for (size_t first = 0; first < std::max(count[0], count[1]); first += kBlock) {
+        size_t n[2];
+        for (size_t side = 0; side < 2; ++side) {
+          n[side] = count[side] > first ? std::min(kBlock, count[side] - first) : 0;
+          if (n[side] == 0) continue;  // the side has no such mesh, or no more of its vertices
+          poses[side]->vertices(mesh, first, n[side], posed[side]);
+          box[side].add(posed[side], n[side]);
+        }
+        if (first < both) {
+          worst_[1].seeDistances(posed[0], posed[1], std::min(kBlock, both - first),
+                                 [&](size_t i) { return Where{"", std::nullopt, "", mesh, first + i}; });
+        }
+      }
+    }
+    out_.modelSize = std::max(box[0].diagonal(pa_), box[1].diagonal(pb_));
+  }
+
   // The worst joint distance at this pose.
   double measureJoints(Worst& worst, const std::string& clip, std::optional<float> t) {
     const auto& wa = pa_.jointWorld();
@@ -396,10 +474,15 @@ class Comparer {
   }
 
   void measureVertices(Worst& worst, const std::string& clip, std::optional<float> t) {
+    constexpr size_t kBlock = 256;
+    glm::vec3 va[kBlock], vb[kBlock];
     for (size_t mesh = 0; mesh < out_.meshes; ++mesh) {
       const size_t n = std::min(a_.meshes[mesh].vertexCount(), b_.meshes[mesh].vertexCount());
-      for (size_t v = 0; v < n; ++v) {
-        worst.see(distance(pa_.vertex(mesh, v), pb_.vertex(mesh, v)), [&] { return Where{clip, t, "", mesh, v}; });
+      for (size_t first = 0; first < n; first += kBlock) {
+        const size_t k = std::min(kBlock, n - first);
+        pa_.vertices(mesh, first, k, va);
+        pb_.vertices(mesh, first, k, vb);
+        worst.seeDistances(va, vb, k, [&](size_t i) { return Where{clip, t, "", mesh, first + i}; });
       }
     }
   }
@@ -412,7 +495,6 @@ class Comparer {
   std::vector<int32_t> match_;
   std::vector<bool> measured_;  // per bone of the first rig: matched, and a joint on one side
   std::vector<glm::mat4> restA_;  // the first rig's joint world matrices at rest
-  MeshVertices restVertices_[2];  // each rig's vertices at rest, until rest() has measured them
   std::vector<std::vector<double>> longestDelta_[2];  // measureDeltas()
   float lever_ = 0.0f;
 };
@@ -455,8 +537,12 @@ std::string describeWhere(const Where& w) {
 
 double Comparison::tolerance(double ofSize) const { return ofSize * (modelSize > 0.0 ? modelSize : 1.0); }
 
-void makePosable(Rig& rig) {
-  toGltfAxes(rig);
+void makePosable(Rig& rig, bool normals) {
+  if (normals) {
+    toGltfAxes(rig);
+  } else if (const std::optional<VertexMap> map = convertAxesLeavingVertices(rig, AxisSystem{})) {
+    for (Mesh& mesh : rig.meshes) mapPoints(*map, mesh.positions.data(), mesh.positions.data(), mesh.positions.size());
+  }
   for (Animation& a : rig.animations) makeAbsolute(a, rig.skeleton);
 }
 

@@ -100,7 +100,8 @@ struct Comparison {
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options = {});
 
 // Converts `rig` in place to what comparePoses poses (glTF axes, every bound track absolute), so that
-// a caller that owns a rig spares comparePoses the copy.
-void makePosable(Rig& rig);
+// a caller that owns a rig spares comparePoses the copy. `normals` false leaves the meshes' normals
+// in the rig's own axes (comparePoses never looks at them), for a caller that drops the rig after.
+void makePosable(Rig& rig, bool normals = true);
 
 }  // namespace rigport

@@ -334,6 +334,13 @@ float morphLossBound(const Mesh& mesh, size_t meshIndex, const std::vector<Anima
   return bound;
 }
 
+bool fitLeavesMesh(const Mesh& mesh, const WriteLimits& limits) {
+  if (limits.skinnedMeshesOnly && !mesh.skinned() && mesh.attachBone >= 0) return false;                      // bindRiders()
+  if (limits.maxInfluences > 0 && mesh.skinned() && mesh.maxInfluences() > limits.maxInfluences) return false;  // reduceInfluences()
+  if (limits.maxVertices > 0 && mesh.positions.size() > limits.maxVertices) return false;                      // splitMesh()
+  return limits.keepsMorphTargets || mesh.morphTargets.empty();                                                // dropMorphTargets()
+}
+
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format) {
   if (limits.maxJoints > 0) {
     const size_t joints = rig.skeleton.jointList().size();

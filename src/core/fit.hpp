@@ -54,6 +54,12 @@ void followSplitMeshes(Rig& rig, const std::vector<std::pair<std::string, size_t
 // default or any key of `animations` on that mesh).
 float morphLossBound(const Mesh& mesh, size_t meshIndex, const std::vector<Animation>& animations);
 
+// Whether fitToLimits() leaves `mesh` as it is (at most moves it to another place in memory): no
+// rider to bind to its bone (skinnedMeshesOnly), no influences to reduce, no split, no morph
+// targets to drop. Each clause is the condition of one of fitToLimits()' steps on a mesh; a caller
+// that keeps its rig lends such meshes to the rig it fits instead of copying them (pipeline/encode.cpp).
+bool fitLeavesMesh(const Mesh& mesh, const WriteLimits& limits);
+
 // Changes `rig` to fit `limits`; each loss is a warning in rig.provenance naming the mesh or clip
 // and what went. `format` names the target in messages.
 Status fitToLimits(Rig& rig, const WriteLimits& limits, std::string_view format);

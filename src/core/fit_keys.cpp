@@ -481,9 +481,12 @@ void foldHelperBones(Rig& rig, std::string_view format) {
   std::vector<bool> joint(sk.bones.size(), false);
   for (uint32_t j : sk.jointList())
     if (j < joint.size()) joint[j] = true;
-  for (const Mesh& m : rig.meshes)  // the DFF writer makes a node of every bone an influence names
-    for (const Influence& inf : m.influences)
-      if (inf.bone < joint.size()) joint[inf.bone] = true;
+  // The DFF writer makes a node of every bone an influence names (none to add where every bone is a joint).
+  if (std::find(joint.begin(), joint.end(), false) != joint.end()) {
+    for (const Mesh& m : rig.meshes)
+      for (const Influence& inf : m.influences)
+        if (inf.bone < joint.size()) joint[inf.bone] = true;
+  }
   std::vector<std::vector<int32_t>> chains(sk.bones.size());
   std::vector<int32_t> above(sk.bones.size(), -1);
   bool any = false;

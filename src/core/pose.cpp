@@ -8,6 +8,9 @@
 #if RIGPORT_SSE2_LANES
 #include <emmintrin.h>
 #endif
+#if RIGPORT_AVX2_LANES
+#include <immintrin.h>
+#endif
 
 namespace rigport {
 namespace {
@@ -87,6 +90,80 @@ void Pose::setTime(const Animation* clip, float t) {
   for (size_t b = 0; b < world_.size(); ++b) skin_[b] = world_[b] * inverseBind_[b];
 }
 
+namespace {
+
+// A skinned vertex at `p` (w = 1): the weighted sum of skin[bone] · p over its influences
+// [first, last) that name a bone below `bones` with a positive weight, divided by their weight;
+// where none has, skin[root] · p (the exporter's shallowest joint), or p itself without one.
+inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const Influence* last, const glm::mat4* skin, size_t bones,
+                               size_t root) {
+  glm::dvec3 sum(0.0);
+  double weight = 0.0;
+#if RIGPORT_SSE2_LANES
+  // The loop below in SSE2 lanes, bit for bit (Pose.SkinningLanesMatchTheScalarRule): glm's matrix
+  // times vector is (c0·x + c1·y) + (c2·z + c3·w), each column a lane of 4 floats, here in the same
+  // order; then the x, y and z of it widened, times the weight and summed in double lanes, as the
+  // dvec3 sum does. Posing is most of the read-back check's time.
+  const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
+  __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
+  for (const Influence* inf = first; inf != last; ++inf) {
+    if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
+    const glm::mat4& m = skin[inf->bone];
+    const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
+    const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+    const __m128d w = _mm_set1_pd(static_cast<double>(inf->weight));
+    sumXy = _mm_add_pd(sumXy, _mm_mul_pd(w, _mm_cvtps_pd(r)));
+    sumZ = _mm_add_sd(sumZ, _mm_mul_sd(w, _mm_cvtps_pd(_mm_movehl_ps(r, r))));
+    weight += inf->weight;
+  }
+  _mm_storel_pd(&sum.x, sumXy);
+  _mm_storeh_pd(&sum.y, sumXy);
+  _mm_store_sd(&sum.z, sumZ);
+#else
+  for (const Influence* inf = first; inf != last; ++inf) {
+    if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
+    sum += static_cast<double>(inf->weight) * glm::dvec3(glm::vec3(skin[inf->bone] * p));
+    weight += inf->weight;
+  }
+#endif
+  if (weight > 0.0) return glm::vec3(sum / weight);
+  return root < bones ? glm::vec3(skin[root] * p) : glm::vec3(p);
+}
+
+#if RIGPORT_AVX2_LANES
+// skinnedVertex() of `count` vertices at `positions`, their influences at offsets[i]..offsets[i + 1],
+// in AVX lanes: the same float lanes for the matrix times the vertex, then x, y and z (and the unused
+// w) widened into one lane of four doubles, weighted and summed there as the SSE2 code sums them in
+// two, and divided at once. No FMA (the target is AVX2 alone): each lane rounds as the SSE2 code's
+// (Pose.SkinningLanesMatchTheScalarRule).
+RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const uint32_t* offsets, const Influence* influences, size_t count,
+                                             const glm::mat4* skin, size_t bones, size_t root, glm::vec3* out) {
+  for (size_t i = 0; i < count; ++i) {
+    const glm::vec4 p(positions[i], 1.0f);
+    const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
+    __m256d sum = _mm256_setzero_pd();
+    double weight = 0.0;
+    for (const Influence *inf = influences + offsets[i], *last = influences + offsets[i + 1]; inf != last; ++inf) {
+      if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
+      const glm::mat4& m = skin[inf->bone];
+      const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
+      const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+      sum = _mm256_add_pd(sum, _mm256_mul_pd(_mm256_set1_pd(static_cast<double>(inf->weight)), _mm256_cvtps_pd(r)));
+      weight += inf->weight;
+    }
+    if (weight > 0.0) {
+      alignas(16) float lanes[4];
+      _mm_store_ps(lanes, _mm256_cvtpd_ps(_mm256_div_pd(sum, _mm256_set1_pd(weight))));
+      out[i] = glm::vec3(lanes[0], lanes[1], lanes[2]);
+    } else {
+      out[i] = root < bones ? glm::vec3(skin[root] * p) : glm::vec3(p);
+    }
+  }
+}
+#endif
+
+}  // namespace
+
 glm::vec3 Pose::vertex(size_t m, size_t v) const {
   const Mesh& mesh = rig_.meshes[m];
   glm::vec3 shaped = mesh.positions[v];
@@ -99,39 +176,30 @@ glm::vec3 Pose::vertex(size_t m, size_t v) const {
     const bool onBone = mesh.attachBone >= 0 && static_cast<size_t>(mesh.attachBone) < world_.size();
     return glm::vec3(onBone ? world_[static_cast<size_t>(mesh.attachBone)] * p : p);
   }
-  glm::dvec3 sum(0.0);
-  double weight = 0.0;
-#if RIGPORT_SSE2_LANES
-  // The loop below in SSE2 lanes, bit for bit (Pose.SkinningLanesMatchTheScalarRule): glm's matrix
-  // times vector is (c0·x + c1·y) + (c2·z + c3·w), each column a lane of 4 floats, here in the same
-  // order; then the x, y and z of it widened, times the weight and summed in double lanes, as the
-  // dvec3 sum does. Posing is most of the read-back check's time.
-  const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
-  __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
-  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
-    const Influence& inf = mesh.influences[i];
-    if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
-    const glm::mat4& m = skin_[inf.bone];
-    const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
-    const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
-    const __m128d w = _mm_set1_pd(static_cast<double>(inf.weight));
-    sumXy = _mm_add_pd(sumXy, _mm_mul_pd(w, _mm_cvtps_pd(r)));
-    sumZ = _mm_add_sd(sumZ, _mm_mul_sd(w, _mm_cvtps_pd(_mm_movehl_ps(r, r))));
-    weight += inf.weight;
+  const Influence* influences = mesh.influences.data();
+  return skinnedVertex(p, influences + mesh.influenceOffsets[v], influences + mesh.influenceOffsets[v + 1], skin_.data(), skin_.size(), rootJoint_);
+}
+
+void Pose::vertices(size_t m, size_t first, size_t count, glm::vec3* out) const {
+  if (count == 0) return;
+  const Mesh& mesh = rig_.meshes[m];
+  // A morph weight that is not 0 (NaN included) moves vertices, as in vertex(); so does riding a bone.
+  const bool shaped = std::any_of(morphWeights_[m].begin(), morphWeights_[m].end(), [](float w) { return w != 0.0f; });
+  if (shaped || !mesh.skinned()) {
+    for (size_t i = 0; i < count; ++i) out[i] = vertex(m, first + i);
+    return;
   }
-  _mm_storel_pd(&sum.x, sumXy);
-  _mm_storeh_pd(&sum.y, sumXy);
-  _mm_store_sd(&sum.z, sumZ);
-#else
-  for (uint32_t i = mesh.influenceOffsets[v]; i < mesh.influenceOffsets[v + 1]; ++i) {
-    const Influence& inf = mesh.influences[i];
-    if (inf.bone >= skin_.size() || !(inf.weight > 0.0f)) continue;
-    sum += static_cast<double>(inf.weight) * glm::dvec3(glm::vec3(skin_[inf.bone] * p));
-    weight += inf.weight;
-  }
+  const glm::vec3* positions = mesh.positions.data() + first;
+  const uint32_t* offsets = mesh.influenceOffsets.data() + first;
+  const Influence* influences = mesh.influences.data();
+  const glm::mat4* skin = skin_.data();
+  const size_t bones = skin_.size();
+#if RIGPORT_AVX2_LANES
+  if (platform::cpuHasAvx2()) return skinnedVerticesAvx2(positions, offsets, influences, count, skin, bones, rootJoint_, out);
 #endif
-  if (weight > 0.0) return glm::vec3(sum / weight);
-  return rootJoint_ < skin_.size() ? glm::vec3(skin_[rootJoint_] * p) : glm::vec3(p);
+  for (size_t i = 0; i < count; ++i) {
+    out[i] = skinnedVertex(glm::vec4(positions[i], 1.0f), influences + offsets[i], influences + offsets[i + 1], skin, bones, rootJoint_);
+  }
 }
 
 }  // namespace rigport

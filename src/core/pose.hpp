@@ -35,6 +35,9 @@ class Pose {
   // exporter renormalises them to 1); a vertex without weight rides on the shallowest joint (where
   // the exporter puts it).
   glm::vec3 vertex(size_t m, size_t v) const;
+  // vertex(m, v) of `count` vertices from `first` into `out`, bit for bit, with what every vertex of
+  // the mesh shares looked up once (comparePoses() poses every vertex of both rigs).
+  void vertices(size_t m, size_t first, size_t count, glm::vec3* out) const;
   // Mesh m's morph target weights in the current pose, one per target.
   const std::vector<float>& morphWeights(size_t m) const { return morphWeights_[m]; }
 

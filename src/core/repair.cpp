@@ -164,6 +164,10 @@ Status repairMorphDeltas(Rig& rig, Mesh& mesh, size_t m, bool strict) {
 // glTF needs unit normals (ACCESSOR_NON_UNIT): it becomes the up axis, as the exporter would make it,
 // but said. Real DFFs hold up to 52,335 of them. Runs after repairAttribute, so every normal is finite.
 Status repairZeroNormals(Rig& rig, std::vector<glm::vec3>& normals, size_t m, const glm::vec3& up, bool strict) {
+  // A pass that only looks, without early exit (it vectorises): nearly every model has none.
+  uint32_t any = 0;
+  for (const glm::vec3& n : normals) any |= static_cast<uint32_t>(!(glm::dot(n, n) > 1e-24f));
+  if (any == 0) return Ok{};
   std::vector<size_t> zero;
   for (size_t v = 0; v < normals.size(); ++v) {
     if (glm::dot(normals[v], normals[v]) > 1e-24f) continue;
@@ -181,9 +185,7 @@ Status repairZeroNormals(Rig& rig, std::vector<glm::vec3>& normals, size_t m, co
 Status repairWeights(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   if (!mesh.skinned()) return Ok{};
   // A pass that only looks (nearly every model has nothing to repair); the rebuild copies.
-  uint32_t unusable = 0;
-  for (const Influence& inf : mesh.influences) unusable |= unusableWeight(inf.weight);
-  if (unusable == 0) return Ok{};
+  if (!anyBadInfluence(mesh.influences.data(), mesh.influences.size(), 0, false)) return Ok{};
   std::vector<size_t> damaged;  // vertices that lost an influence
   InfluenceList kept;
   std::vector<uint32_t> offsets{0};
@@ -557,16 +559,18 @@ Status dropEmptySkin(Rig& rig, Mesh& mesh, size_t m, bool strict) {
   return Ok{};
 }
 
-Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, bool strict) {
+Status repairMeshAt(Rig& rig, size_t m, const std::vector<glm::vec3>& bindPos, bool strict, bool vertexAttributes = true) {
   Mesh& mesh = rig.meshes[m];
   RP_CHECK(dropEmptySkin(rig, mesh, m, strict));
   const glm::vec3 up = rig.provenance.axes.up == AxisSystem::Up::Z ? glm::vec3(0, 0, 1) : glm::vec3(0, 1, 0);
   // Weights first: the position repair picks the heaviest usable influence.
   RP_CHECK(repairWeights(rig, mesh, m, strict));
   RP_CHECK(repairPositions(rig, mesh, m, bindPos, strict));
-  RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
-  RP_CHECK(repairZeroNormals(rig, mesh.normals, m, up, strict));
-  RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
+  if (vertexAttributes) {
+    RP_CHECK(repairAttribute(rig, mesh.normals, m, "normal", up, "the up axis", strict));
+    RP_CHECK(repairZeroNormals(rig, mesh.normals, m, up, strict));
+    RP_CHECK(repairAttribute(rig, mesh.uvs, m, "uv", glm::vec2(0.0f), "(0, 0)", strict));
+  }
   RP_CHECK(repairMorphDeltas(rig, mesh, m, strict));
   return Ok{};
 }
@@ -585,13 +589,13 @@ Status refuseDroppedParts(const Provenance& provenance) {
 }
 
 Status repairMesh(Rig& rig, size_t m, const RepairOptions& options) {
-  return repairMeshAt(rig, m, bindPositions(rig.skeleton), options.strict);
+  return repairMeshAt(rig, m, bindPositions(rig.skeleton), options.strict, options.vertexAttributes);
 }
 
 Status repairRig(Rig& rig, const RepairOptions& options) {
   if (!rig.meshes.empty()) {  // the bind positions are the meshes' alone (a clip's rig has none)
     const std::vector<glm::vec3> bindPos = bindPositions(rig.skeleton);
-    for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict));
+    for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(repairMeshAt(rig, m, bindPos, options.strict, options.vertexAttributes));
   }
   // After the meshes, as for a reader that hands its meshes over (repairMesh) before the rig is
   // whole; a damaged bone's bind position reads as the origin there (bindPositions()).

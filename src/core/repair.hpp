@@ -35,6 +35,10 @@ struct RepairOptions {
   // The skeleton is one a repair found sound already and unchanged since (a package's RIG, kept from
   // one clip's rig to the next: ClipsAssembler::keptSkeleton()): its bones are not looked at again.
   bool bonesSound = false;
+  // Normals and UVs repaired too. False leaves them as read: for the read-back check
+  // (pipeline/verify.hpp), which poses positions and drops the rig, so that their repair, which
+  // only warns there, is not a pass over every vertex for nothing.
+  bool vertexAttributes = true;
 };
 
 [[nodiscard]] Status repairRig(Rig& rig, const RepairOptions& options = {});

@@ -11,13 +11,11 @@
 namespace rigport {
 namespace {
 
-// Whether an influence names a bone >= nb or has an unusable weight, in a loop that vectorises: it
-// is a pass over every influence of every model read.
+// Whether an influence names a bone >= nb or has an unusable weight, in SSE2 lanes (finite_scan.hpp):
+// it is a pass over every influence of every model read.
 bool anyBadInfluence(const InfluenceList& influences, size_t nb) {
   const uint32_t bones = static_cast<uint32_t>(std::min<size_t>(nb, UINT32_MAX));
-  uint32_t bad = 0;
-  for (const Influence& inf : influences) bad |= static_cast<uint32_t>(inf.bone >= bones) | unusableWeight(inf.weight);
-  return bad != 0 || nb > UINT32_MAX;
+  return anyBadInfluence(influences.data(), influences.size(), bones, true) || nb > UINT32_MAX;
 }
 
 // `path()` names the key set; it is formatted only for an error (a clip package has tens of

@@ -381,19 +381,54 @@ RIGPORT_AVX2 unsigned InfluenceNormaliser::normaliseEightByEight(const Influence
   const float* floats = reinterpret_cast<const float*>(inf);
   const __m256i jointCount = _mm256_set1_epi32(static_cast<int32_t>(jointOfBone_.size()));
   const __m256i minusOne = _mm256_set1_epi32(-1);
-  __m256i J[4];
+  const __m256i count = _mm256_sub_epi32(next, first);
+  __m256i bones[4];
   __m256 w[4];
+  if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(count, _mm256_set1_epi32(4))) == -1) {
+    // Every vertex has four influences, so the 32 lie one after another from off[0]: eight loads
+    // (a vertex's bone, weight, bone, weight... each) turned into columns, the words the gathers
+    // below would fetch, without them (a gather is a dozen cycles or more on AMD's cores).
+    const float* row = floats + 2 * static_cast<size_t>(off[0]);
+    __m256 r[8], t[8], u[8];
+    for (int k = 0; k < 8; ++k) r[k] = _mm256_loadu_ps(row + 8 * k);
+    for (int k = 0; k < 8; k += 2) {
+      t[k] = _mm256_unpacklo_ps(r[k], r[k + 1]);
+      t[k + 1] = _mm256_unpackhi_ps(r[k], r[k + 1]);
+    }
+    for (int k = 0; k < 8; k += 4) {
+      u[k] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(1, 0, 1, 0));
+      u[k + 1] = _mm256_shuffle_ps(t[k], t[k + 2], _MM_SHUFFLE(3, 2, 3, 2));
+      u[k + 2] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(1, 0, 1, 0));
+      u[k + 3] = _mm256_shuffle_ps(t[k + 1], t[k + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    // Column j (word j of every vertex) is the low halves of u[j % 4] and u[4 + j % 4] for j < 4,
+    // their high halves for j >= 4.
+    for (int c = 0; c < 4; ++c) {
+      const int j = 2 * c;  // bone c is word 2c, its weight word 2c + 1
+      const int lowOrHigh = j < 4 ? 0x20 : 0x31;
+      const __m256 boneColumn = lowOrHigh == 0x20 ? _mm256_permute2f128_ps(u[j % 4], u[4 + j % 4], 0x20)
+                                                  : _mm256_permute2f128_ps(u[j % 4], u[4 + j % 4], 0x31);
+      const __m256 weightColumn = lowOrHigh == 0x20 ? _mm256_permute2f128_ps(u[(j + 1) % 4], u[4 + (j + 1) % 4], 0x20)
+                                                    : _mm256_permute2f128_ps(u[(j + 1) % 4], u[4 + (j + 1) % 4], 0x31);
+      bones[c] = _mm256_castps_si256(boneColumn);
+      w[c] = weightColumn;
+    }
+  } else {
+    for (int c = 0; c < 4; ++c) {
+      const __m256i word = _mm256_slli_epi32(_mm256_add_epi32(first, _mm256_set1_epi32(c)), 1);
+      bones[c] = _mm256_i32gather_epi32(words, word, 4);
+      w[c] = _mm256_i32gather_ps(floats + 1, word, 4);
+    }
+  }
+  __m256i J[4];
   for (int c = 0; c < 4; ++c) {
-    const __m256i word = _mm256_slli_epi32(_mm256_add_epi32(first, _mm256_set1_epi32(c)), 1);
-    const __m256i bone = _mm256_i32gather_epi32(words, word, 4);
-    w[c] = _mm256_i32gather_ps(floats + 1, word, 4);
+    const __m256i bone = bones[c];
     // jointOf(): a bone past the map is -1. Bones of 2^31 and more are negative here, so they
-    // are out of range too.
+    // are out of range too. Where every bone is its own joint, the map is not looked up.
     const __m256i known = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), bone), _mm256_cmpgt_epi32(jointCount, bone));
-    J[c] = _mm256_mask_i32gather_epi32(minusOne, jointOfBone_.data(), bone, known, 4);
+    J[c] = identity_ ? _mm256_blendv_epi8(minusOne, bone, known) : _mm256_mask_i32gather_epi32(minusOne, jointOfBone_.data(), bone, known, 4);
   }
   const __m256 zero = _mm256_setzero_ps();
-  const __m256i count = _mm256_sub_epi32(next, first);
   __m256 usual = mask8(_mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), count), _mm256_cmpgt_epi32(_mm256_set1_epi32(5), count)));
   for (int c = 0; c < 4; ++c) {
     const __m256 present = mask8(_mm256_cmpgt_epi32(count, _mm256_set1_epi32(c)));

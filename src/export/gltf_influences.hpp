@@ -36,7 +36,7 @@ class InfluenceNormaliser {
   // jointOfBone: bone index -> joint position or -1; rootJoint: the slot for vertices without
   // influences; sets: JOINTS_n sets written for this mesh (1 or 2).
   InfluenceNormaliser(const std::vector<int32_t>& jointOfBone, uint32_t rootJoint, size_t sets)
-      : jointOfBone_(jointOfBone), rootJoint_(rootJoint), sets_(sets) {}
+      : jointOfBone_(jointOfBone), rootJoint_(rootJoint), sets_(sets), identity_(isIdentity(jointOfBone)) {}
 
   // Fills `out`. On BoneNotAJoint, `badInfluence` is the offending influence's position in [begin, end).
   // `truncated` is set when non-zero influences beyond the available slots were dropped.
@@ -68,10 +68,17 @@ class InfluenceNormaliser {
 
  private:
   int32_t jointOf(uint32_t bone) const { return bone < jointOfBone_.size() ? jointOfBone_[bone] : -1; }
+  // Whether every bone is the joint of its own index (a skeleton whose every bone is a joint, in order).
+  static bool isIdentity(const std::vector<int32_t>& jointOfBone) {
+    for (size_t b = 0; b < jointOfBone.size(); ++b)
+      if (jointOfBone[b] != static_cast<int32_t>(b)) return false;
+    return true;
+  }
 
   const std::vector<int32_t>& jointOfBone_;
   uint32_t rootJoint_;
   size_t sets_;
+  bool identity_;  // isIdentity(jointOfBone_): a bone's joint is the bone itself
   std::vector<Merged> merged_;  // for vertices of more than kMaxSlots influences, reused across vertices
 };
 

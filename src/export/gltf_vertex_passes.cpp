@@ -5,6 +5,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "core/vertex_lanes.hpp"
 #include "platform/simd.hpp"
 
 #if RIGPORT_SSE2_LANES
@@ -14,6 +15,12 @@
 
 namespace rigport::gltf {
 namespace {
+
+#if RIGPORT_SSE2_LANES
+using lanes::joinXyz;
+using lanes::MapLanes;
+using lanes::splitXyz;
+#endif
 
 // Vec is glm::vec3 when there is a map to write back through, const glm::vec3 otherwise.
 template <class Vec>
@@ -43,56 +50,6 @@ uint64_t normalsOneByOne(const glm::vec3* in, size_t from, size_t to, float* out
   }
   return replaced;
 }
-
-#if RIGPORT_SSE2_LANES
-// Four vertices are three vectors: a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3.
-void splitXyz(__m128 a, __m128 b, __m128 c, __m128& x, __m128& y, __m128& z) {
-  const __m128 bc = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));  // b2 b3 c0 c1
-  x = _mm_shuffle_ps(a, bc, _MM_SHUFFLE(3, 0, 3, 0));
-  const __m128 ab1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));  // a1 a1 b0 b0
-  const __m128 bc1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));  // b3 b3 c2 c2
-  y = _mm_shuffle_ps(ab1, bc1, _MM_SHUFFLE(2, 0, 2, 0));
-  const __m128 ab2 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));  // a2 a2 b1 b1
-  z = _mm_shuffle_ps(ab2, c, _MM_SHUFFLE(3, 0, 2, 0));
-}
-
-// splitXyz() undone: abc[0..2] are a, b and c.
-void joinXyz(__m128 x, __m128 y, __m128 z, __m128* abc) {
-  const __m128 xyLow = _mm_unpacklo_ps(x, y);   // x0 y0 x1 y1
-  const __m128 xyHigh = _mm_unpackhi_ps(x, y);  // x2 y2 x3 y3
-  const __m128 zxLow = _mm_unpacklo_ps(z, x);   // z0 x0 z1 x1
-  const __m128 zxHigh = _mm_unpackhi_ps(z, x);  // z2 x2 z3 x3
-  const __m128 yzLow = _mm_unpacklo_ps(y, z);   // y0 z0 y1 z1
-  const __m128 yzHigh = _mm_unpackhi_ps(y, z);  // y2 z2 y3 z3
-  abc[0] = _mm_shuffle_ps(xyLow, zxLow, _MM_SHUFFLE(3, 0, 1, 0));
-  abc[1] = _mm_shuffle_ps(yzLow, xyHigh, _MM_SHUFFLE(1, 0, 3, 2));
-  abc[2] = _mm_shuffle_ps(zxHigh, yzHigh, _MM_SHUFFLE(3, 2, 3, 0));
-}
-
-// VertexMap in lanes: component r of P·v is (p[0][r]·x + p[1][r]·y) + p[2][r]·z, glm's order for
-// mat3 * vec3, and a point's is then multiplied by s.
-struct MapLanes {
-  explicit MapLanes(const VertexMap& map) : s(_mm_set1_ps(map.s)) {
-    for (int c = 0; c < 3; ++c)
-      for (int r = 0; r < 3; ++r) p[c][r] = _mm_set1_ps(map.p[c][r]);
-  }
-  void direction(__m128& x, __m128& y, __m128& z) const {
-    __m128 out[3];
-    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(p[0][r], x), _mm_mul_ps(p[1][r], y)), _mm_mul_ps(p[2][r], z));
-    x = out[0];
-    y = out[1];
-    z = out[2];
-  }
-  void point(__m128& x, __m128& y, __m128& z) const {
-    direction(x, y, z);
-    x = _mm_mul_ps(s, x);
-    y = _mm_mul_ps(s, y);
-    z = _mm_mul_ps(s, z);
-  }
-  __m128 p[3][3];
-  __m128 s;
-};
-#endif
 
 template <class Vec>
 PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {

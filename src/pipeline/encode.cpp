@@ -1,5 +1,6 @@
 #include "pipeline/encode.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <string_view>
@@ -148,8 +149,13 @@ Result<const FormatInfo*> baseFormat(const FormatInfo& target, const std::string
   return &target;
 }
 
-Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
-                                     const std::string& animOut, const BaseFile* base) {
+namespace {
+
+// encodeForFormat() on `rig` in place: fitted, and its parts moved or cleared as the files take
+// them, except its meshes, which are as fitToLimits() leaves them when this returns (whatever the
+// outcome), so that encodeForFormatKeeping() can give lent meshes back.
+Result<EncodedFiles> encodeInPlace(Rig& rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
+                                   const std::string& animOut, const BaseFile* base) {
   EncodedFiles result;
   const bool storesAnimations = (format.carries & kCarriesAnimations) != 0;
   // A clip format of one clip per file, or any clip format given {clip}: -o names the files.
@@ -173,10 +179,36 @@ Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const st
                                                              format.name, writers(kCarriesAnimations)));
     return result;
   }
-  // The animation writer needs the skeleton (node order), not the meshes.
-  rig.meshes.clear();
+  // The animation writer needs the skeleton (node order), not the meshes: they are put aside, and
+  // back after.
+  std::vector<Mesh> meshes = std::exchange(rig.meshes, {});
   rig.materials.clear();
-  RP_CHECK(encodeClips(rig, std::move(animations), *animFormat, animOut, "--anim-out", result));
+  const Status clips = encodeClips(rig, std::move(animations), *animFormat, animOut, "--anim-out", result);
+  rig.meshes = std::move(meshes);
+  RP_CHECK(clips);
+  return result;
+}
+
+}  // namespace
+
+Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
+                                     const std::string& animOut, const BaseFile* base) {
+  return encodeInPlace(rig, format, out, animFormat, animOut, base);
+}
+
+Result<EncodedFiles> encodeForFormatKeeping(Rig& rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
+                                            const std::string& animOut, const BaseFile* base) {
+  const WriteLimits limits = format.writeLimits(rig);
+  const bool lend = (format.carries & kCarriesMesh) != 0 &&
+                    std::all_of(rig.meshes.begin(), rig.meshes.end(), [&](const Mesh& m) { return fitLeavesMesh(m, limits); });
+  if (!lend) return encodeForFormat(rig, format, out, animFormat, animOut, base);  // a copy, which fitting changes
+  // The rest of the rig is copied (fitting may change its skeleton, clips and names); the meshes
+  // are lent: every one is left as it is, so they come back as they went.
+  std::vector<Mesh> meshes = std::exchange(rig.meshes, {});
+  Rig fitted = rig;
+  fitted.meshes = std::move(meshes);
+  auto result = encodeInPlace(fitted, format, out, animFormat, animOut, base);
+  rig.meshes = std::move(fitted.meshes);
   return result;
 }
 

@@ -43,5 +43,11 @@ struct EncodedFiles {
 // `animOut` with `animFormat` (both empty/null: none). Fails without output when a writer refuses.
 Result<EncodedFiles> encodeForFormat(Rig rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
                                      const std::string& animOut, const BaseFile* base = nullptr);
+// The same for a rig the caller keeps (`convert --to`'s read-back check compares it with what was
+// written): `rig` is as given when this returns, whatever the outcome. Its meshes are not copied
+// where fitting leaves every one of them as it is (fitLeavesMesh(), core/fit.hpp): they are lent to
+// the fitted rig, and given back. Otherwise the rig is copied, as encodeForFormat(rig, ...) would.
+Result<EncodedFiles> encodeForFormatKeeping(Rig& rig, const FormatInfo& format, const std::string& out, const FormatInfo* animFormat,
+                                            const std::string& animOut, const BaseFile* base = nullptr);
 
 }  // namespace rigport

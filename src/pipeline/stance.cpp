@@ -42,13 +42,14 @@ Status restFromClip(Rig& rig, const std::string& spec) {
   return Ok{};
 }
 
-// The default: the bind pose, unless it lies on its side and the format names an idle clip.
-void defaultRest(Rig& rig, const StandHints& hints) {
-  if (hints.idleClip.empty()) return;
-  const std::optional<RestBounds> bounds = restPoseBounds(rig);
-  if (!bounds) return;
+// The default: the bind pose, unless it lies on its side and the format names an idle clip. Returns
+// the rest pose's bounds where it took them and left the pose as it was (the ground lift's, then).
+std::optional<std::optional<RestBounds>> defaultRest(Rig& rig, const StandHints& hints) {
+  if (hints.idleClip.empty()) return std::nullopt;
+  std::optional<RestBounds> bounds = restPoseBounds(rig);
+  if (!bounds) return bounds;
   const Stance stance = stanceOf(*bounds, rig.provenance.axes);
-  if (!stance.lies()) return;
+  if (!stance.lies()) return bounds;
   const float m = rig.provenance.axes.metresPerUnit;
   const std::string lies = fmt::format("the bind pose lies on its side ({:.2f} m long, {:.2f} m tall)", stance.length * m, stance.height * m);
   if (const std::optional<size_t> idle = findClip(rig, hints.idleClip)) {
@@ -56,11 +57,12 @@ void defaultRest(Rig& rig, const StandHints& hints) {
     rig.provenance.warn("rest-pose", fmt::format("{}: the rest pose is clip '{}' at 0 s, the game's idle stance, and the mesh "
                                                  "deforms into it; --rest-pose bind keeps the bind pose",
                                                  lies, rig.animations[*idle].name));
-    return;
+    return std::nullopt;  // a new pose: its bounds are to be taken again
   }
   rig.provenance.warn("rest-pose-lies", fmt::format("{}; to stand it, take the rest pose from the game's idle clip: --anim {} "
                                                     "--rest-pose {}",
                                                     lies, hints.idleClipFile, hints.idleClip));
+  return bounds;
 }
 
 }  // namespace
@@ -70,13 +72,14 @@ bool isRestPoseSpec(const std::string& text) { return text == kBindPose || parse
 Result<float> settleStance(Rig& rig, const StanceOptions& o, bool ground) {
   const FormatInfo* format = findFormat(rig.provenance.format);
   const StandHints hints = format != nullptr ? format->stand : StandHints{};
+  std::optional<std::optional<RestBounds>> taken;  // the rest pose's bounds, where defaultRest() took them
   if (o.restPose.empty()) {
-    defaultRest(rig, hints);
+    taken = defaultRest(rig, hints);
   } else if (o.restPose != kBindPose) {
     RP_CHECK(restFromClip(rig, o.restPose));
   }
   if (!ground || o.noGround || !hints.originAboveFeet) return 0.0f;
-  const std::optional<RestBounds> bounds = restPoseBounds(rig);
+  const std::optional<RestBounds> bounds = taken ? *taken : restPoseBounds(rig);
   if (!bounds) return 0.0f;
   const float lowest = rig.provenance.axes.up == AxisSystem::Up::Z ? bounds->lo.z : bounds->lo.y;
   return -lowest * rig.provenance.axes.metresPerUnit;

@@ -67,7 +67,8 @@ std::optional<Rig> readBack(const Rig& source, const EncodedFiles& files, const 
     return std::nullopt;
   }
   for (AssembledRig& r : *rigs) {
-    if (auto repaired = repairRig(r.rig); !repaired) {  // not strict: repairs only warn
+    // Not strict: repairs only warn. Normals and UVs, which nothing here looks at, as read.
+    if (auto repaired = repairRig(r.rig, RepairOptions{.vertexAttributes = false}); !repaired) {
       unread.push_back(repaired.error().describe());
       return std::nullopt;
     }
@@ -115,6 +116,23 @@ std::string notesText(const Comparison& c) {
   return out;
 }
 
+// The format of `files` that holds the model (the meshes), or null.
+const FormatInfo* modelFormat(const EncodedFiles& files) {
+  const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
+  return model != files.formats.end() ? *model : nullptr;
+}
+
+// Whether splitLikeTheWriter() splits a mesh of `rig`.
+bool splitByTheWriter(const Rig& rig, const FormatInfo& written) {
+  const uint32_t limit = written.writeLimits(rig).maxVertices;
+  return limit > 0 && std::any_of(rig.meshes.begin(), rig.meshes.end(), [&](const Mesh& m) { return m.positions.size() > limit; });
+}
+
+template <class T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
 }  // namespace
 
 void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs) {
@@ -133,9 +151,9 @@ void joinClipsOfOneSkeleton(std::vector<AssembledRig>& rigs) {
 }
 
 std::optional<Rig> splitLikeTheWriter(const Rig& rig, const FormatInfo& written) {
+  if (!splitByTheWriter(rig, written)) return std::nullopt;
   const uint32_t limit = written.writeLimits(rig).maxVertices;
-  const auto beyond = [&](const Mesh& m) { return limit > 0 && m.positions.size() > limit; };
-  if (std::none_of(rig.meshes.begin(), rig.meshes.end(), beyond)) return std::nullopt;
+  const auto beyond = [&](const Mesh& m) { return m.positions.size() > limit; };
   Rig split = rig;
   split.meshes.clear();
   std::vector<std::pair<std::string, size_t>> splits;
@@ -152,6 +170,16 @@ std::optional<Rig> splitLikeTheWriter(const Rig& rig, const FormatInfo& written)
   return split;
 }
 
+void releaseUnmeasured(Rig& source, const EncodedFiles& files) {
+  const FormatInfo* model = modelFormat(files);
+  if (model != nullptr && splitByTheWriter(source, *model)) return;
+  for (Mesh& mesh : source.meshes) {
+    release(mesh.normals);
+    release(mesh.uvs);
+    release(mesh.indices);
+  }
+}
+
 Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read) {
   Provenance out;
   std::vector<std::string> unread;
@@ -164,9 +192,9 @@ Provenance measureWritten(const Rig& source, const EncodedFiles& files, const Re
   if (!written) return out;
   CompareOptions options;
   options.maxClipVertexPoses = kCheckClipVertexPoses;
-  const auto model = std::find_if(files.formats.begin(), files.formats.end(), [](const FormatInfo* f) { return (f->carries & kCarriesMesh) != 0; });
-  const std::optional<Rig> split = model != files.formats.end() ? splitLikeTheWriter(source, **model) : std::nullopt;
-  makePosable(*written);
+  const FormatInfo* model = modelFormat(files);
+  const std::optional<Rig> split = model != nullptr ? splitLikeTheWriter(source, *model) : std::nullopt;
+  makePosable(*written, /*normals=*/false);  // the rig read back is dropped after
   const Comparison c = comparePoses(split ? *split : source, *written, options);
   const auto [ofSize, whose] = coarsestPrecision(files);
   const double tolerance = c.tolerance(ofSize);

@@ -34,6 +34,12 @@ inline constexpr size_t kCheckClipVertexPoses = 250000;
 // skeleton cannot bind or a read-back that is not one rig, one pose-unverified warning. Never fails.
 Provenance measureWritten(const Rig& source, const EncodedFiles& files, const ReadOptions& read);
 
+// Gives back the memory of what measureWritten(source, files, ...) does not look at, so that reading
+// the files back reuses it: the meshes' normals, UVs and triangles (it poses vertices). Not where it
+// splits the source like the model's writer (splitLikeTheWriter), which takes the triangles and the
+// vertices' attributes: then nothing. `source` is for measureWritten() alone after this.
+void releaseUnmeasured(Rig& source, const EncodedFiles& files);
+
 // Rigs of one file that are one skeleton with its clips spread over them (a package's clips, each
 // assembled onto the package's RIG) become that rig with every clip, as `rigport compare` and the
 // check above read a file.

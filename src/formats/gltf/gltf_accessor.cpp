@@ -155,6 +155,14 @@ Result<std::vector<uint32_t>> readUints(const Document& doc, ReadContext& ctx, i
   // The component type chosen once, not per value: index lists are the longest accessors.
   const auto decode = [&](auto component) {
     using T = decltype(component);
+    if (s.components == 1 && s.stride == sizeof(T)) {  // packed scalars (every index list): a loop that vectorises
+      for (size_t i = 0; i < s.count; ++i) {
+        T v;
+        std::memcpy(&v, s.first + i * sizeof(T), sizeof(T));
+        o[i] = v;
+      }
+      return;
+    }
     for (size_t i = 0; i < s.count; ++i) {
       const uint8_t* p = s.first + i * s.stride;
       for (int c = 0; c < s.components; ++c, p += sizeof(T)) {

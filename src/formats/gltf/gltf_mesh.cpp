@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <type_traits>
@@ -19,6 +20,7 @@
 
 #include "formats/gltf/gltf_accessor.hpp"
 #include "formats/gltf/gltf_reader.hpp"
+#include "core/vertex_lanes.hpp"
 
 namespace rigport::gltf_in {
 namespace {
@@ -119,7 +121,10 @@ class MeshBuilder {
       if (prim.indices >= 0) {
         int comps = 0;
         RP_ASSIGN(order, readUints(doc_, ctx_, prim.indices, kIndexRules, at + ".indices", comps));
-        for (size_t i = 0; i < order.size(); ++i) {
+        // The largest first, in a pass that vectorises; the first index beyond only when there is one.
+        uint32_t largest = 0;
+        for (const uint32_t i : order) largest = std::max(largest, i);
+        for (size_t i = 0; largest >= count && i < order.size(); ++i) {
           if (order[i] >= count) {
             return fieldError(doc_, fmt::format("accessors[{}]", prim.indices), ErrorCode::BadValue,
                               fmt::format("index {} is {}, but {} has {} vertices", i, order[i], at, count));
@@ -217,7 +222,12 @@ class MeshBuilder {
     const glm::mat3 normalMatrix = toBone ? glm::transpose(glm::inverse(glm::mat3(*toBone))) : glm::mat3(1.0f);
     appendDecoded(mesh.positions, pos);
     if (toBone) {
-      for (size_t v = first; v < first + n; ++v) mesh.positions[v] = glm::vec3(*toBone * glm::vec4(mesh.positions[v], 1.0f));
+      size_t v = first;
+#if RIGPORT_SSE2_LANES
+      const lanes::AffineLanes bone(*toBone);  // the loop below, four vertices at a time, bit for bit
+      v += lanes::inLanes(mesh.positions.data() + first, n, [&](__m128& x, __m128& y, __m128& z) { bone.point(x, y, z); });
+#endif
+      for (; v < first + n; ++v) mesh.positions[v] = glm::vec3(*toBone * glm::vec4(mesh.positions[v], 1.0f));
     }
     const auto sameCount = [&](int accessor, const std::string& name) -> Status {
       RP_ASSIGN(const size_t count, accessorCount(doc_, accessor, at + ".attributes." + name));
@@ -232,7 +242,24 @@ class MeshBuilder {
       RP_CHECK(sameCount(a, "NORMAL"));
       RP_ASSIGN(const AccessorView nrm, viewAccessor(doc_, ctx_, a, kNormalRules, at + ".attributes.NORMAL"));
       appendDecoded(mesh.normals, nrm);
-      for (size_t v = first; v < first + n; ++v) {
+      size_t v = first;
+#if RIGPORT_SSE2_LANES
+      // The loop below, four normals at a time, bit for bit: glm's length is sqrt((x·x + y·y) + z·z),
+      // which _mm_sqrt_ps rounds as std::sqrt does, and the division is each component's.
+      const lanes::LinearLanes turn(normalMatrix);
+      const bool measured = toBone != nullptr;
+      v += lanes::inLanes(mesh.normals.data() + first, n, [&](__m128& x, __m128& y, __m128& z) {
+        turn.apply(x, y, z);
+        if (!measured) return;
+        const __m128 length = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(x, x), _mm_mul_ps(y, y)), _mm_mul_ps(z, z)));
+        const __m128 offUnit = _mm_and_ps(_mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF)), _mm_sub_ps(length, _mm_set1_ps(1.0f)));
+        const __m128 divide = _mm_and_ps(_mm_cmpgt_ps(length, _mm_setzero_ps()), _mm_cmpgt_ps(offUnit, _mm_set1_ps(1e-6f)));
+        x = _mm_or_ps(_mm_and_ps(divide, _mm_div_ps(x, length)), _mm_andnot_ps(divide, x));
+        y = _mm_or_ps(_mm_and_ps(divide, _mm_div_ps(y, length)), _mm_andnot_ps(divide, y));
+        z = _mm_or_ps(_mm_and_ps(divide, _mm_div_ps(z, length)), _mm_andnot_ps(divide, z));
+      });
+#endif
+      for (; v < first + n; ++v) {
         // Through the matrix even when it is the identity, as always: that turns a -0 into +0.
         const glm::vec3 normal = normalMatrix * mesh.normals[v];
         // A scaling transform leaves them unit no longer (an FBX conversion's ×100 makes them 0.01 long).
@@ -282,6 +309,24 @@ class MeshBuilder {
     }
     size_t offSum = 0, worstVertex = 0;
     float worstSum = 1.0f;
+    // One set (every exporter's four weights a vertex): the loop below with the component types
+    // chosen once and the influences written in place, not pushed one by one.
+    if (joints.size() == 1) {
+      const auto one = [&](auto weightType, auto jointType) {
+        return addOneSet<decltype(weightType), decltype(jointType)>(weights[0], joints[0], n, boneOfJoint, at, skin->joints.size(), mesh, offSum,
+                                                                    worstVertex, worstSum);
+      };
+      Status added = Ok{};
+      const bool shortJoints = joints[0].componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+      switch (weights[0].componentType) {
+        case TINYGLTF_COMPONENT_TYPE_FLOAT: added = shortJoints ? one(float{}, uint16_t{}) : one(float{}, uint8_t{}); break;
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: added = shortJoints ? one(uint8_t{}, uint16_t{}) : one(uint8_t{}, uint8_t{}); break;
+        default: added = shortJoints ? one(uint16_t{}, uint16_t{}) : one(uint16_t{}, uint8_t{}); break;
+      }
+      RP_CHECK(added);
+      warnWeightSums(warnings, at, offSum, worstVertex, worstSum);
+      return Ok{};
+    }
     for (size_t v = 0; v < n; ++v) {
       float sum = 0.0f;
       for (size_t s = 0; s < joints.size(); ++s) {
@@ -300,11 +345,75 @@ class MeshBuilder {
       mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
       if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
     }
+    warnWeightSums(warnings, at, offSum, worstVertex, worstSum);
+    return Ok{};
+  }
+
+  static void warnWeightSums(Provenance& warnings, const std::string& at, size_t offSum, size_t worstVertex, float worstSum) {
     if (offSum > 0) {
       warnings.warn("weights-not-normalised", fmt::format("{}: {} vertices' weights do not sum to 1 (vertex {}: {:.4g}); kept as stored, and "
                                                           "scaled to sum 1 by rigport's glTF export, which moves those vertices",
                                                           at, offSum, worstVertex, worstSum));
     }
+  }
+
+  // addVertices()' loop over the vertices' influences for a primitive of one JOINTS_0/WEIGHTS_0 set
+  // whose components are W and J: the same influences, sums and error, with each value read as
+  // AccessorView::floatAt()/uintAt() read it, without asking its type each time.
+  template <class W, class J>
+  Status addOneSet(const AccessorView& weights, const AccessorView& joints, size_t n, const std::vector<int>& boneOfJoint, const std::string& at,
+                   size_t skinJoints, Mesh& mesh, size_t& offSum, size_t& worstVertex, float& worstSum) {
+    const size_t first = mesh.influences.size();
+    mesh.influences.resize(first + 4 * n);  // room made and charged by the caller; unwritten until here
+    Influence* out = mesh.influences.data() + first;
+    const size_t offsetsAt = mesh.influenceOffsets.size();
+    mesh.influenceOffsets.resize(offsetsAt + n);
+    uint32_t* offsets = mesh.influenceOffsets.data() + offsetsAt;
+    const uint32_t jointCount = static_cast<uint32_t>(boneOfJoint.size());
+    const bool normalized = weights.normalized;
+    for (size_t v = 0; v < n; ++v) {
+      const uint8_t* w = weights.first + v * weights.stride;
+      const uint8_t* j = joints.first + v * joints.stride;
+      float sum = 0.0f;
+      if constexpr (std::is_same_v<W, float>) {
+        // The usual vertex: four weights, none 0, on joints the skin has: the loop below, unrolled.
+        float w4[4];
+        J j4[4];
+        std::memcpy(w4, w, sizeof w4);
+        std::memcpy(j4, j, sizeof j4);
+        if ((w4[0] != 0.0f) & (w4[1] != 0.0f) & (w4[2] != 0.0f) & (w4[3] != 0.0f) & (j4[0] < jointCount) & (j4[1] < jointCount) &
+            (j4[2] < jointCount) & (j4[3] < jointCount)) {
+          for (int c = 0; c < 4; ++c) {
+            out[c] = Influence{static_cast<uint32_t>(boneOfJoint[j4[c]]), w4[c]};
+            sum += w4[c];
+          }
+          out += 4;
+          offsets[v] = static_cast<uint32_t>(out - mesh.influences.data());
+          if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
+          continue;
+        }
+      }
+      for (int c = 0; c < 4; ++c) {
+        W stored;
+        std::memcpy(&stored, w + c * sizeof(W), sizeof(W));  // little-endian, as AccessorView's loads
+        float weight;
+        if constexpr (std::is_same_v<W, float>) weight = stored;
+        else weight = normalized ? quant::unormToFloat(stored, 8 * sizeof(W)) : static_cast<float>(stored);
+        if (weight == 0.0f) continue;
+        J index;
+        std::memcpy(&index, j + c * sizeof(J), sizeof(J));
+        const uint32_t joint = index;
+        if (joint >= jointCount) {
+          return fieldError(doc_, fmt::format("{}.attributes.JOINTS_{}", at, 0), ErrorCode::BadValue,
+                            fmt::format("vertex {} names joint {}, but the skin has {}", v, joint, skinJoints));
+        }
+        *out++ = Influence{static_cast<uint32_t>(boneOfJoint[joint]), weight};
+        sum += weight;
+      }
+      offsets[v] = static_cast<uint32_t>(out - mesh.influences.data());
+      if (std::fabs(sum - 1.0f) > 0.01f && (offSum++ == 0 || std::fabs(sum - 1.0f) > std::fabs(worstSum - 1.0f))) worstVertex = v, worstSum = sum;
+    }
+    mesh.influences.resize(static_cast<size_t>(out - mesh.influences.data()));
     return Ok{};
   }
 

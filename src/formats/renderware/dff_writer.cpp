@@ -5,9 +5,11 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
+#include "core/default_init_allocator.hpp"
 #include "core/validate.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/frame_list.hpp"
@@ -74,17 +76,49 @@ SkinPlg makeSkin(const Mesh& mesh, const std::vector<int32_t>& nodeOfBone, const
   skin.weights.assign(nv, {0.0f, 0.0f, 0.0f, 0.0f});
   std::array<bool, kMaxNodes> used{};  // node indices are u8
   std::array<Influence, kMaxInfluences> kept;
+  // Plain pointers held in registers: the byte stores below could alias the vectors' own members.
+  const uint32_t* offsets = mesh.influenceOffsets.data();
+  const Influence* influences = mesh.influences.data();
+  const int32_t* nodes = nodeOfBone.data();
+  uint8_t* indices = skin.indices.data()->data();
+  float* weights = skin.weights.data()->data();
+  bool* usedNodes = used.data();
+  size_t most = 0;
   for (size_t v = 0; v < nv; ++v) {
-    const uint32_t begin = mesh.influenceOffsets[v];
-    const size_t n = vertexInfluences(mesh.influences.data() + begin, mesh.influenceOffsets[v + 1] - begin, kept);
-    for (size_t k = 0; k < n; ++k) {
-      const auto node = static_cast<uint8_t>(nodeOfBone[kept[k].bone]);
-      skin.indices[v][k] = node;
-      skin.weights[v][k] = kept[k].weight;
-      used[node] = true;
+    const uint32_t begin = offsets[v], end = offsets[v + 1];
+    size_t n = 0;
+    const Influence* f = influences + begin;
+    if (end - begin == kMaxInfluences && (f[0].weight > 0.0f) & (f[1].weight > 0.0f) & (f[2].weight > 0.0f) & (f[3].weight > 0.0f)) {
+      // The usual vertex: four influences, each kept (the loop below, unrolled).
+      for (size_t k = 0; k < kMaxInfluences; ++k) {
+        const auto node = static_cast<uint8_t>(nodes[f[k].bone]);
+        indices[4 * v + k] = node;
+        weights[4 * v + k] = f[k].weight;
+        usedNodes[node] = true;
+      }
+      n = kMaxInfluences;
+    } else if (end - begin <= kMaxInfluences) {  // vertexInfluences() keeps them all: written as they are read
+      for (uint32_t i = begin; i < end; ++i) {
+        const Influence inf = influences[i];
+        if (!(inf.weight > 0.0f)) continue;
+        const auto node = static_cast<uint8_t>(nodes[inf.bone]);
+        indices[4 * v + n] = node;
+        weights[4 * v + n] = inf.weight;
+        usedNodes[node] = true;
+        ++n;
+      }
+    } else {
+      n = vertexInfluences(influences + begin, end - begin, kept);
+      for (size_t k = 0; k < n; ++k) {
+        const auto node = static_cast<uint8_t>(nodeOfBone[kept[k].bone]);
+        skin.indices[v][k] = node;
+        skin.weights[v][k] = kept[k].weight;
+        used[node] = true;
+      }
     }
-    skin.maxWeights = std::max<uint32_t>(skin.maxWeights, static_cast<uint32_t>(n));
+    most = std::max(most, n);
   }
+  skin.maxWeights = static_cast<uint32_t>(most);
   for (size_t n = 0; n < inverse.size(); ++n) {
     if (used[n]) skin.usedBones.push_back(static_cast<uint8_t>(n));
   }
@@ -100,10 +134,22 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     return makeError(ErrorCode::Usage, fmt::format("RW version 0x{:X} is not RenderWare 3", version));
   }
   RP_CHECK(validate(input));
-  std::optional<Rig> converted;
-  const Rig& rig = inRenderWareAxes(input, converted);
+  // The skeleton in RenderWare axes. The meshes are not copied to be converted: each geometry maps
+  // its vertices as it is built from the input's (convertAxes()'s bits: VertexMap), and a mirror
+  // turns its triangles as convertAxes() does.
+  std::optional<Skeleton> convertedSkeleton;
+  std::optional<VertexMap> map;
+  if (input.provenance.axes != kRenderWareAxes) {
+    Rig bones;
+    bones.skeleton = input.skeleton;
+    bones.provenance.axes = input.provenance.axes;
+    map = convertAxesLeavingVertices(bones, kRenderWareAxes);
+    convertedSkeleton = std::move(bones.skeleton);
+  }
+  const bool mirror = map && glm::determinant(map->p) < 0.0f;
+  const Rig& rig = input;
   const uint32_t libraryId = packLibraryId(version, 0xFFFF);
-  const Skeleton& sk = rig.skeleton;
+  const Skeleton& sk = convertedSkeleton ? *convertedSkeleton : input.skeleton;
 
   // Frames: one per bone, or a single root frame for a rig without bones.
   // Atomics hang on frames: a rig with meshes but no bones gets one root frame; a rig with neither
@@ -120,7 +166,9 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   std::vector<uint32_t> joints = sk.bones.empty() ? std::vector<uint32_t>{} : sk.jointList();
   std::vector<bool> isJoint(sk.bones.size(), false);
   for (uint32_t j : joints) isJoint[j] = true;
-  for (const Mesh& m : rig.meshes) {
+  // Where every bone is a joint already (a skeleton without a joint list), no influence adds one.
+  const bool everyBone = std::find(isJoint.begin(), isJoint.end(), false) == isJoint.end();
+  for (const Mesh& m : everyBone ? std::span<const Mesh>() : std::span<const Mesh>(rig.meshes)) {
     for (const Influence& inf : m.influences) {
       if (!isJoint[inf.bone]) {
         isJoint[inf.bone] = true;
@@ -196,7 +244,6 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   // positions and inverse bind matrices as they are, in the skin's space (§1.9: librw's skinning
   // cancels the atomic's frame, a vertex lands at bone LTM × IBM × v); an unskinned one on its bone,
   // or on the first frame with its positions taken into that frame's space.
-  std::vector<RwGeometry> geometries;
   std::vector<uint32_t> atomicFrames;
   for (size_t mi = 0; mi < rig.meshes.size(); ++mi) {
     const Mesh& mesh = rig.meshes[mi];
@@ -205,13 +252,18 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
                        fmt::format("mesh {} has {} vertices; RW triangles index at most 65535", mi, mesh.positions.size()));
     }
     uint32_t frame = 0;
-    bool toFrameSpace = !sk.bones.empty() && !mesh.skinned();
-    if (mesh.skinned() && hasHierarchy) {
-      frame = hierFrame;
-    } else if (mesh.attachBone >= 0) {
-      frame = static_cast<uint32_t>(mesh.attachBone);
-      toFrameSpace = false;
-    }
+    if (mesh.skinned() && hasHierarchy) frame = hierFrame;
+    else if (mesh.attachBone >= 0) frame = static_cast<uint32_t>(mesh.attachBone);
+    atomicFrames.push_back(frame);
+  }
+  // Each geometry is built from its mesh and written before the next is built, so that one
+  // geometry's arrays are held at a time, beside the rig and the file; the mesh's own arrays are
+  // written as they are where nothing changes them (UVs always, triangles without a mirror).
+  std::vector<glm::vec3, DefaultInitAllocator<glm::vec3>> positions, normals;  // one geometry's mapped vertices at a time
+  const auto writeMeshGeometry = [&](ByteWriter& w, size_t mi) {
+    const Mesh& mesh = rig.meshes[mi];
+    const uint32_t frame = atomicFrames[mi];
+    const bool toFrameSpace = !sk.bones.empty() && !mesh.skinned() && mesh.attachBone < 0;
     const glm::mat4 atomicWorld = toFrameSpace ? world[frame] : glm::mat4(1.0f);
     const bool transform = !isIdentity(atomicWorld);
     const glm::mat4 toAtomic = glm::inverse(atomicWorld);
@@ -226,39 +278,46 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
       }
       geo.skin = makeSkin(mesh, nodeOfBone, inverse);
     }
-    // The mesh is read no further: a converted copy's arrays (the writer's own) move into the geometry.
-    if (converted) {
-      Mesh& own = converted->meshes[mi];
-      geo.positions = std::move(own.positions);
-      geo.normals = std::move(own.normals);
-      geo.uvs = std::move(own.uvs);
-      geo.indices = std::move(own.indices);
-    } else {
-      geo.positions = mesh.positions;
-      geo.normals = mesh.normals;
-      geo.uvs = mesh.uvs;
+    GeometryArrays arrays{mesh.positions, mesh.normals, mesh.uvs, mesh.indices};
+    // In RenderWare axes (the map), then in the atomic's frame (the transform), into arrays of their
+    // own (each element written once: not zeroed first).
+    if (map || transform) {
+      positions.resize(mesh.positions.size());
+      normals.resize(mesh.normals.size());
+      if (map) {
+        mapPoints(*map, mesh.positions.data(), positions.data(), mesh.positions.size());
+        mapDirections(*map, mesh.normals.data(), normals.data(), mesh.normals.size());
+      } else {
+        std::copy(mesh.positions.begin(), mesh.positions.end(), positions.begin());
+        std::copy(mesh.normals.begin(), mesh.normals.end(), normals.begin());
+      }
+      if (transform) {
+        for (glm::vec3& p : positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
+        for (glm::vec3& n : normals) n = glm::normalize(normalToAtomic * n);
+      }
+      arrays.positions = positions;
+      arrays.normals = normals;
+    }
+    if (mirror) {
       geo.indices = mesh.indices;
+      for (size_t i = 0; i + 2 < geo.indices.size(); i += 3) std::swap(geo.indices[i + 1], geo.indices[i + 2]);
+      arrays.indices = geo.indices;
     }
-    if (transform) {
-      for (glm::vec3& p : geo.positions) p = glm::vec3(toAtomic * glm::vec4(p, 1.0f));
-      for (glm::vec3& n : geo.normals) n = glm::normalize(normalToAtomic * n);
-    }
-    geometries.push_back(std::move(geo));
-    atomicFrames.push_back(frame);
-  }
+    writeGeometry(w, geo, arrays, version, libraryId);
+  };
 
   // The geometries' arrays are most of the file: room for them up front, so that the buffer is not
   // copied (and fresh pages touched twice) as it grows.
   ByteWriter w;
   size_t arrays = 0;
-  for (const RwGeometry& g : geometries) {
-    arrays += 12 * (g.positions.size() + g.normals.size()) + 8 * g.uvs.size() + 8 * (g.indices.size() / 3) + 4 * g.indices.size();
-    if (g.skin) arrays += 20 * g.skin->indices.size() + 68 * g.skin->inverseMatrices.size();
+  for (const Mesh& m : rig.meshes) {
+    arrays += 12 * (m.positions.size() + m.normals.size()) + 8 * m.uvs.size() + 8 * (m.indices.size() / 3) + 4 * m.indices.size();
+    if (m.skinned()) arrays += 20 * m.positions.size() + 68 * tree.bones.size();
   }
-  w.reserve(arrays + 256 * (frames.size() + geometries.size()) + 4096);
+  w.reserve(arrays + 256 * (frames.size() + rig.meshes.size()) + 4096);
   const size_t clump = beginChunk(w, kClump, libraryId);
   const size_t st = beginChunk(w, kStruct, libraryId);
-  w.u32(static_cast<uint32_t>(geometries.size()));
+  w.u32(static_cast<uint32_t>(rig.meshes.size()));
   if (version > kClumpLightsCamerasAfter) {
     w.u32(0);  // numLights
     w.u32(0);  // numCameras
@@ -269,12 +328,12 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
   if (geometryList) {
     const size_t gl = beginChunk(w, kGeometryList, libraryId);
     const size_t gst = beginChunk(w, kStruct, libraryId);
-    w.u32(static_cast<uint32_t>(geometries.size()));
+    w.u32(static_cast<uint32_t>(rig.meshes.size()));
     endChunk(w, gst);
-    for (const RwGeometry& g : geometries) writeGeometry(w, g, version, libraryId);
+    for (size_t mi = 0; mi < rig.meshes.size(); ++mi) writeMeshGeometry(w, mi);
     endChunk(w, gl);
   }
-  for (size_t a = 0; a < geometries.size(); ++a) {
+  for (size_t a = 0; a < rig.meshes.size(); ++a) {
     const size_t at = beginChunk(w, kAtomic, libraryId);
     const size_t ast = beginChunk(w, kStruct, libraryId);
     w.u32(atomicFrames[a]);
@@ -282,7 +341,7 @@ Result<std::vector<uint8_t>> writeDff(const Rig& input, const DffWriteOptions& o
     w.u32(kAtomicFlags);
     if (geometryList) w.u32(0);
     endChunk(w, ast);
-    if (!geometryList) writeGeometry(w, geometries[a], version, libraryId);
+    if (!geometryList) writeMeshGeometry(w, a);
     endChunk(w, beginChunk(w, kExtension, libraryId));
     endChunk(w, at);
   }

@@ -6,6 +6,11 @@
 #include <span>
 #include <string>
 
+#include "platform/simd.hpp"
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#endif
+
 #include <fmt/format.h>
 
 #include "formats/renderware/geometry_binmesh.hpp"
@@ -246,48 +251,73 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
   return geo;
 }
 
-glm::vec4 boundingSphere(const std::vector<glm::vec3>& p) {
+glm::vec4 boundingSphere(std::span<const glm::vec3> p) {
   if (p.empty()) return glm::vec4(0.0f);
   glm::vec3 lo = p[0], hi = p[0];
-  for (const glm::vec3& v : p) {
-    lo = glm::min(lo, v);
-    hi = glm::max(hi, v);
+  size_t i = 0;
+#if RIGPORT_SSE2_LANES
+  // glm::min(lo, v) is (v < lo) ? v : lo and glm::max(hi, v) (hi < v) ? v : hi, lane by lane: what
+  // _mm_min_ps(v, lo) and _mm_max_ps(v, hi) give (NaN included), in lanes x, y, z (and one unused).
+  if (p.size() > 1) {
+    __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
+    for (; i + 1 < p.size(); ++i) {  // a load of 16 bytes from each but the last, which has no 4 after it
+      const __m128 v = _mm_loadu_ps(&p[i].x);
+      l = _mm_min_ps(v, l);
+      h = _mm_max_ps(v, h);
+    }
+    alignas(16) float out[2][4];
+    _mm_store_ps(out[0], l);
+    _mm_store_ps(out[1], h);
+    lo = glm::vec3(out[0][0], out[0][1], out[0][2]);
+    hi = glm::vec3(out[1][0], out[1][1], out[1][2]);
+  }
+#endif
+  for (; i < p.size(); ++i) {
+    lo = glm::min(lo, p[i]);
+    hi = glm::max(hi, p[i]);
   }
   const glm::vec3 c = (lo + hi) * 0.5f;
   return glm::vec4(c, glm::length(hi - c));
 }
 
 void writeGeometry(ByteWriter& w, const RwGeometry& geo, uint32_t version, uint32_t libraryId) {
+  writeGeometry(w, geo, GeometryArrays{geo.positions, geo.normals, geo.uvs, geo.indices}, version, libraryId);
+}
+
+void writeGeometry(ByteWriter& w, const RwGeometry& geo, const GeometryArrays& arrays, uint32_t version, uint32_t libraryId) {
   const size_t at = beginChunk(w, kGeometry, libraryId);
   const size_t st = beginChunk(w, kStruct, libraryId);
-  const bool hasUvs = !geo.uvs.empty();
-  const bool hasNormals = !geo.normals.empty();
+  const bool hasUvs = !arrays.uvs.empty();
+  const bool hasNormals = !arrays.normals.empty();
   const uint32_t flags = kGeoPositions | kGeoLight | (hasNormals ? kGeoNormals : 0u) |
                          (hasUvs ? (kGeoTextured | (1u << 16)) : 0u);
   w.u32(flags);
-  w.s32(static_cast<int32_t>(geo.indices.size() / 3));
-  w.s32(static_cast<int32_t>(geo.positions.size()));
+  w.s32(static_cast<int32_t>(arrays.indices.size() / 3));
+  w.s32(static_cast<int32_t>(arrays.positions.size()));
   w.s32(1);
   if (version < kSurfacePropsBefore) {
     for (int i = 0; i < 3; ++i) w.f32(1.0f);
   }
-  w.records<float>(geo.uvs);
-  std::vector<std::array<uint16_t, 4>> triangles(geo.indices.size() / 3);  // §1.2: v1, v0, matId, v2
+  w.records<float>(arrays.uvs);
+  std::vector<std::array<uint16_t, 4>> triangles(arrays.indices.size() / 3);  // §1.2: v1, v0, matId, v2
+  const uint32_t* indices = arrays.indices.data();
+  const uint16_t* materials = geo.triangleMaterials.data();
+  const size_t materialCount = geo.triangleMaterials.size();
   for (size_t t = 0; t < triangles.size(); ++t) {
-    triangles[t] = {static_cast<uint16_t>(geo.indices[3 * t + 1]), static_cast<uint16_t>(geo.indices[3 * t]),
-                    t < geo.triangleMaterials.size() ? geo.triangleMaterials[t] : uint16_t{0}, static_cast<uint16_t>(geo.indices[3 * t + 2])};
+    triangles[t] = {static_cast<uint16_t>(indices[3 * t + 1]), static_cast<uint16_t>(indices[3 * t]),
+                    t < materialCount ? materials[t] : uint16_t{0}, static_cast<uint16_t>(indices[3 * t + 2])};
   }
   w.records<uint16_t>(triangles);
-  const glm::vec4 sphere = boundingSphere(geo.positions);
+  const glm::vec4 sphere = boundingSphere(arrays.positions);
   for (int k = 0; k < 4; ++k) w.f32(sphere[k]);
   w.u32(1);
   w.u32(hasNormals ? 1 : 0);
-  w.records<float>(geo.positions);
-  w.records<float>(geo.normals);
+  w.records<float>(arrays.positions);
+  w.records<float>(arrays.normals);
   endChunk(w, st);
   writeMaterialList(w, geo.materials, version, libraryId);
   const size_t ext = beginChunk(w, kExtension, libraryId);
-  writeBinMesh(w, geo.indices, geo.triangleMaterials, libraryId);
+  writeBinMesh(w, arrays.indices, geo.triangleMaterials, libraryId);
   if (geo.skin) writeSkinPlg(w, *geo.skin, version, libraryId);
   endChunk(w, ext);
   endChunk(w, at);

@@ -39,7 +39,7 @@ Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out, std::vector<uint16
   return Ok{};
 }
 
-void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, const std::vector<uint16_t>& triangleMaterials,
+void writeBinMesh(ByteWriter& w, std::span<const uint32_t> indices, const std::vector<uint16_t>& triangleMaterials,
                   uint32_t libraryId) {
   const size_t triangles = indices.size() / 3;
   auto materialOf = [&](size_t t) { return t < triangleMaterials.size() ? triangleMaterials[t] : uint16_t{0}; };

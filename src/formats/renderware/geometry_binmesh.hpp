@@ -41,7 +41,7 @@ Status readBinMesh(ByteReader& r, std::vector<uint32_t>& out, std::vector<uint16
 
 // Writes a triangle-list Bin Mesh with u32 indices, as librw does for generic geometry: one mesh
 // per material in `triangleMaterials` (per triangle; missing entries are material 0).
-void writeBinMesh(ByteWriter& w, const std::vector<uint32_t>& indices, const std::vector<uint16_t>& triangleMaterials,
+void writeBinMesh(ByteWriter& w, std::span<const uint32_t> indices, const std::vector<uint16_t>& triangleMaterials,
                   uint32_t libraryId);
 
 }  // namespace rigport::renderware

@@ -1,0 +1,118 @@
+// Vertices in SSE2 lanes, four at a time: three vectors of 4 floats hold four glm::vec3 (x0 y0 z0 x1,
+// y1 z1 x2 y2, z2 x3 y3 z3), split into a vector of each component and joined back; VertexMap
+// (core/axes.hpp) in those lanes, each lane the same float operations as glm's. Shared by the axis
+// change (core/axes.cpp) and the glTF exporter's vertex passes.
+#pragma once
+
+#include "core/axes.hpp"
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#include <xmmintrin.h>
+
+namespace rigport::lanes {
+
+// Four vertices are three vectors: a = x0 y0 z0 x1, b = y1 z1 x2 y2, c = z2 x3 y3 z3.
+inline void splitXyz(__m128 a, __m128 b, __m128 c, __m128& x, __m128& y, __m128& z) {
+  const __m128 bc = _mm_shuffle_ps(b, c, _MM_SHUFFLE(1, 0, 3, 2));  // b2 b3 c0 c1
+  x = _mm_shuffle_ps(a, bc, _MM_SHUFFLE(3, 0, 3, 0));
+  const __m128 ab1 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(0, 0, 1, 1));  // a1 a1 b0 b0
+  const __m128 bc1 = _mm_shuffle_ps(b, c, _MM_SHUFFLE(2, 2, 3, 3));  // b3 b3 c2 c2
+  y = _mm_shuffle_ps(ab1, bc1, _MM_SHUFFLE(2, 0, 2, 0));
+  const __m128 ab2 = _mm_shuffle_ps(a, b, _MM_SHUFFLE(1, 1, 2, 2));  // a2 a2 b1 b1
+  z = _mm_shuffle_ps(ab2, c, _MM_SHUFFLE(3, 0, 2, 0));
+}
+
+// splitXyz() undone: abc[0..2] are a, b and c.
+inline void joinXyz(__m128 x, __m128 y, __m128 z, __m128* abc) {
+  const __m128 xyLow = _mm_unpacklo_ps(x, y);   // x0 y0 x1 y1
+  const __m128 xyHigh = _mm_unpackhi_ps(x, y);  // x2 y2 x3 y3
+  const __m128 zxLow = _mm_unpacklo_ps(z, x);   // z0 x0 z1 x1
+  const __m128 zxHigh = _mm_unpackhi_ps(z, x);  // z2 x2 z3 x3
+  const __m128 yzLow = _mm_unpacklo_ps(y, z);   // y0 z0 y1 z1
+  const __m128 yzHigh = _mm_unpackhi_ps(y, z);  // y2 z2 y3 z3
+  abc[0] = _mm_shuffle_ps(xyLow, zxLow, _MM_SHUFFLE(3, 0, 1, 0));
+  abc[1] = _mm_shuffle_ps(yzLow, xyHigh, _MM_SHUFFLE(1, 0, 3, 2));
+  abc[2] = _mm_shuffle_ps(zxHigh, yzHigh, _MM_SHUFFLE(3, 2, 3, 0));
+}
+
+// VertexMap in lanes: component r of P·v is (p[0][r]·x + p[1][r]·y) + p[2][r]·z, glm's order for
+// mat3 * vec3, and a point's is then multiplied by s.
+struct MapLanes {
+  explicit MapLanes(const VertexMap& map) : s(_mm_set1_ps(map.s)) {
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) p[c][r] = _mm_set1_ps(map.p[c][r]);
+  }
+  void direction(__m128& x, __m128& y, __m128& z) const {
+    __m128 out[3];
+    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(p[0][r], x), _mm_mul_ps(p[1][r], y)), _mm_mul_ps(p[2][r], z));
+    x = out[0];
+    y = out[1];
+    z = out[2];
+  }
+  void point(__m128& x, __m128& y, __m128& z) const {
+    direction(x, y, z);
+    x = _mm_mul_ps(s, x);
+    y = _mm_mul_ps(s, y);
+    z = _mm_mul_ps(s, z);
+  }
+  __m128 p[3][3];
+  __m128 s;
+};
+
+// An affine mat4 in lanes, for points (w = 1): component r of m·(x, y, z, 1) is
+// (m[0][r]·x + m[1][r]·y) + (m[2][r]·z + m[3][r]·1), glm's order for mat4 * vec4.
+struct AffineLanes {
+  explicit AffineLanes(const glm::mat4& m) {
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 3; ++r) a[c][r] = _mm_set1_ps(m[c][r]);
+  }
+  void point(__m128& x, __m128& y, __m128& z) const {
+    const __m128 one = _mm_set1_ps(1.0f);
+    __m128 out[3];
+    for (int r = 0; r < 3; ++r) {
+      out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[0][r], x), _mm_mul_ps(a[1][r], y)), _mm_add_ps(_mm_mul_ps(a[2][r], z), _mm_mul_ps(a[3][r], one)));
+    }
+    x = out[0];
+    y = out[1];
+    z = out[2];
+  }
+  __m128 a[4][3];
+};
+
+// A mat3 in lanes: component r of m·(x, y, z) is (m[0][r]·x + m[1][r]·y) + m[2][r]·z, glm's order
+// for mat3 * vec3.
+struct LinearLanes {
+  explicit LinearLanes(const glm::mat3& m) {
+    for (int c = 0; c < 3; ++c)
+      for (int r = 0; r < 3; ++r) a[c][r] = _mm_set1_ps(m[c][r]);
+  }
+  void apply(__m128& x, __m128& y, __m128& z) const {
+    __m128 out[3];
+    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[0][r], x), _mm_mul_ps(a[1][r], y)), _mm_mul_ps(a[2][r], z));
+    x = out[0];
+    y = out[1];
+    z = out[2];
+  }
+  __m128 a[3][3];
+};
+
+// `f(x, y, z)` over the vertices at `v` four at a time (x, y, z the lanes of four vertices, changed
+// in place), written back; returns how many were done (a multiple of four), the rest left to the caller.
+template <class F>
+size_t inLanes(glm::vec3* v, size_t n, F&& f) {
+  float* p = &v[0].x;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    __m128 x, y, z, q[3];
+    splitXyz(_mm_loadu_ps(p + 3 * i), _mm_loadu_ps(p + 3 * i + 4), _mm_loadu_ps(p + 3 * i + 8), x, y, z);
+    f(x, y, z);
+    joinXyz(x, y, z, q);
+    for (int k = 0; k < 3; ++k) _mm_storeu_ps(p + 3 * i + 4 * k, q[k]);
+  }
+  return i;
+}
+
+}  // namespace rigport::lanes
+#endif
