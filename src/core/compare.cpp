@@ -13,11 +13,7 @@
 #include "core/error.hpp"
 #include "core/pose.hpp"
 #include "core/track_space.hpp"
-#include "platform/simd.hpp"
-
-#if RIGPORT_SSE2_LANES
-#include <emmintrin.h>
-#endif
+#include "core/vertex_lanes.hpp"
 
 namespace rigport {
 namespace {
@@ -166,24 +162,7 @@ struct RestBox {
   // add() of each, in order, the box kept in registers meanwhile.
   void add(const glm::vec3* p, size_t n) {
 #if RIGPORT_SSE2_LANES
-    // In SSE2 lanes, x, y, z and an unused 0: glm::min(l, v) is (v < l) ? v : l, which _mm_min_ps(v, l)
-    // is lane by lane (and glm::max(h, v) _mm_max_ps(v, h)); a vertex with a component of all-ones
-    // exponent (not finite) is skipped, as std::isfinite skips it.
-    __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
-    const __m128i exponent = _mm_set1_epi32(0x7F800000);
-    for (size_t i = 0; i < n; ++i) {
-      // 16 bytes from each vertex but the last (lane 3 the next one's x, looked at by nobody).
-      const __m128 v = i + 1 < n ? _mm_loadu_ps(&p[i].x) : _mm_setr_ps(p[i].x, p[i].y, p[i].z, 0.0f);
-      const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent);
-      if ((_mm_movemask_epi8(allOnes) & 0x0FFF) != 0) continue;
-      l = _mm_min_ps(v, l);
-      h = _mm_max_ps(v, h);
-    }
-    alignas(16) float out[2][4];
-    _mm_store_ps(out[0], l);
-    _mm_store_ps(out[1], h);
-    lo = glm::vec3(out[0][0], out[0][1], out[0][2]);
-    hi = glm::vec3(out[1][0], out[1][1], out[1][2]);
+    lanes::growBox<true>(p, n, lo, hi);
 #else
     glm::vec3 l = lo, h = hi;
     for (size_t i = 0; i < n; ++i) {

@@ -1,7 +1,8 @@
 // Vertices in SSE2 lanes, four at a time: three vectors of 4 floats hold four glm::vec3 (x0 y0 z0 x1,
 // y1 z1 x2 y2, z2 x3 y3 z3), split into a vector of each component and joined back; VertexMap
 // (core/axes.hpp) in those lanes, each lane the same float operations as glm's. Shared by the axis
-// change (core/axes.cpp) and the glTF exporter's vertex passes.
+// change (core/axes.cpp) and the glTF exporter's vertex passes; growBox() by the rest box of
+// `compare` (core/compare.cpp) and the DFF's bounding spheres (formats/renderware/geometry.cpp).
 #pragma once
 
 #include "core/axes.hpp"
@@ -112,6 +113,31 @@ size_t inLanes(glm::vec3* v, size_t n, F&& f) {
     for (int k = 0; k < 3; ++k) _mm_storeu_ps(p + 3 * i + 4 * k, q[k]);
   }
   return i;
+}
+
+// The box [lo, hi] grown by p[0..n) in vertex order as glm's min and max grow it: glm::min(lo, v) is
+// (v < lo) ? v : lo, which _mm_min_ps(v, lo) is lane by lane (glm::max(hi, v) _mm_max_ps(v, hi)),
+// NaN included, in lanes x, y, z and one unused. With kSkipNonFinite a vertex with a component of
+// all-ones exponent (not finite) is left out, as std::isfinite leaves it. 16 bytes are loaded from
+// each vertex but the last (lane 3 the next one's x, looked at by nobody).
+template <bool kSkipNonFinite>
+void growBox(const glm::vec3* p, size_t n, glm::vec3& lo, glm::vec3& hi) {
+  __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
+  const __m128i exponent = _mm_set1_epi32(0x7F800000);
+  for (size_t i = 0; i < n; ++i) {
+    const __m128 v = i + 1 < n ? _mm_loadu_ps(&p[i].x) : _mm_setr_ps(p[i].x, p[i].y, p[i].z, 0.0f);
+    if constexpr (kSkipNonFinite) {
+      const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent);
+      if ((_mm_movemask_epi8(allOnes) & 0x0FFF) != 0) continue;
+    }
+    l = _mm_min_ps(v, l);
+    h = _mm_max_ps(v, h);
+  }
+  alignas(16) float out[2][4];
+  _mm_store_ps(out[0], l);
+  _mm_store_ps(out[1], h);
+  lo = glm::vec3(out[0][0], out[0][1], out[0][2]);
+  hi = glm::vec3(out[1][0], out[1][1], out[1][2]);
 }
 
 }  // namespace rigport::lanes

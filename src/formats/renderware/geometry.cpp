@@ -6,13 +6,10 @@
 #include <span>
 #include <string>
 
-#include "platform/simd.hpp"
-#if RIGPORT_SSE2_LANES
-#include <emmintrin.h>
-#endif
 
 #include <fmt/format.h>
 
+#include "core/vertex_lanes.hpp"
 #include "formats/renderware/geometry_binmesh.hpp"
 #include "formats/renderware/material_list.hpp"
 #include "formats/renderware/native/native_reader.hpp"
@@ -254,28 +251,14 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
 glm::vec4 boundingSphere(std::span<const glm::vec3> p) {
   if (p.empty()) return glm::vec4(0.0f);
   glm::vec3 lo = p[0], hi = p[0];
-  size_t i = 0;
 #if RIGPORT_SSE2_LANES
-  // glm::min(lo, v) is (v < lo) ? v : lo and glm::max(hi, v) (hi < v) ? v : hi, lane by lane: what
-  // _mm_min_ps(v, lo) and _mm_max_ps(v, hi) give (NaN included), in lanes x, y, z (and one unused).
-  if (p.size() > 1) {
-    __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
-    for (; i + 1 < p.size(); ++i) {  // a load of 16 bytes from each but the last, which has no 4 after it
-      const __m128 v = _mm_loadu_ps(&p[i].x);
-      l = _mm_min_ps(v, l);
-      h = _mm_max_ps(v, h);
-    }
-    alignas(16) float out[2][4];
-    _mm_store_ps(out[0], l);
-    _mm_store_ps(out[1], h);
-    lo = glm::vec3(out[0][0], out[0][1], out[0][2]);
-    hi = glm::vec3(out[1][0], out[1][1], out[1][2]);
+  lanes::growBox<false>(p.data(), p.size(), lo, hi);  // the loop below, bit for bit
+#else
+  for (const glm::vec3& v : p) {
+    lo = glm::min(lo, v);
+    hi = glm::max(hi, v);
   }
 #endif
-  for (; i < p.size(); ++i) {
-    lo = glm::min(lo, p[i]);
-    hi = glm::max(hi, p[i]);
-  }
   const glm::vec3 c = (lo + hi) * 0.5f;
   return glm::vec4(c, glm::length(hi - c));
 }
