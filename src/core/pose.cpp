@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/key_sample.hpp"
+#include "core/vertex_lanes.hpp"
 #include "platform/simd.hpp"
 
 #if RIGPORT_SSE2_LANES
@@ -108,9 +109,7 @@ inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const
   __m128d sumXy = _mm_setzero_pd(), sumZ = _mm_setzero_pd();
   for (const Influence* inf = first; inf != last; ++inf) {
     if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
-    const glm::mat4& m = skin[inf->bone];
-    const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
-    const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+    const __m128 r = lanes::timesPoint(skin[inf->bone], px, py, pz, pw);
     const __m128d w = _mm_set1_pd(static_cast<double>(inf->weight));
     sumXy = _mm_add_pd(sumXy, _mm_mul_pd(w, _mm_cvtps_pd(r)));
     sumZ = _mm_add_sd(sumZ, _mm_mul_sd(w, _mm_cvtps_pd(_mm_movehl_ps(r, r))));
@@ -145,9 +144,7 @@ RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const u
     double weight = 0.0;
     for (const Influence *inf = influences + offsets[i], *last = influences + offsets[i + 1]; inf != last; ++inf) {
       if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
-      const glm::mat4& m = skin[inf->bone];
-      const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
-      const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+      const __m128 r = lanes::timesPoint(skin[inf->bone], px, py, pz, pw);
       sum = _mm256_add_pd(sum, _mm256_mul_pd(_mm256_set1_pd(static_cast<double>(inf->weight)), _mm256_cvtps_pd(r)));
       weight += inf->weight;
     }

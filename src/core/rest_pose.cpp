@@ -7,6 +7,7 @@
 
 #include "core/key_sample.hpp"
 #include "core/track_space.hpp"
+#include "core/vertex_lanes.hpp"
 #include "platform/simd.hpp"
 
 #if RIGPORT_SSE2_LANES
@@ -67,7 +68,6 @@ glm::vec3 posedVertex(const Mesh& mesh, size_t v, const std::vector<glm::mat4>& 
   const size_t influenceCount = mesh.influences.size();
   const uint32_t* offsets = mesh.influenceOffsets.data();
   __m128 lo = _mm_setr_ps(bounds.lo.x, bounds.lo.y, bounds.lo.z, 0.0f), hi = _mm_setr_ps(bounds.hi.x, bounds.hi.y, bounds.hi.z, 0.0f);
-  const __m128i exponent = _mm_set1_epi32(0x7F800000);
   bool grown = false;
   for (size_t v = 0; v < mesh.vertexCount(); ++v) {
     const glm::vec3& position = mesh.positions[v];
@@ -78,15 +78,12 @@ glm::vec3 posedVertex(const Mesh& mesh, size_t v, const std::vector<glm::mat4>& 
     for (size_t i = offsets[v]; i < end; ++i) {
       const Influence& inf = influences[i];
       if (inf.bone >= bones) continue;
-      const glm::mat4& m = skins[inf.bone];
-      const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
-      const __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, px), _mm_mul_ps(c1, py)), _mm_add_ps(_mm_mul_ps(c2, pz), _mm_mul_ps(c3, pw)));
+      const __m128 r = lanes::timesPoint(skins[inf.bone], px, py, pz, pw);
       sum = _mm_add_ps(sum, _mm_mul_ps(_mm_set1_ps(inf.weight), r));
       weights += inf.weight;
     }
     const __m128 p = weights > 0.0f ? _mm_div_ps(sum, _mm_set1_ps(weights)) : _mm_setr_ps(position.x, position.y, position.z, 0.0f);
-    const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(p), exponent), exponent);
-    if ((_mm_movemask_epi8(allOnes) & 0x0FFF) != 0) continue;
+    if (lanes::anyXyzNotFinite(p)) continue;
     lo = _mm_min_ps(p, lo);
     hi = _mm_max_ps(p, hi);
     grown = true;

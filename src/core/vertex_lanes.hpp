@@ -38,27 +38,34 @@ inline void joinXyz(__m128 x, __m128 y, __m128 z, __m128* abc) {
   abc[2] = _mm_shuffle_ps(zxHigh, yzHigh, _MM_SHUFFLE(3, 2, 3, 0));
 }
 
-// VertexMap in lanes: component r of P·v is (p[0][r]·x + p[1][r]·y) + p[2][r]·z, glm's order for
-// mat3 * vec3, and a point's is then multiplied by s.
-struct MapLanes {
-  explicit MapLanes(const VertexMap& map) : s(_mm_set1_ps(map.s)) {
+// A mat3 in lanes: component r of m·(x, y, z) is (m[0][r]·x + m[1][r]·y) + m[2][r]·z, glm's order
+// for mat3 * vec3.
+struct LinearLanes {
+  explicit LinearLanes(const glm::mat3& m) {
     for (int c = 0; c < 3; ++c)
-      for (int r = 0; r < 3; ++r) p[c][r] = _mm_set1_ps(map.p[c][r]);
+      for (int r = 0; r < 3; ++r) a[c][r] = _mm_set1_ps(m[c][r]);
   }
-  void direction(__m128& x, __m128& y, __m128& z) const {
+  void apply(__m128& x, __m128& y, __m128& z) const {
     __m128 out[3];
-    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(p[0][r], x), _mm_mul_ps(p[1][r], y)), _mm_mul_ps(p[2][r], z));
+    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[0][r], x), _mm_mul_ps(a[1][r], y)), _mm_mul_ps(a[2][r], z));
     x = out[0];
     y = out[1];
     z = out[2];
   }
+  __m128 a[3][3];
+};
+
+// VertexMap in lanes: P·v as LinearLanes, and a point's then multiplied by s.
+struct MapLanes {
+  explicit MapLanes(const VertexMap& map) : p(map.p), s(_mm_set1_ps(map.s)) {}
+  void direction(__m128& x, __m128& y, __m128& z) const { p.apply(x, y, z); }
   void point(__m128& x, __m128& y, __m128& z) const {
     direction(x, y, z);
     x = _mm_mul_ps(s, x);
     y = _mm_mul_ps(s, y);
     z = _mm_mul_ps(s, z);
   }
-  __m128 p[3][3];
+  LinearLanes p;
   __m128 s;
 };
 
@@ -82,22 +89,19 @@ struct AffineLanes {
   __m128 a[4][3];
 };
 
-// A mat3 in lanes: component r of m·(x, y, z) is (m[0][r]·x + m[1][r]·y) + m[2][r]·z, glm's order
-// for mat3 * vec3.
-struct LinearLanes {
-  explicit LinearLanes(const glm::mat3& m) {
-    for (int c = 0; c < 3; ++c)
-      for (int r = 0; r < 3; ++r) a[c][r] = _mm_set1_ps(m[c][r]);
-  }
-  void apply(__m128& x, __m128& y, __m128& z) const {
-    __m128 out[3];
-    for (int r = 0; r < 3; ++r) out[r] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(a[0][r], x), _mm_mul_ps(a[1][r], y)), _mm_mul_ps(a[2][r], z));
-    x = out[0];
-    y = out[1];
-    z = out[2];
-  }
-  __m128 a[3][3];
-};
+// m · (x, y, z, w) for one point, x, y, z and w each broadcast over the 4 lanes: the columns of m
+// are lanes of 4 floats, summed (c0·x + c1·y) + (c2·z + c3·w), glm's order for mat4 * vec4.
+inline __m128 timesPoint(const glm::mat4& m, __m128 x, __m128 y, __m128 z, __m128 w) {
+  const __m128 c0 = _mm_loadu_ps(&m[0][0]), c1 = _mm_loadu_ps(&m[1][0]), c2 = _mm_loadu_ps(&m[2][0]), c3 = _mm_loadu_ps(&m[3][0]);
+  return _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, x), _mm_mul_ps(c1, y)), _mm_add_ps(_mm_mul_ps(c2, z), _mm_mul_ps(c3, w)));
+}
+
+// Whether lane x, y or z of `v` is not finite (all-ones exponent bits), as std::isfinite judges.
+inline bool anyXyzNotFinite(__m128 v) {
+  const __m128i exponent = _mm_set1_epi32(0x7F800000);
+  const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent);
+  return (_mm_movemask_epi8(allOnes) & 0x0FFF) != 0;
+}
 
 // `f(x, y, z)` over the vertices at `v` four at a time (x, y, z the lanes of four vertices, changed
 // in place), written back; returns how many were done (a multiple of four), the rest left to the caller.
@@ -123,13 +127,9 @@ size_t inLanes(glm::vec3* v, size_t n, F&& f) {
 template <bool kSkipNonFinite>
 void growBox(const glm::vec3* p, size_t n, glm::vec3& lo, glm::vec3& hi) {
   __m128 l = _mm_setr_ps(lo.x, lo.y, lo.z, 0.0f), h = _mm_setr_ps(hi.x, hi.y, hi.z, 0.0f);
-  const __m128i exponent = _mm_set1_epi32(0x7F800000);
   for (size_t i = 0; i < n; ++i) {
     const __m128 v = i + 1 < n ? _mm_loadu_ps(&p[i].x) : _mm_setr_ps(p[i].x, p[i].y, p[i].z, 0.0f);
-    if constexpr (kSkipNonFinite) {
-      const __m128i allOnes = _mm_cmpeq_epi32(_mm_and_si128(_mm_castps_si128(v), exponent), exponent);
-      if ((_mm_movemask_epi8(allOnes) & 0x0FFF) != 0) continue;
-    }
+    if (kSkipNonFinite && anyXyzNotFinite(v)) continue;
     l = _mm_min_ps(v, l);
     h = _mm_max_ps(v, h);
   }
