@@ -682,7 +682,8 @@ int runConvert(ConvertSettings& s) {
   progress.clear();
   const size_t total = plans.size() + walked.unreadable.size();
   const size_t failed = inputFailures + outputFailures;
-  if (total > 1 || failed > 0 || skipped > 0 || finished < total) {
+  // -q keeps a script's stderr empty when every file went well; what failed or was cut short still shows.
+  if ((total > 1 && !s.quiet) || failed > 0 || skipped > 0 || finished < total) {
     message("rigport: converted {} of {} file{}{}{}{}\n", converted, total, total == 1 ? "" : "s",
                failed > 0 ? fmt::format(", {} failed", failed) : "", skipped > 0 ? fmt::format(", {} skipped (output exists)", skipped) : "",
                finished < total ? fmt::format(", {} not started: interrupted", total - finished) : "");
@@ -721,7 +722,7 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   addInputOptions(*cmd, s->inputs);
   addStanceOptions(*cmd, s->stance, true);
-  cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
+  cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts, nor the summary of a batch in which every file was converted");
   cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("-v,--verbose", s->verbose, "List each file written and the bind coverage of each input");
