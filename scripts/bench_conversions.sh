@@ -66,4 +66,6 @@ row "GTA IFP, 1,000 clips (27.2 MB)" "$o/ifp.glb" "$d/package.ifp" -- convert "$
 row "textured DFF + TXD (0.43 + 2.88 MB) -> GLB with PNGs" "$o/textured.glb" "$d/textured.dff" -- convert "$d/textured.dff" -o "$o/textured.glb" --overwrite -q
 "$rigport" convert "$d/batch" -o "$o/batch" -j 1 --overwrite -q
 echo "| 1,000 DFFs of 347 KB, \`convert DIR -j 1\`, against \`cat\` of them | \`convert \$d/batch -o \$d/out/batch -j 1 --overwrite -q\` | $(bytes "$o/batch") | $(ratio "sh -c 'cat $d/batch/*.dff >/dev/null'" -- "$rigport" convert "$d/batch" -o "$o/batch" -j 1 --overwrite -q) | $(peak "$rigport" convert "$d/batch" -o "$o/batch" -j 1 --overwrite -q) |"
+size=$(bytes "$o/batch")
+echo "| the same against a 1,000-file floor (\`process_floor \$d/demo/demo_character.dff OUT $size 1000\`: one input mapped, the outputs' bytes written as 1,000 files) | | | $(ratio "build/bench/process_floor $d/demo/demo_character.dff $o/floors $size 1000" -- "$rigport" convert "$d/batch" -o "$o/batch" -j 1 --overwrite -q) | |"
 rm -rf "$d"
