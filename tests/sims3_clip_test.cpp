@@ -148,6 +148,88 @@ TEST(Sims3Keys, QuaternionLanesMatchTheScalarRule) {
   }
 }
 
+// The 10-bit translation channel (F3 high precision) is decoded three components at a time in SSE2
+// lanes where the build has them: every key bit for bit R5's rule, (sign ? -n : n) * scale + offset
+// with n = ((w >> 10c) & 0x3FF) / 1023, whatever the flag bits (bit 3 too), the top bits, scale and
+// offset; the fourth value is left as it was.
+TEST(Sims3Keys, TranslationLanesMatchTheScalarRule) {
+  std::mt19937 random(98);
+  for (const float scale : {1.0f, 2.0f, -0.37f, 1e-20f, 3e38f}) {
+    for (const float offset : {0.0f, -1.0f, 0.123f, -0.0f}) {
+      ClipCurve curve;
+      curve.channelType = clip::kF3HighPrecisionNormalized;
+      curve.scale = scale;
+      curve.offset = offset;
+      curve.stride = 8;
+      curve.frameCount = 300;
+      curve.keyBytes.resize(curve.frameCount * curve.stride);
+      for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+      std::vector<ClipKey> keys(curve.frameCount);
+      for (ClipKey& k : keys) k.v[3] = 7.0f;
+      dequantiseCurve(curve, {}, keys);
+      ASSERT_EQ(keys.size(), curve.frameCount);
+      for (size_t k = 0; k < keys.size(); ++k) {
+        const uint8_t* p = curve.keyBytes.data() + k * curve.stride;
+        const uint16_t flags = static_cast<uint16_t>(p[2] | p[3] << 8);
+        const uint32_t w = static_cast<uint32_t>(p[4] | p[5] << 8 | p[6] << 16) | static_cast<uint32_t>(p[7]) << 24;
+        for (unsigned c = 0; c < 3; ++c) {
+          const float n = static_cast<float>((w >> (10 * c)) & 0x3FFu) / clip::kMax10;
+          const float want = ((flags >> c) & 1u ? -n : n) * scale + offset;
+          EXPECT_EQ(std::memcmp(&keys[k].v[c], &want, sizeof want), 0)
+              << "scale " << scale << " offset " << offset << " key " << k << " component " << c << ": " << keys[k].v[c] << " against " << want;
+        }
+        EXPECT_EQ(keys[k].v[3], 7.0f) << k;
+      }
+    }
+  }
+}
+
+// A rotation key is renormalised in one SSE2 register where the build has them: every key bit for
+// bit R4's rule, glm::quat(w, x, y, z) / glm::length, and the identity (counted in the warning)
+// where the length is not above 1e-6 or not finite: lengths that overflow (scale 3e38), underflow
+// (1e-20), are NaN, or are exactly 0 (offset 0, codes 0).
+TEST(Sims3Keys, RotationRenormalisationLanesMatchTheScalarRule) {
+  std::mt19937 random(97);
+  for (const float scale : {1.0f, -0.37f, 1e-20f, 3e38f, std::nanf("")}) {
+    ClipFile file;
+    ClipCurve curve;
+    curve.channelType = clip::kF4SuperHighPrecisionQuaternion;
+    curve.trackKey = 0x1234;
+    curve.scale = scale;
+    curve.offset = 0.0f;
+    curve.stride = 12;
+    curve.frameCount = 400;
+    curve.keyBytes.resize(curve.frameCount * curve.stride);
+    for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+    for (size_t k = 0; k < 40; ++k) std::fill_n(curve.keyBytes.data() + k * curve.stride + 4, 8, uint8_t{0});  // zero length
+    file.curves.push_back(curve);
+    std::vector<ClipKey> keys;
+    dequantiseCurve(curve, {}, keys);
+    Provenance warn;
+    const Animation anim = clipToAnimation(file, warn);
+    ASSERT_EQ(anim.tracks.size(), 1u);
+    const std::vector<glm::quat>& got = anim.tracks[0].rotation.values;
+    ASSERT_EQ(got.size(), keys.size());
+    size_t identities = 0;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      glm::quat want(keys[k].v[3], keys[k].v[0], keys[k].v[1], keys[k].v[2]);
+      const float len = glm::length(want);
+      if (!(len > 1e-6f) || !std::isfinite(len)) {
+        want = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+        ++identities;
+      } else {
+        want /= len;
+      }
+      EXPECT_EQ(std::memcmp(&got[k], &want, sizeof want), 0) << "scale " << scale << " key " << k;
+    }
+    EXPECT_GE(identities, 40u) << scale;
+    const bool warned = std::any_of(warn.warnings.begin(), warn.warnings.end(), [&](const Warning& w) {
+      return w.code == "zero-rotation" && w.message.starts_with(std::to_string(identities) + " rotation keys");
+    });
+    EXPECT_TRUE(warned) << scale;
+  }
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }
