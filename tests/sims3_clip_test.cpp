@@ -230,6 +230,44 @@ TEST(Sims3Keys, RotationRenormalisationLanesMatchTheScalarRule) {
   }
 }
 
+// dequantiseCurve counts, as it reads the keys, what clipToAnimation warns about: keys not after the
+// key before them in the same curve (the next curve's first key starts afresh), keys that set flag
+// bits 4-15, and palette indices past the palette.
+TEST(Sims3Keys, KeyOrderFlagsAndPaletteIndicesAreCountedPerCurve) {
+  auto key = [](std::vector<uint8_t>& bytes, uint16_t frame, uint16_t flags, std::array<uint16_t, 4> payload, size_t words) {
+    for (const uint16_t v : {frame, flags}) bytes.insert(bytes.end(), {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8)});
+    for (size_t i = 0; i < words; ++i) bytes.insert(bytes.end(), {static_cast<uint8_t>(payload[i]), static_cast<uint8_t>(payload[i] >> 8)});
+  };
+  ClipFile file;
+  file.palette = {0.5f, -0.25f};
+  ClipCurve rotation;
+  rotation.trackKey = 1;
+  rotation.channelType = clip::kF4SuperHighPrecisionQuaternion;
+  rotation.stride = 12;
+  const uint16_t frames[] = {0, 3, 3, 2, 7};
+  const uint16_t flags[] = {0, 0x10, 0x5, 0, 0x8000};
+  for (size_t k = 0; k < 5; ++k) key(rotation.keyBytes, frames[k], flags[k], {100, 200, 300, 4000}, 4);
+  rotation.frameCount = 5;
+  ClipCurve translation;
+  translation.trackKey = 1;
+  translation.channelType = clip::kF3Indexed;
+  translation.stride = 10;
+  key(translation.keyBytes, 0, 0, {0, 1, 2}, 3);  // after the rotation's frame 7, but in its own curve
+  key(translation.keyBytes, 4, 0, {5, 1, 0}, 3);
+  translation.frameCount = 2;
+  file.curves = {rotation, translation};
+  Provenance warn;
+  (void)clipToAnimation(file, warn);
+  auto has = [&](const char* code, const std::string& start) {
+    return std::any_of(warn.warnings.begin(), warn.warnings.end(), [&](const Warning& w) { return w.code == code && w.message.starts_with(start); });
+  };
+  std::string all;
+  for (const Warning& w : warn.warnings) all += w.code + ": " + w.message + "\n";
+  EXPECT_TRUE(has("key-order", "2 keys are not after")) << all;
+  EXPECT_TRUE(has("key-flags", "2 keys set flag bits 4-15")) << all;
+  EXPECT_TRUE(has("palette-index", "2 palette indices point past the 2-float palette")) << all;
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }

@@ -170,7 +170,8 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
   // At most a track per curve: reserved, no track is moved as the vector grows (a package clip's 20
   // tracks took 51 moves, 3 M of its 500 clips' instructions with their frees).
   anim.tracks.reserve(c.curves.size());
-  size_t badIndices = 0, flaggedKeys = 0, zeroQuats = 0, unsorted = 0, stored = 0;
+  KeyTally tally;
+  size_t zeroQuats = 0, stored = 0;
   float last = 0.0f;
   for (size_t ci = 0; ci < c.curves.size(); ++ci) {
     const ClipCurve& curve = c.curves[ci];
@@ -178,15 +179,11 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
     if (kind == Kind::None) continue;  // parseClip warned
     const bool constant = constantChannel(curve.channelType);
     if (!constant) {
-      dequantiseCurve(curve, c.palette, keys, &badIndices);
+      dequantiseCurve(curve, c.palette, keys, &tally);
       stored += keys.size();
-    } else {  // no key record (R8): one key holds the value
+    } else {  // no key record (R8): one key holds the value, at frame 0 with no flags (nothing to count)
       keys.assign(1, ClipKey{});
       if (curve.channelType == kF4QuaternionIdentity || curve.channelType == kF4Zero) keys[0].v = {0.0f, 0.0f, 0.0f, 1.0f};
-    }
-    for (size_t i = 0; i < keys.size(); ++i) {
-      flaggedKeys += keys[i].upperFlags != 0 ? 1 : 0;
-      unsorted += i > 0 && keys[i].frame <= keys[i - 1].frame ? 1 : 0;
     }
     if (!keys.empty()) last = std::max(last, keys.back().frame * dt);
     if (kind == Kind::Scalar) {
@@ -219,10 +216,10 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
       fillKeys(t.rotation, keys, dt, [&zeroQuats](const ClipKey& k) { return renormalised(k, zeroQuats); });
     }
   }
-  if (badIndices > 0) warn.warn("palette-index", fmt::format("{} palette indices point past the {}-float palette; read as 0", badIndices, c.palette.size()));
-  if (flaggedKeys > 0) warn.warn("key-flags", fmt::format("{} keys set flag bits 4-15 (0 in all TS3 data; TS4's \"snap\"); ignored", flaggedKeys));
+  if (tally.badIndices > 0) warn.warn("palette-index", fmt::format("{} palette indices point past the {}-float palette; read as 0", tally.badIndices, c.palette.size()));
+  if (tally.flagged > 0) warn.warn("key-flags", fmt::format("{} keys set flag bits 4-15 (0 in all TS3 data; TS4's \"snap\"); ignored", tally.flagged));
   if (zeroQuats > 0) warn.warn("zero-rotation", fmt::format("{} rotation keys decode to a zero-length quaternion; identity used", zeroQuats));
-  if (unsorted > 0) warn.warn("key-order", fmt::format("{} keys are not after the key before them (R9: strictly increasing); sorted", unsorted));
+  if (tally.unsorted > 0) warn.warn("key-order", fmt::format("{} keys are not after the key before them (R9: strictly increasing); sorted", tally.unsorted));
   anim.duration = std::max(last, c.ticks > 0 ? (c.ticks - 1) * dt : 0.0f);
 
   for (const ClipEvent& e : c.events) anim.events.push_back(Event{e.time, eventTypeName(e.type), eventPayload(e)});
