@@ -268,6 +268,35 @@ TEST(Sims3Keys, KeyOrderFlagsAndPaletteIndicesAreCountedPerCurve) {
   EXPECT_TRUE(has("palette-index", "2 palette indices point past the 2-float palette")) << all;
 }
 
+// A clip's curves find their tracks by key (clipToAnimation's open-addressed index): tracks in the
+// order their first curve comes, a later curve of the same key on the same track, a second curve
+// of one kind warned and ignored, with 1,000 keys that agree in their low 20 bits and whose rotation
+// curves come in the reverse order.
+TEST(Sims3Clip, CurvesFindTheirTracksByKey) {
+  ClipFile file;
+  auto curve = [&](uint32_t key, uint8_t type) {
+    ClipCurve c;
+    c.trackKey = key;
+    c.channelType = type;
+    file.curves.push_back(c);
+  };
+  constexpr uint32_t kTracks = 1000;
+  for (uint32_t t = 0; t < kTracks; ++t) curve(t << 20, clip::kF3Zero);
+  for (uint32_t t = kTracks; t-- > 0;) curve(t << 20, clip::kF4QuaternionIdentity);
+  curve(5u << 20, clip::kF3Zero);
+  Provenance warn;
+  const Animation anim = clipToAnimation(file, warn);
+  ASSERT_EQ(anim.tracks.size(), kTracks);
+  for (uint32_t t = 0; t < kTracks; ++t) {
+    EXPECT_EQ(anim.tracks[t].target.nameHash, t << 20) << t;
+    EXPECT_EQ(anim.tracks[t].translation.values.size(), 1u) << t;
+    EXPECT_EQ(anim.tracks[t].rotation.values.size(), 1u) << t;
+  }
+  ASSERT_EQ(warn.warnings.size(), 1u);
+  EXPECT_EQ(warn.warnings[0].code, "duplicate-curve");
+  EXPECT_EQ(warn.warnings[0].message, fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", 2 * kTracks, 5u << 20));
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }

@@ -1,10 +1,10 @@
 #include "formats/sims3/clip_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -144,6 +144,35 @@ glm::quat renormalised(const ClipKey& k, size_t& zeroQuats) {
 #endif
 }
 
+// Each track's index by the key its curves name: open addressing in one array with room for every
+// curve at half load, probed from the key's middle product bits (the keys are FNV hashes). As a
+// std::unordered_map a package clip's 20 tracks were 21 blocks, its nodes and buckets.
+class TrackIndex {
+ public:
+  explicit TrackIndex(size_t curves) : slots_(std::bit_ceil(2 * curves + 1)) {}
+
+  // The index of `key`'s track and false, or, for a key not seen before, `next` (taken for it) and true.
+  std::pair<size_t, bool> find(uint32_t key, size_t next) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = static_cast<size_t>((uint64_t{key} * 0x9E3779B97F4A7C15ull) >> 32) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.index == kFree) {
+        s = Slot{key, static_cast<uint32_t>(next)};
+        return {next, true};
+      }
+      if (s.key == key) return {s.index, false};
+    }
+  }
+
+ private:
+  static constexpr uint32_t kFree = ~0u;  // a track index is below the curve count, a u32 (§2.2)
+  struct Slot {
+    uint32_t key = 0;
+    uint32_t index = kFree;
+  };
+  std::vector<Slot> slots_;
+};
+
 }  // namespace
 
 const char* clip::eventTypeName(uint16_t type) {
@@ -164,8 +193,7 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
   Animation anim;
   anim.name = c.name;
   const float dt = c.frameDuration;
-  std::unordered_map<uint32_t, size_t> trackOf;
-  trackOf.reserve(c.curves.size());  // no rehash as the tracks come
+  TrackIndex trackOf(c.curves.size());
   std::vector<ClipKey> keys;
   // At most a track per curve: reserved, no track is moved as the vector grows (a package clip's 20
   // tracks took 51 moves, 3 M of its 500 clips' instructions with their frees).
@@ -194,14 +222,14 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
       anim.scalars.push_back(std::move(s));
       continue;
     }
-    auto [it, fresh] = trackOf.emplace(curve.trackKey, anim.tracks.size());
+    const auto [index, fresh] = trackOf.find(curve.trackKey, anim.tracks.size());
     if (fresh) {
       BoneTrack t;
       t.target.nameHash = curve.trackKey;
       t.target.nameHashKind = HashKind::Fnv1_32Lower;
       anim.tracks.push_back(std::move(t));
     }
-    BoneTrack& t = anim.tracks[it->second];
+    BoneTrack& t = anim.tracks[index];
     if (kind == Kind::Translation) {
       if (!t.translation.empty()) {
         warn.warn("duplicate-curve", fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
