@@ -31,7 +31,8 @@ bool write(const std::filesystem::path& path, const std::vector<uint8_t>& bytes)
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2 && !(argc == 4 && std::string(argv[2]) == "--dff-atomics")) {
+  // A DIR that starts with '-' is an option mistyped (`--help`), not a folder to make.
+  if ((argc != 2 && !(argc == 4 && std::string(argv[2]) == "--dff-atomics")) || argv[1][0] == '-') {
     std::fprintf(stderr, "usage: bench_inputs DIR\n       bench_inputs DIR --dff-atomics N   (only skinned_N.dff, 2.37 MB an atomic)\n");
     return 2;
   }

@@ -119,6 +119,10 @@ TEST(CliBatch, FolderIsWalkedAndItsTreeKeptBelowTheOutput) {
   EXPECT_EQ(r.code, 0) << r.text;
   EXPECT_EQ(tree(dir + "/out"), (std::vector<std::string>{"a.glb", "chars/b.glb", "chars/deep/c.glb"})) << r.text;
   EXPECT_NE(r.text.find("converted 3 of 3 files"), std::string::npos) << r.text;
+  // -q: the same batch, every file converted, prints nothing.
+  const CliRun quiet = test::runCli("convert " + quote(dir + "/in") + " -o " + quote(dir + "/out") + " --overwrite -q", Capture::StderrOnly);
+  EXPECT_EQ(quiet.code, 0) << quiet.text;
+  EXPECT_EQ(quiet.text, "");
 }
 
 TEST(CliBatch, IncludeGlobsPickFilesByNameOrByPath) {

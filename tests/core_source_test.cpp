@@ -118,19 +118,28 @@ size_t filesIn(const std::string& dir) {
   return files;
 }
 
-// The parts go into the file one after another, whatever their count and sizes: more parts than
-// one writev call takes (64), empty ones among them, one of 1 MiB.
+// The parts go into the file one after another, whatever their count and sizes: parts under 4 KiB
+// (gathered into 64 KiB of staging on POSIX) more than the staging holds, small parts between large
+// ones, more large parts than one writev call takes (1,024), empty ones among them, one of 1 MiB.
 TEST(CoreSource, AWriteOfManyPartsHoldsThemInOrder) {
   const std::string dir = test::scratchDir("core_source_parts");
-  const std::vector<uint8_t> bytes = pattern((1 << 20) + 150 * 151 / 2);
+  const std::vector<uint8_t> bytes = pattern((1 << 20) + 150 * 151 / 2 + 3000 * 50 + 1200 * (10 + 4096));
   std::vector<std::span<const uint8_t>> parts;
   size_t at = 0;
-  for (size_t n = 0; n < 150; ++n) {  // sizes 0, 1, ..., 149 (and an empty part after each tenth)
+  const auto part = [&](size_t n) {
     parts.emplace_back(bytes.data() + at, n);
     at += n;
-    if (n % 10 == 0) parts.emplace_back(bytes.data() + at, 0);
+  };
+  for (size_t n = 0; n < 150; ++n) {  // sizes 0, 1, ..., 149 (and an empty part after each tenth)
+    part(n);
+    if (n % 10 == 0) part(0);
   }
-  parts.emplace_back(bytes.data() + at, bytes.size() - at);
+  for (size_t n = 0; n < 3000; ++n) part(n % 2 == 0 ? 1 : 99);  // 150,000 bytes of small parts
+  for (size_t n = 0; n < 1200; ++n) {  // 2,400 vectors
+    part(10);
+    part(4096);
+  }
+  part(bytes.size() - at);
   ASSERT_TRUE(platform::writeFileAtomic(dir + "/parts.bin", parts).ok());
   EXPECT_EQ(readAll(dir + "/parts.bin"), bytes);
   EXPECT_EQ(filesIn(dir), 1u) << "no temporary left";

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <type_traits>
 #include <utility>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -936,6 +937,94 @@ TEST(GltfExport, GlbPartsOfAMovedRigAreTheGlbBytes) {
   EXPECT_GT(parts->bin.pieces.size(), 1u) << "positions are written from the rig, not copied";
   EXPECT_EQ(parts->head.size() % 4, 0u);
   EXPECT_NE(std::string(glb->begin(), glb->end()).find("\"up\":\"Z\""), std::string::npos) << "the source axes, not glTF's";
+}
+
+// The keys glTF reads as they are (times; STEP and LINEAR values) are borrowed from the exporter's
+// own animations, not copied: each sampler's bytes are still the per-key rule's (x, y, z and w last;
+// a cubic spline's in-tangent, value, out-tangent, the first and last tangent zero), bit for bit,
+// and a compensation node's inverse scale keys (made for the export, gone after it) are copied.
+TEST(GltfExport, KeysInGltfsLayoutAreBorrowedAndWrittenByThePerKeyRule) {
+  Rig rig = branchingRig();
+  rig.skeleton.inheritScale = false;
+  rig.skeleton.bones[1].scale = glm::vec3(1.0f);  // only root's keyed scale gets a compensation node (spine's)
+  rig.animations.push_back(wave());
+  Animation curves;
+  curves.name = "Curves";
+  curves.duration = 1.0f;
+  BoneTrack head;
+  head.bone = 2;
+  head.rotation.interpolation = Interpolation::CubicSpline;
+  head.rotation.times = {0.0f, 0.4f, 1.0f};
+  head.rotation.values = {axisAngle(0, {1, 0, 0}), axisAngle(30, {1, 0, 0}), axisAngle(70, {1, 0, 0})};
+  head.rotation.inTangents = {glm::quat(0.1f, 0.2f, 0.3f, 0.4f), glm::quat(0.5f, 0.6f, 0.7f, 0.8f), glm::quat(0.9f, 1.0f, 1.1f, 1.2f)};
+  head.rotation.outTangents = {glm::quat(-0.1f, -0.2f, -0.3f, -0.4f), glm::quat(-0.5f, -0.6f, -0.7f, -0.8f), glm::quat(-0.9f, -1.0f, -1.1f, -1.2f)};
+  head.translation.interpolation = Interpolation::Step;
+  head.translation.times = {0.0f, 0.5f};
+  head.translation.values = {{0.01f, 0.6f, 0.02f}, {0.03f, 0.65f, 0.04f}};
+  curves.tracks.push_back(head);
+  rig.animations.push_back(curves);
+
+  auto parts = exportGlbParts(Rig(rig));
+  ASSERT_TRUE(parts.ok()) << parts.error().describe();
+  const std::vector<uint8_t> glb = joined(*parts);
+  tinygltf::TinyGLTF loader;
+  tinygltf::Model m;
+  std::string err, warn;
+  ASSERT_TRUE(loader.LoadBinaryFromMemory(&m, &err, &warn, glb.data(), static_cast<unsigned>(glb.size()))) << err;
+  std::vector<const uint8_t*> pieces;
+  for (std::span<const uint8_t> piece : parts->bin.pieces) pieces.push_back(piece.data());
+  const auto borrowed = [&](const void* data) { return std::find(pieces.begin(), pieces.end(), data) != pieces.end(); };
+  const auto floats = [&](int accessor) {
+    const std::vector<double> c = components(m, accessor);
+    return std::vector<float>(c.begin(), c.end());
+  };
+  const size_t bones = rig.skeleton.bones.size();
+  size_t checked = 0, compensation = 0;
+  ASSERT_EQ(m.animations.size(), 2u);
+  for (size_t a = 0; a < 2; ++a) {
+    const Animation& source = parts->source.animations[a];  // made absolute and normalised by the export
+    for (const tinygltf::AnimationChannel& c : m.animations[a].channels) {
+      const tinygltf::AnimationSampler& sampler = m.animations[a].samplers[static_cast<size_t>(c.sampler)];
+      if (static_cast<size_t>(c.target_node) >= bones) {  // a compensation node: its keys are copies
+        ++compensation;
+        continue;
+      }
+      const BoneTrack& track = *std::find_if(source.tracks.begin(), source.tracks.end(), [&](const BoneTrack& t) { return t.bone == c.target_node; });
+      // The per-key rule, component by component from the glm members.
+      const auto rule = [](const auto& keys) {
+        std::vector<float> out;
+        const bool cubic = keys.interpolation == Interpolation::CubicSpline;
+        const auto put = [&](const auto& v, bool zero) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, glm::quat>) out.insert(out.end(), {zero ? 0 : v.x, zero ? 0 : v.y, zero ? 0 : v.z, zero ? 0 : v.w});
+          else out.insert(out.end(), {zero ? 0 : v.x, zero ? 0 : v.y, zero ? 0 : v.z});
+        };
+        for (size_t k = 0; k < keys.times.size(); ++k) {
+          if (cubic) put(keys.inTangents[k], k == 0);
+          put(keys.values[k], false);
+          if (cubic) put(keys.outTangents[k], k + 1 == keys.times.size());
+        }
+        return std::make_pair(out, !cubic);
+      };
+      const auto check = [&](const auto& keys) {
+        const auto [expected, borrowable] = rule(keys);
+        const std::vector<float> written = floats(sampler.output);
+        ASSERT_EQ(written.size(), expected.size()) << c.target_path;
+        EXPECT_EQ(std::memcmp(written.data(), expected.data(), written.size() * sizeof(float)), 0) << a << " " << c.target_path;
+        const std::vector<float> times = floats(sampler.input);
+        EXPECT_EQ(times, keys.times);
+        EXPECT_EQ(borrowed(keys.values.data()), borrowable) << a << " " << c.target_path;
+        ++checked;
+      };
+      if (c.target_path == "translation") check(track.translation);
+      else if (c.target_path == "rotation") check(track.rotation);
+      else check(track.scale);
+    }
+  }
+  EXPECT_EQ(checked, 6u);  // wave's bone 3 T+R and root T+S, the head's T+R
+  EXPECT_GE(compensation, 1u);
+  // The times every sampler reads (but the compensation's) are the animations' own arrays.
+  EXPECT_TRUE(borrowed(parts->source.animations[1].tracks[0].translation.times.data()));
+  EXPECT_TRUE(borrowed(parts->source.animations[0].tracks[0].rotation.times.data()));
 }
 
 // A mesh of `nv` vertices with `perVertex` influences each (now and then fewer, none, a bone

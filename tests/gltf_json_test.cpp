@@ -276,11 +276,11 @@ TEST(GltfJson, ExportsSharingACacheGiveTheBytesOfEachAlone) {
   // The mesh riding on bone 1 is that bone's child, whether the nodes came from the cache or not.
   auto glb = exportGlbParts(Rig(withMesh), GltfOptions{}, &cache);
   ASSERT_TRUE(glb.ok()) << glb.error().describe();
-  const nlohmann::json doc = nlohmann::json::parse(glb->json);
+  const nlohmann::json doc = nlohmann::json::parse(glb->jsonText());
   EXPECT_EQ(doc["nodes"][1]["children"], nlohmann::json({2, 3}));
   EXPECT_EQ(doc["nodes"][3]["name"], "prop");
   // The mesh's node keeps the members in the order the exporter gave them, as every tree does.
-  const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(glb->json);
+  const nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(glb->jsonText());
   EXPECT_EQ(ordered["nodes"][3].begin().key(), "name");
   EXPECT_EQ(ordered["meshes"][0]["primitives"][0].items().begin().key(), "attributes");
   EXPECT_EQ(ordered["meshes"][0]["primitives"][0].back(), ordered["meshes"][0]["primitives"][0]["material"]);

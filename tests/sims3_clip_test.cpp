@@ -148,6 +148,155 @@ TEST(Sims3Keys, QuaternionLanesMatchTheScalarRule) {
   }
 }
 
+// The 10-bit translation channel (F3 high precision) is decoded three components at a time in SSE2
+// lanes where the build has them: every key bit for bit R5's rule, (sign ? -n : n) * scale + offset
+// with n = ((w >> 10c) & 0x3FF) / 1023, whatever the flag bits (bit 3 too), the top bits, scale and
+// offset; the fourth value is left as it was.
+TEST(Sims3Keys, TranslationLanesMatchTheScalarRule) {
+  std::mt19937 random(98);
+  for (const float scale : {1.0f, 2.0f, -0.37f, 1e-20f, 3e38f}) {
+    for (const float offset : {0.0f, -1.0f, 0.123f, -0.0f}) {
+      ClipCurve curve;
+      curve.channelType = clip::kF3HighPrecisionNormalized;
+      curve.scale = scale;
+      curve.offset = offset;
+      curve.stride = 8;
+      curve.frameCount = 300;
+      curve.keyBytes.resize(curve.frameCount * curve.stride);
+      for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+      std::vector<ClipKey> keys(curve.frameCount);
+      for (ClipKey& k : keys) k.v[3] = 7.0f;
+      dequantiseCurve(curve, {}, keys);
+      ASSERT_EQ(keys.size(), curve.frameCount);
+      for (size_t k = 0; k < keys.size(); ++k) {
+        const uint8_t* p = curve.keyBytes.data() + k * curve.stride;
+        const uint16_t flags = static_cast<uint16_t>(p[2] | p[3] << 8);
+        const uint32_t w = static_cast<uint32_t>(p[4] | p[5] << 8 | p[6] << 16) | static_cast<uint32_t>(p[7]) << 24;
+        for (unsigned c = 0; c < 3; ++c) {
+          const float n = static_cast<float>((w >> (10 * c)) & 0x3FFu) / clip::kMax10;
+          const float want = ((flags >> c) & 1u ? -n : n) * scale + offset;
+          EXPECT_EQ(std::memcmp(&keys[k].v[c], &want, sizeof want), 0)
+              << "scale " << scale << " offset " << offset << " key " << k << " component " << c << ": " << keys[k].v[c] << " against " << want;
+        }
+        EXPECT_EQ(keys[k].v[3], 7.0f) << k;
+      }
+    }
+  }
+}
+
+// A rotation key is renormalised in one SSE2 register where the build has them: every key bit for
+// bit R4's rule, glm::quat(w, x, y, z) / glm::length, and the identity (counted in the warning)
+// where the length is not above 1e-6 or not finite: lengths that overflow (scale 3e38), underflow
+// (1e-20), are NaN, or are exactly 0 (offset 0, codes 0).
+TEST(Sims3Keys, RotationRenormalisationLanesMatchTheScalarRule) {
+  std::mt19937 random(97);
+  for (const float scale : {1.0f, -0.37f, 1e-20f, 3e38f, std::nanf("")}) {
+    ClipFile file;
+    ClipCurve curve;
+    curve.channelType = clip::kF4SuperHighPrecisionQuaternion;
+    curve.trackKey = 0x1234;
+    curve.scale = scale;
+    curve.offset = 0.0f;
+    curve.stride = 12;
+    curve.frameCount = 400;
+    curve.keyBytes.resize(curve.frameCount * curve.stride);
+    for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+    for (size_t k = 0; k < 40; ++k) std::fill_n(curve.keyBytes.data() + k * curve.stride + 4, 8, uint8_t{0});  // zero length
+    file.curves.push_back(curve);
+    std::vector<ClipKey> keys;
+    dequantiseCurve(curve, {}, keys);
+    Provenance warn;
+    const Animation anim = clipToAnimation(file, warn);
+    ASSERT_EQ(anim.tracks.size(), 1u);
+    const std::vector<glm::quat>& got = anim.tracks[0].rotation.values;
+    ASSERT_EQ(got.size(), keys.size());
+    size_t identities = 0;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      glm::quat want(keys[k].v[3], keys[k].v[0], keys[k].v[1], keys[k].v[2]);
+      const float len = glm::length(want);
+      if (!(len > 1e-6f) || !std::isfinite(len)) {
+        want = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+        ++identities;
+      } else {
+        want /= len;
+      }
+      EXPECT_EQ(std::memcmp(&got[k], &want, sizeof want), 0) << "scale " << scale << " key " << k;
+    }
+    EXPECT_GE(identities, 40u) << scale;
+    const bool warned = std::any_of(warn.warnings.begin(), warn.warnings.end(), [&](const Warning& w) {
+      return w.code == "zero-rotation" && w.message.starts_with(std::to_string(identities) + " rotation keys");
+    });
+    EXPECT_TRUE(warned) << scale;
+  }
+}
+
+// dequantiseCurve counts, as it reads the keys, what clipToAnimation warns about: keys not after the
+// key before them in the same curve (the next curve's first key starts afresh), keys that set flag
+// bits 4-15, and palette indices past the palette.
+TEST(Sims3Keys, KeyOrderFlagsAndPaletteIndicesAreCountedPerCurve) {
+  auto key = [](std::vector<uint8_t>& bytes, uint16_t frame, uint16_t flags, std::array<uint16_t, 4> payload, size_t words) {
+    for (const uint16_t v : {frame, flags}) bytes.insert(bytes.end(), {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8)});
+    for (size_t i = 0; i < words; ++i) bytes.insert(bytes.end(), {static_cast<uint8_t>(payload[i]), static_cast<uint8_t>(payload[i] >> 8)});
+  };
+  ClipFile file;
+  file.palette = {0.5f, -0.25f};
+  ClipCurve rotation;
+  rotation.trackKey = 1;
+  rotation.channelType = clip::kF4SuperHighPrecisionQuaternion;
+  rotation.stride = 12;
+  const uint16_t frames[] = {0, 3, 3, 2, 7};
+  const uint16_t flags[] = {0, 0x10, 0x5, 0, 0x8000};
+  for (size_t k = 0; k < 5; ++k) key(rotation.keyBytes, frames[k], flags[k], {100, 200, 300, 4000}, 4);
+  rotation.frameCount = 5;
+  ClipCurve translation;
+  translation.trackKey = 1;
+  translation.channelType = clip::kF3Indexed;
+  translation.stride = 10;
+  key(translation.keyBytes, 0, 0, {0, 1, 2}, 3);  // after the rotation's frame 7, but in its own curve
+  key(translation.keyBytes, 4, 0, {5, 1, 0}, 3);
+  translation.frameCount = 2;
+  file.curves = {rotation, translation};
+  Provenance warn;
+  (void)clipToAnimation(file, warn);
+  auto has = [&](const char* code, const std::string& start) {
+    return std::any_of(warn.warnings.begin(), warn.warnings.end(), [&](const Warning& w) { return w.code == code && w.message.starts_with(start); });
+  };
+  std::string all;
+  for (const Warning& w : warn.warnings) all += w.code + ": " + w.message + "\n";
+  EXPECT_TRUE(has("key-order", "2 keys are not after")) << all;
+  EXPECT_TRUE(has("key-flags", "2 keys set flag bits 4-15")) << all;
+  EXPECT_TRUE(has("palette-index", "2 palette indices point past the 2-float palette")) << all;
+}
+
+// A clip's curves find their tracks by key (clipToAnimation's open-addressed index): tracks in the
+// order their first curve comes, a later curve of the same key on the same track, a second curve
+// of one kind warned and ignored, with 1,000 keys that agree in their low 20 bits and whose rotation
+// curves come in the reverse order.
+TEST(Sims3Clip, CurvesFindTheirTracksByKey) {
+  ClipFile file;
+  auto curve = [&](uint32_t key, uint8_t type) {
+    ClipCurve c;
+    c.trackKey = key;
+    c.channelType = type;
+    file.curves.push_back(c);
+  };
+  constexpr uint32_t kTracks = 1000;
+  for (uint32_t t = 0; t < kTracks; ++t) curve(t << 20, clip::kF3Zero);
+  for (uint32_t t = kTracks; t-- > 0;) curve(t << 20, clip::kF4QuaternionIdentity);
+  curve(5u << 20, clip::kF3Zero);
+  Provenance warn;
+  const Animation anim = clipToAnimation(file, warn);
+  ASSERT_EQ(anim.tracks.size(), kTracks);
+  for (uint32_t t = 0; t < kTracks; ++t) {
+    EXPECT_EQ(anim.tracks[t].target.nameHash, t << 20) << t;
+    EXPECT_EQ(anim.tracks[t].translation.values.size(), 1u) << t;
+    EXPECT_EQ(anim.tracks[t].rotation.values.size(), 1u) << t;
+  }
+  ASSERT_EQ(warn.warnings.size(), 1u);
+  EXPECT_EQ(warn.warnings[0].code, "duplicate-curve");
+  EXPECT_EQ(warn.warnings[0].message, fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", 2 * kTracks, 5u << 20));
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }

@@ -198,6 +198,15 @@ void mergeSameSkeletons(std::vector<AssembledRig>& rigs, const std::string& inpu
   rigs = std::move(merged);
 }
 
+// The rigs of a batch's only input, written: the process ends after them, and gives their memory
+// back at once. Freed array by array, a 1,000-clip IFP's 32,000 tracks took 12 % of its
+// conversion's CPU time (glibc's free merging each array with its neighbours, a cache miss each);
+// held here, they are still reachable, so no leak checker counts them as lost.
+void keepUntilExit(std::vector<AssembledRig>&& rigs) {
+  static auto* const kept = new std::vector<AssembledRig>();
+  for (AssembledRig& r : rigs) kept->push_back(std::move(r));
+}
+
 // Converts one planned input; safe to call from several threads at once (the plans keep inputs'
 // outputs apart).
 class Converter {
@@ -382,8 +391,9 @@ class Converter {
     const std::string& path = p.input.path;
     if (asset.rigs.empty() && asset.clips.empty() && !asset.textures.empty()) return writeTextures(asset, p, std::move(result));
     // The only input takes the shared clips instead of a copy; shared_ still holds the rest (textures).
-    auto rigs = only_ != nullptr ? assembleInput(std::move(asset), std::move(*std::exchange(only_, nullptr)))
-                                 : assembleInput(std::move(asset), shared_);
+    const bool onlyInput = only_ != nullptr;
+    auto rigs = onlyInput ? assembleInput(std::move(asset), std::move(*std::exchange(only_, nullptr)))
+                          : assembleInput(std::move(asset), shared_);
     if (!rigs) return failed(std::move(result), Outcome::InputFailed, rigs.error());
     bindInputTextures(*rigs, path, shared_);
     if (s_.merge) mergeSameSkeletons(*rigs, path);
@@ -414,6 +424,7 @@ class Converter {
       if (auto failure = writeAssembled((*rigs)[i], outs[i], result, cache)) return failed(std::move(result), failure->first, std::move(failure->second));
     }
     if (result.written.empty()) result.outcome = Outcome::Skipped;
+    if (onlyInput) keepUntilExit(std::move(*rigs));
     return result;
   }
 
@@ -682,7 +693,8 @@ int runConvert(ConvertSettings& s) {
   progress.clear();
   const size_t total = plans.size() + walked.unreadable.size();
   const size_t failed = inputFailures + outputFailures;
-  if (total > 1 || failed > 0 || skipped > 0 || finished < total) {
+  // -q keeps a script's stderr empty when every file went well; what failed or was cut short still shows.
+  if ((total > 1 && !s.quiet) || failed > 0 || skipped > 0 || finished < total) {
     message("rigport: converted {} of {} file{}{}{}{}\n", converted, total, total == 1 ? "" : "s",
                failed > 0 ? fmt::format(", {} failed", failed) : "", skipped > 0 ? fmt::format(", {} skipped (output exists)", skipped) : "",
                finished < total ? fmt::format(", {} not started: interrupted", total - finished) : "");
@@ -721,7 +733,7 @@ void addConvertCommand(CLI::App& app, int& exitCode) {
   cmd->add_flag("--gltf", s->separateFiles, "Write <stem>.gltf + <stem>.bin instead of <stem>.glb");
   addInputOptions(*cmd, s->inputs);
   addStanceOptions(*cmd, s->stance, true);
-  cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts");
+  cmd->add_flag("-q,--quiet", s->quiet, "Do not print warning counts, nor the summary of a batch in which every file was converted");
   cmd->add_option("--resample", s->resampleFps, "Key every channel of a bone at the same times, FPS per second")
       ->check(CLI::PositiveNumber);
   cmd->add_flag("-v,--verbose", s->verbose, "List each file written and the bind coverage of each input");

@@ -60,21 +60,24 @@ Result<std::vector<uint8_t>> exportGlb(Rig&& rig, const GltfOptions& options = {
 Status exportGlbInto(Rig&& rig, std::vector<uint8_t>& glb, const GltfOptions& options = {}, ExportCache* cache = nullptr);
 
 // The same .glb as pieces to write one after another (pieces()): `head` (the 12-byte header and the
-// JSON chunk's 8-byte header), the JSON text, `tail` (its padding and the BIN chunk's 8-byte
-// header), then the BIN payload's pieces (padded), some of them the moved-in rig's own arrays, kept
-// alive in `source`; the text is not copied (for a clip package it is 16 MB). A writer that takes pieces
+// JSON chunk's 8-byte header), the JSON text in pieces (the animations and the accessor records are
+// written apart from the rest), `tail` (its padding and the BIN chunk's 8-byte header), then the BIN
+// payload's pieces (padded), some of them the moved-in rig's own arrays (its meshes' positions, its
+// key times and values), kept alive in `source`; the text is not copied (for a clip package it is
+// 16 MB). A writer that takes pieces
 // (writeFileAtomic) saves joining them into one array. The rig is taken by value and converted to
 // glTF axes in place, so a caller that moves it in saves copying the meshes too; its meshes'
 // normals, indices and influences are then overwritten with the bytes the GLB borrows
 // (gltf_document.hpp, addMeshes), so `source` is storage, no longer a model to read.
 struct GlbParts {
   std::vector<uint8_t> head;
-  std::string json;
+  std::vector<std::string> json;  // the JSON text, one piece after another
   std::vector<uint8_t> tail;
   gltf::BinPieces bin;
   Rig source;
   std::vector<std::span<const uint8_t>> pieces() const;
-  size_t size() const { return head.size() + json.size() + tail.size() + bin.size; }
+  size_t size() const;
+  std::string jsonText() const;  // the JSON pieces joined
 };
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options = {}, ExportCache* cache = nullptr);
 

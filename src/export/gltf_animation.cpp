@@ -12,6 +12,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
@@ -100,12 +101,22 @@ struct Channel {
   const char* path;
 };
 
+// glTF's sampler output is, for STEP and LINEAR, the values one after another, each x, y, z (and w
+// for rotations): the bytes of a std::vector<glm::vec3> and, glm storing a quaternion's x first and
+// w last, of a std::vector<glm::quat>.
+static_assert(sizeof(glm::vec3) == 3 * sizeof(float) && sizeof(glm::quat) == 4 * sizeof(float));
+static_assert(offsetof(glm::quat, x) == 0 && offsetof(glm::quat, w) == 3 * sizeof(float), "glm::quat is x, y, z, w floats");
+
 // Writes one sampler's input and output; the input accessor is shared with the previous key set of
 // the same track when its times are identical (the usual case for T/R/S sampled together).
+// `lasting`: the keys stay unchanged and alive until the buffer has been written (the exporter's
+// own animations: addAnimations), so the arrays glTF reads as they are, the times and a STEP or
+// LINEAR key set's values, are borrowed by the buffer rather than copied into it. An IFP's 1,000
+// clips are 25 MB of such keys: copied, they were a second copy of the keys, in fresh pages.
 class TrackWriter {
  public:
-  TrackWriter(Document& doc, std::vector<Sampler>& samplers, std::vector<Channel>& channels)
-      : doc_(doc), samplers_(samplers), channels_(channels) {}
+  TrackWriter(Document& doc, std::vector<Sampler>& samplers, std::vector<Channel>& channels, bool lasting)
+      : doc_(doc), samplers_(samplers), channels_(channels), lasting_(lasting) {}
 
   template <class T>
   Status add(const Keys<T>& keys, uint32_t node, const char* pathName, const KeysAt& at) {
@@ -113,30 +124,38 @@ class TrackWriter {
     RP_CHECK(checkKeys(keys, at));
     const size_t n = keys.times.size();
     if (lastTimes_ == nullptr || *lastTimes_ != keys.times) {
-      lastInput_ = doc_.buffer.copyAccessor(keys.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR",
-                                            ViewTarget::None, std::span(&keys.times.front(), 1), std::span(&keys.times.back(), 1));
+      const std::span<const float> min(&keys.times.front(), 1), max(&keys.times.back(), 1);
+      lastInput_ = lasting_ ? doc_.buffer.borrowAccessor(keys.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR", ViewTarget::None, min, max)
+                            : doc_.buffer.copyAccessor(keys.times.data(), n * sizeof(float), n, ComponentType::Float, "SCALAR", ViewTarget::None, min, max);
       lastTimes_ = &keys.times;
     }
     const bool cubic = std::string_view(samplerName(keys)) == "CUBICSPLINE";
     constexpr bool isQuat = std::is_same_v<T, glm::quat>;
     constexpr size_t kComponents = isQuat ? 4 : 3;
-    const T zero = [] {
-      if constexpr (isQuat) return glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
-      else return glm::vec3(0.0f);
-    }();
-    // Written straight into the buffer: per key the in-tangent, value, out-tangent (Spec Appendix
-    // C), per second as the model keeps them (rig.hpp, Keys); the first in- and last out-tangent
-    // are unused and written as zero, as the spec asks.
+    const char* type = isQuat ? "VEC4" : "VEC3";
     const size_t elements = n * (cubic ? 3 : 1);
     const size_t bytes = elements * kComponents * sizeof(float);
-    const size_t offset = doc_.buffer.allocate(bytes);
-    float* out = reinterpret_cast<float*>(doc_.buffer.at(offset));
-    for (size_t k = 0; k < n; ++k) {
-      if (cubic) out = put(out, k == 0 ? zero : keys.inTangents[k]);
-      out = put(out, keys.values[k]);
-      if (cubic) out = put(out, k + 1 == n ? zero : keys.outTangents[k]);
+    uint32_t output = 0;
+    if (lasting_ && !cubic) {
+      assert(keys.values.size() == n);  // validate() and normalizeKeys() keep a value per time
+      output = doc_.buffer.borrowAccessor(keys.values.data(), bytes, elements, ComponentType::Float, type, ViewTarget::None);
+    } else {
+      const T zero = [] {
+        if constexpr (isQuat) return glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
+        else return glm::vec3(0.0f);
+      }();
+      // Written straight into the buffer: per key the in-tangent, value, out-tangent (Spec Appendix
+      // C), per second as the model keeps them (rig.hpp, Keys); the first in- and last out-tangent
+      // are unused and written as zero, as the spec asks.
+      const size_t offset = doc_.buffer.allocate(bytes);
+      float* out = reinterpret_cast<float*>(doc_.buffer.at(offset));
+      for (size_t k = 0; k < n; ++k) {
+        if (cubic) out = put(out, k == 0 ? zero : keys.inTangents[k]);
+        out = put(out, keys.values[k]);
+        if (cubic) out = put(out, k + 1 == n ? zero : keys.outTangents[k]);
+      }
+      output = doc_.buffer.accessor(offset, bytes, elements, ComponentType::Float, type, ViewTarget::None);
     }
-    const uint32_t output = doc_.buffer.accessor(offset, bytes, elements, ComponentType::Float, isQuat ? "VEC4" : "VEC3", ViewTarget::None);
     samplers_.push_back(Sampler{lastInput_, output, samplerName(keys)});
     channels_.push_back(Channel{static_cast<uint32_t>(samplers_.size() - 1), node, pathName});
     return Ok{};
@@ -146,6 +165,7 @@ class TrackWriter {
   Document& doc_;
   std::vector<Sampler>& samplers_;
   std::vector<Channel>& channels_;
+  bool lasting_;
   const std::vector<float>* lastTimes_ = nullptr;
   uint32_t lastInput_ = 0;
 };
@@ -253,7 +273,7 @@ Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Anim
     const int32_t t = trackOfBone[static_cast<size_t>(skeleton.bones[c].parent)];
     if (t < 0 || anim.tracks[static_cast<size_t>(t)].scale.empty()) continue;
     const Keys<glm::vec3> inverse = inverseScaleKeys(anim.tracks[static_cast<size_t>(t)].scale);
-    TrackWriter writer(doc, samplers, channels);
+    TrackWriter writer(doc, samplers, channels, false);  // `inverse` is gone before the buffer is written
     RP_CHECK(writer.add(inverse, *doc.compensationNode[c], "scale", KeysAt{a, static_cast<size_t>(t), "scale"}));
   }
   return Ok{};
@@ -298,11 +318,14 @@ Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vect
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
   // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
-  // About the text's length (a little more for most), reserved once: grown by doubling, an IFP's
-  // 16 MB of animations held up to twice that.
+  // About the text's length (a little more for most), reserved once: grown by doubling, it was
+  // copied again and again, and held up to twice.
   size_t bytes = 2;
   for (const Animation& anim : animations) {
-    bytes += 256 + anim.tracks.size() * 3 * 140 + anim.events.size() * 96;
+    bytes += 256 + anim.events.size() * 96;
+    // A channel and a sampler record (about 110 characters) a key set, twice for scale keys (a
+    // compensation node's inverse).
+    for (const BoneTrack& t : anim.tracks) bytes += 128 * (!t.translation.empty() + !t.rotation.empty() + 2 * !t.scale.empty());
     for (const ScalarChannel& c : anim.scalars) bytes += 128 + c.keys.times.size() * 24;
     bytes += anim.morphWeights.size() * 2 * 140;
   }
@@ -332,7 +355,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
       }
       animated[bone] = true;
       trackOfBone[bone] = static_cast<int32_t>(t);
-      TrackWriter writer(doc, samplers, channels);
+      TrackWriter writer(doc, samplers, channels, true);
       const uint32_t node = doc.boneNode[bone];
       RP_CHECK(writer.add(track.translation, doc.compensationNode[bone].value_or(node), "translation", KeysAt{a, t, "translation"}));
       RP_CHECK(writer.add(track.rotation, node, "rotation", KeysAt{a, t, "rotation"}));

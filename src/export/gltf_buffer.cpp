@@ -25,6 +25,13 @@ void BufferBuilder::pad() {
   size_ += padding;
 }
 
+void BufferBuilder::reserve(size_t bytes, size_t accessors) {
+  bin_.reserve(bytes);
+  accessors_.reserve(accessors);
+  views_.reserve(accessors);
+  pieces_.reserve(accessors);
+}
+
 size_t BufferBuilder::allocate(size_t bytes) {
   pad();
   const size_t offset = size_;
@@ -55,6 +62,7 @@ uint32_t BufferBuilder::accessor(size_t offset, size_t byteLength, size_t count,
   Accessor a{count, component, type, 0, {}, {}};
   if (!min.empty() && min.size() == max.size() && min.size() <= a.min.size()) {
     a.bounds = static_cast<uint8_t>(min.size());
+    boundValues_ += 2 * min.size();
     std::copy(min.begin(), min.end(), a.min.begin());
     std::copy(max.begin(), max.end(), a.max.begin());
   }

@@ -60,7 +60,10 @@ struct BinPieces {
 
 class BufferBuilder {
  public:
-  void reserve(size_t bytes) { bin_.reserve(bytes); }
+  // Room for `bytes` of owned data and `accessors` accessors (each a view and a piece, borrowed or
+  // owned), so that none of them is grown by doubling: copied again and again, and given fresh
+  // pages for the copies (an IFP's 1,000 clips are 80,000 accessors).
+  void reserve(size_t bytes, size_t accessors);
 
   // Appends a region of `bytes`, starting at a multiple of 4 (the padding before it is zero), and
   // returns its offset in the buffer. The region is not initialised: the caller writes every
@@ -90,8 +93,9 @@ class BufferBuilder {
   bool hasViews() const { return !views_.empty(); }
   // Appends `"accessors":[...],"bufferViews":[...]` (no braces around; no accessors without any) to `json`.
   void appendJson(std::string& json) const;
-  // About the length of what appendJson() appends (a little more for most), to reserve once.
-  size_t jsonBytesEstimate() const { return accessors_.size() * 140 + views_.size() * 70; }
+  // About the length of what appendJson() appends (a little more for most: the records with
+  // indices and counts of up to 8 digits, each bound of up to 15 characters), to reserve once.
+  size_t jsonBytesEstimate() const { return 32 + accessors_.size() * 80 + boundValues_ * 16 + views_.size() * 72; }
   // The buffer, padded to a multiple of 4; the builder keeps only its accessors, for appendJson().
   BinPieces finish();
 
@@ -119,6 +123,7 @@ class BufferBuilder {
   std::vector<Piece> pieces_;  // in buffer order; neighbouring owned runs are one piece
   size_t size_ = 0;            // the buffer's bytes, owned and borrowed
   std::vector<Accessor> accessors_;  // accessor i reads bufferView i
+  size_t boundValues_ = 0;           // the min and max values of all accessors
   std::vector<View> views_;
 };
 

@@ -143,7 +143,9 @@ std::optional<uint32_t> writeTangents(Document& doc, const Rig& rig, const Mesh&
 // `own`: the rig's meshes when they are the exporter's, else null.
 Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const GltfOptions& options);
 // One glTF animation per animation of `animations` (the rig's, owned by the exporter: each is made
-// absolute and its keys normalised in place); what glTF cannot express goes to extras.
+// absolute and its keys normalised in place); what glTF cannot express goes to extras. Key arrays
+// already in glTF's layout (times; STEP and LINEAR values) are borrowed by the buffer, not copied,
+// so `animations` must stay unchanged and alive until the finished buffer has been written.
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations);
 
 }  // namespace rigport::gltf

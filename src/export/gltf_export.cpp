@@ -14,29 +14,42 @@ namespace rigport {
 namespace {
 
 struct Exported {
-  std::string json;
+  std::vector<std::string> json;  // the JSON text in pieces, one after another
   gltf::BinPieces bin;  // borrows the exported rig's arrays (gltf_buffer.hpp)
   Rig source;           // that rig, when the exporter made or was given it; else the caller's
 };
 
-// An upper bound on the binary size, so the buffer is allocated once for large meshes.
-size_t estimateBytes(const Rig& rig) {
-  size_t bytes = rig.skeleton.bones.size() * 64 + 64;
+// About the binary's owned bytes and its accessors (more for most), so the buffer and its records
+// are allocated once.
+struct BufferSize {
+  size_t bytes = 0, accessors = 0;
+};
+BufferSize estimateBuffer(const Rig& rig) {
+  BufferSize size{rig.skeleton.bones.size() * 64 + 64, 1 + rig.textures.size()};
   for (const Mesh& m : rig.meshes) {
     const size_t sets = m.maxInfluences() > 4 ? 2 : 1;
-    bytes += m.positions.size() * (12 + 12 + 8 + (m.skinned() ? sets * (8 + 16) : 0)) + m.indices.size() * 4 + 64;
-    for (const MorphTarget& t : m.morphTargets) bytes += (t.positionDeltas.size() + t.normalDeltas.size()) * 12;
+    size.bytes += m.positions.size() * (12 + 12 + 8 + (m.skinned() ? sets * (8 + 16) : 0)) + m.indices.size() * 4 + 64;
+    for (const MorphTarget& t : m.morphTargets) size.bytes += (t.positionDeltas.size() + t.normalDeltas.size()) * 12;
+    // Positions, normals, UVs, tangents, two joint and two weight sets; indices per part; morph targets.
+    size.accessors += 8 + m.parts.size() + 2 * m.morphTargets.size();
   }
   for (const Animation& a : rig.animations) {
     for (const BoneTrack& t : a.tracks) {
-      // Per key: a float time and the value, plus two tangents for cubic splines.
-      const auto cubic = [](const auto& keys) -> size_t { return keys.interpolation == Interpolation::CubicSpline ? 3 : 1; };
-      bytes += t.translation.times.size() * (4 + 12 * cubic(t.translation)) + t.rotation.times.size() * (4 + 16 * cubic(t.rotation)) +
-               t.scale.times.size() * (4 + 12 * cubic(t.scale)) + 48;
+      // What is copied rather than borrowed (gltf_animation.cpp): a cubic spline's values with
+      // their tangents, and the inverse of scale keys that a compensation node gets (per key a
+      // time and a value, or three for a cubic spline; more where a LINEAR scale is baked, and once
+      // per compensated child: this is a hint, not a bound); and up to 3 bytes of padding before
+      // each of the track's accessors.
+      const auto cubic = [](const auto& keys) { return keys.interpolation == Interpolation::CubicSpline; };
+      size.bytes += (cubic(t.translation) ? t.translation.times.size() * 36 : 0) + (cubic(t.rotation) ? t.rotation.times.size() * 48 : 0) +
+                    t.scale.times.size() * (cubic(t.scale) ? 4 + 36 + 36 : 4 + 12) + 24;
+      // Times and values a key set, twice for scale keys (their inverses, for one compensated child).
+      size.accessors += 2 * (!t.translation.empty() + !t.rotation.empty() + 2 * !t.scale.empty());
     }
-    for (const MorphWeightTrack& t : a.morphWeights) bytes += (t.times.size() + 3 * t.weights.size()) * 4 + 8;
+    for (const MorphWeightTrack& t : a.morphWeights) size.bytes += (t.times.size() + 3 * t.weights.size()) * 4 + 8;
+    size.accessors += 2 * a.morphWeights.size();
   }
-  return bytes;
+  return size;
 }
 
 void writeAsset(gltf::JsonWriter& w, const Rig& rig, const AxisSystem& axes, const GltfOptions& options) {
@@ -105,7 +118,8 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   RP_CHECK(validate(rig));
 
   gltf::Document doc;
-  doc.buffer.reserve(estimateBytes(rig));
+  const BufferSize size = estimateBuffer(rig);
+  doc.buffer.reserve(size.bytes, size.accessors);
   RP_CHECK(gltf::addSkeleton(doc, rig, options, cache));
   gltf::addMaterials(doc, rig);
   RP_CHECK(gltf::addMeshes(doc, rig, own, options));
@@ -114,54 +128,61 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 
   Exported out;
   out.bin = doc.buffer.finish();
-  // One allocation: for a clip package the animations and accessors are nearly all of the text,
-  // and growing it by doubling copied it again and again.
-  out.json.reserve(256 + doc.skeleton->nodesJson.size() + rig.skeleton.bones.size() * 160 + doc.animations.size() +
-                   doc.buffer.jsonBytesEstimate());
-  gltf::JsonWriter w(out.json);
-  w.startObject();
-  writeAsset(w, rig, sourceAxes, options);
-  if (!doc.sceneNodes.empty()) {
-    w.key("scene").uint(0);
-    w.key("scenes").startArray();
+  // The text in pieces: the members written here, then the animations and the accessor and
+  // bufferView records, each written apart already (gltf_animation.cpp, gltf_buffer.hpp) and not
+  // copied into one text (for a 1,000-clip IFP they are 16 MB of its 16 MB).
+  std::string head;
+  head.reserve(256 + doc.skeleton->nodesJson.size() + rig.skeleton.bones.size() * 160);
+  {
+    gltf::JsonWriter w(head);
     w.startObject();
-    w.key("name").string(sceneName(doc, rig));
-    w.key("nodes").uints(doc.sceneNodes);
-    gltf::writeExtras(w, "extras", rig.extras, {}, [](gltf::JsonWriter&, size_t) {});
+    writeAsset(w, rig, sourceAxes, options);
+    if (!doc.sceneNodes.empty()) {
+      w.key("scene").uint(0);
+      w.key("scenes").startArray();
+      w.startObject();
+      w.key("name").string(sceneName(doc, rig));
+      w.key("nodes").uints(doc.sceneNodes);
+      gltf::writeExtras(w, "extras", rig.extras, {}, [](gltf::JsonWriter&, size_t) {});
+      w.endObject();
+      w.endArray();
+    }
+    if (doc.nodeCount() > 0) gltf::writeNodes(w.key("nodes"), doc, rig);
+    if (!doc.meshes.empty()) w.key("meshes").value(doc.meshes);
+    if (!doc.materials.empty()) w.key("materials").value(doc.materials);
+    if (!doc.textures.empty()) {
+      w.key("textures").value(doc.textures);
+      w.key("images").value(doc.images);
+      w.key("samplers").value(doc.samplers);
+    }
+    if (doc.skin) {
+      w.key("skins").startArray();
+      gltf::writeSkin(w, doc, rig);
+      w.endArray();
+    }
+    if (doc.buffer.hasViews()) {
+      w.key("buffers").startArray();
+      w.startObject();
+      w.key("byteLength").uint(out.bin.size);
+      if (!binUri.empty()) w.key("uri").string(uriEncode(binUri));
+      w.endObject();
+      w.endArray();
+    }
+    if (!doc.extras.empty()) w.key("extras").value(doc.extras);
+    // The key and its colon; the value is the next piece.
+    if (doc.animations.size() > 2) w.key("animations").raw("");
     w.endObject();
-    w.endArray();
   }
-  if (doc.nodeCount() > 0) gltf::writeNodes(w.key("nodes"), doc, rig);
-  if (!doc.meshes.empty()) w.key("meshes").value(doc.meshes);
-  if (!doc.materials.empty()) w.key("materials").value(doc.materials);
-  if (!doc.textures.empty()) {
-    w.key("textures").value(doc.textures);
-    w.key("images").value(doc.images);
-    w.key("samplers").value(doc.samplers);
-  }
-  if (doc.skin) {
-    w.key("skins").startArray();
-    gltf::writeSkin(w, doc, rig);
-    w.endArray();
-  }
+  head.pop_back();  // the closing brace, which goes after the animations and the records
+  std::string records;
   if (doc.buffer.hasViews()) {
-    w.key("buffers").startArray();
-    w.startObject();
-    w.key("byteLength").uint(out.bin.size);
-    if (!binUri.empty()) w.key("uri").string(uriEncode(binUri));
-    w.endObject();
-    w.endArray();
+    records += ',';
+    doc.buffer.appendJson(records);
   }
-  if (!doc.extras.empty()) w.key("extras").value(doc.extras);
-  // The animations are written already (gltf_animation.cpp), the accessors and bufferViews are
-  // records the buffer writes as text (gltf_buffer.hpp): both go in as they are.
-  if (doc.animations.size() > 2) w.key("animations").raw(doc.animations);
-  w.endObject();
-  if (doc.buffer.hasViews()) {
-    out.json.back() = ',';
-    doc.buffer.appendJson(out.json);
-    out.json += '}';
-  }
+  records += '}';
+  out.json.push_back(std::move(head));
+  if (doc.animations.size() > 2) out.json.push_back(std::move(doc.animations));
+  out.json.push_back(std::move(records));
   return out;
 }
 
@@ -170,7 +191,9 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
   if (rig.provenance.axes.isGltf()) {
     std::vector<Animation> animations = rig.animations;
-    return build(rig, nullptr, animations, rig.provenance.axes, options, binUri, cache);
+    RP_ASSIGN(Exported e, build(rig, nullptr, animations, rig.provenance.axes, options, binUri, cache));
+    e.source.animations = std::move(animations);  // the buffer borrows their keys (addAnimations)
+    return e;
   }
   Rig converted = rig;
   const gltf::OwnMeshes own{&converted.meshes, convertAxesLeavingVertices(converted, AxisSystem{})};
@@ -189,8 +212,22 @@ void putU32(uint8_t* p, uint32_t v) {
 
 // Header (12 bytes) and the JSON chunk's header; the JSON text as it is; its padding with spaces
 // and the BIN chunk's header. The BIN payload is padded with zeros already (finish() did).
+size_t textSize(const std::vector<std::string>& pieces) {
+  size_t size = 0;
+  for (const std::string& p : pieces) size += p.size();
+  return size;
+}
+
+std::string joinedText(const std::vector<std::string>& pieces) {
+  std::string text;
+  text.reserve(textSize(pieces));
+  for (const std::string& p : pieces) text += p;
+  return text;
+}
+
 Result<GlbParts> glbParts(Exported e) {
-  const size_t jsonLength = (e.json.size() + 3) & ~size_t{3};
+  const size_t jsonSize = textSize(e.json);
+  const size_t jsonLength = (jsonSize + 3) & ~size_t{3};
   const size_t binChunk = e.bin.size == 0 ? 0 : 8 + e.bin.size;
   const size_t total = 12 + 8 + jsonLength + binChunk;
   if (total > 0xFFFFFFFFu) return makeError(ErrorCode::TooLarge, "the GLB would exceed 4 GiB");
@@ -202,9 +239,9 @@ Result<GlbParts> glbParts(Exported e) {
   putU32(p + 8, static_cast<uint32_t>(total));
   putU32(p + 12, static_cast<uint32_t>(jsonLength));
   putU32(p + 16, 0x4E4F534A);  // "JSON"
-  parts.tail.assign(jsonLength - e.json.size() + (binChunk > 0 ? 8 : 0), ' ');
+  parts.tail.assign(jsonLength - jsonSize + (binChunk > 0 ? 8 : 0), ' ');
   if (binChunk > 0) {
-    uint8_t* b = parts.tail.data() + (jsonLength - e.json.size());
+    uint8_t* b = parts.tail.data() + (jsonLength - jsonSize);
     putU32(b, static_cast<uint32_t>(e.bin.size));
     putU32(b + 4, 0x004E4942);  // "BIN\0"
   }
@@ -223,11 +260,14 @@ void join(const GlbParts& parts, std::vector<uint8_t>& glb) {
 
 }  // namespace
 
+size_t GlbParts::size() const { return head.size() + textSize(json) + tail.size() + bin.size; }
+std::string GlbParts::jsonText() const { return joinedText(json); }
+
 std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
   std::vector<std::span<const uint8_t>> all;
-  all.reserve(3 + bin.pieces.size());
+  all.reserve(2 + json.size() + bin.pieces.size());
   all.emplace_back(head);
-  all.emplace_back(reinterpret_cast<const uint8_t*>(json.data()), json.size());
+  for (const std::string& text : json) all.emplace_back(reinterpret_cast<const uint8_t*>(text.data()), text.size());
   all.emplace_back(tail);
   all.insert(all.end(), bin.pieces.begin(), bin.pieces.end());
   return all;
@@ -264,7 +304,7 @@ Status exportGlbInto(Rig&& rig, std::vector<uint8_t>& glb, const GltfOptions& op
 Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options, ExportCache* cache) {
   if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
   RP_ASSIGN(Exported e, buildFrom(rig, options, binFileName, cache));
-  return GltfFiles{std::move(e.json), e.bin.joined()};
+  return GltfFiles{joinedText(e.json), e.bin.joined()};
 }
 
 }  // namespace rigport

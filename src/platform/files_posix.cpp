@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <mutex>
 
 #include <fmt/format.h>
@@ -188,43 +189,74 @@ std::optional<uint64_t> FileView::unreadableFrom() const {
   return static_cast<uint64_t>(fault - reinterpret_cast<uintptr_t>(mapping_));
 }
 
-std::optional<WriteFailure> writeWholeFile(const std::string& utf8Path, std::span<const std::span<const uint8_t>> parts) {
-  const int fd = ::open(utf8Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return WriteFailure{false, std::strerror(errno)};
-  // The parts in one writev (a GLB's header, JSON, padding and buffer pieces), taken up again
-  // after a short write; 64 parts at a time (IOV_MAX is at least 1,024 on Linux and the BSDs).
-  struct iovec vectors[64];
-  size_t part = 0, into = 0;  // the next byte to write: parts[part][into]
-  int err = 0;
-  while (part < parts.size()) {
-    int n = 0;
-    for (size_t p = part; p < parts.size() && n < static_cast<int>(std::size(vectors)); ++p) {
-      const std::span<const uint8_t> bytes = p == part ? parts[p].subspan(into) : parts[p];
-      if (bytes.empty()) continue;
-      vectors[n].iov_base = const_cast<uint8_t*>(bytes.data());
-      vectors[n].iov_len = bytes.size();
-      ++n;
-    }
-    if (n == 0) break;  // only empty parts left
+namespace {
+
+// Writes vectors[0, n) whole, taking up again after a short write; 0, or the error.
+int writeAll(int fd, struct iovec* vectors, int n) {
+  while (n > 0) {
     const ssize_t written = ::writev(fd, vectors, n);
     if (written < 0) {
       if (errno == EINTR) continue;
-      err = errno;
-      break;
+      return errno;
     }
-    if (written == 0) {
-      err = EIO;
-      break;
-    }
-    // Past the parts the write took whole, into the one it ended in.
+    if (written == 0) return EIO;
+    // Past the vectors the write took whole, into the one it ended in.
     auto left = static_cast<size_t>(written);
-    while (part < parts.size() && left >= parts[part].size() - into) {
-      left -= parts[part].size() - into;
-      ++part;
-      into = 0;
+    while (n > 0 && left >= vectors->iov_len) {
+      left -= vectors->iov_len;
+      ++vectors;
+      --n;
     }
-    into += left;
+    if (n > 0) {
+      vectors->iov_base = static_cast<uint8_t*>(vectors->iov_base) + left;
+      vectors->iov_len -= left;
+    }
   }
+  return 0;
+}
+
+}  // namespace
+
+std::optional<WriteFailure> writeWholeFile(const std::string& utf8Path, std::span<const std::span<const uint8_t>> parts) {
+  const int fd = ::open(utf8Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return WriteFailure{false, std::strerror(errno)};
+  // The parts in one writev (a GLB's header, JSON, padding and buffer pieces), 1,024 vectors at a
+  // time (IOV_MAX, the most one call takes, is 1,024 on Linux and the BSDs). Parts under 4 KiB are
+  // gathered into 64 KiB of staging first, as one vector: the kernel's copy costs about 65 ns a
+  // vector, so a GLB whose buffer borrows a 1,000-clip IFP's 80,000 key arrays (300 bytes each)
+  // took 5 ms more as 80,000 vectors than as 25 MB in one (a memcpy of them here costs less).
+  constexpr size_t kGathered = 4 << 10, kStaging = 64 << 10;
+  struct iovec vectors[1024];
+  std::unique_ptr<uint8_t[]> staging;
+  int n = 0, err = 0;
+  size_t staged = 0;
+  bool lastStaged = false;  // vectors[n - 1] is staging's, to grow with the next gathered part
+  for (const std::span<const uint8_t> bytes : parts) {
+    if (bytes.empty()) continue;
+    const bool gather = bytes.size() < kGathered;
+    // Full, or staging that the vectors still point into must be written before it is reused.
+    if (n == static_cast<int>(std::size(vectors)) || (gather && staged + bytes.size() > kStaging)) {
+      if ((err = writeAll(fd, vectors, n)) != 0) break;
+      n = 0;
+      staged = 0;
+      lastStaged = false;
+    }
+    if (!gather) {
+      vectors[n++] = iovec{const_cast<uint8_t*>(bytes.data()), bytes.size()};
+      lastStaged = false;
+      continue;
+    }
+    if (!staging) staging = std::make_unique_for_overwrite<uint8_t[]>(kStaging);
+    std::memcpy(staging.get() + staged, bytes.data(), bytes.size());
+    if (lastStaged) {
+      vectors[n - 1].iov_len += bytes.size();
+    } else {
+      vectors[n++] = iovec{staging.get() + staged, bytes.size()};
+    }
+    staged += bytes.size();
+    lastStaged = true;
+  }
+  if (err == 0) err = writeAll(fd, vectors, n);
   if (::close(fd) != 0 && err == 0 && errno != EINTR) err = errno;
   if (err != 0) return WriteFailure{true, std::strerror(err)};
   return std::nullopt;

@@ -86,9 +86,14 @@ bool constantChannel(uint8_t channelType);
 // Parses a whole CLIP resource. Damage a reader can step over (an unknown channel type, a palette
 // index out of range, an event table that does not add up) becomes a warning in `warnings`.
 Result<ClipFile> parseClip(ByteReader& r, Provenance& warnings);
-// Dequantises one curve's keys; a palette index past the palette reads as 0 (counted in *badIndices).
-void dequantiseCurve(const ClipCurve& curve, std::span<const float> palette, std::vector<ClipKey>& out,
-                     size_t* badIndices = nullptr);
+// What dequantiseCurve counts as it reads a curve's keys, for the reader's warnings.
+struct KeyTally {
+  size_t badIndices = 0;  // palette indices past the palette, read as 0
+  size_t flagged = 0;     // keys that set flag bits 4-15
+  size_t unsorted = 0;    // keys not after the key before them (R9)
+};
+// Dequantises one curve's keys, adding their counts to *tally.
+void dequantiseCurve(const ClipCurve& curve, std::span<const float> palette, std::vector<ClipKey>& out, KeyTally* tally = nullptr);
 // The bytes of a CLIP resource, laid out as every real one is.
 std::vector<uint8_t> serializeClip(const ClipFile& clip);
 

@@ -1,15 +1,20 @@
 #include "formats/sims3/clip_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "core/hash.hpp"
 #include "formats/sims3/clip_layout.hpp"
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#endif
 
 namespace rigport::sims3 {
 namespace {
@@ -105,6 +110,69 @@ void fillKeys(Keys<T>& out, const std::vector<ClipKey>& keys, float dt, const Va
   }
 }
 
+// R4: a rotation key, stored x, y, z, w, renormalised after decoding (q / |q|); the identity where
+// |q| is not above 1e-6 or not finite, counted in zeroQuats.
+glm::quat renormalised(const ClipKey& k, size_t& zeroQuats) {
+#if RIGPORT_SSE2_LANES
+  // The key in one register, x y z w as glm::quat stores them (quat_lanes.hpp): every lane gets
+  // glm::dot's (w*w + x*x) + (y*y + z*z) with its additions' operands swapped (the same sums), and
+  // the root and the four divisions are IEEE's, so the key is the scalar rule's bit for bit
+  // (Sims3Keys.RotationRenormalisationLanesMatchTheScalarRule); a package's 300,000 rotation keys
+  // took some 25 instructions each the scalar way.
+  static_assert(sizeof(glm::quat) == sizeof k.v, "glm::quat is x, y, z, w floats");
+  const __m128 v = _mm_loadu_ps(k.v.data());
+  const __m128 squares = _mm_mul_ps(v, v);
+  const __m128 pairs = _mm_add_ps(squares, _mm_shuffle_ps(squares, squares, _MM_SHUFFLE(0, 1, 2, 3)));  // xx+ww, yy+zz, zz+yy, ww+xx
+  const __m128 len = _mm_sqrt_ps(_mm_add_ps(pairs, _mm_shuffle_ps(pairs, pairs, _MM_SHUFFLE(2, 3, 0, 1))));
+  const __m128 usable = _mm_and_ps(_mm_cmpgt_ps(len, _mm_set1_ps(1e-6f)), _mm_cmplt_ps(len, _mm_set1_ps(std::numeric_limits<float>::infinity())));
+  if ((_mm_movemask_ps(usable) & 1) == 0) {
+    ++zeroQuats;
+    return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  }
+  glm::quat q;
+  _mm_storeu_ps(reinterpret_cast<float*>(&q), _mm_div_ps(v, len));
+  return q;
+#else
+  glm::quat q(k.v[3], k.v[0], k.v[1], k.v[2]);
+  const float len = glm::length(q);
+  if (!(len > 1e-6f) || !std::isfinite(len)) {
+    ++zeroQuats;
+    return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  }
+  q /= len;
+  return q;
+#endif
+}
+
+// Each track's index by the key its curves name: open addressing in one array with room for every
+// curve at half load, probed from the key's middle product bits (the keys are FNV hashes). As a
+// std::unordered_map a package clip's 20 tracks were 21 blocks, its nodes and buckets.
+class TrackIndex {
+ public:
+  explicit TrackIndex(size_t curves) : slots_(std::bit_ceil(2 * curves + 1)) {}
+
+  // The index of `key`'s track and false, or, for a key not seen before, `next` (taken for it) and true.
+  std::pair<size_t, bool> find(uint32_t key, size_t next) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = static_cast<size_t>((uint64_t{key} * 0x9E3779B97F4A7C15ull) >> 32) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.index == kFree) {
+        s = Slot{key, static_cast<uint32_t>(next)};
+        return {next, true};
+      }
+      if (s.key == key) return {s.index, false};
+    }
+  }
+
+ private:
+  static constexpr uint32_t kFree = ~0u;  // a track index is below the curve count, a u32 (§2.2)
+  struct Slot {
+    uint32_t key = 0;
+    uint32_t index = kFree;
+  };
+  std::vector<Slot> slots_;
+};
+
 }  // namespace
 
 const char* clip::eventTypeName(uint16_t type) {
@@ -125,13 +193,13 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
   Animation anim;
   anim.name = c.name;
   const float dt = c.frameDuration;
-  std::unordered_map<uint32_t, size_t> trackOf;
-  trackOf.reserve(c.curves.size());  // no rehash as the tracks come
+  TrackIndex trackOf(c.curves.size());
   std::vector<ClipKey> keys;
   // At most a track per curve: reserved, no track is moved as the vector grows (a package clip's 20
   // tracks took 51 moves, 3 M of its 500 clips' instructions with their frees).
   anim.tracks.reserve(c.curves.size());
-  size_t badIndices = 0, flaggedKeys = 0, zeroQuats = 0, unsorted = 0, stored = 0;
+  KeyTally tally;
+  size_t zeroQuats = 0, stored = 0;
   float last = 0.0f;
   for (size_t ci = 0; ci < c.curves.size(); ++ci) {
     const ClipCurve& curve = c.curves[ci];
@@ -139,15 +207,11 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
     if (kind == Kind::None) continue;  // parseClip warned
     const bool constant = constantChannel(curve.channelType);
     if (!constant) {
-      dequantiseCurve(curve, c.palette, keys, &badIndices);
+      dequantiseCurve(curve, c.palette, keys, &tally);
       stored += keys.size();
-    } else {  // no key record (R8): one key holds the value
+    } else {  // no key record (R8): one key holds the value, at frame 0 with no flags (nothing to count)
       keys.assign(1, ClipKey{});
       if (curve.channelType == kF4QuaternionIdentity || curve.channelType == kF4Zero) keys[0].v = {0.0f, 0.0f, 0.0f, 1.0f};
-    }
-    for (size_t i = 0; i < keys.size(); ++i) {
-      flaggedKeys += keys[i].upperFlags != 0 ? 1 : 0;
-      unsorted += i > 0 && keys[i].frame <= keys[i - 1].frame ? 1 : 0;
     }
     if (!keys.empty()) last = std::max(last, keys.back().frame * dt);
     if (kind == Kind::Scalar) {
@@ -158,14 +222,14 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
       anim.scalars.push_back(std::move(s));
       continue;
     }
-    auto [it, fresh] = trackOf.emplace(curve.trackKey, anim.tracks.size());
+    const auto [index, fresh] = trackOf.find(curve.trackKey, anim.tracks.size());
     if (fresh) {
       BoneTrack t;
       t.target.nameHash = curve.trackKey;
       t.target.nameHashKind = HashKind::Fnv1_32Lower;
       anim.tracks.push_back(std::move(t));
     }
-    BoneTrack& t = anim.tracks[it->second];
+    BoneTrack& t = anim.tracks[index];
     if (kind == Kind::Translation) {
       if (!t.translation.empty()) {
         warn.warn("duplicate-curve", fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
@@ -177,22 +241,13 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
         warn.warn("duplicate-curve", fmt::format("curve {}: a second rotation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
         continue;
       }
-      fillKeys(t.rotation, keys, dt, [&zeroQuats](const ClipKey& k) {
-        glm::quat q(k.v[3], k.v[0], k.v[1], k.v[2]);  // stored x, y, z, w (R4)
-        const float len = glm::length(q);
-        if (!(len > 1e-6f) || !std::isfinite(len)) {
-          ++zeroQuats;
-          return glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-        }
-        q /= len;  // renormalised after decoding (R4)
-        return q;
-      });
+      fillKeys(t.rotation, keys, dt, [&zeroQuats](const ClipKey& k) { return renormalised(k, zeroQuats); });
     }
   }
-  if (badIndices > 0) warn.warn("palette-index", fmt::format("{} palette indices point past the {}-float palette; read as 0", badIndices, c.palette.size()));
-  if (flaggedKeys > 0) warn.warn("key-flags", fmt::format("{} keys set flag bits 4-15 (0 in all TS3 data; TS4's \"snap\"); ignored", flaggedKeys));
+  if (tally.badIndices > 0) warn.warn("palette-index", fmt::format("{} palette indices point past the {}-float palette; read as 0", tally.badIndices, c.palette.size()));
+  if (tally.flagged > 0) warn.warn("key-flags", fmt::format("{} keys set flag bits 4-15 (0 in all TS3 data; TS4's \"snap\"); ignored", tally.flagged));
   if (zeroQuats > 0) warn.warn("zero-rotation", fmt::format("{} rotation keys decode to a zero-length quaternion; identity used", zeroQuats));
-  if (unsorted > 0) warn.warn("key-order", fmt::format("{} keys are not after the key before them (R9: strictly increasing); sorted", unsorted));
+  if (tally.unsorted > 0) warn.warn("key-order", fmt::format("{} keys are not after the key before them (R9: strictly increasing); sorted", tally.unsorted));
   anim.duration = std::max(last, c.ticks > 0 ? (c.ticks - 1) * dt : 0.0f);
 
   for (const ClipEvent& e : c.events) anim.events.push_back(Event{e.time, eventTypeName(e.type), eventPayload(e)});
