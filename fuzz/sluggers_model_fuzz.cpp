@@ -11,6 +11,7 @@
 #include <span>
 
 #include "core/read_context.hpp"
+#include "core/validate.hpp"
 #include "core/source.hpp"
 #include "downstream.hpp"
 #include "formats/sluggers/sluggers.hpp"
@@ -20,10 +21,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rigport::ReadContext ctx;
     auto asset = rigport::sluggers::readArchive(*rigport::Source::fromBytes(std::vector<uint8_t>(data, data + size), "fuzz"), ctx);
     if (asset)
-      for (const rigport::Rig& r : asset->rigs) rigport::fuzz::exerciseDownstream(r);
+      for (const rigport::Rig& r : asset->rigs) {
+        if (!rigport::validate(r)) std::abort();  // every check, as below
+        rigport::fuzz::exerciseDownstream(r);
+      }
   }
   auto rig = rigport::sluggers::readModel(std::span(data, size));
   if (!rig) return 0;
+  if (!rigport::validate(*rig)) std::abort();  // the reader checks only the structure of its meshes
   {
     // --base (issue 28): the rig written onto the block it was read from changes no byte; an edit
     // (a bone turned, a vertex moved, the first vertex's weights on one bone) is written or refused,

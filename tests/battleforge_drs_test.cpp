@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <fstream>
 #include <map>
@@ -12,6 +13,7 @@
 #include "core/fit.hpp"
 #include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
+#include "formats/battleforge/influences.hpp"
 #include "formats/battleforge/battleforge.hpp"
 #include "formats/registry.hpp"
 #include "support/test_support.hpp"
@@ -571,4 +573,45 @@ TEST(BattleforgeDrs, SuperParentThatIsNotIdentityIsKeptAndReported) {
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(hasWarning(r->provenance, "super-parent", "not applied"));
   EXPECT_EQ(r->skeleton.extras["battleforge"]["superParent"][12].get<float>(), 2.5f);
+}
+
+// sameInfluences' pairwise shortcut against the rule it stands for (both lists merged first): every
+// list of up to 4 influences over 3 bones (repeats included) against every list of as many, with
+// the weights in their order, reversed or rotated, one of them moved by about one 8-bit step.
+TEST(BattleforgeDrs, SameInfluencesMatchesTheMergedRule) {
+  std::vector<Influences4> lists;
+  for (uint32_t n = 0; n <= 4; ++n) {
+    uint32_t combos = 1;
+    for (uint32_t k = 0; k < n; ++k) combos *= 3;
+    for (uint32_t c = 0; c < combos; ++c) {
+      Influences4 v;
+      v.n = n;
+      for (uint32_t k = 0, rest = c; k < n; ++k, rest /= 3) v.at[k] = {rest % 3, 0.125f * static_cast<float>(k + 1)};
+      lists.push_back(v);
+    }
+  }
+  const float steps[] = {0.0f, 1.0f / 255.0f, 1.0f / 255.0f + 2e-5f, -1.0f / 255.0f - 2e-5f};
+  size_t alike = 0, checked = 0;
+  for (const Influences4& x : lists) {
+    for (const Influences4& z : lists) {
+      if (z.n != x.n) continue;
+      for (uint32_t order = 0; order < 3; ++order) {
+        for (float step : steps) {
+          for (uint32_t nudged = 0; nudged < std::max(x.n, 1u); ++nudged) {
+            Influences4 y = z;
+            for (uint32_t k = 0; k < y.n; ++k) {
+              const uint32_t from = order == 0 ? k : order == 1 ? y.n - 1 - k : (k + 1) % y.n;
+              y.at[k].weight = x.at[from].weight + (k == nudged ? step : 0.0f);
+            }
+            const bool rule = sameMergedInfluences(x, y);
+            ASSERT_EQ(sameInfluences(x, y), rule) << "n " << x.n << " order " << order << " step " << step;
+            alike += rule ? 1 : 0;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(alike, 100u);  // both answers occur
+  EXPECT_LT(alike, checked);
 }

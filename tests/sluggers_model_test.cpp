@@ -13,6 +13,7 @@
 #include <random>
 
 #include "../fuzz/downstream.hpp"
+#include "core/validate.hpp"
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 #include "formats/sluggers/sluggers.hpp"
@@ -515,6 +516,8 @@ TEST(SluggersModel, EveryTruncationAndByteFlipFailsCleanly) {
       ++failures;
       EXPECT_TRUE(r.error().offset.has_value() || !r.error().path.empty()) << "flipped at " << i << ": " << r.error().describe();
     } else {
+      const Status valid = validate(*r);  // the reader checks only its meshes' structure
+      EXPECT_TRUE(valid) << "flipped at " << i << ": " << valid.error().describe();
       (void)exportGlb(*r);
     }
     bytes[i] ^= 0xFF;
@@ -557,6 +560,8 @@ TEST(SluggersModel, FuzzCorpusReadsExportsAndRoundTrips) {
     auto rig = readModel(test::readBytes(e.path().string()));
     if (!rig) continue;
     ++read;
+    const Status valid = validate(*rig);  // the reader checks only its meshes' structure
+    EXPECT_TRUE(valid) << valid.error().describe();
     fuzz::exerciseDownstream(*rig);
     auto bytes = writeModel(*rig);
     if (!bytes) continue;

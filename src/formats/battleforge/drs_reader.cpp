@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -12,6 +11,7 @@
 #include "core/validate.hpp"
 #include "formats/battleforge/axes.hpp"
 #include "formats/battleforge/container.hpp"
+#include "formats/battleforge/influences.hpp"
 #include "formats/battleforge/battleforge.hpp"
 #include "formats/battleforge/material.hpp"
 #include "formats/battleforge/mesh_file.hpp"
@@ -88,13 +88,6 @@ Result<DrsParts> readParts(const ByteReader& root, const std::vector<DrsBlock>& 
   return parts;
 }
 
-// At most 4 influences of one vertex, by rig bone, zero weights dropped: fixed size, so skinning
-// 60,000 vertices allocates nothing per vertex.
-struct Influences4 {
-  std::array<Influence, 4> at{};
-  uint32_t n = 0;
-};
-
 struct SkinContext {
   const std::vector<uint32_t>& rigIndex;  // identifier -> rig bone
   size_t badIds = 0;
@@ -130,28 +123,6 @@ Influences4 skinInfoInfluences(const SkinInfoVertex& s, SkinContext& ctx) {
   return out;
 }
 
-// Sorted by bone, repeats of a bone summed.
-Influences4 merged(Influences4 v) {
-  for (uint32_t i = 1; i < v.n; ++i)  // insertion sort: at most 4
-    for (uint32_t j = i; j > 0 && v.at[j - 1].bone > v.at[j].bone; --j) std::swap(v.at[j - 1], v.at[j]);
-  Influences4 m;
-  for (uint32_t i = 0; i < v.n; ++i) {
-    if (m.n > 0 && m.at[m.n - 1].bone == v.at[i].bone) m.at[m.n - 1].weight += v.at[i].weight;
-    else m.at[m.n++] = v.at[i];
-  }
-  return m;
-}
-
-// Same bones with weights within one 8-bit step (rev-12 weights are truncated int(w·255), §8).
-bool sameInfluences(const Influences4& x, const Influences4& y) {
-  const Influences4 a = merged(x), b = merged(y);
-  if (a.n != b.n) return false;
-  for (uint32_t i = 0; i < a.n; ++i) {
-    if (a.at[i].bone != b.at[i].bone || std::fabs(a.at[i].weight - b.at[i].weight) > 1.0f / 255.0f + 1e-5f) return false;
-  }
-  return true;
-}
-
 void append(Mesh& mesh, const Influences4& v) {
   if (mesh.influenceOffsets.empty()) mesh.influenceOffsets.push_back(0);
   mesh.influences.insert(mesh.influences.end(), v.at.begin(), v.at.begin() + v.n);
@@ -159,21 +130,24 @@ void append(Mesh& mesh, const Influences4& v) {
 }
 
 // CGeoMesh vertex by exact position (open addressing; the CGeoMesh has at most 65,536 vertices).
-// Each slot holds its key, so a lookup touches one cache line.
+// A slot holds only its row, whose position the probe compares: 512 KB for the benchmark's 60,025
+// rows where slots holding their keys too took 2 MB, whose stores missed the caches and whose fresh
+// pages the kernel zeroed (together 7 % of the DRS benchmark's time); a probe rarely meets a second
+// row, the table being at most half full.
 class PositionIndex {
  public:
   void build(const std::vector<glm::vec3>& positions, size_t n) {
     size_t cap = 16;
     while (cap < 2 * n) cap *= 2;
-    slots_.assign(cap, Slot{});
+    slots_.assign(cap, kEmpty);
     positions_ = &positions;
     firstOfPosition_.assign(n, false);
     for (size_t v = 0; v < n; ++v) {
       const PositionKey k = keyOf(positions[v]);
       size_t h = PositionHash{}(k) & (cap - 1);
-      while (slots_[h].index != kEmpty && !(slots_[h].key == k)) h = (h + 1) & (cap - 1);
-      if (slots_[h].index == kEmpty) {  // the first row of a position wins
-        slots_[h] = {k, static_cast<uint32_t>(v)};
+      while (slots_[h] != kEmpty && !(keyOf(positions[slots_[h]]) == k)) h = (h + 1) & (cap - 1);
+      if (slots_[h] == kEmpty) {  // the first row of a position wins
+        slots_[h] = static_cast<uint32_t>(v);
         firstOfPosition_[v] = true;
       }
     }
@@ -190,18 +164,14 @@ class PositionIndex {
     if (slots_.empty()) return -1;
     const PositionKey k = keyOf(p);
     for (size_t h = PositionHash{}(k) & (slots_.size() - 1);; h = (h + 1) & (slots_.size() - 1)) {
-      if (slots_[h].index == kEmpty) return -1;
-      if (slots_[h].key == k) return slots_[h].index;
+      if (slots_[h] == kEmpty) return -1;
+      if (keyOf((*positions_)[slots_[h]]) == k) return slots_[h];
     }
   }
 
  private:
   static constexpr uint32_t kEmpty = UINT32_MAX;
-  struct Slot {
-    PositionKey key{0, 0, 0};
-    uint32_t index = kEmpty;
-  };
-  std::vector<Slot> slots_;
+  std::vector<uint32_t> slots_;  // a CGeoMesh row, or kEmpty
   const std::vector<glm::vec3>* positions_ = nullptr;
   std::vector<bool> firstOfPosition_;
 };

@@ -1,6 +1,6 @@
 #include "formats/battleforge/skin.hpp"
 
-#include <bit>
+#include <cstddef>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -12,16 +12,10 @@ Result<CSkSkinInfo> readSkinInfo(ByteReader& r) {
   RP_ASSIGN(s.version, r.s32("version"));
   RP_ASSIGN(const uint32_t count, r.u32("vertex_count"));
   RP_ASSIGN(const size_t n, r.count(count, 32, "vertex_count"));
-  // §5: weights first, then bone ids (the docs page has them the other way round). Read as one
-  // block (checked above), 8 words per row.
-  RP_ASSIGN(const std::vector<uint32_t> words, r.array<uint32_t>(8 * n, "vertices"));
-  s.vertices.resize(n);
-  for (size_t v = 0; v < n; ++v) {
-    for (int k = 0; k < 4; ++k) {
-      s.vertices[v].weights[k] = std::bit_cast<float>(words[8 * v + k]);
-      s.vertices[v].bones[k] = static_cast<int32_t>(words[8 * v + 4 + k]);
-    }
-  }
+  // §5: weights first, then bone ids (the docs page has them the other way round), 8 words a row:
+  // SkinInfoVertex's own layout, so the rows are copied straight into it (no array of words first).
+  static_assert(sizeof(SkinInfoVertex) == 32 && offsetof(SkinInfoVertex, bones) == 16);
+  RP_ASSIGN(s.vertices, (r.records<SkinInfoVertex, uint32_t>(n, "vertices")));
   return s;
 }
 

@@ -312,7 +312,13 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPla
     places->skin.records = std::move(skn->records);
   }
   if (const size_t dot = act.geoName.rfind(".gpl"); dot != std::string::npos && dot > 0) rig.name = act.geoName.substr(0, dot);
-  RP_CHECK(validate(rig));
+  // Per element, the meshes are valid as built: readCorners bounds every corner's index by its array
+  // (buildVertices' own indices are its vertices'), influences name the rig bones tableToRig gives
+  // (indices naming none are dropped) with weights of n/256, offsets only grow. So, as the DFF
+  // reader, only the structure is checked here (the per-element passes were 2 % of the Sluggers
+  // benchmark's time, and export repeats them all); the fuzz target and the corpus and byte-flip
+  // tests check every rig read with every check.
+  RP_CHECK(validate(rig, MeshChecks::Structure));
   return rig;
 }
 

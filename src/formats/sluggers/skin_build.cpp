@@ -8,19 +8,40 @@
 
 #include <fmt/format.h>
 
+#include "core/default_init_allocator.hpp"
+
 namespace rigport::sluggers {
 namespace {
 
 using Json = nlohmann::json;
 
 // Mean distance, over all records of slots in the array, from a slot's bind position to the bind
-// origin of the bone the record names, for each reading (one pass for both): a skin vertex lies
-// near the bones that move it, so the report lets a user judge a block's reading. Infinite for a
-// reading under which an index names no bone, or that has no map.
+// origin of the bone the record names, for each reading: a skin vertex lies near the bones that move
+// it, so the report lets a user judge a block's reading. Infinite for a reading under which an index
+// names no bone, or that has no map.
 struct MeanDistances {
   double byId = 0.0, byDepthFirst = 0.0;
 };
-MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const std::vector<glm::mat4>& world, size_t slots) {
+
+// Each slot's bind data: the first record's 12 source bytes, and whether every record of the slot
+// has the same (§6: the usual case), so that the per-slot pass reads a compact array instead of
+// sources scattered over the section. Records the bone check later drops are looked at too: a
+// difference there only sends the slot through the exact weighted mean.
+struct SlotSources {
+  enum State : uint8_t { kNone, kOne, kMixed };
+  // Not zero-filled: a slot's bytes are read only once its state says they were written.
+  std::vector<std::array<uint8_t, kSkinVertexBytes>, DefaultInitAllocator<std::array<uint8_t, kSkinVertexBytes>>> bytes;
+  std::vector<uint8_t> state;
+};
+
+// Both, from one pass over the records in file order (where their sources lie in sequence), both
+// readings at once: each record's source is loaded once for its slot's bytes and its position (a
+// pass each loaded every source twice).
+struct RecordSources {
+  SlotSources slots;
+  MeanDistances distances;
+};
+RecordSources recordSources(const SknData& skn, const BoneIndexMaps& maps, const std::vector<glm::mat4>& world, size_t slots) {
   constexpr double kNone = std::numeric_limits<double>::infinity();
   struct Sum {
     const std::vector<int32_t>& map;
@@ -40,41 +61,25 @@ MeanDistances meanDistances(const SknData& skn, const BoneIndexMaps& maps, const
   };
   Sum byId{maps.byId}, byDepthFirst{maps.byDepthFirst};
   const bool depthFirst = !maps.byDepthFirst.empty();
-  for (const SkinRecord& r : skn.records) {
-    if (r.vertex >= slots) continue;
-    const glm::vec3 position = skn.position(r);
-    byId.add(r, position, world);
-    if (depthFirst) byDepthFirst.add(r, position, world);
-  }
-  return {byId.mean(), depthFirst ? byDepthFirst.mean() : kNone};
-}
-
-// Each slot's bind data, from the records in file order (where their sources lie in sequence), so
-// that the per-slot pass reads a compact array instead of sources scattered over the section: the
-// first record's 12 source bytes, and whether every record of the slot has the same (§6: the usual
-// case). Records the bone check later drops are looked at too: a difference there only sends the
-// slot through the exact weighted mean.
-struct SlotSources {
-  enum State : uint8_t { kNone, kOne, kMixed };
-  std::vector<std::array<uint8_t, kSkinVertexBytes>> bytes;
-  std::vector<uint8_t> state;
-};
-SlotSources slotSources(const SknData& skn, size_t slots) {
-  SlotSources out;
-  out.bytes.resize(slots);
-  out.state.assign(slots, SlotSources::kNone);
+  RecordSources out;
+  out.slots.bytes.resize(slots);
+  out.slots.state.assign(slots, SlotSources::kNone);
   for (const SkinRecord& r : skn.records) {
     if (r.vertex >= slots) continue;
     const uint8_t* source = skn.section.data() + r.source;
-    auto& first = out.bytes[r.vertex];
-    uint8_t& state = out.state[r.vertex];
+    auto& first = out.slots.bytes[r.vertex];
+    uint8_t& state = out.slots.state[r.vertex];
     if (state == SlotSources::kNone) {
       std::memcpy(first.data(), source, kSkinVertexBytes);
       state = SlotSources::kOne;
     } else if (state == SlotSources::kOne && std::memcmp(first.data(), source, kSkinVertexBytes) != 0) {
       state = SlotSources::kMixed;
     }
+    const glm::vec3 position = skn.vector(source);
+    byId.add(r, position, world);
+    if (depthFirst) byDepthFirst.add(r, position, world);
   }
+  out.distances = {byId.mean(), depthFirst ? byDepthFirst.mean() : kNone};
   return out;
 }
 
@@ -111,7 +116,8 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   // impossible, an index no bone id has, and every index names a bone that way.
   const SkinRecord* noId = firstWithoutBoneId(records, maps);
   const bool depthFirst = noId != nullptr && allInDepthFirst(records, maps);
-  const MeanDistances distances = meanDistances(skn, maps, world, slots);
+  const RecordSources recorded = recordSources(skn, maps, world, slots);
+  const MeanDistances& distances = recorded.distances;
   report["boneIndex"] = depthFirst ? "depthFirst" : "boneId";
   report["reason"] = noId == nullptr ? "every index is a bone id (sluggers.md §11 item 6)"
                      : depthFirst    ? "an index no bone id has; every index is a depth-first (boneArray) position"
@@ -142,7 +148,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   }
   for (size_t s = 0; s < slots; ++s) bucket[s + 1] += bucket[s];
   // Record numbers are sorted, not the 32-byte records: scattering those was most of the time.
-  std::vector<uint32_t> kept(bucket[slots]);
+  std::vector<uint32_t, DefaultInitAllocator<uint32_t>> kept(bucket[slots]);  // every element written below: no zero fill
   auto boneOf = [&](uint32_t record) { return static_cast<uint32_t>(map[records[record].boneIndex]); };
   {
     std::vector<uint32_t> next(bucket.begin(), bucket.end() - 1);
@@ -173,7 +179,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
   slotInfluences.reserve(kept.size());
-  const SlotSources sources = slotSources(skn, slots);
+  const SlotSources& sources = recorded.slots;
   for (size_t s = 0; s < slots; ++s) {
     slotFirst[s] = static_cast<uint32_t>(slotInfluences.size());
     uint32_t total = 0;
