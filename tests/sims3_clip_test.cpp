@@ -115,6 +115,20 @@ void expectMatchesS3py(const std::string& clipFile, const std::string& jsonFile)
   EXPECT_EQ(curve, clip->curves.size());
 }
 
+// `frames` keys of random bytes in a curve of the channel type: every flag bit, code and top bit occurs,
+// for the lanes tests below to hold each key against the scalar rule.
+ClipCurve randomCurve(uint8_t channelType, uint32_t stride, uint16_t frames, float scale, float offset, std::mt19937& random) {
+  ClipCurve curve;
+  curve.channelType = channelType;
+  curve.scale = scale;
+  curve.offset = offset;
+  curve.stride = stride;
+  curve.frameCount = frames;
+  curve.keyBytes.resize(curve.frameCount * curve.stride);
+  for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+  return curve;
+}
+
 // The quaternion channel (F4 super high precision) is decoded four components at a time in SSE2
 // lanes where the build has them: every key bit for bit R4's rule, (sign ? -n : n) * scale + offset
 // with n = (code & 0xFFF) / 4095, whatever the flag bits, the upper code bits, scale and offset.
@@ -122,14 +136,7 @@ TEST(Sims3Keys, QuaternionLanesMatchTheScalarRule) {
   std::mt19937 random(99);
   for (const float scale : {1.0f, 2.0f, -0.37f, 1e-20f, 3e38f}) {
     for (const float offset : {0.0f, -1.0f, 0.123f, -0.0f}) {
-      ClipCurve curve;
-      curve.channelType = clip::kF4SuperHighPrecisionQuaternion;
-      curve.scale = scale;
-      curve.offset = offset;
-      curve.stride = 12;
-      curve.frameCount = 300;
-      curve.keyBytes.resize(curve.frameCount * curve.stride);
-      for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+      const ClipCurve curve = randomCurve(clip::kF4SuperHighPrecisionQuaternion, 12, 300, scale, offset, random);
       std::vector<ClipKey> keys;
       dequantiseCurve(curve, {}, keys);
       ASSERT_EQ(keys.size(), curve.frameCount);
@@ -156,14 +163,7 @@ TEST(Sims3Keys, TranslationLanesMatchTheScalarRule) {
   std::mt19937 random(98);
   for (const float scale : {1.0f, 2.0f, -0.37f, 1e-20f, 3e38f}) {
     for (const float offset : {0.0f, -1.0f, 0.123f, -0.0f}) {
-      ClipCurve curve;
-      curve.channelType = clip::kF3HighPrecisionNormalized;
-      curve.scale = scale;
-      curve.offset = offset;
-      curve.stride = 8;
-      curve.frameCount = 300;
-      curve.keyBytes.resize(curve.frameCount * curve.stride);
-      for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
+      const ClipCurve curve = randomCurve(clip::kF3HighPrecisionNormalized, 8, 300, scale, offset, random);
       std::vector<ClipKey> keys(curve.frameCount);
       for (ClipKey& k : keys) k.v[3] = 7.0f;
       dequantiseCurve(curve, {}, keys);
@@ -192,15 +192,8 @@ TEST(Sims3Keys, RotationRenormalisationLanesMatchTheScalarRule) {
   std::mt19937 random(97);
   for (const float scale : {1.0f, -0.37f, 1e-20f, 3e38f, std::nanf("")}) {
     ClipFile file;
-    ClipCurve curve;
-    curve.channelType = clip::kF4SuperHighPrecisionQuaternion;
+    ClipCurve curve = randomCurve(clip::kF4SuperHighPrecisionQuaternion, 12, 400, scale, 0.0f, random);
     curve.trackKey = 0x1234;
-    curve.scale = scale;
-    curve.offset = 0.0f;
-    curve.stride = 12;
-    curve.frameCount = 400;
-    curve.keyBytes.resize(curve.frameCount * curve.stride);
-    for (uint8_t& b : curve.keyBytes) b = static_cast<uint8_t>(random());
     for (size_t k = 0; k < 40; ++k) std::fill_n(curve.keyBytes.data() + k * curve.stride + 4, 8, uint8_t{0});  // zero length
     file.curves.push_back(curve);
     std::vector<ClipKey> keys;
