@@ -210,8 +210,7 @@ void putU32(uint8_t* p, uint32_t v) {
   p[3] = static_cast<uint8_t>(v >> 24);
 }
 
-// Header (12 bytes) and the JSON chunk's header; the JSON text as it is; its padding with spaces
-// and the BIN chunk's header. The BIN payload is padded with zeros already (finish() did).
+// The length of the JSON text held in pieces (Exported::json).
 size_t textSize(const std::vector<std::string>& pieces) {
   size_t size = 0;
   for (const std::string& p : pieces) size += p.size();
@@ -225,6 +224,8 @@ std::string joinedText(const std::vector<std::string>& pieces) {
   return text;
 }
 
+// Header (12 bytes) and the JSON chunk's header; the JSON text as it is; its padding with spaces
+// and the BIN chunk's header. The BIN payload is padded with zeros already (finish() did).
 Result<GlbParts> glbParts(Exported e) {
   const size_t jsonSize = textSize(e.json);
   const size_t jsonLength = (jsonSize + 3) & ~size_t{3};

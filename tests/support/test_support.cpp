@@ -122,10 +122,7 @@ void removeScratch(const std::filesystem::path& dir) {
 class ScratchCleanup : public ::testing::Environment {
  public:
   void TearDown() override {
-    if (::testing::UnitTest::GetInstance()->Passed()) {
-      std::error_code ec;
-      if (std::filesystem::exists(scratchRoot(), ec)) removeScratch(scratchRoot());
-    }
+    if (::testing::UnitTest::GetInstance()->Passed()) removeScratch(scratchRoot());
   }
 };
 [[maybe_unused]] const ::testing::Environment* const kScratchCleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
