@@ -5,6 +5,8 @@
 // and be reported at the right clip, time and bone.
 #include <gtest/gtest.h>
 
+#include <glm/gtc/matrix_transform.hpp>
+
 #include <initializer_list>
 
 #include <algorithm>
@@ -105,6 +107,25 @@ TEST(Compare, IdenticalRigsAreZeroApartEverywhere) {
   EXPECT_GT(c.modelSize, 1.5);  // a figure about 1.8 m tall
   EXPECT_LT(c.modelSize, 3.0);
   EXPECT_DOUBLE_EQ(c.defaultTolerance(), kDefaultToleranceOfSize * c.modelSize);
+}
+
+// Two rigs with the same vertices and weights, one joint's inverse bind matrix apart (what a writer
+// that garbles a skin's matrices leaves): the joints are where they were, the vertices it carries
+// are not, at rest and in the clip; both sides are posed at once there (Pose::verticesWith).
+TEST(Compare, AnInverseBindApartMovesTheVerticesAlone) {
+  const Rig rig = makeDemoCharacter();
+  Rig other = rig;
+  const int32_t chest = rig.skeleton.find("spine_03");
+  ASSERT_GE(chest, 0);
+  Bone& bone = other.skeleton.bones[static_cast<size_t>(chest)];
+  const std::optional<glm::mat4> ibm = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(rig.skeleton.worldBindMatrices()[static_cast<size_t>(chest)]);
+  ASSERT_TRUE(ibm);
+  bone.inverseBind = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.05f, 0.0f)) * *ibm;
+  const Comparison c = comparePoses(rig, other);
+  EXPECT_EQ(measure(c, "rest joints").worst, 0.0);
+  EXPECT_EQ(measure(c, "clip joints").worst, 0.0);
+  EXPECT_NEAR(measure(c, "bind vertices").worst, 0.05, 1e-4);
+  EXPECT_NEAR(measure(c, "clip vertices").worst, 0.05, 1e-2);
 }
 
 // Fact: both rigs are posed in glTF's axes, so the same character stored Z-up in centimetres (as a
@@ -454,6 +475,63 @@ TEST(Pose, BlockPosingIsVertexByVertex) {
         ASSERT_EQ(std::memcmp(&got[v], &expected, sizeof expected), 0) << "mesh " << m << " vertex " << v << " blocks of " << block;
       }
     }
+  }
+}
+
+// Pose::verticesWith() poses a mesh of two rigs as each rig's Pose::vertices() does, bit for bit: in
+// one pass (AVX2 lanes, where the CPU has them) where both meshes have the same positions and
+// influences, the skeletons apart (a rig and the file written from it, read back), with influences
+// skipped (a bone beyond the skeleton, a weight of -0) and vertices without one; each on its own where
+// a vertex of the block differs or a shape key moves one side.
+TEST(Pose, PosingTwoRigsAtOnceIsPosingEach) {
+  std::mt19937 random(31);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Rig a;
+  for (int b = 0; b < 10; ++b) {
+    Bone bone;
+    bone.name = "b" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : static_cast<int32_t>(random() % static_cast<uint32_t>(b));
+    bone.translation = glm::vec3(unit(random), unit(random), unit(random)) * 2.0f;
+    bone.rotation = glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
+    bone.scale = glm::vec3(1.2f + unit(random) * 0.5f);
+    a.skeleton.bones.push_back(bone);
+  }
+  for (int m = 0; m < 3; ++m) {
+    Mesh& mesh = a.meshes.emplace_back();
+    mesh.influenceOffsets.push_back(0);
+    for (size_t v = 0; v < 900; ++v) {
+      mesh.positions.emplace_back(unit(random) * 4.0f, unit(random) * 4.0f, unit(random) * 4.0f);
+      const uint32_t count = random() % 6;  // 0: the vertex rides on the shallowest joint
+      for (uint32_t i = 0; i < count; ++i) {
+        Influence inf{static_cast<uint32_t>(random() % 10), unit(random) * 0.3f + 0.6f};
+        if (random() % 9 == 0) inf = random() % 2 ? Influence{12, 0.5f} : Influence{inf.bone, -0.0f};
+        mesh.influences.push_back(inf);
+      }
+      mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+    }
+  }
+  Rig b = a;  // its joints a little apart, as a file's stored matrices put them
+  for (Bone& bone : b.skeleton.bones) {
+    bone.translation += glm::vec3(unit(random), unit(random), unit(random)) * 1e-3f;
+    bone.rotation = glm::normalize(bone.rotation + glm::quat(unit(random), unit(random), unit(random), unit(random)) * 1e-3f);
+  }
+  b.meshes[1].positions[600].x += 0.25f;  // the blocks holding vertex 600 go side by side
+  b.meshes[2].morphTargets.resize(1);
+  b.meshes[2].morphTargets[0].positionDeltas.assign(900, glm::vec3(0.1f, 0.0f, -0.2f));
+  b.meshes[2].morphWeights = {0.5f};
+  const Pose pa(a), pb(b);  // not valid rigs (bone 12 of 10): posing skips what it cannot use
+  for (size_t m = 0; m < a.meshes.size(); ++m) {
+    const size_t n = a.meshes[m].vertexCount();
+    std::vector<glm::vec3> expectedA(n), expectedB(n);
+    pa.vertices(m, 0, n, expectedA.data());
+    pb.vertices(m, 0, n, expectedB.data());
+    for (const size_t block : {size_t{1}, size_t{7}, size_t{256}, n}) {
+      std::vector<glm::vec3> gotA(n), gotB(n);
+      for (size_t first = 0; first < n; first += block) pa.verticesWith(pb, m, first, std::min(block, n - first), gotA.data() + first, gotB.data() + first);
+      ASSERT_EQ(std::memcmp(gotA.data(), expectedA.data(), n * sizeof(glm::vec3)), 0) << "mesh " << m << " blocks of " << block;
+      ASSERT_EQ(std::memcmp(gotB.data(), expectedB.data(), n * sizeof(glm::vec3)), 0) << "mesh " << m << " blocks of " << block;
+    }
+    EXPECT_NE(std::memcmp(expectedA.data(), expectedB.data(), n * sizeof(glm::vec3)), 0) << "mesh " << m << ": the two sides pose apart";
   }
 }
 

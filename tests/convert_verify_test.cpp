@@ -10,8 +10,11 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
+#include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/axes.hpp"
@@ -145,6 +148,53 @@ TEST(ConvertVerify, APartThatDoesNotReadBackIsOneNote) {
   EXPECT_EQ(measured.warnings[0].code, kPoseUnverifiedCode);
   EXPECT_NE(measured.warnings[0].message.find("out/walk.anm does not read back"), std::string::npos) << measured.warnings[0].message;
   EXPECT_NE(measured.warnings[0].message.find("not measured whole"), std::string::npos) << measured.warnings[0].message;
+}
+
+// A writer that writes something else than it was given is caught by the check: files encoded from
+// a rig that differs from the input in one thing get the pose-loss warning, with the measure that
+// sees it: a joint's inverse bind matrix (the DFF's rest pose is read from it) moves the joint at
+// rest; a weight given to another bone moves its vertex in the clip (at rest every joint's skinning
+// is the identity); a moved vertex moves at rest. Every other vertex is posed on both sides at once
+// (the same positions and weights: Pose::verticesWith).
+TEST(ConvertVerify, AWrongWriteIsCaught) {
+  const FormatInfo* dff = findFormat("renderware-dff");
+  const FormatInfo* anm = findFormat("renderware-anm");
+  const Rig rig = demo(false);
+  const auto measured = [&](const Rig& written) {
+    auto encoded = encodeForFormat(written, *dff, "out/m.dff", anm, "out/walk.anm");
+    EXPECT_TRUE(encoded) << encoded.error().describe();
+    return encoded ? measureWritten(rig, *encoded, ReadOptions{}) : Provenance{};
+  };
+  ASSERT_TRUE(measured(rig).warnings.empty());
+  Rig inverseBind = rig;
+  const int32_t chest = rig.skeleton.find("spine_03");
+  ASSERT_GE(chest, 0);
+  Bone& bone = inverseBind.skeleton.bones[static_cast<size_t>(chest)];
+  const std::optional<glm::mat4> ibm = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(rig.skeleton.worldBindMatrices()[static_cast<size_t>(chest)]);
+  ASSERT_TRUE(ibm);
+  bone.inverseBind = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.05f, 0.0f)) * *ibm;
+  Rig weight = rig;
+  Mesh& mesh = weight.meshes.at(0);
+  const auto twoBones = [&](size_t v) {
+    const uint32_t i = mesh.influenceOffsets[v];
+    return mesh.influenceOffsets[v + 1] - i >= 2 && mesh.influences[i].bone != mesh.influences[i + 1].bone &&
+           mesh.influences[i].weight != mesh.influences[i + 1].weight;
+  };
+  size_t v = 0;
+  while (v + 1 < mesh.influenceOffsets.size() && !twoBones(v)) ++v;
+  ASSERT_LT(v + 1, mesh.influenceOffsets.size()) << "a vertex with two weights";
+  std::swap(mesh.influences[mesh.influenceOffsets[v]].bone, mesh.influences[mesh.influenceOffsets[v] + 1].bone);
+  Rig vertex = rig;
+  vertex.meshes.at(0).positions.at(10).y += 0.05f;
+  for (const auto& [what, written, sees] : {std::tuple{"inverse bind", &inverseBind, "rest joints"}, std::tuple{"weight", &weight, "clip vertices"},
+                                            std::tuple{"vertex", &vertex, "bind vertices"}}) {
+    const Provenance p = measured(*written);
+    ASSERT_EQ(p.warnings.size(), 1u) << what;
+    EXPECT_EQ(p.warnings[0].code, kPoseLossCode) << what;
+    const std::string& message = p.warnings[0].message;
+    EXPECT_NE(message.find(sees), std::string::npos) << what << ": " << message;
+    EXPECT_EQ(message.find(std::string(sees) + " 0 m"), std::string::npos) << what << ": " << message;
+  }
 }
 
 // A mesh beyond the DFF's 65535 vertices is split (exactly): the check pairs the pieces read back with

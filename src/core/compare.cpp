@@ -365,12 +365,13 @@ class Comparer {
       const size_t both = mesh < out_.meshes ? std::min(count[0], count[1]) : 0;
       for (size_t first = 0; first < std::max(count[0], count[1]); first += kBlock) {
         size_t n[2];
-        for (size_t side = 0; side < 2; ++side) {
-          n[side] = count[side] > first ? std::min(kBlock, count[side] - first) : 0;
-          if (n[side] == 0) continue;  // the side has no such mesh, or no more of its vertices
-          poses[side]->vertices(mesh, first, n[side], posed[side]);
-          box[side].add(posed[side], n[side]);
+        for (size_t side = 0; side < 2; ++side) n[side] = count[side] > first ? std::min(kBlock, count[side] - first) : 0;
+        if (n[0] == n[1]) {
+          pa_.verticesWith(pb_, mesh, first, n[0], posed[0], posed[1]);
+        } else {  // none of a side that has no such mesh, or no more of its vertices
+          for (size_t side = 0; side < 2; ++side) poses[side]->vertices(mesh, first, n[side], posed[side]);
         }
+        for (size_t side = 0; side < 2; ++side) box[side].add(posed[side], n[side]);
         if (first < both) {
           worst_[1].seeDistances(posed[0], posed[1], std::min(kBlock, both - first),
                                  [&](size_t i) { return Where{"", std::nullopt, "", mesh, first + i}; });
@@ -459,8 +460,7 @@ class Comparer {
       const size_t n = std::min(a_.meshes[mesh].vertexCount(), b_.meshes[mesh].vertexCount());
       for (size_t first = 0; first < n; first += kBlock) {
         const size_t k = std::min(kBlock, n - first);
-        pa_.vertices(mesh, first, k, va);
-        pb_.vertices(mesh, first, k, vb);
+        pa_.verticesWith(pb_, mesh, first, k, va, vb);
         worst.seeDistances(va, vb, k, [&](size_t i) { return Where{clip, t, "", mesh, first + i}; });
       }
     }

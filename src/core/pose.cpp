@@ -1,6 +1,7 @@
 #include "core/pose.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/key_sample.hpp"
 #include "core/vertex_lanes.hpp"
@@ -130,30 +131,59 @@ inline glm::vec3 skinnedVertex(const glm::vec4& p, const Influence* first, const
 }
 
 #if RIGPORT_AVX2_LANES
+// Where one skinned vertex goes, for each of the poses that skinnedVerticesAvx2() poses at once.
+struct SkinnedSide {
+  const glm::mat4* skin;
+  size_t root;
+  glm::vec3* out;
+};
+
+// Column c of `a` in the low half, of `b` in the high half.
+RIGPORT_TARGET_AVX2 inline __m256 columns(const glm::mat4& a, const glm::mat4& b, int c) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(&a[c][0])), _mm_loadu_ps(&b[c][0]), 1);
+}
+
 // skinnedVertex() of `count` vertices at `positions`, their influences at offsets[i]..offsets[i + 1],
-// in AVX lanes: the same float lanes for the matrix times the vertex, then x, y and z (and the unused
-// w) widened into one lane of four doubles, weighted and summed there as the SSE2 code sums them in
-// two, and divided at once. No FMA (the target is AVX2 alone): each lane rounds as the SSE2 code's
-// (Pose.SkinningLanesMatchTheScalarRule).
+// in AVX lanes, for each of `Sides` poses of them (1, or 2 for verticesWith()): the same float lanes
+// for the matrix times the vertex (with two sides, each side's columns in one half of a 256-bit lane
+// and both summed at once), then x, y and z (and the unused w) widened into one lane of four doubles
+// per side, weighted and summed there as the SSE2 code sums them in two, and divided at once. The
+// influences are read once for every side. No FMA (the target is AVX2 alone): each lane rounds as
+// the SSE2 code's (Pose.SkinningLanesMatchTheScalarRule, Pose.PosingTwoRigsAtOnceIsPosingEach).
+template <size_t Sides>
 RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const uint32_t* offsets, const Influence* influences, size_t count,
-                                             const glm::mat4* skin, size_t bones, size_t root, glm::vec3* out) {
+                                             size_t bones, const SkinnedSide (&sides)[Sides]) {
+  static_assert(Sides == 1 || Sides == 2);
   for (size_t i = 0; i < count; ++i) {
     const glm::vec4 p(positions[i], 1.0f);
-    const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y), pz = _mm_set1_ps(p.z), pw = _mm_set1_ps(p.w);
-    __m256d sum = _mm256_setzero_pd();
+    __m256d sum[Sides];
+    for (__m256d& s : sum) s = _mm256_setzero_pd();
     double weight = 0.0;
     for (const Influence *inf = influences + offsets[i], *last = influences + offsets[i + 1]; inf != last; ++inf) {
       if (inf->bone >= bones || !(inf->weight > 0.0f)) continue;
-      const __m128 r = lanes::timesPoint(skin[inf->bone], px, py, pz, pw);
-      sum = _mm256_add_pd(sum, _mm256_mul_pd(_mm256_set1_pd(static_cast<double>(inf->weight)), _mm256_cvtps_pd(r)));
+      const __m256d w = _mm256_set1_pd(static_cast<double>(inf->weight));
+      if constexpr (Sides == 1) {
+        const __m128 r = lanes::timesPoint(sides[0].skin[inf->bone], _mm_set1_ps(p.x), _mm_set1_ps(p.y), _mm_set1_ps(p.z), _mm_set1_ps(p.w));
+        sum[0] = _mm256_add_pd(sum[0], _mm256_mul_pd(w, _mm256_cvtps_pd(r)));
+      } else {
+        const glm::mat4& a = sides[0].skin[inf->bone];
+        const glm::mat4& b = sides[1].skin[inf->bone];
+        const __m256 r = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(columns(a, b, 0), _mm256_set1_ps(p.x)), _mm256_mul_ps(columns(a, b, 1), _mm256_set1_ps(p.y))),
+                                       _mm256_add_ps(_mm256_mul_ps(columns(a, b, 2), _mm256_set1_ps(p.z)), _mm256_mul_ps(columns(a, b, 3), _mm256_set1_ps(p.w))));
+        sum[0] = _mm256_add_pd(sum[0], _mm256_mul_pd(w, _mm256_cvtps_pd(_mm256_castps256_ps128(r))));
+        sum[1] = _mm256_add_pd(sum[1], _mm256_mul_pd(w, _mm256_cvtps_pd(_mm256_extractf128_ps(r, 1))));
+      }
       weight += inf->weight;
     }
-    if (weight > 0.0) {
-      alignas(16) float lanes[4];
-      _mm_store_ps(lanes, _mm256_cvtpd_ps(_mm256_div_pd(sum, _mm256_set1_pd(weight))));
-      out[i] = glm::vec3(lanes[0], lanes[1], lanes[2]);
-    } else {
-      out[i] = root < bones ? glm::vec3(skin[root] * p) : glm::vec3(p);
+    for (size_t s = 0; s < Sides; ++s) {
+      const SkinnedSide& side = sides[s];
+      if (weight > 0.0) {
+        alignas(16) float lanes[4];
+        _mm_store_ps(lanes, _mm256_cvtpd_ps(_mm256_div_pd(sum[s], _mm256_set1_pd(weight))));
+        side.out[i] = glm::vec3(lanes[0], lanes[1], lanes[2]);
+      } else {
+        side.out[i] = side.root < bones ? glm::vec3(side.skin[side.root] * p) : glm::vec3(p);
+      }
     }
   }
 }
@@ -192,11 +222,36 @@ void Pose::vertices(size_t m, size_t first, size_t count, glm::vec3* out) const 
   const glm::mat4* skin = skin_.data();
   const size_t bones = skin_.size();
 #if RIGPORT_AVX2_LANES
-  if (platform::cpuHasAvx2()) return skinnedVerticesAvx2(positions, offsets, influences, count, skin, bones, rootJoint_, out);
+  if (platform::cpuHasAvx2()) return skinnedVerticesAvx2(positions, offsets, influences, count, bones, {SkinnedSide{skin, rootJoint_, out}});
 #endif
   for (size_t i = 0; i < count; ++i) {
     out[i] = skinnedVertex(glm::vec4(positions[i], 1.0f), influences + offsets[i], influences + offsets[i + 1], skin, bones, rootJoint_);
   }
+}
+
+void Pose::verticesWith(const Pose& other, size_t m, size_t first, size_t count, glm::vec3* out, glm::vec3* otherOut) const {
+#if RIGPORT_AVX2_LANES
+  if (count > 0 && platform::cpuHasAvx2() && sameSkinning(other, m, first, count)) {
+    const Mesh& mesh = rig_.meshes[m];
+    return skinnedVerticesAvx2(mesh.positions.data() + first, mesh.influenceOffsets.data() + first, mesh.influences.data(), count, skin_.size(),
+                               {SkinnedSide{skin_.data(), rootJoint_, out}, SkinnedSide{other.skin_.data(), other.rootJoint_, otherOut}});
+  }
+#endif
+  vertices(m, first, count, out);
+  other.vertices(m, first, count, otherOut);
+}
+
+bool Pose::sameSkinning(const Pose& other, size_t m, size_t first, size_t count) const {
+  const Mesh& a = rig_.meshes[m];
+  const Mesh& b = other.rig_.meshes[m];
+  const auto unshaped = [](const std::vector<float>& weights) { return std::all_of(weights.begin(), weights.end(), [](float w) { return w == 0.0f; }); };
+  if (!a.skinned() || !b.skinned() || !unshaped(morphWeights_[m]) || !unshaped(other.morphWeights_[m]) || skin_.size() != other.skin_.size()) return false;
+  // Bytes, not values: the same bytes pose alike whatever they hold (NaN, -0).
+  const auto sameBytes = [](const auto* x, const auto* y, size_t n) { return std::memcmp(x, y, n * sizeof *x) == 0; };
+  const uint32_t* offsets = a.influenceOffsets.data() + first;
+  return sameBytes(a.positions.data() + first, b.positions.data() + first, count) &&
+         sameBytes(offsets, b.influenceOffsets.data() + first, count + 1) &&
+         sameBytes(a.influences.data() + offsets[0], b.influences.data() + offsets[0], offsets[count] - offsets[0]);
 }
 
 }  // namespace rigport

@@ -38,10 +38,20 @@ class Pose {
   // vertex(m, v) of `count` vertices from `first` into `out`, bit for bit, with what every vertex of
   // the mesh shares looked up once (comparePoses() poses every vertex of both rigs).
   void vertices(size_t m, size_t first, size_t count, glm::vec3* out) const;
+  // vertices(m, first, count, out) and other.vertices(m, first, count, otherOut), bit for bit. Where
+  // both rigs' mesh m has the same positions and influences there (a rig and the file written from it,
+  // read back: the bind and clip vertices of convert's check) and both skin it, in one pass that reads
+  // them once and poses both sides in the same lanes. Mesh m must be in both rigs.
+  void verticesWith(const Pose& other, size_t m, size_t first, size_t count, glm::vec3* out, glm::vec3* otherOut) const;
   // Mesh m's morph target weights in the current pose, one per target.
   const std::vector<float>& morphWeights(size_t m) const { return morphWeights_[m]; }
 
  private:
+  // Whether verticesWith() may pose both sides' vertices [first, first + count) of mesh m in one pass:
+  // both skinned and not shaped by a morph weight, skeletons of the same size, and the same bytes of
+  // positions, influence offsets and influences.
+  bool sameSkinning(const Pose& other, size_t m, size_t first, size_t count) const;
+
   const Rig& rig_;
   Skeleton posed_;                       // the rig's skeleton, local TRS at the current time
   std::vector<glm::mat4> inverseBind_;   // per bone, as the exporter writes it
