@@ -138,10 +138,11 @@ struct SkinnedSide {
   glm::vec3* out;
 };
 
-// Column c of `a` in the low half, of `b` in the high half.
-RIGPORT_TARGET_AVX2 inline __m256 columns(const glm::mat4& a, const glm::mat4& b, int c) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(&a[c][0])), _mm_loadu_ps(&b[c][0]), 1);
-}
+// One bone's skin matrices of two poses side by side, column c of the first then of the second in
+// lanes[c], so that posing both sides loads each column pair as one 256-bit lane.
+struct alignas(32) SkinColumns {
+  float lanes[4][8];
+};
 
 // skinnedVertex() of `count` vertices at `positions`, their influences at offsets[i]..offsets[i + 1],
 // in AVX lanes, for each of `Sides` poses of them (1, or 2 for verticesWith()): the same float lanes
@@ -150,9 +151,10 @@ RIGPORT_TARGET_AVX2 inline __m256 columns(const glm::mat4& a, const glm::mat4& b
 // per side, weighted and summed there as the SSE2 code sums them in two, and divided at once. The
 // influences are read once for every side. No FMA (the target is AVX2 alone): each lane rounds as
 // the SSE2 code's (Pose.SkinningLanesMatchTheScalarRule, Pose.PosingTwoRigsAtOnceIsPosingEach).
+// With two sides, `both` holds their skins per bone.
 template <size_t Sides>
 RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const uint32_t* offsets, const Influence* influences, size_t count,
-                                             size_t bones, const SkinnedSide (&sides)[Sides]) {
+                                             size_t bones, const SkinnedSide (&sides)[Sides], const SkinColumns* both = nullptr) {
   static_assert(Sides == 1 || Sides == 2);
   for (size_t i = 0; i < count; ++i) {
     const glm::vec4 p(positions[i], 1.0f);
@@ -166,10 +168,9 @@ RIGPORT_TARGET_AVX2 void skinnedVerticesAvx2(const glm::vec3* positions, const u
         const __m128 r = lanes::timesPoint(sides[0].skin[inf->bone], _mm_set1_ps(p.x), _mm_set1_ps(p.y), _mm_set1_ps(p.z), _mm_set1_ps(p.w));
         sum[0] = _mm256_add_pd(sum[0], _mm256_mul_pd(w, _mm256_cvtps_pd(r)));
       } else {
-        const glm::mat4& a = sides[0].skin[inf->bone];
-        const glm::mat4& b = sides[1].skin[inf->bone];
-        const __m256 r = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(columns(a, b, 0), _mm256_set1_ps(p.x)), _mm256_mul_ps(columns(a, b, 1), _mm256_set1_ps(p.y))),
-                                       _mm256_add_ps(_mm256_mul_ps(columns(a, b, 2), _mm256_set1_ps(p.z)), _mm256_mul_ps(columns(a, b, 3), _mm256_set1_ps(p.w))));
+        const auto& c = both[inf->bone].lanes;
+        const __m256 r = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_load_ps(c[0]), _mm256_set1_ps(p.x)), _mm256_mul_ps(_mm256_load_ps(c[1]), _mm256_set1_ps(p.y))),
+                                       _mm256_add_ps(_mm256_mul_ps(_mm256_load_ps(c[2]), _mm256_set1_ps(p.z)), _mm256_mul_ps(_mm256_load_ps(c[3]), _mm256_set1_ps(p.w))));
         sum[0] = _mm256_add_pd(sum[0], _mm256_mul_pd(w, _mm256_cvtps_pd(_mm256_castps256_ps128(r))));
         sum[1] = _mm256_add_pd(sum[1], _mm256_mul_pd(w, _mm256_cvtps_pd(_mm256_extractf128_ps(r, 1))));
       }
@@ -232,9 +233,16 @@ void Pose::vertices(size_t m, size_t first, size_t count, glm::vec3* out) const 
 void Pose::verticesWith(const Pose& other, size_t m, size_t first, size_t count, glm::vec3* out, glm::vec3* otherOut) const {
 #if RIGPORT_AVX2_LANES
   if (count > 0 && platform::cpuHasAvx2() && sameSkinning(other, m, first, count)) {
+    std::vector<SkinColumns> both(skin_.size());
+    for (size_t b = 0; b < both.size(); ++b) {
+      for (int c = 0; c < 4; ++c) {
+        std::memcpy(&both[b].lanes[c][0], &skin_[b][c][0], 4 * sizeof(float));
+        std::memcpy(&both[b].lanes[c][4], &other.skin_[b][c][0], 4 * sizeof(float));
+      }
+    }
     const Mesh& mesh = rig_.meshes[m];
     return skinnedVerticesAvx2(mesh.positions.data() + first, mesh.influenceOffsets.data() + first, mesh.influences.data(), count, skin_.size(),
-                               {SkinnedSide{skin_.data(), rootJoint_, out}, SkinnedSide{other.skin_.data(), other.rootJoint_, otherOut}});
+                               {SkinnedSide{skin_.data(), rootJoint_, out}, SkinnedSide{other.skin_.data(), other.rootJoint_, otherOut}}, both.data());
   }
 #endif
   vertices(m, first, count, out);
