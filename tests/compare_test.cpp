@@ -128,6 +128,54 @@ TEST(Compare, AnInverseBindApartMovesTheVerticesAlone) {
   EXPECT_NEAR(measure(c, "clip vertices").worst, 0.05, 1e-2);
 }
 
+// provablyWithin() never shows within what comparePoses() finds beyond: the demo character without
+// its clip against copies whose skeleton is moved by noise of sizes from nothing to well beyond the
+// tolerance (a bone's translation and rotation, a joint's inverse bind matrix), at three precisions;
+// and it shows within where the two are the same or float noise apart, as a file read back is.
+TEST(Compare, WithinIsShownOnlyWhereTheComparisonFindsIt) {
+  Rig rig = makeDemoCharacter();
+  rig.animations.clear();
+  std::mt19937 random(41);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  size_t shown = 0, tried = 0;
+  for (const float noise : {0.0f, 1e-7f, 1e-6f, 1e-5f, 1e-4f, 1e-3f, 1e-2f}) {
+    for (int round = 0; round < 6; ++round) {
+      Rig other = rig;
+      for (Bone& bone : other.skeleton.bones) {
+        bone.translation += glm::vec3(unit(random), unit(random), unit(random)) * noise;
+        bone.rotation = glm::normalize(bone.rotation + glm::quat(unit(random), unit(random), unit(random), unit(random)) * noise);
+      }
+      if (round % 2 == 1) {
+        Bone& bone = other.skeleton.bones[static_cast<size_t>(random() % other.skeleton.bones.size())];
+        const size_t index = static_cast<size_t>(&bone - other.skeleton.bones.data());
+        const std::optional<glm::mat4> ibm = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(rig.skeleton.worldBindMatrices()[index]);
+        ASSERT_TRUE(ibm);
+        bone.inverseBind = glm::translate(glm::mat4(1.0f), glm::vec3(unit(random), unit(random), unit(random)) * noise * 10.0f) * *ibm;
+      }
+      const Comparison c = comparePoses(rig, other);
+      for (const double ofSize : {1e-4, 1e-5, 1e-6}) {
+        ++tried;
+        const bool within = provablyWithin(rig, other, ofSize);
+        // Float noise against the DFF's precision is shown (a file read back is 1e-6 apart at most).
+        if (noise <= 1e-7f && ofSize == 1e-4) EXPECT_TRUE(within) << "noise " << noise << ", round " << round;
+        if (!within) continue;
+        ++shown;
+        for (const Measure& m : c.measures) EXPECT_LE(m.worst, c.tolerance(ofSize)) << m.name << ", noise " << noise << ", of size " << ofSize;
+      }
+    }
+  }
+  EXPECT_LT(shown, tried / 2);
+  EXPECT_TRUE(provablyWithin(rig, rig, kDefaultToleranceOfSize));
+  // Not shown: a clip, a vertex apart, a NaN in a skeleton.
+  EXPECT_FALSE(provablyWithin(makeDemoCharacter(), makeDemoCharacter(), kDefaultToleranceOfSize));
+  Rig moved = rig;
+  moved.meshes[0].positions[3].x += 1e-6f;
+  EXPECT_FALSE(provablyWithin(rig, moved, kDefaultToleranceOfSize));
+  Rig broken = rig;
+  broken.skeleton.bones[2].translation.y = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(provablyWithin(rig, broken, kDefaultToleranceOfSize));
+}
+
 // Fact: both rigs are posed in glTF's axes, so the same character stored Z-up in centimetres (as a
 // game file would hold it) compares equal to the Y-up metre original.
 TEST(Compare, TheSameRigInOtherAxesAndUnitsIsTheSame) {

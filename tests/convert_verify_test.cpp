@@ -195,6 +195,26 @@ TEST(ConvertVerify, AWrongWriteIsCaught) {
     EXPECT_NE(message.find(sees), std::string::npos) << what << ": " << message;
     EXPECT_EQ(message.find(std::string(sees) + " 0 m"), std::string::npos) << what << ": " << message;
   }
+  // A model without clips, which the check shows within its precision without posing where it can
+  // (provablyWithin()): a lossless write says nothing, the wrong ones at rest are caught as above.
+  const auto model = [](Rig r) {
+    r.animations.clear();
+    return r;
+  };
+  const Rig still = model(rig);
+  const auto measuredStill = [&](const Rig& written) {
+    auto encoded = encodeForFormat(written, *dff, "out/m.dff", nullptr, "");
+    EXPECT_TRUE(encoded) << encoded.error().describe();
+    return encoded ? measureWritten(still, *encoded, ReadOptions{}) : Provenance{};
+  };
+  EXPECT_TRUE(measuredStill(still).warnings.empty());
+  for (const auto& [what, written, sees] : {std::tuple{"inverse bind", model(inverseBind), "rest joints"}, std::tuple{"vertex", model(vertex), "bind vertices"}}) {
+    const Provenance p = measuredStill(written);
+    ASSERT_EQ(p.warnings.size(), 1u) << what << ", no clip";
+    EXPECT_EQ(p.warnings[0].code, kPoseLossCode) << what << ", no clip";
+    const std::string& message = p.warnings[0].message;
+    EXPECT_EQ(message.find(std::string(sees) + " 0 m"), std::string::npos) << what << ", no clip: " << message;
+  }
 }
 
 // A mesh beyond the DFF's 65535 vertices is split (exactly): the check pairs the pieces read back with

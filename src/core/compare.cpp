@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <initializer_list>
 #include <limits>
 #include <optional>
@@ -493,7 +494,136 @@ const Rig& posable(const Rig& rig, std::optional<Rig>& storage) {
   return *storage;
 }
 
+// provablyWithin()'s bounds. The unit roundoff of float: each float operation's result is within
+// this fraction of its exact value.
+constexpr double kFloatRoundoff = 0x1p-24;
+// A bound computed in double is this fraction too small at most (far above double's rounding).
+constexpr double kDoubleSlack = 1e-9;
+
+// The largest |x| of x, y and z of m · (p, 1) over every p with |p.x|, |p.y|, |p.z| <= reach:
+// column by column, its largest x, y or z times the reach (the translation column times 1).
+double reachOf(const glm::dmat4& m, double reach) {
+  double sum = 0.0;
+  for (int c = 0; c < 4; ++c) {
+    const double column = std::max({std::fabs(m[c][0]), std::fabs(m[c][1]), std::fabs(m[c][2])});
+    sum += c < 3 ? column * reach : column;
+  }
+  return sum;
+}
+
+// Whether every element of m is finite: the bounds below take maxima with std::max, which passes a
+// NaN over.
+bool finite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      if (!std::isfinite(m[c][r])) return false;
+    }
+  }
+  return true;
+}
+
+// The diagonal of a box whose sides are `extent` each grown (or, `grow` negative, shrunk, not below
+// 0) by 2 × |grow|.
+double grownDiagonal(const glm::dvec3& extent, double grow) {
+  double sum = 0.0;
+  for (int c = 0; c < 3; ++c) {
+    const double side = std::max(0.0, extent[c] + 2.0 * grow);
+    sum += side * side;
+  }
+  return std::sqrt(sum);
+}
+
 }  // namespace
+
+bool provablyWithin(const Rig& first, const Rig& second, double ofSize) {
+  std::optional<Rig> storageA, storageB;
+  const Rig& a = posable(first, storageA);
+  const Rig& b = posable(second, storageB);
+  if (!a.animations.empty() || !b.animations.empty() || a.meshes.empty() || a.meshes.size() != b.meshes.size()) return false;
+  // The meshes: the same bytes on both sides (so every vertex is posed from the same position and
+  // weights), skinned, without shape keys; every position finite, no weight infinite (a NaN or
+  // negative one is skipped by the posing, an infinite one would make the vertex NaN). Their box and
+  // their largest coordinate.
+  glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+  for (size_t m = 0; m < a.meshes.size(); ++m) {
+    const Mesh& x = a.meshes[m];
+    const Mesh& y = b.meshes[m];
+    const auto same = [](const auto& p, const auto& q) { return p.size() == q.size() && std::memcmp(p.data(), q.data(), p.size() * sizeof *p.data()) == 0; };
+    if (!x.skinned() || !x.morphTargets.empty() || !y.morphTargets.empty() || !same(x.positions, y.positions) ||
+        !same(x.influenceOffsets, y.influenceOffsets) || !same(x.influences, y.influences)) {
+      return false;
+    }
+    // A sum of x, y and z that is not finite: one of them is not, or they are near float's overflow.
+    bool finite = true, infinite = false;
+    for (const glm::vec3& p : x.positions) {
+      finite &= std::isfinite(p.x + p.y + p.z);
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+    }
+    for (const Influence& inf : x.influences) infinite |= inf.weight > std::numeric_limits<float>::max();
+    if (!finite || infinite) return false;
+  }
+  if (!(lo.x <= hi.x)) return false;  // no vertex: the model's size is its joints'
+  const double reach = std::max({std::fabs(lo.x), std::fabs(lo.y), std::fabs(lo.z), std::fabs(hi.x), std::fabs(hi.y), std::fabs(hi.z)});
+  // The skins, index by index (the influences name the same indices on both sides). Per side, the
+  // largest a posed coordinate can be (reach[side]) and the farthest a vertex can be posed from its
+  // position (moved[side]), and how far apart the two sides can pose one vertex (apart): a vertex
+  // is a weighted mean of its skins times its position, or its side's root skin times it.
+  const Pose pa(a), pb(b);
+  const std::vector<glm::mat4>& sa = pa.skin();
+  const std::vector<glm::mat4>& sb = pb.skin();
+  if (sa.size() != sb.size() || pa.rootJoint() != pb.rootJoint()) return false;
+  double largest[2] = {reach, reach}, moved[2] = {0.0, 0.0}, apart = 0.0;
+  for (size_t j = 0; j < sa.size(); ++j) {
+    if (!finite(sa[j]) || !finite(sb[j])) return false;
+    const glm::dmat4 ma(sa[j]), mb(sb[j]);
+    largest[0] = std::max(largest[0], reachOf(ma, reach));
+    largest[1] = std::max(largest[1], reachOf(mb, reach));
+    moved[0] = std::max(moved[0], reachOf(ma - glm::dmat4(1.0), reach));
+    moved[1] = std::max(moved[1], reachOf(mb - glm::dmat4(1.0), reach));
+    apart = std::max(apart, reachOf(mb - ma, reach));
+  }
+  if (!(std::max(largest[0], largest[1]) < 1e30)) return false;  // near float's overflow
+  // Posing rounds each coordinate by at most 3 float roundings of the matrix times the vertex
+  // ((c0·x + c1·y) + (c2·z + c3)), a few double ones, and one to float: 8 taken.
+  const double rounding[2] = {8.0 * kFloatRoundoff * largest[0], 8.0 * kFloatRoundoff * largest[1]};
+  // Bind vertices: x, y and z each within apart + both roundings.
+  const double vertices = std::sqrt(3.0) * (apart + rounding[0] + rounding[1]) * (1.0 + kDoubleSlack);
+  // The model's size: the larger diagonal of the two sides' boxes of posed vertices, each within its
+  // moved + rounding of the positions' box.
+  const glm::dvec3 extent = glm::dvec3(hi) - glm::dvec3(lo);
+  double sizeLo = 0.0, sizeHi = 0.0;
+  for (size_t side = 0; side < 2; ++side) {
+    const double off = moved[side] + rounding[side];
+    sizeLo = std::max(sizeLo, grownDiagonal(extent, -off));
+    sizeHi = std::max(sizeHi, grownDiagonal(extent, off));
+  }
+  sizeLo *= 1.0 - kDoubleSlack;
+  sizeHi *= 1.0 + kDoubleSlack;
+  if (!(sizeLo > 0.0)) return false;
+  const double tolerance = ofSize * sizeLo;
+  if (!(vertices <= tolerance)) return false;
+  // Rest joints, as Comparer measures them (bones matched and measured alike), at the largest lever
+  // the model's size allows: a joint's distance is at most its origins' distance plus the lever
+  // times its axes' (the triangle inequality), plus the float rounding of origin + lever × axis.
+  const std::vector<int32_t> match = matchBones(a.skeleton, b.skeleton);
+  const std::vector<bool> ja = jointFlags(a.skeleton), jb = jointFlags(b.skeleton);
+  const double lever = kJointLeverOfSize * sizeHi * (1.0 + 2.0 * kFloatRoundoff);
+  for (size_t i = 0; i < match.size(); ++i) {
+    if (match[i] < 0 || !(ja[i] || jb[static_cast<size_t>(match[i])])) continue;
+    if (!finite(pa.jointWorld()[i]) || !finite(pb.jointWorld()[static_cast<size_t>(match[i])])) return false;
+    const glm::dmat4 wa(pa.jointWorld()[i]), wb(pb.jointWorld()[static_cast<size_t>(match[i])]);
+    const auto largestOf = [](const glm::dvec4& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); };
+    const double origins = largestOf(wa[3] - wb[3]);
+    double joint = origins;
+    for (int c = 0; c < 3; ++c) {
+      const double rounded = 2.0 * kFloatRoundoff * (largestOf(wa[3]) + largestOf(wb[3]) + 2.0 * lever * (largestOf(wa[c]) + largestOf(wb[c])));
+      joint = std::max(joint, origins + lever * largestOf(wa[c] - wb[c]) + rounded);
+    }
+    if (!(std::sqrt(3.0) * joint * (1.0 + kDoubleSlack) <= tolerance)) return false;
+  }
+  return true;
+}
 
 const char* unmatchedKindName(Unmatched::Kind kind) {
   switch (kind) {

@@ -99,6 +99,17 @@ struct Comparison {
 // posed in glTF axes with absolute tracks: a copy is converted unless it is so already.
 Comparison comparePoses(const Rig& first, const Rig& second, const CompareOptions& options = {});
 
+// Whether comparePoses(first, second) finds every measure within `ofSize` × its model size
+// (Comparison::tolerance(ofSize)), shown without posing a vertex; false where that is not shown, and
+// only comparePoses() can tell. Shown for two rigs without clips (or shape keys, or unskinned meshes)
+// whose meshes have the same positions and influences, bit for bit (a rig and the file written from
+// it, read back): each vertex then poses to within a bound of the other's, set by how far apart the
+// two skeletons' skin matrices are, and of its position, set by how far each is from the identity;
+// that bound, the rest joints' distances and the rounding of the float posing, all taken at their
+// largest, must be within the tolerance taken at its smallest. For the read-back check, which only
+// asks whether anything is beyond its precision, so that a write that is within it is not posed.
+bool provablyWithin(const Rig& first, const Rig& second, double ofSize);
+
 // Converts `rig` in place to what comparePoses poses (glTF axes, every bound track absolute), so that
 // a caller that owns a rig spares comparePoses the copy. `normals` false leaves the meshes' normals
 // in the rig's own axes (comparePoses never looks at them), for a caller that drops the rig after.

@@ -31,6 +31,11 @@ class Pose {
 
   // Per bone, its world matrix in the current pose.
   const std::vector<glm::mat4>& jointWorld() const { return world_; }
+  // Per bone, its world matrix times its inverse bind matrix in the current pose: what moves the
+  // vertices it weighs on.
+  const std::vector<glm::mat4>& skin() const { return skin_; }
+  // The bone a skinned vertex without a usable weight rides on (the exporter's shallowest joint).
+  size_t rootJoint() const { return rootJoint_; }
   // Vertex v of mesh m in the current pose. Weights count in proportion to their sum (the glTF
   // exporter renormalises them to 1); a vertex without weight rides on the shallowest joint (where
   // the exporter puts it).

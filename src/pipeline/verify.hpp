@@ -6,7 +6,9 @@
 // clip files alone (SKA, CLIP) onto the skeleton that was encoded, then compared with the rig as read
 // from the input, before fitting, by `rigport compare`'s library call (core/compare.hpp). Beyond the
 // coarsest stated precision of the formats written (FormatInfo::precision × the model's size), one
-// `pose-loss` warning gives each measure's worst error in metres and where it is.
+// `pose-loss` warning gives each measure's worst error in metres and where it is. A model read back
+// with the input's own vertices and weights and no clip is first bounded (provablyWithin(),
+// core/compare.hpp): shown within the precision, it is not posed; else it is compared.
 #pragma once
 
 #include <optional>
