@@ -1,6 +1,7 @@
 #include "core/compare.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
@@ -511,6 +512,10 @@ double reachOf(const glm::dmat4& m, double reach) {
   return sum;
 }
 
+// 1 where `value` is an infinity or a NaN (its exponent bits all set), else 0: in integer operations,
+// which a loop over many values vectorises.
+uint32_t exponentAllOnes(float value) { return (std::bit_cast<uint32_t>(value) & 0x7F800000u) == 0x7F800000u ? 1u : 0u; }
+
 // Whether every element of m is finite: the bounds below take maxima with std::max, which passes a
 // NaN over.
 bool finite(const glm::mat4& m) {
@@ -541,10 +546,10 @@ bool provablyWithin(const Rig& first, const Rig& second, double ofSize) {
   const Rig& b = posable(second, storageB);
   if (!a.animations.empty() || !b.animations.empty() || a.meshes.empty() || a.meshes.size() != b.meshes.size()) return false;
   // The meshes: the same bytes on both sides (so every vertex is posed from the same position and
-  // weights), skinned, without shape keys; every position finite, no weight infinite (a NaN or
-  // negative one is skipped by the posing, an infinite one would make the vertex NaN). Their box and
+  // weights), skinned, without shape keys; every position and weight finite (an infinite weight
+  // would make its vertex NaN; a NaN one, which the posing skips, is turned away too). Their box and
   // their largest coordinate.
-  glm::vec3 lo(std::numeric_limits<float>::infinity()), hi(-std::numeric_limits<float>::infinity());
+  RestBox box;
   for (size_t m = 0; m < a.meshes.size(); ++m) {
     const Mesh& x = a.meshes[m];
     const Mesh& y = b.meshes[m];
@@ -553,16 +558,14 @@ bool provablyWithin(const Rig& first, const Rig& second, double ofSize) {
         !same(x.influenceOffsets, y.influenceOffsets) || !same(x.influences, y.influences)) {
       return false;
     }
-    // A sum of x, y and z that is not finite: one of them is not, or they are near float's overflow.
-    bool finite = true, infinite = false;
-    for (const glm::vec3& p : x.positions) {
-      finite &= std::isfinite(p.x + p.y + p.z);
-      lo = glm::min(lo, p);
-      hi = glm::max(hi, p);
-    }
-    for (const Influence& inf : x.influences) infinite |= inf.weight > std::numeric_limits<float>::max();
-    if (!finite || infinite) return false;
+    uint32_t notFinite = 0;
+    const float* coordinates = &x.positions.data()->x;  // x, y, z of each vertex in turn (glm::vec3 is 3 floats)
+    for (size_t i = 0; i < 3 * x.positions.size(); ++i) notFinite |= exponentAllOnes(coordinates[i]);
+    for (const Influence& inf : x.influences) notFinite |= exponentAllOnes(inf.weight);
+    if (notFinite != 0) return false;
+    box.add(x.positions.data(), x.positions.size());  // every vertex, all finite
   }
+  const glm::vec3 lo = box.lo, hi = box.hi;
   if (!(lo.x <= hi.x)) return false;  // no vertex: the model's size is its joints'
   const double reach = std::max({std::fabs(lo.x), std::fabs(lo.y), std::fabs(lo.z), std::fabs(hi.x), std::fabs(hi.y), std::fabs(hi.z)});
   // The skins, index by index (the influences name the same indices on both sides). Per side, the
