@@ -23,6 +23,20 @@ using Json = nlohmann::json;
 constexpr uint32_t kNoBone = std::numeric_limits<uint32_t>::max();  // a record's index names no bone under the reading taken
 constexpr double kNoDistance = std::numeric_limits<double>::infinity();
 
+#if RIGPORT_SSE2_LANES
+// The four big-endian s16 in the low 8 bytes of `raw`, byte-swapped, sign-extended and scaled, one a
+// lane: exact, as SknData::vector (s16 to float is exact, the scale a power of two).
+inline __m128 decodeLanes(__m128i raw, __m128 scale) {
+  const __m128i swapped = _mm_or_si128(_mm_slli_epi16(raw, 8), _mm_srli_epi16(raw, 8));
+  return _mm_mul_ps(_mm_cvtepi32_ps(_mm_srai_epi32(_mm_unpacklo_epi16(swapped, swapped), 16)), scale);
+}
+inline __m128i load8(const uint8_t* p) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)); }
+inline void store3(glm::vec3& v, __m128 lanes) {
+  _mm_storel_pi(reinterpret_cast<__m64*>(&v.x), lanes);
+  _mm_store_ss(&v.z, _mm_movehl_ps(lanes, lanes));
+}
+#endif
+
 // What every SK bone index means under both readings, looked up once a record instead of checking
 // both maps' bounds and entries (§11 item 6). The last entry stands for every index past both maps
 // (indices are clamped to it), so it names no bone either way; an SK index is a u16, so there are
@@ -76,14 +90,12 @@ class DistanceSums {
   // The rule: glm::distance in single precision from the record's bind position, times its weight
   // and summed in double. Where the build has SSE2 lanes, both readings take one register, bit for
   // bit the rule (SluggersModel.MeanDistancesFollowTheScalarRule).
-  void add(const SknData& skn, const uint8_t* source, uint16_t weight, const IndexReadings::Origins& o) {
+  explicit DistanceSums(const SknData& skn) : skn_(skn) {}
+  void add(const uint8_t* source, uint16_t weight, const IndexReadings::Origins& o) {
     weight_ += weight;
 #if RIGPORT_SSE2_LANES
-    // The position's three big-endian s16 (and the normal's first, in the unused lane), byte-swapped,
-    // sign-extended and scaled: exact, as the scalar decode.
-    const __m128i raw = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(source));
-    const __m128i swapped = _mm_or_si128(_mm_slli_epi16(raw, 8), _mm_srli_epi16(raw, 8));
-    const __m128 position = _mm_mul_ps(_mm_cvtepi32_ps(_mm_srai_epi32(_mm_unpacklo_epi16(swapped, swapped), 16)), _mm_set1_ps(skn.scale));
+    // The position's three s16 (and the normal's first, in the unused lane).
+    const __m128 position = decodeLanes(load8(source), scale_);
     const __m128 id = _mm_sub_ps(_mm_loadu_ps(&o.byId.x), position), depthFirst = _mm_sub_ps(_mm_loadu_ps(&o.byDepthFirst.x), position);
     const __m128 idSquared = _mm_mul_ps(id, id), depthFirstSquared = _mm_mul_ps(depthFirst, depthFirst);
     // (x x', y y') and (z z', ..): the dot products as glm adds them, (x + y) + z, in lanes 0 and 1.
@@ -92,7 +104,7 @@ class DistanceSums {
     const __m128d distances = _mm_cvtps_pd(_mm_sqrt_ps(dot));
     sums_ = _mm_add_pd(sums_, _mm_mul_pd(_mm_set1_pd(static_cast<double>(weight)), distances));
 #else
-    const glm::vec3 position = skn.vector(source);
+    const glm::vec3 position = skn_.vector(source);
     byId_ += weight * static_cast<double>(glm::distance(position, glm::vec3(o.byId)));
     byDepthFirst_ += weight * static_cast<double>(glm::distance(position, glm::vec3(o.byDepthFirst)));
 #endif
@@ -104,7 +116,9 @@ class DistanceSums {
  private:
   // A reading that names every record's bone sums every record's weight: one integer sum, exact.
   double mean(bool unnamed, double sum) const { return unnamed ? kNoDistance : weight_ > 0 ? sum / static_cast<double>(weight_) : 0.0; }
+  const SknData& skn_;
 #if RIGPORT_SSE2_LANES
+  const __m128 scale_ = _mm_set1_ps(skn_.scale);
   double sum(int lane) const {
     alignas(16) double lanes[2];
     _mm_store_pd(lanes, sums_);
@@ -127,6 +141,20 @@ struct SlotSources {
   // Not zero-filled: a slot's bytes are read only once its state says they were written.
   std::vector<std::array<uint8_t, kSkinVertexBytes>, DefaultInitAllocator<std::array<uint8_t, kSkinVertexBytes>>> bytes;
   std::vector<uint8_t> state;
+
+  // Slot s's bind position and, given a place for it, normal (its bytes' state kOne).
+  void decode(size_t s, const SknData& skn, glm::vec3& position, glm::vec3* normal) const {
+    const uint8_t* b = bytes[s].data();
+#if RIGPORT_SSE2_LANES
+    // The normal from bytes 4-11 moved down 2: nothing past the slot's 12 bytes is read.
+    const __m128 scale = _mm_set1_ps(skn.scale);
+    store3(position, decodeLanes(load8(b), scale));
+    if (normal != nullptr) store3(*normal, decodeLanes(_mm_srli_si128(load8(b + 4), 2), scale));
+#else
+    position = skn.vector(b);
+    if (normal != nullptr) *normal = skn.vector(b + 6);
+#endif
+  }
 };
 
 // All that needs every record, from one pass over them in file order (where their sources lie in
@@ -136,6 +164,7 @@ struct RecordPass {
   const SkinRecord* noId = nullptr;  // the first record whose index is no bone id, if any
   uint8_t unnamed = 0;               // IndexReadings::Unnamed bits of any record
   size_t beyond = 0;                 // records of slots beyond the position array (§6: runtime scratch)
+  size_t mixedSlots = 0;             // slots whose records' bind data differ
   std::vector<uint32_t> bucket;      // bucket[s + 1]: the records of slot s
   SlotSources slots;
   double byId = 0.0, byDepthFirst = 0.0;  // mean distances
@@ -145,8 +174,14 @@ RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool h
   out.bucket.assign(slots + 1, 0);
   out.slots.bytes.resize(slots);
   out.slots.state.assign(slots, SlotSources::kNone);
-  DistanceSums sums;
+  DistanceSums sums(skn);
   uint8_t unnamedInArray = 0;
+  // Plain pointers: the bytes copied below could alias the vectors' own fields as far as the
+  // compiler knows, which would reload them every record.
+  const uint8_t* const section = skn.section.data();
+  uint32_t* const count = out.bucket.data() + 1;
+  auto* const bytes = out.slots.bytes.data();
+  uint8_t* const states = out.slots.state.data();
   for (const SkinRecord& r : skn.records) {
     const size_t entry = readings.entry(r.boneIndex);
     const uint8_t unnamed = readings.unnamed(entry);
@@ -156,18 +191,19 @@ RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool h
       ++out.beyond;
       continue;
     }
-    ++out.bucket[r.vertex + 1];
-    const uint8_t* source = skn.section.data() + r.source;
-    auto& first = out.slots.bytes[r.vertex];
-    uint8_t& state = out.slots.state[r.vertex];
+    ++count[r.vertex];
+    const uint8_t* source = section + r.source;
+    auto& first = bytes[r.vertex];
+    uint8_t& state = states[r.vertex];
     if (state == SlotSources::kNone) {
       std::memcpy(first.data(), source, kSkinVertexBytes);
       state = SlotSources::kOne;
     } else if (state == SlotSources::kOne && std::memcmp(first.data(), source, kSkinVertexBytes) != 0) {
       state = SlotSources::kMixed;
+      ++out.mixedSlots;
     }
     unnamedInArray |= unnamed;
-    sums.add(skn, source, r.weight, readings.origins(entry));
+    sums.add(source, r.weight, readings.origins(entry));
   }
   out.byId = sums.byId(unnamedInArray);
   out.byDepthFirst = hasDepthFirst ? sums.byDepthFirst(unnamedInArray) : kNoDistance;
@@ -209,83 +245,85 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   out.boneOfIndex = map;
   const std::vector<uint32_t> boneOfEntry = readings.bones(map);
 
-  // Bucketed by slot (a counting sort, in file order within a slot), then by bone within each slot;
-  // records naming no bone (§6: dropped) sort last in their slot, where the slot's pass stops.
-  // Record numbers and bones are sorted, not the records.
-  struct Kept {
-    uint32_t bone, record;
-  };
-  std::vector<uint32_t>& bucket = pass.bucket;
-  for (size_t s = 0; s < slots; ++s) bucket[s + 1] += bucket[s];
-  std::vector<Kept, DefaultInitAllocator<Kept>> kept(bucket[slots]);  // every element written below: no zero fill
-  {
-    std::vector<uint32_t> next(bucket.begin(), bucket.end() - 1);
-    for (uint32_t i = 0; i < records.size(); ++i) {
-      const SkinRecord& r = records[i];
-      if (r.vertex < slots) kept[next[r.vertex]++] = Kept{boneOfEntry[readings.entry(r.boneIndex)], i};
+  // Per slot: its influences by bone, duplicates (vertex, bone) summed (a full 256 is stored
+  // 255 + 1), each bone's weights added in file order. Each slot fills a region of `influences` as
+  // long as its record count (where a counting sort would put its records), kept in bone order by
+  // insertion as the records come in file order (a handful a slot); then the regions close up.
+  // Records naming no bone are dropped (§6). Weights are divided by 256 as they come: a power of
+  // two, so every sum rounds as the sum of the stored weights would.
+  std::vector<uint32_t>& region = pass.bucket;
+  for (size_t s = 0; s < slots; ++s) region[s + 1] += region[s];
+  InfluenceList& influences = out.influences;
+  influences.resize(region[slots]);  // cut to the influences written, below
+  std::vector<uint32_t> filled(slots, 0), total(slots, 0);
+  size_t unknownBone = 0;
+  uint32_t made = 0;  // influences
+  for (const SkinRecord& r : records) {
+    if (r.vertex >= slots) continue;
+    const uint32_t bone = boneOfEntry[readings.entry(r.boneIndex)];
+    if (bone == kNoBone) {
+      ++unknownBone;
+      continue;
+    }
+    total[r.vertex] += r.weight;
+    Influence* const first = influences.data() + region[r.vertex];
+    uint32_t& n = filled[r.vertex];
+    uint32_t at = n;
+    while (at > 0 && first[at - 1].bone > bone) --at;
+    const float weight = static_cast<float>(r.weight) / static_cast<float>(kFullWeight);
+    if (at > 0 && first[at - 1].bone == bone) {
+      first[at - 1].weight += weight;
+    } else {
+      std::copy_backward(first + at, first + n, first + n + 1);
+      first[at] = Influence{bone, weight};
+      ++n;
+      ++made;
     }
   }
-  for (size_t s = 0; s < slots; ++s) {  // a handful of records a slot: insertion sort, stable
-    for (uint32_t i = bucket[s] + 1; i < bucket[s + 1]; ++i) {
-      const Kept k = kept[i];
-      uint32_t j = i;
-      for (; j > bucket[s] && kept[j - 1].bone > k.bone; --j) kept[j] = kept[j - 1];
-      kept[j] = k;
+  // A slot whose records' bind data differ takes their weighted mean (float × integer weights sum
+  // exactly in double, so in any order); every other slot's is its one source, taken as it is.
+  std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
+  if (pass.mixedSlots > 0) {
+    for (const SkinRecord& r : records) {
+      if (r.vertex >= slots || pass.slots.state[r.vertex] != SlotSources::kMixed || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
+      mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
+      mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
     }
   }
 
-  // Per slot: duplicates (vertex, bone) summed (a full 256 is stored 255 + 1); the bind position and
-  // normal are the sources' weighted mean (every record of a slot carries the same bind data).
   std::vector<uint32_t>& slotFirst = out.first;
-  InfluenceList& slotInfluences = out.influences;
-  slotFirst.assign(slots + 1, 0);
-  size_t unwritten = 0, off256 = 0, unknownBone = 0;
-  int64_t firstOff = -1;
-  slotInfluences.reserve(kept.size());
-  const SlotSources& sources = pass.slots;
-  for (size_t s = 0; s < slots; ++s) {
-    slotFirst[s] = static_cast<uint32_t>(slotInfluences.size());
-    uint32_t end = bucket[s + 1];
-    while (end > bucket[s] && kept[end - 1].bone == kNoBone) --end;
-    unknownBone += bucket[s + 1] - end;
-    uint32_t total = 0;
-    const bool oneSource = sources.state[s] == SlotSources::kOne;
-    for (uint32_t k = bucket[s]; k < end; ++k) {
-      const uint16_t weight = records[kept[k].record].weight;
-      total += weight;
-      if (slotFirst[s] < slotInfluences.size() && slotInfluences.back().bone == kept[k].bone) {
-        slotInfluences.back().weight += static_cast<float>(weight);
-      } else {
-        slotInfluences.push_back(Influence{kept[k].bone, static_cast<float>(weight)});
-      }
+  if (made == region[slots]) {  // no record merged nor dropped: the regions touch already
+    slotFirst = std::move(region);
+  } else {
+    slotFirst.resize(slots + 1);
+    uint32_t written = 0;
+    for (size_t s = 0; s < slots; ++s) {
+      slotFirst[s] = written;
+      for (uint32_t k = region[s]; k < region[s] + filled[s]; ++k) influences[written++] = influences[k];
     }
-    if (total == 0) {
+    slotFirst[slots] = written;
+    influences.resize(written);
+  }
+
+  size_t unwritten = 0, off256 = 0;
+  int64_t firstOff = -1;
+  for (size_t s = 0; s < slots; ++s) {
+    if (total[s] == 0) {
       ++unwritten;
       continue;
     }
-    // One source: the weighted mean is exactly that source (float × integer weights sum exactly
-    // in double), so it is taken as it is.
-    if (oneSource) {
-      slotPositions[s] = skn.vector(sources.bytes[s].data());
-      if (s < slotNormals.size()) slotNormals[s] = skn.vector(sources.bytes[s].data() + 6);
+    glm::vec3* normal = s < slotNormals.size() ? &slotNormals[s] : nullptr;
+    if (pass.slots.state[s] == SlotSources::kOne) {
+      pass.slots.decode(s, skn, slotPositions[s], normal);
     } else {
-      glm::dvec3 p(0.0), n(0.0);
-      for (uint32_t k = bucket[s]; k < end; ++k) {
-        const SkinRecord& r = records[kept[k].record];
-        p += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
-        n += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
-      }
-      slotPositions[s] = glm::vec3(p / static_cast<double>(total));
-      if (s < slotNormals.size()) slotNormals[s] = glm::vec3(n / static_cast<double>(total));
+      slotPositions[s] = glm::vec3(mixedSums[s][0] / static_cast<double>(total[s]));
+      if (normal != nullptr) *normal = glm::vec3(mixedSums[s][1] / static_cast<double>(total[s]));
     }
-    if (total != kFullWeight) {
+    if (total[s] != kFullWeight) {
       ++off256;
       if (firstOff < 0) firstOff = static_cast<int64_t>(s);
     }
   }
-  slotFirst[slots] = static_cast<uint32_t>(slotInfluences.size());
-  for (Influence& i : slotInfluences) i.weight /= static_cast<float>(kFullWeight);
-  // §6: records naming no bone are dropped.
   if (unknownBone > 0) {
     provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", unknownBone));
   }
