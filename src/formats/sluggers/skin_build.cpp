@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "core/default_init_allocator.hpp"
 #include "platform/simd.hpp"
 
 #if RIGPORT_SSE2_LANES
@@ -132,21 +131,23 @@ class DistanceSums {
   uint64_t weight_ = 0;
 };
 
-// Each slot's bind data: the first record's 12 source bytes, and whether every record of the slot
-// has the same (§6: the usual case), so that the per-slot pass reads a compact array instead of
-// sources scattered over the section. Records the bone check later drops are looked at too: a
-// difference there only sends the slot through the exact weighted mean.
+// Each slot's bind data: the section offset of its first record's 12 source bytes while every
+// record of the slot has the same bytes (§6: the usual case), kMixed once one differs, kNone before
+// any record. An offset, not a copy of the bytes: an entry's sources lie in slot order in the
+// section, and a copy was 720 KB more memory to fault in for the benchmark block. Records the bone
+// check later drops are looked at too: a difference there only sends the slot through the exact
+// weighted mean.
 struct SlotSources {
-  enum State : uint8_t { kNone, kOne, kMixed };
-  // Not zero-filled: a slot's bytes are read only once its state says they were written.
-  std::vector<std::array<uint8_t, kSkinVertexBytes>, DefaultInitAllocator<std::array<uint8_t, kSkinVertexBytes>>> bytes;
-  std::vector<uint8_t> state;
+  // Past every source offset: a section is at most 4 GiB and a source 12 bytes.
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max(), kMixed = kNone - 1;
+  std::vector<uint32_t> first;
 
-  // Slot s's bind position and, given a place for it, normal (its bytes' state kOne).
+  bool one(size_t s) const { return first[s] < kMixed; }
+  // Slot s's bind position and, given a place for it, normal (one(s)).
   void decode(size_t s, const SknData& skn, glm::vec3& position, glm::vec3* normal) const {
-    const uint8_t* b = bytes[s].data();
+    const uint8_t* b = skn.section.data() + first[s];
 #if RIGPORT_SSE2_LANES
-    // The normal from bytes 4-11 moved down 2: nothing past the slot's 12 bytes is read.
+    // The normal from bytes 4-11 moved down 2: nothing past the source's 12 bytes is read.
     const __m128 scale = _mm_set1_ps(skn.scale);
     store3(position, decodeLanes(load8(b), scale));
     if (normal != nullptr) store3(*normal, decodeLanes(_mm_srli_si128(load8(b + 4), 2), scale));
@@ -172,16 +173,12 @@ struct RecordPass {
 RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool hasDepthFirst, size_t slots) {
   RecordPass out;
   out.bucket.assign(slots + 1, 0);
-  out.slots.bytes.resize(slots);
-  out.slots.state.assign(slots, SlotSources::kNone);
+  out.slots.first.assign(slots, SlotSources::kNone);
   DistanceSums sums(skn);
   uint8_t unnamedInArray = 0;
-  // Plain pointers: the bytes copied below could alias the vectors' own fields as far as the
-  // compiler knows, which would reload them every record.
   const uint8_t* const section = skn.section.data();
   uint32_t* const count = out.bucket.data() + 1;
-  auto* const bytes = out.slots.bytes.data();
-  uint8_t* const states = out.slots.state.data();
+  uint32_t* const firstSource = out.slots.first.data();
   for (const SkinRecord& r : skn.records) {
     const size_t entry = readings.entry(r.boneIndex);
     const uint8_t unnamed = readings.unnamed(entry);
@@ -193,13 +190,11 @@ RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool h
     }
     ++count[r.vertex];
     const uint8_t* source = section + r.source;
-    auto& first = bytes[r.vertex];
-    uint8_t& state = states[r.vertex];
-    if (state == SlotSources::kNone) {
-      std::memcpy(first.data(), source, kSkinVertexBytes);
-      state = SlotSources::kOne;
-    } else if (state == SlotSources::kOne && std::memcmp(first.data(), source, kSkinVertexBytes) != 0) {
-      state = SlotSources::kMixed;
+    uint32_t& first = firstSource[r.vertex];
+    if (first == SlotSources::kNone) {
+      first = r.source;
+    } else if (first != SlotSources::kMixed && first != r.source && std::memcmp(section + first, source, kSkinVertexBytes) != 0) {
+      first = SlotSources::kMixed;
       ++out.mixedSlots;
     }
     unnamedInArray |= unnamed;
@@ -285,7 +280,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
   if (pass.mixedSlots > 0) {
     for (const SkinRecord& r : records) {
-      if (r.vertex >= slots || pass.slots.state[r.vertex] != SlotSources::kMixed || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
+      if (r.vertex >= slots || pass.slots.first[r.vertex] != SlotSources::kMixed || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
       mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
       mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
     }
@@ -313,7 +308,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
       continue;
     }
     glm::vec3* normal = s < slotNormals.size() ? &slotNormals[s] : nullptr;
-    if (pass.slots.state[s] == SlotSources::kOne) {
+    if (pass.slots.one(s)) {
       pass.slots.decode(s, skn, slotPositions[s], normal);
     } else {
       slotPositions[s] = glm::vec3(mixedSums[s][0] / static_cast<double>(total[s]));
