@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -131,21 +132,26 @@ class DistanceSums {
   uint64_t weight_ = 0;
 };
 
-// Each slot's bind data: the section offset of its first record's 12 source bytes while every
-// record of the slot has the same bytes (§6: the usual case), kMixed once one differs, kNone before
-// any record. An offset, not a copy of the bytes: an entry's sources lie in slot order in the
-// section, and a copy was 720 KB more memory to fault in for the benchmark block. Records the bone
-// check later drops are looked at too: a difference there only sends the slot through the exact
-// weighted mean.
-struct SlotSources {
+// What the passes keep of one slot of the position array, together: where an SKAcc entry's records
+// jump from slot to slot (70 % of the benchmark block's), each touches one cache line of them.
+struct Slot {
   // Past every source offset: a section is at most 4 GiB and a source 12 bytes.
-  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max(), kMixed = kNone - 1;
-  std::vector<uint32_t> first;
+  static constexpr uint32_t kNoSource = std::numeric_limits<uint32_t>::max(), kMixedSources = kNoSource - 1;
+  // Its records, counted; then where its region of influences starts (one place a record).
+  uint32_t region = 0;
+  // Its bind data: the section offset of its first record's 12 source bytes while every record of
+  // the slot has the same bytes (§6: the usual case), kMixedSources once one differs. An offset,
+  // not a copy of the bytes: an entry's sources lie in slot order in the section. Records the bone
+  // check later drops are looked at too: a difference there only sends the slot through the exact
+  // weighted mean.
+  uint32_t source = kNoSource;
+  uint32_t influences = 0;  // in its region so far
+  uint32_t weight = 0;      // its kept records' weights, summed
 
-  bool one(size_t s) const { return first[s] < kMixed; }
-  // Slot s's bind position and, given a place for it, normal (one(s)).
-  void decode(size_t s, const SknData& skn, glm::vec3& position, glm::vec3* normal) const {
-    const uint8_t* b = skn.section.data() + first[s];
+  bool oneSource() const { return source < kMixedSources; }
+  // Its bind position and, given a place for it, normal (oneSource()).
+  void decode(const SknData& skn, glm::vec3& position, glm::vec3* normal) const {
+    const uint8_t* b = skn.section.data() + source;
 #if RIGPORT_SSE2_LANES
     // The normal from bytes 4-11 moved down 2: nothing past the source's 12 bytes is read.
     const __m128 scale = _mm_set1_ps(skn.scale);
@@ -159,26 +165,23 @@ struct SlotSources {
 };
 
 // All that needs every record, from one pass over them in file order (where their sources lie in
-// sequence): each record's source loaded once for its slot's bytes and both readings' distances,
-// its index looked up once for the choice of reading, and the slots' record counts.
+// sequence): each record's source loaded once for its slot's bind data and both readings'
+// distances, its index looked up once for the choice of reading, and the slots' records counted.
 struct RecordPass {
   const SkinRecord* noId = nullptr;  // the first record whose index is no bone id, if any
   uint8_t unnamed = 0;               // IndexReadings::Unnamed bits of any record
   size_t beyond = 0;                 // records of slots beyond the position array (§6: runtime scratch)
   size_t mixedSlots = 0;             // slots whose records' bind data differ
-  std::vector<uint32_t> bucket;      // bucket[s + 1]: the records of slot s
-  SlotSources slots;
+  std::vector<Slot> slots;
   double byId = 0.0, byDepthFirst = 0.0;  // mean distances
 };
 RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool hasDepthFirst, size_t slots) {
   RecordPass out;
-  out.bucket.assign(slots + 1, 0);
-  out.slots.first.assign(slots, SlotSources::kNone);
+  out.slots.resize(slots);
   DistanceSums sums(skn);
   uint8_t unnamedInArray = 0;
   const uint8_t* const section = skn.section.data();
-  uint32_t* const count = out.bucket.data() + 1;
-  uint32_t* const firstSource = out.slots.first.data();
+  Slot* const slot = out.slots.data();
   for (const SkinRecord& r : skn.records) {
     const size_t entry = readings.entry(r.boneIndex);
     const uint8_t unnamed = readings.unnamed(entry);
@@ -188,13 +191,14 @@ RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool h
       ++out.beyond;
       continue;
     }
-    ++count[r.vertex];
+    Slot& to = slot[r.vertex];
+    ++to.region;
     const uint8_t* source = section + r.source;
-    uint32_t& first = firstSource[r.vertex];
-    if (first == SlotSources::kNone) {
-      first = r.source;
-    } else if (first != SlotSources::kMixed && first != r.source && std::memcmp(section + first, source, kSkinVertexBytes) != 0) {
-      first = SlotSources::kMixed;
+    if (to.source == Slot::kNoSource) {
+      to.source = r.source;
+    } else if (to.source != Slot::kMixedSources && to.source != r.source &&
+               std::memcmp(section + to.source, source, kSkinVertexBytes) != 0) {
+      to.source = Slot::kMixedSources;
       ++out.mixedSlots;
     }
     unnamedInArray |= unnamed;
@@ -246,13 +250,12 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   // insertion as the records come in file order (a handful a slot); then the regions close up.
   // Records naming no bone are dropped (§6). Weights are divided by 256 as they come: a power of
   // two, so every sum rounds as the sum of the stored weights would.
-  std::vector<uint32_t>& region = pass.bucket;
-  for (size_t s = 0; s < slots; ++s) region[s + 1] += region[s];
+  std::vector<Slot>& slot = pass.slots;
+  uint32_t regions = 0;
+  for (Slot& to : slot) regions += std::exchange(to.region, regions);
   InfluenceList& influences = out.influences;
-  influences.resize(region[slots]);  // cut to the influences written, below
-  std::vector<uint32_t> filled(slots, 0), total(slots, 0);
+  influences.resize(regions);  // cut to the influences made, below
   size_t unknownBone = 0;
-  uint32_t made = 0;  // influences
   for (const SkinRecord& r : records) {
     if (r.vertex >= slots) continue;
     const uint32_t bone = boneOfEntry[readings.entry(r.boneIndex)];
@@ -260,19 +263,18 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
       ++unknownBone;
       continue;
     }
-    total[r.vertex] += r.weight;
-    Influence* const first = influences.data() + region[r.vertex];
-    uint32_t& n = filled[r.vertex];
-    uint32_t at = n;
+    Slot& to = slot[r.vertex];
+    to.weight += r.weight;
+    Influence* const first = influences.data() + to.region;
+    uint32_t at = to.influences;
     while (at > 0 && first[at - 1].bone > bone) --at;
     const float weight = static_cast<float>(r.weight) / static_cast<float>(kFullWeight);
     if (at > 0 && first[at - 1].bone == bone) {
       first[at - 1].weight += weight;
     } else {
-      std::copy_backward(first + at, first + n, first + n + 1);
+      std::copy_backward(first + at, first + to.influences, first + to.influences + 1);
       first[at] = Influence{bone, weight};
-      ++n;
-      ++made;
+      ++to.influences;
     }
   }
   // A slot whose records' bind data differ takes their weighted mean (float × integer weights sum
@@ -280,45 +282,41 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
   if (pass.mixedSlots > 0) {
     for (const SkinRecord& r : records) {
-      if (r.vertex >= slots || pass.slots.first[r.vertex] != SlotSources::kMixed || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
+      if (r.vertex >= slots || slot[r.vertex].source != Slot::kMixedSources || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
       mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
       mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
     }
   }
 
+  // The regions close up (they touch already where no record was merged or dropped).
   std::vector<uint32_t>& slotFirst = out.first;
-  if (made == region[slots]) {  // no record merged nor dropped: the regions touch already
-    slotFirst = std::move(region);
-  } else {
-    slotFirst.resize(slots + 1);
-    uint32_t written = 0;
-    for (size_t s = 0; s < slots; ++s) {
-      slotFirst[s] = written;
-      for (uint32_t k = region[s]; k < region[s] + filled[s]; ++k) influences[written++] = influences[k];
-    }
-    slotFirst[slots] = written;
-    influences.resize(written);
-  }
-
+  slotFirst.resize(slots + 1);
+  uint32_t written = 0;
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
   for (size_t s = 0; s < slots; ++s) {
-    if (total[s] == 0) {
+    const Slot& from = slot[s];
+    slotFirst[s] = written;
+    if (written != from.region) std::copy_n(influences.begin() + from.region, from.influences, influences.begin() + written);
+    written += from.influences;
+    if (from.weight == 0) {
       ++unwritten;
       continue;
     }
     glm::vec3* normal = s < slotNormals.size() ? &slotNormals[s] : nullptr;
-    if (pass.slots.one(s)) {
-      pass.slots.decode(s, skn, slotPositions[s], normal);
+    if (from.oneSource()) {
+      from.decode(skn, slotPositions[s], normal);
     } else {
-      slotPositions[s] = glm::vec3(mixedSums[s][0] / static_cast<double>(total[s]));
-      if (normal != nullptr) *normal = glm::vec3(mixedSums[s][1] / static_cast<double>(total[s]));
+      slotPositions[s] = glm::vec3(mixedSums[s][0] / static_cast<double>(from.weight));
+      if (normal != nullptr) *normal = glm::vec3(mixedSums[s][1] / static_cast<double>(from.weight));
     }
-    if (total[s] != kFullWeight) {
+    if (from.weight != kFullWeight) {
       ++off256;
       if (firstOff < 0) firstOff = static_cast<int64_t>(s);
     }
   }
+  slotFirst[slots] = written;
+  influences.resize(written);
   if (unknownBone > 0) {
     provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", unknownBone));
   }
