@@ -594,6 +594,44 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
   }
 }
 
+// The reader stores a mesh's corner normal and uv indices only once a corner's differ from its
+// position index (GplMesh::cornerRuns); then every earlier corner's are filled in as they were read.
+// Here the writer's list takes two commands (65,535 corners at most each), every corner of the
+// first sharing its index, and one corner of the second is given another uv: every corner still
+// reads its own normal and uv, and that one its new uv, on a vertex of its own.
+TEST(SluggersModel, CornerIndicesStoredLateKeepEveryEarlierCorner) {
+  Rig rig = skeletonRig();
+  rig.meshes.push_back(rigidMesh());
+  Mesh& source = rig.meshes[0];
+  source.indices.clear();
+  for (uint32_t t = 0; t < 25000; ++t) source.indices.insert(source.indices.end(), {t % 6, (t + 1 + t / 7 % 4) % 6, (t + 5) % 6});
+  auto bytes = writeModel(rig);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
+  constexpr size_t kTuple = 6;  // position, normal and uv indices, 16-bit each
+  const std::array<uint8_t, 3> full{0x90, 0xFF, 0xFF};  // triangles, 65,535 corners
+  const auto first = std::search(bytes->begin(), bytes->end(), full.begin(), full.end());
+  ASSERT_NE(first, bytes->end());
+  const size_t second = static_cast<size_t>(first - bytes->begin()) + 3 + 65535 * kTuple;
+  ASSERT_EQ((*bytes)[second], 0x90) << "the list's second command";
+  const size_t patched = 65535;  // its first corner
+  const uint32_t was = be16(*bytes, second + 3);
+  const uint16_t uv = static_cast<uint16_t>((was + 1) % 6);
+  put16(*bytes, second + 3 + 4, uv);
+  const Rig back = readBack(*bytes);
+  ASSERT_EQ(back.meshes.size(), 1u);
+  const Mesh& got = back.meshes[0];
+  ASSERT_EQ(got.indices.size(), source.indices.size());
+  EXPECT_EQ(got.vertexCount(), 7u) << "the six vertices and the patched corner's own";
+  for (size_t c = 0; c < got.indices.size(); ++c) {
+    const uint32_t v = got.indices[c], s = source.indices[c];
+    ASSERT_LT(v, got.vertexCount());
+    EXPECT_LT(glm::distance(got.positions[v], source.positions[s]), 1e-3f) << "corner " << c;
+    EXPECT_LT(glm::distance(got.normals[v], source.normals[s]), 1e-3f) << "corner " << c;
+    EXPECT_LT(glm::distance(got.uvs[v], source.uvs[c == patched ? uv : s]), 1e-3f) << "corner " << c;
+    if (HasFailure()) break;
+  }
+}
+
 TEST(SluggersModel, PointersLeavingTheirSectionNameFieldAndOffset) {
   auto written = writeModel(skinnedRig());
   ASSERT_TRUE(written.ok());
