@@ -216,7 +216,7 @@ Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index
 SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
                    std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance) {
   const size_t slots = slotPositions.size();
-  const std::vector<SkinRecord>& records = skn.records;
+  const SkinRecords& records = skn.records;
   const IndexReadings readings(maps, skeleton.worldBindMatrices());
   RecordPass pass = passRecords(skn, readings, !maps.byDepthFirst.empty(), slots);
   SlotSkin out;
