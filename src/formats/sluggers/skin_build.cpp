@@ -89,7 +89,7 @@ class DistanceSums {
  public:
   // The rule: glm::distance in single precision from the record's bind position, times its weight
   // and summed in double. Where the build has SSE2 lanes, both readings take one register, bit for
-  // bit the rule (SluggersModel.MeanDistancesFollowTheScalarRule).
+  // bit the rule (SluggersModel.BuildSkinFollowsTheScalarRules).
   explicit DistanceSums(const SknData& skn) : skn_(skn) {}
   void add(const uint8_t* source, uint16_t weight, const IndexReadings::Origins& o) {
     weight_ += weight;
