@@ -4,10 +4,14 @@
 // SK1/SK2/SKAcc mixes, 255+1 full weights, duplicate records and every GX component type; the
 // choice between bone-id and depth-first SK bone indices; slots beyond the position array;
 // pointers that leave their section; truncation and byte-flip sweeps; CLI conversion to a
-// validator-clean .glb; Blender import with the right weights.
+// validator-clean .glb; Blender import with the right weights; the skin rebuild's fast paths
+// against the plain rules they stand for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -18,6 +22,7 @@
 #include "formats/registry.hpp"
 #include "formats/sluggers/sluggers.hpp"
 #include "formats/sluggers/gx_quant.hpp"
+#include "formats/sluggers/skin_build.hpp"
 #include "support/blender.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
@@ -459,6 +464,172 @@ TEST(SluggersModel, SlotsBeyondThePositionArrayAreCountedNotFatal) {
     EXPECT_NE(w.message.find("rescales"), std::string::npos) << w.message;
   }
   EXPECT_TRUE(warned) << "the vertex that lost a record no longer sums to 256/256";
+}
+
+// buildSkin's fast paths (one table lookup an index, both readings' distances in one SSE2 register,
+// influences kept in order by insertion as the records come) against the rules they stand for,
+// written here the plain way: the report's mean distances are glm::distance in single precision
+// from each record's decoded source to its bone's bind origin, times the weight, summed in double
+// in record order, bit for bit; each slot's influences are its named records stably sorted by
+// bone, duplicates' weights summed as floats and divided by 256; a slot's bind position and normal
+// are its source's decode (one source) or the weighted mean (sources that differ). Random sections
+// (every s16 value, every shift) and indices that each reading, one of them or neither can name.
+TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
+  std::mt19937 random(30);
+  Skeleton skeleton;
+  for (int b = 0; b < 9; ++b) {
+    Bone bone;
+    bone.name = "b" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : static_cast<int32_t>(random() % b);
+    bone.translation = {std::ldexp(float(random() % 2001) - 1000.0f, -7), float(random() % 301) / 97.0f, -float(random() % 777) / 13.0f};
+    bone.rotation = glm::angleAxis(float(random() % 628) / 100.0f, glm::normalize(glm::vec3(1.0f, float(random() % 5), 0.5f)));
+    skeleton.bones.push_back(bone);
+  }
+  const std::vector<glm::mat4> world = skeleton.worldBindMatrices();
+  sluggers::BoneIndexMaps maps;
+  maps.byId = {4, -1, 0, 7, 1, 8, -1, 2, 3, 5, 6};  // index 1 and 6 name no bone by id, 11 and above none at all
+  maps.byDepthFirst = {0, 1, 5, 2, 6, 3, 7, 4, 8};  // 9 and above name no bone depth-first
+  enum Names { kBoth, kIdOnly, kDepthFirstOnly, kMixedNaming };
+  for (const Names names : {kBoth, kIdOnly, kDepthFirstOnly, kMixedNaming}) {
+    SCOPED_TRACE(names);
+    for (const uint8_t shift : {uint8_t{1}, uint8_t{8}, uint8_t{15}, uint8_t{31}}) {
+      SCOPED_TRACE(static_cast<int>(shift));
+      constexpr size_t kSlots = 300, kSources = 700;
+      std::vector<uint8_t> section(kSources * sluggers::kSkinVertexBytes);
+      for (uint8_t& b : section) b = static_cast<uint8_t>(random());
+      for (size_t i = 0; i < 12; ++i) {  // the extremes of an s16, big-endian, in every component
+        section[i * 2] = i % 2 == 0 ? 0x80 : 0x7F;
+        section[i * 2 + 1] = i % 2 == 0 ? 0x00 : 0xFF;
+      }
+      sluggers::SknData skn;
+      skn.shift = shift;
+      skn.scale = 1.0f / static_cast<float>(1u << shift);
+      skn.section = section;
+      // Most slots take one source for all their records, as written blocks do; some differ.
+      std::vector<uint32_t> slotSource(kSlots + 20);
+      for (uint32_t& s : slotSource) s = static_cast<uint32_t>(random() % kSources);
+      auto index = [&]() -> uint16_t {
+        switch (names) {
+          case kBoth: return static_cast<uint16_t>(std::array{0, 2, 3, 4, 5, 7, 8}[random() % 7]);
+          case kIdOnly: return static_cast<uint16_t>(std::array{0, 2, 3, 4, 5, 7, 8, 9, 10}[random() % 9]);
+          case kDepthFirstOnly: return static_cast<uint16_t>(random() % 9);
+          case kMixedNaming: break;
+        }
+        return static_cast<uint16_t>(random() % 14);
+      };
+      for (int i = 0; i < 2000; ++i) {
+        const uint32_t vertex = static_cast<uint32_t>(random() % (kSlots + 20));  // some beyond the array
+        const uint32_t source = random() % 10 == 0 ? static_cast<uint32_t>(random() % kSources) : slotSource[vertex];
+        const uint16_t weight = static_cast<uint16_t>(random() % 4 == 0 ? sluggers::kFullWeight : random() % 256);
+        skn.records.push_back(sluggers::SkinRecord{vertex, index(), weight, static_cast<uint32_t>(source * sluggers::kSkinVertexBytes)});
+      }
+      std::vector<glm::vec3> positions(kSlots, glm::vec3(-7.0f)), normals(kSlots - 10, glm::vec3(-7.0f));
+      Provenance provenance;
+      const sluggers::SlotSkin skin = sluggers::buildSkin(skn, maps, skeleton, positions, normals, provenance);
+
+      // The mean distances.
+      auto meanDistance = [&](const std::vector<int32_t>& map) -> nlohmann::json {
+        double sum = 0.0, weight = 0.0;
+        for (const sluggers::SkinRecord& r : skn.records) {
+          if (r.vertex >= kSlots) continue;
+          if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) return "an index names no bone";
+          const glm::vec3 origin(world[static_cast<size_t>(map[r.boneIndex])][3]);
+          sum += r.weight * static_cast<double>(glm::distance(skn.position(r), origin));
+          weight += r.weight;
+        }
+        return weight > 0.0 ? sum / weight : 0.0;
+      };
+      const nlohmann::json& distances = skin.report["meanDistance"];
+      EXPECT_EQ(distances["boneId"], meanDistance(maps.byId)) << distances.dump();
+      EXPECT_EQ(distances["depthFirst"], meanDistance(maps.byDepthFirst)) << distances.dump();
+      EXPECT_EQ(distances["boneId"].is_number(), names == kBoth || names == kIdOnly) << distances.dump();
+      EXPECT_EQ(distances["depthFirst"].is_number(), names == kBoth || names == kDepthFirstOnly) << distances.dump();
+
+      // The influences and bind data.
+      const bool depthFirst = names == kDepthFirstOnly;
+      EXPECT_EQ(skin.report["boneIndex"], depthFirst ? "depthFirst" : "boneId");
+      const std::vector<int32_t>& map = depthFirst ? maps.byDepthFirst : maps.byId;
+      ASSERT_EQ(skin.first.size(), kSlots + 1);
+      for (uint32_t slot = 0; slot < kSlots; ++slot) {
+        std::vector<sluggers::SkinRecord> named;
+        for (const sluggers::SkinRecord& r : skn.records) {
+          if (r.vertex == slot && r.boneIndex < map.size() && map[r.boneIndex] >= 0) named.push_back(r);
+        }
+        std::stable_sort(named.begin(), named.end(), [&](const auto& a, const auto& b) { return map[a.boneIndex] < map[b.boneIndex]; });
+        std::vector<Influence> want;
+        uint32_t total = 0;
+        glm::dvec3 p(0.0), n(0.0);
+        for (const sluggers::SkinRecord& r : named) {
+          const auto bone = static_cast<uint32_t>(map[r.boneIndex]);
+          if (!want.empty() && want.back().bone == bone) {
+            want.back().weight += static_cast<float>(r.weight);
+          } else {
+            want.push_back(Influence{bone, static_cast<float>(r.weight)});
+          }
+          total += r.weight;
+          p += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
+          n += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
+        }
+        ASSERT_EQ(skin.first[slot + 1] - skin.first[slot], want.size()) << "slot " << slot;
+        for (size_t i = 0; i < want.size(); ++i) {
+          const Influence& got = skin.influences[skin.first[slot] + i];
+          EXPECT_EQ(got.bone, want[i].bone) << "slot " << slot << " influence " << i;
+          EXPECT_EQ(got.weight, want[i].weight / 256.0f) << "slot " << slot << " influence " << i;
+        }
+        if (total == 0) {
+          EXPECT_EQ(positions[slot], glm::vec3(-7.0f)) << "slot " << slot << ": no weight, no bind data";
+          continue;
+        }
+        const bool oneSource = std::all_of(skn.records.begin(), skn.records.end(), [&](const auto& r) {
+          return r.vertex != slot || std::memcmp(&section[r.source], &section[named[0].source], sluggers::kSkinVertexBytes) == 0;
+        });
+        const glm::vec3 position = oneSource ? skn.position(named[0]) : glm::vec3(p / static_cast<double>(total));
+        const glm::vec3 normal = oneSource ? skn.normal(named[0]) : glm::vec3(n / static_cast<double>(total));
+        EXPECT_EQ(std::memcmp(&positions[slot], &position, sizeof position), 0) << "slot " << slot << (oneSource ? ", one source" : "");
+        if (slot < normals.size()) {
+          EXPECT_EQ(std::memcmp(&normals[slot], &normal, sizeof normal), 0) << "slot " << slot << (oneSource ? ", one source" : "");
+        }
+      }
+    }
+  }
+}
+
+// The reader stores a mesh's corner normal and uv indices only once a corner's differ from its
+// position index (GplMesh::cornerRuns); then every earlier corner's are filled in as they were read.
+// Here the writer's list takes two commands (65,535 corners at most each), every corner of the
+// first sharing its index, and one corner of the second is given another uv: every corner still
+// reads its own normal and uv, and that one its new uv, on a vertex of its own.
+TEST(SluggersModel, CornerIndicesStoredLateKeepEveryEarlierCorner) {
+  Rig rig = skeletonRig();
+  rig.meshes.push_back(rigidMesh());
+  Mesh& source = rig.meshes[0];
+  source.indices.clear();
+  for (uint32_t t = 0; t < 25000; ++t) source.indices.insert(source.indices.end(), {t % 6, (t + 1 + t / 7 % 4) % 6, (t + 5) % 6});
+  auto bytes = writeModel(rig);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().describe();
+  constexpr size_t kTuple = 6;  // position, normal and uv indices, 16-bit each
+  const std::array<uint8_t, 3> full{0x90, 0xFF, 0xFF};  // triangles, 65,535 corners
+  const auto first = std::search(bytes->begin(), bytes->end(), full.begin(), full.end());
+  ASSERT_NE(first, bytes->end());
+  const size_t second = static_cast<size_t>(first - bytes->begin()) + 3 + 65535 * kTuple;
+  ASSERT_EQ((*bytes)[second], 0x90) << "the list's second command";
+  const size_t patched = 65535;  // its first corner
+  const uint32_t was = be16(*bytes, second + 3);
+  const uint16_t uv = static_cast<uint16_t>((was + 1) % 6);
+  put16(*bytes, second + 3 + 4, uv);
+  const Rig back = readBack(*bytes);
+  ASSERT_EQ(back.meshes.size(), 1u);
+  const Mesh& got = back.meshes[0];
+  ASSERT_EQ(got.indices.size(), source.indices.size());
+  EXPECT_EQ(got.vertexCount(), 7u) << "the six vertices and the patched corner's own";
+  for (size_t c = 0; c < got.indices.size(); ++c) {
+    const uint32_t v = got.indices[c], s = source.indices[c];
+    ASSERT_LT(v, got.vertexCount());
+    EXPECT_LT(glm::distance(got.positions[v], source.positions[s]), 1e-3f) << "corner " << c;
+    EXPECT_LT(glm::distance(got.normals[v], source.normals[s]), 1e-3f) << "corner " << c;
+    EXPECT_LT(glm::distance(got.uvs[v], source.uvs[c == patched ? uv : s]), 1e-3f) << "corner " << c;
+    if (HasFailure()) break;
+  }
 }
 
 TEST(SluggersModel, PointersLeavingTheirSectionNameFieldAndOffset) {

@@ -42,9 +42,19 @@ struct GplMesh {
   // pass over 2.4 MB on the benchmark's block); the position indices become Mesh::indices.
   std::vector<uint32_t> cornerPosition;
   std::vector<uint32_t, DefaultInitAllocator<uint32_t>> cornerNormal, cornerUv;
-  // Summaries of the corners, kept as they are added: whether any has a normal or a uv index, and
-  // whether every corner's normal and uv indices (where present) equal its position index.
+  // Summaries of the corners, made as each primitive's are added: whether any has a normal or a uv
+  // index, and whether every corner's normal and uv indices (where present) equal its position index.
   bool anyCornerNormal = false, anyCornerUv = false, cornersShareIndex = true;
+  // While every corner's normal and uv indices are its position index or kNoIndex (the writer's
+  // layout), cornerNormal and cornerUv stay empty (4.8 MB not written on the benchmark's block):
+  // the corners from each run's first on have the run's attributes. storeCornerIndices() fills them.
+  struct CornerRun {
+    size_t firstCorner = 0;
+    bool normal = false, uv = false;
+  };
+  bool cornerIndicesStored = false;
+  std::vector<CornerRun> cornerRuns;
+  void storeCornerIndices();
   // §3 texture binds of layer 0 (display state id 1), in order: the corners from firstCorner on are
   // drawn with that bind's texture until the next bind.
   struct TextureBind {

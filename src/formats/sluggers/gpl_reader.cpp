@@ -137,22 +137,56 @@ Result<TupleLayout> tupleLayout(const ByteReader& r, size_t stateAt, uint32_t vc
   return t;
 }
 
-// Appends triangles as corners: `emit(a, b, c)` for each, in the order they are given.
+// Appends triangles as corners: `emit(a, b, c)` for each, in the order they are given. `normal`
+// and `uv`: whether the corners have those indices; `shared`: whether every corner they are made of
+// has its position index for them.
 class CornerSink {
  public:
-  CornerSink(GplMesh& mesh, size_t maxTriangles) : mesh_(mesh), size_(mesh.cornerPosition.size()) {
+  CornerSink(GplMesh& mesh, size_t maxTriangles, bool normal, bool uv, bool shared)
+      : mesh_(mesh), first_(mesh.cornerPosition.size()), size_(first_) {
+    if (!mesh.cornerIndicesStored) {
+      // Once some corner's normal or uv index is not its position index, the mesh's are stored
+      // (GplMesh::cornerRuns).
+      if (shared) {
+        if (mesh.cornerRuns.empty() || mesh.cornerRuns.back().normal != normal || mesh.cornerRuns.back().uv != uv) {
+          mesh.cornerRuns.push_back({first_, normal, uv});
+        }
+        normal_ = normal;
+        uv_ = uv;
+      } else {
+        mesh.storeCornerIndices();
+      }
+    }
+    store_ = mesh.cornerIndicesStored;
     const size_t capacity = size_ + 3 * maxTriangles;
     mesh.cornerPosition.resize(capacity);
-    mesh.cornerNormal.resize(capacity);
-    mesh.cornerUv.resize(capacity);
+    if (store_) {
+      mesh.cornerNormal.resize(capacity);
+      mesh.cornerUv.resize(capacity);
+    }
   }
   ~CornerSink() {
     mesh_.cornerPosition.resize(size_);
+    if (!store_) {  // every corner's indices are shared
+      mesh_.anyCornerNormal |= normal_ && size_ > first_;
+      mesh_.anyCornerUv |= uv_ && size_ > first_;
+      return;
+    }
+    // The mesh's summaries of the corners added (gpl.hpp), in one pass over them while they are in
+    // cache, which the compiler runs in vector lanes (kept corner by corner, they were a third of
+    // the sink's instructions).
+    const uint32_t *position = mesh_.cornerPosition.data(), *normal = mesh_.cornerNormal.data(), *uv = mesh_.cornerUv.data();
+    uint32_t anyNormal = 0, anyUv = 0, shareIndex = 1;
+    for (size_t c = first_; c < size_; ++c) {
+      anyNormal |= normal[c] != kNoIndex;
+      anyUv |= uv[c] != kNoIndex;
+      shareIndex &= ((normal[c] == kNoIndex) | (normal[c] == position[c])) & ((uv[c] == kNoIndex) | (uv[c] == position[c]));
+    }
+    mesh_.anyCornerNormal |= anyNormal != 0;
+    mesh_.anyCornerUv |= anyUv != 0;
+    mesh_.cornersShareIndex &= shareIndex != 0;
     mesh_.cornerNormal.resize(size_);
     mesh_.cornerUv.resize(size_);
-    mesh_.anyCornerNormal |= anyNormal_;
-    mesh_.anyCornerUv |= anyUv_;
-    mesh_.cornersShareIndex &= shareIndex_;
   }
   CornerSink(const CornerSink&) = delete;
   CornerSink& operator=(const CornerSink&) = delete;
@@ -168,16 +202,17 @@ class CornerSink {
  private:
   void put(const Corner& k) {
     mesh_.cornerPosition[size_] = k.position;
-    mesh_.cornerNormal[size_] = k.normal;
-    mesh_.cornerUv[size_] = k.uv;
+    if (store_) {
+      mesh_.cornerNormal[size_] = k.normal;
+      mesh_.cornerUv[size_] = k.uv;
+    }
     ++size_;
-    anyNormal_ |= k.normal != kNoIndex;
-    anyUv_ |= k.uv != kNoIndex;
-    shareIndex_ &= ((k.normal == kNoIndex) | (k.normal == k.position)) & ((k.uv == kNoIndex) | (k.uv == k.position));
   }
   GplMesh& mesh_;
+  const size_t first_;  // the first corner this sink adds
   size_t size_;
-  bool anyNormal_ = false, anyUv_ = false, shareIndex_ = true;
+  bool store_ = true;                 // the normal and uv indices too
+  bool normal_ = false, uv_ = false;  // the corners' indices, while not stored
 };
 
 // One attribute's index in a tuple: its offset and width (0 = the descriptor leaves it out), and
@@ -222,10 +257,11 @@ size_t maxTriangles(ByteReader list, const TupleLayout& t) {
 
 // Reads `count` tuples' position, normal and uv indices (three named reads, not a loop over a local
 // array: GCC merged such an array's stores into wide loads that stalled store forwarding) and
-// returns the first corner with an index past its array, or count. kWide: every index present is
-// 16-bit (the usual layout), read without a test of its size per corner.
+// returns the first corner with an index past its array, or count; `shared` ends false if some
+// corner's normal or uv index is not its position index. kWide: every index present is 16-bit (the
+// usual layout), read without a test of its size per corner.
 template <bool kWide, bool kNormal, bool kUv>
-size_t readCornersAs(const IndexSlot slots[3], const uint8_t* tuples, size_t bytes, size_t count, Corner* corners) {
+size_t readCornersAs(const IndexSlot slots[3], const uint8_t* tuples, size_t bytes, size_t count, Corner* corners, bool& shared) {
   auto read = [&](const IndexSlot& slot, const uint8_t* tuple) -> uint32_t {
     if constexpr (kWide) return (uint32_t(tuple[slot.at]) << 8) | tuple[slot.at + 1];
     else return slot.read(tuple);
@@ -236,24 +272,25 @@ size_t readCornersAs(const IndexSlot slots[3], const uint8_t* tuples, size_t byt
     const uint32_t normal = kNormal ? read(slots[1], tuple) : kNoIndex;
     const uint32_t uv = kUv ? read(slots[2], tuple) : kNoIndex;
     corners[k] = Corner{position, normal, uv};
+    shared &= (!kNormal || normal == position) & (!kUv || uv == position);
     if (position >= slots[0].limit || (kNormal && normal >= slots[1].limit) || (kUv && uv >= slots[2].limit)) return k;
   }
   return count;
 }
 
-size_t readCorners(const IndexSlot slots[3], const uint8_t* tuples, size_t bytes, size_t count, Corner* corners) {
+size_t readCorners(const IndexSlot slots[3], const uint8_t* tuples, size_t bytes, size_t count, Corner* corners, bool& shared) {
   const bool normal = slots[1].size != 0, uv = slots[2].size != 0;
   const bool wide = slots[0].size == 2 && (!normal || slots[1].size == 2) && (!uv || slots[2].size == 2);
   if (!wide) {
-    return normal ? (uv ? readCornersAs<false, true, true>(slots, tuples, bytes, count, corners)
-                        : readCornersAs<false, true, false>(slots, tuples, bytes, count, corners))
-                  : (uv ? readCornersAs<false, false, true>(slots, tuples, bytes, count, corners)
-                        : readCornersAs<false, false, false>(slots, tuples, bytes, count, corners));
+    return normal ? (uv ? readCornersAs<false, true, true>(slots, tuples, bytes, count, corners, shared)
+                        : readCornersAs<false, true, false>(slots, tuples, bytes, count, corners, shared))
+                  : (uv ? readCornersAs<false, false, true>(slots, tuples, bytes, count, corners, shared)
+                        : readCornersAs<false, false, false>(slots, tuples, bytes, count, corners, shared));
   }
-  return normal ? (uv ? readCornersAs<true, true, true>(slots, tuples, bytes, count, corners)
-                      : readCornersAs<true, true, false>(slots, tuples, bytes, count, corners))
-                : (uv ? readCornersAs<true, false, true>(slots, tuples, bytes, count, corners)
-                      : readCornersAs<true, false, false>(slots, tuples, bytes, count, corners));
+  return normal ? (uv ? readCornersAs<true, true, true>(slots, tuples, bytes, count, corners, shared)
+                      : readCornersAs<true, true, false>(slots, tuples, bytes, count, corners, shared))
+                : (uv ? readCornersAs<true, false, true>(slots, tuples, bytes, count, corners, shared)
+                      : readCornersAs<true, false, false>(slots, tuples, bytes, count, corners, shared));
 }
 
 Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, Provenance& provenance) {
@@ -264,8 +301,10 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
     if (needed > mesh.cornerPosition.capacity()) {  // geometric, for meshes of several lists
       const size_t corners = std::max(needed, 2 * mesh.cornerPosition.capacity());
       mesh.cornerPosition.reserve(corners);
-      mesh.cornerNormal.reserve(corners);
-      mesh.cornerUv.reserve(corners);
+      if (mesh.cornerIndicesStored) {
+        mesh.cornerNormal.reserve(corners);
+        mesh.cornerUv.reserve(corners);
+      }
     }
   }
   const IndexSlot slots[3] = {
@@ -286,7 +325,8 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
     // channels are skipped).
     const uint8_t* tuples = list.data().data() + list.position();
     corners.resize(count);
-    const size_t badCorner = readCorners(slots, tuples, t.bytes, count, corners.data());
+    bool shared = true;
+    const size_t badCorner = readCorners(slots, tuples, t.bytes, count, corners.data(), shared);
     if (badCorner != count) {
       const uint8_t* bad = tuples + badCorner * t.bytes;
       const size_t badSlot = slots[0].read(bad) >= slots[0].limit ? 0 : slots[1].size != 0 && slots[1].read(bad) >= slots[1].limit ? 1 : 2;
@@ -297,7 +337,7 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
     }
     RP_CHECK(list.skip(count * t.bytes, "vertices"));
     const uint8_t primitive = op & kPrimitiveMask;
-    CornerSink sink(mesh, primitiveTriangles(primitive, count));
+    CornerSink sink(mesh, primitiveTriangles(primitive, count), slots[1].size != 0, slots[2].size != 0, shared);
     switch (primitive) {
       case kTriangles:
         for (size_t i = 0; i + 2 < count; i += 3) sink.emit(corners[i], corners[i + 1], corners[i + 2]);
@@ -405,6 +445,22 @@ Result<GplMesh> readLayout(ByteReader& r, size_t layout, Provenance& provenance)
 }
 
 }  // namespace
+
+void GplMesh::storeCornerIndices() {
+  if (cornerIndicesStored) return;
+  cornerIndicesStored = true;
+  const size_t n = cornerPosition.size();
+  cornerNormal.resize(n);
+  cornerUv.resize(n);
+  for (size_t r = 0; r < cornerRuns.size(); ++r) {
+    const size_t end = r + 1 < cornerRuns.size() ? cornerRuns[r + 1].firstCorner : n;
+    for (size_t c = cornerRuns[r].firstCorner; c < end; ++c) {
+      cornerNormal[c] = cornerRuns[r].normal ? cornerPosition[c] : kNoIndex;
+      cornerUv[c] = cornerRuns[r].uv ? cornerPosition[c] : kNoIndex;
+    }
+  }
+  cornerRuns.clear();
+}
 
 Result<std::vector<GplMesh>> readGpl(ByteReader& r, Provenance& provenance) {
   RP_CHECK(r.seek(0, "magic"));

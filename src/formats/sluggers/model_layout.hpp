@@ -10,6 +10,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "core/default_init_allocator.hpp"
+
 namespace rigport::sluggers {
 
 // §2 "Model block header": u32 0, then section pointers relative to the block start.
@@ -151,14 +153,17 @@ struct ActBone {
   size_t controlAt = 0;  // the Control's ACT offset; 0: none (identity, §4)
 };
 
-// §6 one rebuilt (vertex, bone index, weight) record and where its bind data lies.
+// §6 one rebuilt (vertex, bone index, weight) record and where its bind data lies. Trivial (no
+// member initialisers), so sizing SkinRecords leaves the records for the reader to write: zeroing
+// them first was a pass over 1.8 MB on the benchmark's block.
 struct SkinRecord {
-  uint32_t vertex = 0;   // slot in the skinned position array (may be >= its count, §6)
-  uint16_t boneIndex = 0;
-  uint16_t weight = 0;   // in 1/256
+  uint32_t vertex;   // slot in the skinned position array (may be >= its count, §6)
+  uint16_t boneIndex;
+  uint16_t weight;   // in 1/256
   // Section offset of its 12-byte bind-pose model-space source (§4 "World and bind matrices"),
   // decoded when used (SknData::position, ::normal): an SK2 vertex's two records share one.
-  uint32_t source = 0;
+  uint32_t source;
 };
+using SkinRecords = std::vector<SkinRecord, DefaultInitAllocator<SkinRecord>>;
 
 }  // namespace rigport::sluggers

@@ -40,7 +40,7 @@ struct SkinPlace {
   int32_t mesh = -1;    // the skinned submesh; -1: no skin read
   size_t section = 0;   // SKN start: records' sources and weights are relative to it
   uint8_t shift = 0;    // posNrmShift (§6): sources are s16 with this many fractional bits
-  std::vector<SkinRecord> records;
+  SkinRecords records;
   std::vector<SkinRecordWhere> where;  // one per record
   std::vector<int32_t> boneOfIndex;    // SK bone index → rig bone, as the reader chose (§11 item 6)
 };

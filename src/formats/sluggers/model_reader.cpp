@@ -169,6 +169,7 @@ void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot, Me
     for (uint32_t i = 0; i < vertexSlot.size(); ++i) vertexSlot[i] = i;
     return;
   }
+  g.storeCornerIndices();
   std::unordered_map<uint64_t, uint32_t> seen;
   for (size_t c = 0; c < g.cornerPosition.size(); ++c) {
     const uint64_t key = (uint64_t(g.cornerPosition[c]) << 34) ^ (uint64_t(g.cornerNormal[c] & 0x1FFFF) << 17) ^ (g.cornerUv[c] & 0x1FFFF);

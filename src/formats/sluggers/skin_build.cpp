@@ -5,98 +5,208 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
-#include "core/default_init_allocator.hpp"
+#include "platform/simd.hpp"
+
+#if RIGPORT_SSE2_LANES
+#include <emmintrin.h>
+#endif
 
 namespace rigport::sluggers {
 namespace {
 
 using Json = nlohmann::json;
 
-// Mean distance, over all records of slots in the array, from a slot's bind position to the bind
+constexpr uint32_t kNoBone = std::numeric_limits<uint32_t>::max();  // a record's index names no bone under the reading taken
+constexpr double kNoDistance = std::numeric_limits<double>::infinity();
+
+#if RIGPORT_SSE2_LANES
+// The four big-endian s16 in the low 8 bytes of `raw`, byte-swapped, sign-extended and scaled, one a
+// lane: exact, as SknData::vector (s16 to float is exact, the scale a power of two).
+inline __m128 decodeLanes(__m128i raw, __m128 scale) {
+  const __m128i swapped = _mm_or_si128(_mm_slli_epi16(raw, 8), _mm_srli_epi16(raw, 8));
+  return _mm_mul_ps(_mm_cvtepi32_ps(_mm_srai_epi32(_mm_unpacklo_epi16(swapped, swapped), 16)), scale);
+}
+inline __m128i load8(const uint8_t* p) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)); }
+inline void store3(glm::vec3& v, __m128 lanes) {
+  _mm_storel_pi(reinterpret_cast<__m64*>(&v.x), lanes);
+  _mm_store_ss(&v.z, _mm_movehl_ps(lanes, lanes));
+}
+#endif
+
+// What every SK bone index means under both readings, looked up once a record instead of checking
+// both maps' bounds and entries (§11 item 6). The last entry stands for every index past both maps
+// (indices are clamped to it), so it names no bone either way; an SK index is a u16, so there are
+// at most 65,536 entries before it.
+class IndexReadings {
+ public:
+  enum Unnamed : uint8_t { kNoId = 1, kNoDepthFirst = 2 };  // bits: the readings under which an index names no bone
+  // The bind origin of the bone each reading names (w 0; all 0 where it names none): 16 bytes each,
+  // as the vector lanes load them.
+  struct Origins {
+    glm::vec4 byId, byDepthFirst;
+  };
+
+  IndexReadings(const BoneIndexMaps& maps, const std::vector<glm::mat4>& world) {
+    const size_t past = std::min<size_t>(std::max(maps.byId.size(), maps.byDepthFirst.size()), size_t{1} << 16);
+    origins_.assign(past + 1, Origins{glm::vec4(0.0f), glm::vec4(0.0f)});
+    unnamed_.assign(past + 1, kNoId | kNoDepthFirst);
+    auto read = [&](const std::vector<int32_t>& map, glm::vec4 Origins::*origin, Unnamed bit) {
+      for (size_t i = 0; i < std::min(map.size(), past); ++i) {
+        if (map[i] < 0) continue;
+        origins_[i].*origin = glm::vec4(glm::vec3(world[static_cast<size_t>(map[i])][3]), 0.0f);
+        unnamed_[i] = static_cast<uint8_t>(unnamed_[i] & ~bit);
+      }
+    };
+    read(maps.byId, &Origins::byId, kNoId);
+    read(maps.byDepthFirst, &Origins::byDepthFirst, kNoDepthFirst);
+  }
+  size_t entry(uint16_t index) const { return std::min<size_t>(index, unnamed_.size() - 1); }
+  uint8_t unnamed(size_t entry) const { return unnamed_[entry]; }
+  const Origins& origins(size_t entry) const { return origins_[entry]; }
+  // Each entry's bone under one reading, kNoBone where it names none.
+  std::vector<uint32_t> bones(const std::vector<int32_t>& map) const {
+    std::vector<uint32_t> out(unnamed_.size(), kNoBone);
+    for (size_t i = 0; i + 1 < out.size() && i < map.size(); ++i) {
+      if (map[i] >= 0) out[i] = static_cast<uint32_t>(map[i]);
+    }
+    return out;
+  }
+
+ private:
+  std::vector<Origins> origins_;
+  std::vector<uint8_t> unnamed_;
+};
+
+// Mean distance, over all records of slots in the array, from a record's bind position to the bind
 // origin of the bone the record names, for each reading: a skin vertex lies near the bones that move
 // it, so the report lets a user judge a block's reading. Infinite for a reading under which an index
-// names no bone, or that has no map.
-struct MeanDistances {
-  double byId = 0.0, byDepthFirst = 0.0;
+// names no bone, or that has no map. The sums run in record order (they round), both at once.
+class DistanceSums {
+ public:
+  // The rule: glm::distance in single precision from the record's bind position, times its weight
+  // and summed in double. Where the build has SSE2 lanes, both readings take one register, bit for
+  // bit the rule (SluggersModel.BuildSkinFollowsTheScalarRules).
+  explicit DistanceSums(const SknData& skn) : skn_(skn) {}
+  void add(const uint8_t* source, uint16_t weight, const IndexReadings::Origins& o) {
+    weight_ += weight;
+#if RIGPORT_SSE2_LANES
+    // The position's three s16 (and the normal's first, in the unused lane).
+    const __m128 position = decodeLanes(load8(source), scale_);
+    const __m128 id = _mm_sub_ps(_mm_loadu_ps(&o.byId.x), position), depthFirst = _mm_sub_ps(_mm_loadu_ps(&o.byDepthFirst.x), position);
+    const __m128 idSquared = _mm_mul_ps(id, id), depthFirstSquared = _mm_mul_ps(depthFirst, depthFirst);
+    // (x x', y y') and (z z', ..): the dot products as glm adds them, (x + y) + z, in lanes 0 and 1.
+    const __m128 xy = _mm_unpacklo_ps(idSquared, depthFirstSquared), zw = _mm_unpackhi_ps(idSquared, depthFirstSquared);
+    const __m128 dot = _mm_add_ps(_mm_add_ps(xy, _mm_movehl_ps(xy, xy)), zw);
+    const __m128d distances = _mm_cvtps_pd(_mm_sqrt_ps(dot));
+    sums_ = _mm_add_pd(sums_, _mm_mul_pd(_mm_set1_pd(static_cast<double>(weight)), distances));
+#else
+    const glm::vec3 position = skn_.vector(source);
+    byId_ += weight * static_cast<double>(glm::distance(position, glm::vec3(o.byId)));
+    byDepthFirst_ += weight * static_cast<double>(glm::distance(position, glm::vec3(o.byDepthFirst)));
+#endif
+  }
+  // The means, given the readings under which some record's index named no bone.
+  double byId(uint8_t unnamed) const { return mean(unnamed & IndexReadings::kNoId, sum(0)); }
+  double byDepthFirst(uint8_t unnamed) const { return mean(unnamed & IndexReadings::kNoDepthFirst, sum(1)); }
+
+ private:
+  // A reading that names every record's bone sums every record's weight: one integer sum, exact.
+  double mean(bool unnamed, double sum) const { return unnamed ? kNoDistance : weight_ > 0 ? sum / static_cast<double>(weight_) : 0.0; }
+  const SknData& skn_;
+#if RIGPORT_SSE2_LANES
+  const __m128 scale_ = _mm_set1_ps(skn_.scale);
+  double sum(int lane) const {
+    alignas(16) double lanes[2];
+    _mm_store_pd(lanes, sums_);
+    return lanes[lane];
+  }
+  __m128d sums_ = _mm_setzero_pd();
+#else
+  double sum(int reading) const { return reading == 0 ? byId_ : byDepthFirst_; }
+  double byId_ = 0.0, byDepthFirst_ = 0.0;
+#endif
+  uint64_t weight_ = 0;
 };
 
-// Each slot's bind data: the first record's 12 source bytes, and whether every record of the slot
-// has the same (§6: the usual case), so that the per-slot pass reads a compact array instead of
-// sources scattered over the section. Records the bone check later drops are looked at too: a
-// difference there only sends the slot through the exact weighted mean.
-struct SlotSources {
-  enum State : uint8_t { kNone, kOne, kMixed };
-  // Not zero-filled: a slot's bytes are read only once its state says they were written.
-  std::vector<std::array<uint8_t, kSkinVertexBytes>, DefaultInitAllocator<std::array<uint8_t, kSkinVertexBytes>>> bytes;
-  std::vector<uint8_t> state;
+// What the passes keep of one slot of the position array, together: where an SKAcc entry's records
+// jump from slot to slot (70 % of the benchmark block's), each touches one cache line of them.
+struct Slot {
+  // Past every source offset: a section is at most 4 GiB and a source 12 bytes.
+  static constexpr uint32_t kNoSource = std::numeric_limits<uint32_t>::max(), kMixedSources = kNoSource - 1;
+  // Its records, counted; then where its region of influences starts (one place a record).
+  uint32_t region = 0;
+  // Its bind data: the section offset of its first record's 12 source bytes while every record of
+  // the slot has the same bytes (§6: the usual case), kMixedSources once one differs. An offset,
+  // not a copy of the bytes: an entry's sources lie in slot order in the section. Records the bone
+  // check later drops are looked at too: a difference there only sends the slot through the exact
+  // weighted mean.
+  uint32_t source = kNoSource;
+  uint32_t influences = 0;  // in its region so far
+  uint32_t weight = 0;      // its kept records' weights, summed
+
+  bool oneSource() const { return source < kMixedSources; }
+  // Its bind position and, given a place for it, normal (oneSource()).
+  void decode(const SknData& skn, glm::vec3& position, glm::vec3* normal) const {
+    const uint8_t* b = skn.section.data() + source;
+#if RIGPORT_SSE2_LANES
+    // The normal from bytes 4-11 moved down 2: nothing past the source's 12 bytes is read.
+    const __m128 scale = _mm_set1_ps(skn.scale);
+    store3(position, decodeLanes(load8(b), scale));
+    if (normal != nullptr) store3(*normal, decodeLanes(_mm_srli_si128(load8(b + 4), 2), scale));
+#else
+    position = skn.vector(b);
+    if (normal != nullptr) *normal = skn.vector(b + 6);
+#endif
+  }
 };
 
-// Both, from one pass over the records in file order (where their sources lie in sequence), both
-// readings at once: each record's source is loaded once for its slot's bytes and its position (a
-// pass each loaded every source twice).
-struct RecordSources {
-  SlotSources slots;
-  MeanDistances distances;
+// All that needs every record, from one pass over them in file order (where their sources lie in
+// sequence): each record's source loaded once for its slot's bind data and both readings'
+// distances, its index looked up once for the choice of reading, and the slots' records counted.
+struct RecordPass {
+  const SkinRecord* noId = nullptr;  // the first record whose index is no bone id, if any
+  uint8_t unnamed = 0;               // IndexReadings::Unnamed bits of any record
+  size_t beyond = 0;                 // records of slots beyond the position array (§6: runtime scratch)
+  size_t mixedSlots = 0;             // slots whose records' bind data differ
+  std::vector<Slot> slots;
+  double byId = 0.0, byDepthFirst = 0.0;  // mean distances
 };
-RecordSources recordSources(const SknData& skn, const BoneIndexMaps& maps, const std::vector<glm::mat4>& world, size_t slots) {
-  constexpr double kNone = std::numeric_limits<double>::infinity();
-  struct Sum {
-    const std::vector<int32_t>& map;
-    double sum = 0.0, weight = 0.0;
-    bool named = true;
-    void add(const SkinRecord& r, const glm::vec3& position, const std::vector<glm::mat4>& world) {
-      if (!named) return;
-      if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) {
-        named = false;
-        return;
-      }
-      const glm::vec3 origin(world[static_cast<size_t>(map[r.boneIndex])][3]);
-      sum += r.weight * static_cast<double>(glm::distance(position, origin));
-      weight += r.weight;
-    }
-    double mean() const { return !named ? kNone : weight > 0.0 ? sum / weight : 0.0; }
-  };
-  Sum byId{maps.byId}, byDepthFirst{maps.byDepthFirst};
-  const bool depthFirst = !maps.byDepthFirst.empty();
-  RecordSources out;
-  out.slots.bytes.resize(slots);
-  out.slots.state.assign(slots, SlotSources::kNone);
+RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool hasDepthFirst, size_t slots) {
+  RecordPass out;
+  out.slots.resize(slots);
+  DistanceSums sums(skn);
+  uint8_t unnamedInArray = 0;
+  const uint8_t* const section = skn.section.data();
+  Slot* const slot = out.slots.data();
   for (const SkinRecord& r : skn.records) {
-    if (r.vertex >= slots) continue;
-    const uint8_t* source = skn.section.data() + r.source;
-    auto& first = out.slots.bytes[r.vertex];
-    uint8_t& state = out.slots.state[r.vertex];
-    if (state == SlotSources::kNone) {
-      std::memcpy(first.data(), source, kSkinVertexBytes);
-      state = SlotSources::kOne;
-    } else if (state == SlotSources::kOne && std::memcmp(first.data(), source, kSkinVertexBytes) != 0) {
-      state = SlotSources::kMixed;
+    const size_t entry = readings.entry(r.boneIndex);
+    const uint8_t unnamed = readings.unnamed(entry);
+    if ((unnamed & IndexReadings::kNoId) != 0 && out.noId == nullptr) out.noId = &r;
+    out.unnamed |= unnamed;
+    if (r.vertex >= slots) {
+      ++out.beyond;
+      continue;
     }
-    const glm::vec3 position = skn.vector(source);
-    byId.add(r, position, world);
-    if (depthFirst) byDepthFirst.add(r, position, world);
+    Slot& to = slot[r.vertex];
+    ++to.region;
+    const uint8_t* source = section + r.source;
+    if (to.source == Slot::kNoSource) {
+      to.source = r.source;
+    } else if (to.source != Slot::kMixedSources && to.source != r.source &&
+               std::memcmp(section + to.source, source, kSkinVertexBytes) != 0) {
+      to.source = Slot::kMixedSources;
+      ++out.mixedSlots;
+    }
+    unnamedInArray |= unnamed;
+    sums.add(source, r.weight, readings.origins(entry));
   }
-  out.distances = {byId.mean(), depthFirst ? byDepthFirst.mean() : kNone};
+  out.byId = sums.byId(unnamedInArray);
+  out.byDepthFirst = hasDepthFirst ? sums.byDepthFirst(unnamedInArray) : kNoDistance;
   return out;
-}
-
-// The first record whose index names no bone by id, if any: an index the block's bone ids cannot
-// mean (§11 item 6: the community reads bone ids, the 2001 CP depth-first positions).
-const SkinRecord* firstWithoutBoneId(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
-  for (const SkinRecord& r : records) {
-    if (r.boneIndex >= maps.byId.size() || maps.byId[r.boneIndex] < 0) return &r;
-  }
-  return nullptr;
-}
-
-bool allInDepthFirst(const std::vector<SkinRecord>& records, const BoneIndexMaps& maps) {
-  for (const SkinRecord& r : records) {
-    if (r.boneIndex >= maps.byDepthFirst.size() || maps.byDepthFirst[r.boneIndex] < 0) return false;
-  }
-  return !maps.byDepthFirst.empty();
 }
 
 Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index names no bone"); }
@@ -106,24 +216,24 @@ Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index
 SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
                    std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance) {
   const size_t slots = slotPositions.size();
-  const std::vector<SkinRecord>& records = skn.records;
-  const std::vector<glm::mat4> world = skeleton.worldBindMatrices();
+  const SkinRecords& records = skn.records;
+  const IndexReadings readings(maps, skeleton.worldBindMatrices());
+  RecordPass pass = passRecords(skn, readings, !maps.byDepthFirst.empty(), slots);
   SlotSkin out;
   nlohmann::json& report = out.report;
   // §11 item 6, settled by the vanilla Mario block's public dumps: read as bone ids, all 10 finger
   // chains are skinned on segments 0-2 and never on the tips. So indices are bone ids, as the
   // community tools read them; the depth-first (boneArray) reading is taken only where bone ids are
-  // impossible, an index no bone id has, and every index names a bone that way.
-  const SkinRecord* noId = firstWithoutBoneId(records, maps);
-  const bool depthFirst = noId != nullptr && allInDepthFirst(records, maps);
-  const RecordSources recorded = recordSources(skn, maps, world, slots);
-  const MeanDistances& distances = recorded.distances;
+  // impossible, an index no bone id has, and every index names a bone that way (so never without a
+  // depth-first map: there every index is unnamed that way, and noId means there is one).
+  const SkinRecord* noId = pass.noId;
+  const bool depthFirst = noId != nullptr && (pass.unnamed & IndexReadings::kNoDepthFirst) == 0;
   report["boneIndex"] = depthFirst ? "depthFirst" : "boneId";
   report["reason"] = noId == nullptr ? "every index is a bone id (sluggers.md §11 item 6)"
                      : depthFirst    ? "an index no bone id has; every index is a depth-first (boneArray) position"
                                      : "an index no bone id has, nor a depth-first position; its records are dropped";
   // Where the skinned bind vertices lie against each reading's bones: for a user to judge a block.
-  report["meanDistance"] = {{"boneId", distanceJson(distances.byId)}, {"depthFirst", distanceJson(distances.byDepthFirst)}};
+  report["meanDistance"] = {{"boneId", distanceJson(pass.byId)}, {"depthFirst", distanceJson(pass.byDepthFirst)}};
   if (depthFirst) {
     provenance.warn("sluggers-skin-bone-index",
                     fmt::format("SK bone index {} (skin record of slot {}) is no bone id of this block; every index read as a "
@@ -132,91 +242,84 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   }
   const std::vector<int32_t>& map = depthFirst ? maps.byDepthFirst : maps.byId;
   out.boneOfIndex = map;
+  const std::vector<uint32_t> boneOfEntry = readings.bones(map);
 
-  // §6: slots beyond the position array are runtime scratch; records naming no bone are dropped.
-  size_t beyond = 0, unknownBone = 0;
-  // Bucketed by slot (a counting sort, in file order within a slot), then by bone within each slot.
-  std::vector<uint32_t> bucket(slots + 1, 0);
+  // Per slot: its influences by bone, duplicates (vertex, bone) summed (a full 256 is stored
+  // 255 + 1), each bone's weights added in file order. Each slot fills a region of `influences` as
+  // long as its record count (where a counting sort would put its records), kept in bone order by
+  // insertion as the records come in file order (a handful a slot); then the regions close up.
+  // Records naming no bone are dropped (§6). Weights are divided by 256 as they come: a power of
+  // two, so every sum rounds as the sum of the stored weights would.
+  std::vector<Slot>& slot = pass.slots;
+  uint32_t regions = 0;
+  for (Slot& to : slot) regions += std::exchange(to.region, regions);
+  InfluenceList& influences = out.influences;
+  influences.resize(regions);  // cut to the influences made, below
+  size_t unknownBone = 0;
   for (const SkinRecord& r : records) {
-    if (r.vertex >= slots) {
-      ++beyond;
-    } else if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) {
+    if (r.vertex >= slots) continue;
+    const uint32_t bone = boneOfEntry[readings.entry(r.boneIndex)];
+    if (bone == kNoBone) {
       ++unknownBone;
+      continue;
+    }
+    Slot& to = slot[r.vertex];
+    to.weight += r.weight;
+    Influence* const first = influences.data() + to.region;
+    uint32_t at = to.influences;
+    while (at > 0 && first[at - 1].bone > bone) --at;
+    const float weight = static_cast<float>(r.weight) / static_cast<float>(kFullWeight);
+    if (at > 0 && first[at - 1].bone == bone) {
+      first[at - 1].weight += weight;
     } else {
-      ++bucket[r.vertex + 1];
+      std::copy_backward(first + at, first + to.influences, first + to.influences + 1);
+      first[at] = Influence{bone, weight};
+      ++to.influences;
     }
   }
-  for (size_t s = 0; s < slots; ++s) bucket[s + 1] += bucket[s];
-  // Record numbers are sorted, not the 32-byte records: scattering those was most of the time.
-  std::vector<uint32_t, DefaultInitAllocator<uint32_t>> kept(bucket[slots]);  // every element written below: no zero fill
-  auto boneOf = [&](uint32_t record) { return static_cast<uint32_t>(map[records[record].boneIndex]); };
-  {
-    std::vector<uint32_t> next(bucket.begin(), bucket.end() - 1);
-    for (uint32_t i = 0; i < records.size(); ++i) {
-      const SkinRecord& r = records[i];
-      if (r.vertex >= slots || r.boneIndex >= map.size() || map[r.boneIndex] < 0) continue;
-      kept[next[r.vertex]++] = i;
+  // A slot whose records' bind data differ takes their weighted mean (float × integer weights sum
+  // exactly in double, so in any order); every other slot's is its one source, taken as it is.
+  std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
+  if (pass.mixedSlots > 0) {
+    for (const SkinRecord& r : records) {
+      if (r.vertex >= slots || slot[r.vertex].source != Slot::kMixedSources || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
+      mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
+      mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
     }
-  }
-  for (size_t s = 0; s < slots; ++s) {  // a handful of records a slot: insertion sort, stable
-    for (uint32_t i = bucket[s] + 1; i < bucket[s + 1]; ++i) {
-      const uint32_t r = kept[i];
-      const uint32_t bone = boneOf(r);
-      uint32_t j = i;
-      for (; j > bucket[s] && boneOf(kept[j - 1]) > bone; --j) kept[j] = kept[j - 1];
-      kept[j] = r;
-    }
-  }
-  if (unknownBone > 0) {
-    provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", unknownBone));
   }
 
-  // Per slot: duplicates (vertex, bone) summed (a full 256 is stored 255 + 1); the bind position and
-  // normal are the sources' weighted mean (every record of a slot carries the same bind data).
+  // The regions close up (they touch already where no record was merged or dropped).
   std::vector<uint32_t>& slotFirst = out.first;
-  InfluenceList& slotInfluences = out.influences;
-  slotFirst.assign(slots + 1, 0);
+  slotFirst.resize(slots + 1);
+  uint32_t written = 0;
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
-  slotInfluences.reserve(kept.size());
-  const SlotSources& sources = recorded.slots;
   for (size_t s = 0; s < slots; ++s) {
-    slotFirst[s] = static_cast<uint32_t>(slotInfluences.size());
-    uint32_t total = 0;
-    const bool oneSource = sources.state[s] == SlotSources::kOne;
-    for (uint32_t k = bucket[s]; k < bucket[s + 1]; ++k) {
-      const SkinRecord& r = records[kept[k]];
-      const uint32_t bone = boneOf(kept[k]);
-      total += r.weight;
-      if (slotFirst[s] < slotInfluences.size() && slotInfluences.back().bone == bone) {
-        slotInfluences.back().weight += static_cast<float>(r.weight);
-      } else {
-        slotInfluences.push_back(Influence{bone, static_cast<float>(r.weight)});
-      }
-    }
-    glm::dvec3 p(0.0), n(0.0);
-    if (total != 0 && !oneSource) {
-      for (uint32_t k = bucket[s]; k < bucket[s + 1]; ++k) {
-        const SkinRecord& r = records[kept[k]];
-        p += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
-        n += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
-      }
-    }
-    if (total == 0) {
+    const Slot& from = slot[s];
+    slotFirst[s] = written;
+    if (written != from.region) std::copy_n(influences.begin() + from.region, from.influences, influences.begin() + written);
+    written += from.influences;
+    if (from.weight == 0) {
       ++unwritten;
       continue;
     }
-    // One source: the weighted mean is exactly that source (float × integer weights sum exactly
-    // in double), so it is taken as it is.
-    slotPositions[s] = oneSource ? skn.vector(sources.bytes[s].data()) : glm::vec3(p / static_cast<double>(total));
-    if (s < slotNormals.size()) slotNormals[s] = oneSource ? skn.vector(sources.bytes[s].data() + 6) : glm::vec3(n / static_cast<double>(total));
-    if (total != kFullWeight) {
+    glm::vec3* normal = s < slotNormals.size() ? &slotNormals[s] : nullptr;
+    if (from.oneSource()) {
+      from.decode(skn, slotPositions[s], normal);
+    } else {
+      slotPositions[s] = glm::vec3(mixedSums[s][0] / static_cast<double>(from.weight));
+      if (normal != nullptr) *normal = glm::vec3(mixedSums[s][1] / static_cast<double>(from.weight));
+    }
+    if (from.weight != kFullWeight) {
       ++off256;
       if (firstOff < 0) firstOff = static_cast<int64_t>(s);
     }
   }
-  slotFirst[slots] = static_cast<uint32_t>(slotInfluences.size());
-  for (Influence& i : slotInfluences) i.weight /= static_cast<float>(kFullWeight);
+  slotFirst[slots] = written;
+  influences.resize(written);
+  if (unknownBone > 0) {
+    provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", unknownBone));
+  }
   if (off256 > 0) {
     provenance.warn("sluggers-weight-sum", fmt::format("{} skinned vertices have weights that do not sum to 256/256 (first: slot {}); "
                                                        "read as stored, and a glTF export rescales each such vertex's weights to sum 1",
@@ -224,8 +327,8 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   }
 
   report["records"] = records.size();
-  report["slotsBeyondPositions"] = beyond;  // §6: 163 of 325 vanilla models write scratch slots
-  report["unwrittenSlots"] = unwritten;     // §6: gap slots left by cache-line exclusivity
+  report["slotsBeyondPositions"] = pass.beyond;  // §6: 163 of 325 vanilla models write scratch slots
+  report["unwrittenSlots"] = unwritten;          // §6: gap slots left by cache-line exclusivity
   return out;
 }
 

@@ -14,7 +14,7 @@ namespace rigport::sluggers {
 struct SknData {
   uint16_t numSk1 = 0, numSk2 = 0, numSkAcc = 0;
   uint8_t shift = 0;
-  std::vector<SkinRecord> records;  // duplicates not yet summed
+  SkinRecords records;  // duplicates not yet summed
   std::span<const uint8_t> section;  // the SKN bytes the records' sources point into
   float scale = 1.0f;                // 2^-shift: a power of two, so decoding is exact (as fixedToFloat)
 
