@@ -44,4 +44,41 @@ void mapDirections(const VertexMap& map, const glm::vec3* in, glm::vec3* out, si
 // nothing done, when the axes are equal.
 std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& to);
 
+// The change convertAxes() makes, from one axis system to another: every transform M becomes
+// C·M·C⁻¹ and every vertex C·v (C = s·P).
+class AxisChange {
+ public:
+  AxisChange(const AxisSystem& from, const AxisSystem& to);
+  VertexMap vertices() const { return {p_, s_}; }
+  bool mirrors() const { return glm::determinant(p_) < 0.0f; }
+  glm::vec3 point(const glm::vec3& v) const { return vertices().point(v); }
+  glm::vec3 scale(const glm::vec3& v) const { return absP_ * v; }
+  glm::quat rotationTangent(const glm::quat& q) const { return pq_ * q * glm::conjugate(pq_); }
+  glm::quat rotation(const glm::quat& q) const { return glm::normalize(rotationTangent(q)); }
+  glm::mat4 matrix(const glm::mat4& m) const;
+  // What convertAxes() does to every key (values and tangents) of one clip.
+  void convertKeys(Animation& anim) const;
+
+ private:
+  // rotation() of every key: four keys at a time in SSE2 lanes where the build has them, each lane
+  // the same IEEE operations in the same order as glm's product, conjugate and normalize (no FMA:
+  // the baseline has none), so each key is bit for bit what rotation() gives
+  // (Axes.RotationLanesMatchTheScalarRule).
+  void rotations(std::vector<glm::quat>& keys) const;
+
+  glm::mat3 p_;     // a signed axis permutation
+  glm::mat3 absP_;  // for scale vectors: a signed permutation moves components, never negates them
+  // P·R·Pᵀ = P'·R·P'ᵀ for the proper rotation P' = det(P)·P, i.e. the quaternion conjugation
+  // q -> p'·q·p'⁻¹: linear in q, so it keeps each key's sign (a cubic spline depends on the signs,
+  // rig.hpp Keys) and maps tangents by the same rule.
+  glm::quat pq_;
+  float s_;  // metres per unit, source over target
+};
+
+// convertAxesLeavingVertices(), except that the animations' keys are left in the source's axes
+// too, for the caller to convert clip by clip (AxisChange::convertKeys) when it gets to each: the glTF
+// exporter, whose passes over a clip then find its keys in cache, where a pass over every clip
+// first was a sweep of its own over the whole model (a 1,000-clip IFP's 34 MB).
+std::optional<AxisChange> convertAxesLeavingVerticesAndKeys(Rig& rig, const AxisSystem& to);
+
 }  // namespace rigport

@@ -315,7 +315,7 @@ Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vect
 
 }  // namespace
 
-Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys) {
   // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
   // About the text's length (a little more for most), reserved once: grown by doubling, it was
@@ -338,6 +338,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
   std::vector<int32_t> trackOfBone;
   for (size_t a = 0; a < animations.size(); ++a) {
     Animation& anim = animations[a];
+    if (pendingKeys) pendingKeys->convertKeys(anim);
     makeAbsolute(anim, rig.skeleton);
     normalizeKeys(anim);
     samplers.clear();

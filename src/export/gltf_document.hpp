@@ -146,6 +146,8 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
 // absolute and its keys normalised in place); what glTF cannot express goes to extras. Key arrays
 // already in glTF's layout (times; STEP and LINEAR values) are borrowed by the buffer, not copied,
 // so `animations` must stay unchanged and alive until the finished buffer has been written.
-Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations);
+// `pendingKeys`: the axis change their keys still need (convertAxesLeavingVerticesAndKeys()), made
+// to each clip just before the rest of its passes, or null when they are in glTF's axes already.
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys);
 
 }  // namespace rigport::gltf
