@@ -97,19 +97,22 @@ void AxisChange::rotations(std::vector<glm::quat>& keys) const {
 }
 
 void AxisChange::convertKeys(Animation& anim) const {
+  // The maps held in locals: as far as the compiler knows, a store to a key's floats could change
+  // this object's, which it would then load again at every key (a fifth more instructions).
+  const AxisChange c = *this;
   for (BoneTrack& t : anim.tracks) {
     // Tangents are derivatives of the values: the linear part of each map applies (point() and
     // scale() have no offset; rotations are conjugated, rotationTangent()). A RelativeToBind delta
     // D converts like an absolute value, since C·(B·D)·C⁻¹ = (C·B·C⁻¹)·(C·D·C⁻¹).
-    for (glm::vec3& v : t.translation.values) v = point(v);
-    for (glm::vec3& v : t.translation.inTangents) v = point(v);
-    for (glm::vec3& v : t.translation.outTangents) v = point(v);
-    rotations(t.rotation.values);
-    for (glm::quat& q : t.rotation.inTangents) q = rotationTangent(q);
-    for (glm::quat& q : t.rotation.outTangents) q = rotationTangent(q);
-    for (glm::vec3& v : t.scale.values) v = scale(v);
-    for (glm::vec3& v : t.scale.inTangents) v = scale(v);
-    for (glm::vec3& v : t.scale.outTangents) v = scale(v);
+    for (glm::vec3& v : t.translation.values) v = c.point(v);
+    for (glm::vec3& v : t.translation.inTangents) v = c.point(v);
+    for (glm::vec3& v : t.translation.outTangents) v = c.point(v);
+    c.rotations(t.rotation.values);
+    for (glm::quat& q : t.rotation.inTangents) q = c.rotationTangent(q);
+    for (glm::quat& q : t.rotation.outTangents) q = c.rotationTangent(q);
+    for (glm::vec3& v : t.scale.values) v = c.scale(v);
+    for (glm::vec3& v : t.scale.inTangents) v = c.scale(v);
+    for (glm::vec3& v : t.scale.outTangents) v = c.scale(v);
   }
 }
 

@@ -22,6 +22,7 @@
 #include "core/bind.hpp"
 #include "core/finite_scan.hpp"
 #include "core/track_space.hpp"
+#include "core/validate.hpp"
 #include "export/gltf_document.hpp"
 #include "export/gltf_scale_compensation.hpp"
 
@@ -315,6 +316,11 @@ Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vect
 
 }  // namespace
 
+Status validateClipsFrom(const Rig& rig, const std::vector<Animation>& animations, size_t first) {
+  for (size_t a = first; a < animations.size(); ++a) RP_CHECK(validateAnimation(rig, animations[a], a));
+  return Ok{};
+}
+
 Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys) {
   // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
@@ -336,7 +342,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
   std::vector<Channel> channels;
   std::vector<bool> animated;
   std::vector<int32_t> trackOfBone;
-  for (size_t a = 0; a < animations.size(); ++a) {
+  const auto add = [&](size_t a) -> Status {
     Animation& anim = animations[a];
     if (pendingKeys) pendingKeys->convertKeys(anim);
     makeAbsolute(anim, rig.skeleton);
@@ -374,13 +380,21 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
       writeAnimationExtras(x, anim);
       x.endObject();
       withoutChannels.push_back(Json::parse(text));
-      continue;
+      return Ok{};
     }
     w.startObject();
     w.key("name").string(name);
     writeAnimationExtras(w, anim);
     writeChannels(w, channels, samplers);
     w.endObject();
+    return Ok{};
+  };
+  for (size_t a = 0; a < animations.size(); ++a) {
+    RP_CHECK(validateAnimation(rig, animations[a], a));
+    if (Status added = add(a); !added) {
+      RP_CHECK(validateClipsFrom(rig, animations, a + 1));
+      return added;
+    }
   }
   w.endArray();
   if (!withoutChannels.empty()) doc.extras["animationsWithoutChannels"] = std::move(withoutChannels);

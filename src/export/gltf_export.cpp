@@ -116,14 +116,20 @@ std::string sceneName(const gltf::Document& doc, const Rig& rig) {
 // from convertAxesLeavingVerticesAndKeys()'s answer, `change` null when there was none).
 Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<Animation>& animations, const AxisChange* change,
                        const AxisSystem& sourceAxes, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
-  RP_CHECK(validate(rig));
+  // The clips are validated one by one as addAnimations gets to each: until then, an error gives
+  // way to theirs (validateClipsFrom()).
+  RP_CHECK(validate(rig, MeshChecks::Every, AnimationChecks::None));
+  const auto orClipError = [&](Status s) -> Status {
+    if (!s) RP_CHECK(gltf::validateClipsFrom(rig, animations, 0));
+    return s;
+  };
 
   gltf::Document doc;
   const BufferSize size = estimateBuffer(rig);
   doc.buffer.reserve(size.bytes, size.accessors);
-  RP_CHECK(gltf::addSkeleton(doc, rig, options, cache));
+  RP_CHECK(orClipError(gltf::addSkeleton(doc, rig, options, cache)));
   gltf::addMaterials(doc, rig);
-  RP_CHECK(gltf::addMeshes(doc, rig, own, options));
+  RP_CHECK(orClipError(gltf::addMeshes(doc, rig, own, options)));
   RP_CHECK(gltf::addAnimations(doc, rig, animations, change));
   RP_CHECK(gltf::addTextures(doc, rig, options));  // last: its images are bufferViews after every accessor's
 
