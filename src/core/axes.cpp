@@ -74,46 +74,32 @@ void convertFramePose(const AxisChange& b, nlohmann::json& extras) {
 void AxisChange::rotations(std::vector<glm::quat>& keys) const {
   size_t k = 0;
 #if RIGPORT_SSE2_LANES
-  const glm::quat c = glm::conjugate(pq_);
-  const __m128 pw = _mm_set1_ps(pq_.w), px = _mm_set1_ps(pq_.x), py = _mm_set1_ps(pq_.y), pz = _mm_set1_ps(pq_.z);
-  const __m128 cw = _mm_set1_ps(c.w), cx = _mm_set1_ps(c.x), cy = _mm_set1_ps(c.y), cz = _mm_set1_ps(c.z);
-  for (; k + 4 <= keys.size(); k += 4) {
-    const lanes::Quats q = lanes::load(keys.data() + k);
-    // t = pq * q (glm's operator*=: p the left operand)
-    const __m128 tw = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(pw, q.w), _mm_mul_ps(px, q.x)), _mm_mul_ps(py, q.y)), _mm_mul_ps(pz, q.z));
-    const __m128 tx = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.x), _mm_mul_ps(px, q.w)), _mm_mul_ps(py, q.z)), _mm_mul_ps(pz, q.y));
-    const __m128 ty = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.y), _mm_mul_ps(py, q.w)), _mm_mul_ps(pz, q.x)), _mm_mul_ps(px, q.z));
-    const __m128 tz = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.z), _mm_mul_ps(pz, q.w)), _mm_mul_ps(px, q.y)), _mm_mul_ps(py, q.x));
-    // r = t * conjugate(pq)
-    lanes::Quats r;
-    r.w = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(tw, cw), _mm_mul_ps(tx, cx)), _mm_mul_ps(ty, cy)), _mm_mul_ps(tz, cz));
-    r.x = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cx), _mm_mul_ps(tx, cw)), _mm_mul_ps(ty, cz)), _mm_mul_ps(tz, cy));
-    r.y = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cy), _mm_mul_ps(ty, cw)), _mm_mul_ps(tz, cx)), _mm_mul_ps(tx, cz));
-    r.z = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cz), _mm_mul_ps(tz, cw)), _mm_mul_ps(tx, cy)), _mm_mul_ps(ty, cx));
-    lanes::store(lanes::normalize(r), keys.data() + k);
-  }
+  const lanes::Conjugation turn = rotationLanes();
+  for (; k + 4 <= keys.size(); k += 4) lanes::store(turn(lanes::load(keys.data() + k)), keys.data() + k);
 #endif
   for (; k < keys.size(); ++k) keys[k] = rotation(keys[k]);
 }
 
 void AxisChange::convertKeys(Animation& anim) const {
+  for (BoneTrack& t : anim.tracks) convertTrack(t);
+}
+
+void AxisChange::convertTrack(BoneTrack& t, bool rotationValues) const {
   // The maps held in locals: as far as the compiler knows, a store to a key's floats could change
   // this object's, which it would then load again at every key (a fifth more instructions).
   const AxisChange c = *this;
-  for (BoneTrack& t : anim.tracks) {
-    // Tangents are derivatives of the values: the linear part of each map applies (point() and
-    // scale() have no offset; rotations are conjugated, rotationTangent()). A RelativeToBind delta
-    // D converts like an absolute value, since C·(B·D)·C⁻¹ = (C·B·C⁻¹)·(C·D·C⁻¹).
-    for (glm::vec3& v : t.translation.values) v = c.point(v);
-    for (glm::vec3& v : t.translation.inTangents) v = c.point(v);
-    for (glm::vec3& v : t.translation.outTangents) v = c.point(v);
-    c.rotations(t.rotation.values);
-    for (glm::quat& q : t.rotation.inTangents) q = c.rotationTangent(q);
-    for (glm::quat& q : t.rotation.outTangents) q = c.rotationTangent(q);
-    for (glm::vec3& v : t.scale.values) v = c.scale(v);
-    for (glm::vec3& v : t.scale.inTangents) v = c.scale(v);
-    for (glm::vec3& v : t.scale.outTangents) v = c.scale(v);
-  }
+  // Tangents are derivatives of the values: the linear part of each map applies (point() and
+  // scale() have no offset; rotations are conjugated, rotationTangent()). A RelativeToBind delta
+  // D converts like an absolute value, since C·(B·D)·C⁻¹ = (C·B·C⁻¹)·(C·D·C⁻¹).
+  for (glm::vec3& v : t.translation.values) v = c.point(v);
+  for (glm::vec3& v : t.translation.inTangents) v = c.point(v);
+  for (glm::vec3& v : t.translation.outTangents) v = c.point(v);
+  if (rotationValues) c.rotations(t.rotation.values);
+  for (glm::quat& q : t.rotation.inTangents) q = c.rotationTangent(q);
+  for (glm::quat& q : t.rotation.outTangents) q = c.rotationTangent(q);
+  for (glm::vec3& v : t.scale.values) v = c.scale(v);
+  for (glm::vec3& v : t.scale.inTangents) v = c.scale(v);
+  for (glm::vec3& v : t.scale.outTangents) v = c.scale(v);
 }
 
 std::optional<AxisChange> convertAxesLeavingVerticesAndKeys(Rig& rig, const AxisSystem& to) {

@@ -9,6 +9,7 @@
 
 #include <glm/glm.hpp>
 
+#include "core/quat_lanes.hpp"
 #include "core/rig.hpp"
 
 namespace rigport {
@@ -55,15 +56,19 @@ class AxisChange {
   glm::vec3 scale(const glm::vec3& v) const { return absP_ * v; }
   glm::quat rotationTangent(const glm::quat& q) const { return pq_ * q * glm::conjugate(pq_); }
   glm::quat rotation(const glm::quat& q) const { return glm::normalize(rotationTangent(q)); }
+#if RIGPORT_SSE2_LANES
+  // rotation() of four keys in SSE2 lanes, bit for bit (Axes.RotationLanesMatchTheScalarRule).
+  lanes::Conjugation rotationLanes() const { return lanes::Conjugation(pq_); }
+#endif
   glm::mat4 matrix(const glm::mat4& m) const;
   // What convertAxes() does to every key (values and tangents) of one clip.
   void convertKeys(Animation& anim) const;
+  // The same for one track; `rotationValues` false leaves its rotation values for a pass over them
+  // that comes anyway (normalizeTrack(track, this)).
+  void convertTrack(BoneTrack& track, bool rotationValues = true) const;
 
  private:
-  // rotation() of every key: four keys at a time in SSE2 lanes where the build has them, each lane
-  // the same IEEE operations in the same order as glm's product, conjugate and normalize (no FMA:
-  // the baseline has none), so each key is bit for bit what rotation() gives
-  // (Axes.RotationLanesMatchTheScalarRule).
+  // rotation() of every key, four at a time in lanes (rotationLanes()) where the build has them.
   void rotations(std::vector<glm::quat>& keys) const;
 
   glm::mat3 p_;     // a signed axis permutation
