@@ -81,9 +81,10 @@ class AxisChange {
 };
 
 // convertAxesLeavingVertices(), except that the animations' keys are left in the source's axes
-// too, for the caller to convert clip by clip (AxisChange::convertKeys) when it gets to each: the glTF
-// exporter, whose passes over a clip then find its keys in cache, where a pass over every clip
-// first was a sweep of its own over the whole model (a 1,000-clip IFP's 34 MB).
+// too, for the caller to convert clip by clip (AxisChange::convertKeys, or convertTrack track by
+// track) when it gets to each: the glTF exporter, whose passes over a clip then find its keys in
+// cache, where a pass over every clip first was a sweep of its own over the whole model (a
+// 1,000-clip IFP's 34 MB).
 std::optional<AxisChange> convertAxesLeavingVerticesAndKeys(Rig& rig, const AxisSystem& to);
 
 }  // namespace rigport
