@@ -172,6 +172,45 @@ TEST(NormalizeKeys, RotationLanesMatchTheScalarRule) {
   }
 }
 
+// The exporter turns a track's rotation keys into glTF's axes in normalizeRotationKeys' pass
+// (normalizeTrack(track, turn)) where they were a pass of the axis change's first: every key, in
+// lanes and tails, must be bit for bit the turn (AxisChange::convertTrack) and then the normalisation.
+TEST(NormalizeKeys, ATurnInTheSamePassGivesTheTurnThenTheNormalisation) {
+  std::vector<glm::quat> keys;
+  uint32_t state = 4242;
+  auto next = [&] { return nextSigned(state); };
+  for (int i = 0; i < 1000; ++i) {
+    const glm::quat q(next(), next(), 4.0f * next(), next());
+    keys.push_back(i % 5 < 2 ? q : -q);
+  }
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (const glm::quat& q : {glm::quat(0, 0, 0, 0), glm::quat(nan, 0, 0, 0), glm::quat(1, inf, 0, 0), glm::quat(1e-30f, 1e-30f, 0, 0),
+                             glm::quat(1e30f, 1e30f, 1, 0), glm::quat(1e-45f, 0, 0, 0)})
+    keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(keys.size() / 2), q);
+  for (const AxisSystem& from : {AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::PosY, true, 0.01f},
+                                 AxisSystem{AxisSystem::Up::Z, AxisSystem::Axis::NegY, false, 1.0f},
+                                 AxisSystem{AxisSystem::Up::Y, AxisSystem::Axis::PosX, true, 3.0f}}) {
+    const AxisChange turn(from, AxisSystem{});
+    for (bool flip : {true, false}) {
+      for (size_t count : {size_t{0}, size_t{1}, size_t{3}, size_t{4}, size_t{5}, size_t{8}, size_t{11}, keys.size()}) {
+        BoneTrack want;
+        want.rotation.values.assign(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(count));
+        std::vector<glm::quat> got = want.rotation.values;
+        turn.convertTrack(want);
+        normalizeRotationKeys(want.rotation.values, flip);
+        normalizeRotationKeys(got, flip, &turn);
+        ASSERT_EQ(got.size(), count);
+        for (size_t k = 0; k < count; ++k) {
+          const glm::quat& w = want.rotation.values[k];
+          EXPECT_EQ(std::memcmp(&got[k], &w, sizeof w), 0) << "flip " << flip << ", key " << k << " of " << count << ": " << got[k].x << " "
+                                                           << got[k].y << " " << got[k].z << " " << got[k].w << " against " << w.x << " " << w.y
+                                                           << " " << w.z << " " << w.w;
+        }
+      }
+    }
+  }
+}
+
 TEST(Validate, TangentsMustMatchTheInterpolation) {
   Rig rig;
   rig.skeleton.bones.resize(1);

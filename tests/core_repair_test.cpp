@@ -295,7 +295,8 @@ TEST(Repair, DamagedKeysAndEventsAreDroppedBeforeTheClipIsShifted) {
 // The repair looks for zero rotation keys and keys out of float range four at a time in SSE2 lanes
 // (core/repair.cpp): in every lane and in the tail after the lanes, a zero key (+0 or -0) is
 // dropped and one whose squared length is no normal float (tiny, huge, denormal) rescaled to unit
-// length; every other key is left as it was.
+// length; every other key is left as it was. A key with a NaN or infinite component is dropped: that
+// pass finds it too (its squared length is no normal float either), and nothing else looks.
 TEST(Repair, ZeroAndOutOfRangeRotationKeysAreFoundInEveryLane) {
   const glm::quat turn = glm::angleAxis(0.3f, glm::vec3(0, 0, 1));
   struct Odd {
@@ -304,7 +305,7 @@ TEST(Repair, ZeroAndOutOfRangeRotationKeysAreFoundInEveryLane) {
   };
   for (const Odd& odd : {Odd{glm::quat(0, 0, 0, 0), true}, Odd{glm::quat(-0.0f, -0.0f, -0.0f, -0.0f), true},
                          Odd{glm::quat(1e-30f, 1e-30f, 0, 0), false}, Odd{glm::quat(1e30f, 1e30f, 1, 0), false},
-                         Odd{glm::quat(0, 1e-45f, 0, 0), false}}) {
+                         Odd{glm::quat(0, 1e-45f, 0, 0), false}, Odd{glm::quat(kNan, 0, 0, 1), true}, Odd{glm::quat(0, 0, -kInf, 0), true}}) {
     for (size_t count : {1u, 3u, 4u, 5u, 8u, 9u, 13u}) {
       for (size_t at = 0; at < count; ++at) {
         SCOPED_TRACE(::testing::Message() << "key " << at << " of " << count << ": " << odd.key.x << " " << odd.key.y << " " << odd.key.z

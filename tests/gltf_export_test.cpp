@@ -21,6 +21,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/axes.hpp"
+#include "core/repair.hpp"
+#include "core/validate.hpp"
 #include "demo/character.hpp"
 #include "export/gltf.hpp"
 #include "export/gltf_influences.hpp"
@@ -1241,6 +1243,121 @@ TEST(GltfExport, NegativeKeyTimeIsRejected) {
   a.tracks[0].translation.times[0] = -0.5f;
   rig.animations.push_back(a);
   expectRejected(rig, "animations[0]/tracks[0]/translation");
+}
+
+
+// A rig of clips that the repair, the key normalisation and the axis change each have work in:
+// unsorted and repeated key times, rotations neither unit nor in one hemisphere, a damaged key, a
+// clip starting before 0, tracks relative to the bind pose, cubic splines with tangents, scale keys.
+Rig clipsNeedingEveryPass(const AxisSystem& axes) {
+  Rig rig = makeDemoCharacter();
+  rig.provenance.axes = axes;
+  rig.animations.clear();
+  uint32_t state = 11;
+  auto next = [&] { state = state * 1664525u + 1013904223u; return state >> 8; };
+  auto number = [&] { return (static_cast<float>(next() % 2001) - 1000.0f) / 250.0f; };
+  const size_t bones = rig.skeleton.bones.size();
+  for (size_t c = 0; c < 9; ++c) {
+    Animation& anim = rig.animations.emplace_back();
+    anim.name = fmt::format("clip{}", c);
+    for (size_t b = c % 3; b < bones; b += 2) {
+      BoneTrack& t = anim.tracks.emplace_back();
+      t.bone = static_cast<int32_t>(b);
+      t.space = (b + c) % 4 == 0 ? TrackSpace::RelativeToBind : TrackSpace::Absolute;
+      const size_t n = 2 + next() % 11;
+      const bool cubic = (b + c) % 5 == 0;
+      std::vector<float> times(n);
+      for (size_t k = 0; k < n; ++k) times[k] = static_cast<float>(k) / 30.0f - (c == 4 ? 0.25f : 0.0f);
+      if (c % 3 == 1) std::swap(times[0], times[n - 1]);  // out of order: sorted at export
+      if (c == 5) times[n - 1] = times[0];                // a repeated time: merged
+      auto fill = [&](auto& keys, auto make) {
+        keys.times = times;
+        keys.interpolation = cubic ? Interpolation::CubicSpline : Interpolation::Linear;
+        for (size_t k = 0; k < n; ++k) keys.values.push_back(make());
+        for (size_t k = 0; cubic && k < n; ++k) {
+          keys.inTangents.push_back(make());
+          keys.outTangents.push_back(make());
+        }
+      };
+      fill(t.translation, [&] { return glm::vec3(number(), number(), number()); });
+      fill(t.rotation, [&] { return glm::quat(number(), number(), number(), number()); });
+      if (b % 3 == 0) fill(t.scale, [&] { return glm::vec3(0.5f + std::fabs(number()), 1.0f, 0.75f); });
+    }
+    anim.duration = 12.0f / 30.0f;
+  }
+  rig.animations[2].tracks[1].rotation.values[1] = glm::quat(std::nanf(""), 0.0f, 0.0f, 1.0f);  // dropped by the repair
+  rig.animations[6].tracks[0].rotation.values[0] = glm::quat(3e38f, 1e38f, 0.0f, 0.0f);          // rescaled by the repair
+  return rig;
+}
+
+// The JSON and BIN chunks of a GLB, the JSON parsed.
+std::pair<nlohmann::json, std::vector<uint8_t>> glbChunks(const std::vector<uint8_t>& glb) {
+  auto u32 = [&](size_t at) { uint32_t v; std::memcpy(&v, glb.data() + at, 4); return v; };
+  const size_t jsonLength = u32(12);
+  const size_t bin = 20 + jsonLength;
+  return {nlohmann::json::parse(glb.begin() + 20, glb.begin() + static_cast<std::ptrdiff_t>(bin)),
+          std::vector<uint8_t>(glb.begin() + static_cast<std::ptrdiff_t>(bin + 8), glb.end())};
+}
+
+// The exporter converts, validates and normalises each clip's keys when it gets to the clip, where
+// these were passes over the whole rig first (convertAxes(), validate()): what it writes must be
+// what the whole-rig passes give, after the repair, for a turn, a mirror and a unit scale.
+TEST(GltfExport, ClipByClipPassesGiveWhatTheWholeRigPassesGive) {
+  AxisSystem gta;
+  gta.up = AxisSystem::Up::Z;
+  gta.forward = AxisSystem::Axis::PosY;
+  gta.metresPerUnit = 0.01f;
+  AxisSystem mirrored;
+  mirrored.rightHanded = false;
+  mirrored.forward = AxisSystem::Axis::NegX;
+  mirrored.metresPerUnit = 3.0f;
+  for (const AxisSystem& axes : {gta, mirrored}) {
+    Rig rig = clipsNeedingEveryPass(axes);
+    ASSERT_TRUE(repairRig(rig));
+    ASSERT_EQ(rig.provenance.warnings.size(), 3u);  // the damaged key, the key out of float range, the clip before 0
+    // The whole-rig rule: every key in glTF's axes and the whole rig validated, then exported as a
+    // rig that needs no axis change.
+    Rig whole = rig;
+    convertAxes(whole, AxisSystem{});
+    ASSERT_TRUE(validate(whole));
+    const auto want = exportGlb(whole);
+    ASSERT_TRUE(want.ok()) << want.error().describe();
+    const auto kept = exportGlb(rig);  // a copy converted (buildFrom)
+    ASSERT_TRUE(kept.ok()) << kept.error().describe();
+    Rig moved = rig;
+    const auto own = exportGlb(std::move(moved));  // converted in place, as the CLI does
+    ASSERT_TRUE(own.ok()) << own.error().describe();
+    EXPECT_TRUE(*own == *kept);
+    auto [json, bin] = glbChunks(*own);
+    auto [wantJson, wantBin] = glbChunks(*want);
+    EXPECT_TRUE(bin == wantBin) << "the keys differ from the whole-rig passes'";
+    json["asset"]["extras"].erase("sourceAxes");  // the source's axes, glTF's for the converted rig
+    wantJson["asset"]["extras"].erase("sourceAxes");
+    EXPECT_EQ(json, wantJson);
+    EXPECT_EQ(json["animations"].size(), 9u);
+  }
+}
+
+// validate() checked every clip before any was exported: a clip's invalid keys are still the error
+// when an earlier clip, checked and exported first now, has an export error of its own.
+TEST(GltfExport, AClipsInvalidKeysComeBeforeAnEarlierClipsExportError) {
+  Rig rig = branchingRig();
+  Animation twice = wave();
+  twice.tracks.push_back(twice.tracks[0]);  // a second track on the same bone: an export error
+  rig.animations.push_back(twice);
+  Animation broken = wave();
+  broken.tracks[0].translation.times[1] = std::nanf("");  // validate()'s error
+  rig.animations.push_back(broken);
+  const Status whole = validate(rig);
+  ASSERT_FALSE(whole);
+  for (const bool convert : {false, true}) {
+    Rig r = rig;
+    if (convert) r.provenance.axes.up = AxisSystem::Up::Z;
+    const auto glb = exportGlb(r);
+    ASSERT_FALSE(glb.ok());
+    EXPECT_EQ(glb.error().path, whole.error().path);
+    EXPECT_EQ(glb.error().message, whole.error().message);
+  }
 }
 
 }  // namespace

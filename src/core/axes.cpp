@@ -37,41 +37,29 @@ glm::mat3 basisToGltf(const AxisSystem& from) {
   return glm::transpose(glm::mat3(side, up, forward));
 }
 
+AxisChange::AxisChange(const AxisSystem& from, const AxisSystem& to) {
+  // from -> glTF -> to; each basis is a signed permutation, so its inverse is its transpose.
+  p_ = glm::transpose(basisToGltf(to)) * basisToGltf(from);
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) absP_[c][r] = std::fabs(p_[c][r]);
+  pq_ = glm::normalize(glm::quat_cast(p_ * glm::determinant(p_)));
+  s_ = from.metresPerUnit / to.metresPerUnit;
+}
+
+glm::mat4 AxisChange::matrix(const glm::mat4& m) const {
+  glm::mat4 c(p_ * s_);
+  glm::mat4 ci(glm::transpose(p_) * (1.0f / s_));
+  c[3][3] = 1.0f;
+  ci[3][3] = 1.0f;
+  return c * m * ci;
+}
+
 namespace {
-
-struct Basis {
-  glm::mat3 p;
-  glm::mat3 pt;
-  glm::mat3 absP;  // for scale vectors: a signed permutation moves components, never negates them
-  // P·R·Pᵀ = P'·R·P'ᵀ for the proper rotation P' = det(P)·P, i.e. the quaternion conjugation
-  // q -> p'·q·p'⁻¹: linear in q, so it keeps each key's sign (a cubic spline depends on the signs,
-  // rig.hpp Keys) and maps tangents by the same rule.
-  glm::quat pq;
-  float s;
-
-  VertexMap vertices() const { return {p, s}; }
-  glm::vec3 point(const glm::vec3& v) const { return vertices().point(v); }
-  glm::vec3 scale(const glm::vec3& v) const { return absP * v; }
-  glm::quat rotationTangent(const glm::quat& q) const { return pq * q * glm::conjugate(pq); }
-  glm::quat rotation(const glm::quat& q) const { return glm::normalize(rotationTangent(q)); }
-  // rotation() of every key: four keys at a time in SSE2 lanes where the build has them, each lane
-  // the same IEEE operations in the same order as glm's product, conjugate and normalize (no FMA:
-  // the baseline has none), so each key is bit for bit what rotation() gives
-  // (Axes.RotationLanesMatchTheScalarRule).
-  void rotations(std::vector<glm::quat>& keys) const;
-  glm::mat4 matrix(const glm::mat4& m) const {
-    glm::mat4 c(p * s);
-    glm::mat4 ci(pt * (1.0f / s));
-    c[3][3] = 1.0f;
-    ci[3][3] = 1.0f;
-    return c * m * ci;
-  }
-};
 
 glm::vec3 vec3(const nlohmann::json& a) { return {a.at(0).get<float>(), a.at(1).get<float>(), a.at(2).get<float>()}; }
 
 // A reader's "framePose" extras (core/rig.hpp) is a pose like the bone's own, so it moves with it.
-void convertFramePose(const Basis& b, nlohmann::json& extras) {
+void convertFramePose(const AxisChange& b, nlohmann::json& extras) {
   if (!extras.is_object() || !extras.contains("framePose")) return;
   nlohmann::json& pose = extras["framePose"];
   const glm::vec3 t = b.point(vec3(pose.at("translation")));
@@ -81,45 +69,43 @@ void convertFramePose(const Basis& b, nlohmann::json& extras) {
   pose = {{"translation", {t.x, t.y, t.z}}, {"rotation", {q.x, q.y, q.z, q.w}}, {"scale", {s.x, s.y, s.z}}};
 }
 
-void Basis::rotations(std::vector<glm::quat>& keys) const {
+}  // namespace
+
+void AxisChange::rotations(std::vector<glm::quat>& keys) const {
   size_t k = 0;
 #if RIGPORT_SSE2_LANES
-  const glm::quat c = glm::conjugate(pq);
-  const __m128 pw = _mm_set1_ps(pq.w), px = _mm_set1_ps(pq.x), py = _mm_set1_ps(pq.y), pz = _mm_set1_ps(pq.z);
-  const __m128 cw = _mm_set1_ps(c.w), cx = _mm_set1_ps(c.x), cy = _mm_set1_ps(c.y), cz = _mm_set1_ps(c.z);
-  for (; k + 4 <= keys.size(); k += 4) {
-    const lanes::Quats q = lanes::load(keys.data() + k);
-    // t = pq * q (glm's operator*=: p the left operand)
-    const __m128 tw = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(pw, q.w), _mm_mul_ps(px, q.x)), _mm_mul_ps(py, q.y)), _mm_mul_ps(pz, q.z));
-    const __m128 tx = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.x), _mm_mul_ps(px, q.w)), _mm_mul_ps(py, q.z)), _mm_mul_ps(pz, q.y));
-    const __m128 ty = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.y), _mm_mul_ps(py, q.w)), _mm_mul_ps(pz, q.x)), _mm_mul_ps(px, q.z));
-    const __m128 tz = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.z), _mm_mul_ps(pz, q.w)), _mm_mul_ps(px, q.y)), _mm_mul_ps(py, q.x));
-    // r = t * conjugate(pq)
-    lanes::Quats r;
-    r.w = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(tw, cw), _mm_mul_ps(tx, cx)), _mm_mul_ps(ty, cy)), _mm_mul_ps(tz, cz));
-    r.x = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cx), _mm_mul_ps(tx, cw)), _mm_mul_ps(ty, cz)), _mm_mul_ps(tz, cy));
-    r.y = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cy), _mm_mul_ps(ty, cw)), _mm_mul_ps(tz, cx)), _mm_mul_ps(tx, cz));
-    r.z = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cz), _mm_mul_ps(tz, cw)), _mm_mul_ps(tx, cy)), _mm_mul_ps(ty, cx));
-    lanes::store(lanes::normalize(r), keys.data() + k);
-  }
+  const lanes::Conjugation turn = rotationLanes();
+  for (; k + 4 <= keys.size(); k += 4) lanes::store(turn(lanes::load(keys.data() + k)), keys.data() + k);
 #endif
   for (; k < keys.size(); ++k) keys[k] = rotation(keys[k]);
 }
 
-}  // namespace
+void AxisChange::convertKeys(Animation& anim) const {
+  for (BoneTrack& t : anim.tracks) convertTrack(t);
+}
 
-std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& to) {
+void AxisChange::convertTrack(BoneTrack& t, bool rotationValues) const {
+  // The maps held in locals: as far as the compiler knows, a store to a key's floats could change
+  // this object's, which it would then load again at every key (a fifth more instructions).
+  const AxisChange c = *this;
+  // Tangents are derivatives of the values: the linear part of each map applies (point() and
+  // scale() have no offset; rotations are conjugated, rotationTangent()). A RelativeToBind delta
+  // D converts like an absolute value, since C·(B·D)·C⁻¹ = (C·B·C⁻¹)·(C·D·C⁻¹).
+  for (glm::vec3& v : t.translation.values) v = c.point(v);
+  for (glm::vec3& v : t.translation.inTangents) v = c.point(v);
+  for (glm::vec3& v : t.translation.outTangents) v = c.point(v);
+  if (rotationValues) c.rotations(t.rotation.values);
+  for (glm::quat& q : t.rotation.inTangents) q = c.rotationTangent(q);
+  for (glm::quat& q : t.rotation.outTangents) q = c.rotationTangent(q);
+  for (glm::vec3& v : t.scale.values) v = c.scale(v);
+  for (glm::vec3& v : t.scale.inTangents) v = c.scale(v);
+  for (glm::vec3& v : t.scale.outTangents) v = c.scale(v);
+}
+
+std::optional<AxisChange> convertAxesLeavingVerticesAndKeys(Rig& rig, const AxisSystem& to) {
   const AxisSystem& from = rig.provenance.axes;
   if (from == to) return std::nullopt;
-  Basis b;
-  // from -> glTF -> to; each basis is a signed permutation, so its inverse is its transpose.
-  b.p = glm::transpose(basisToGltf(to)) * basisToGltf(from);
-  b.pt = glm::transpose(b.p);
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) b.absP[c][r] = std::fabs(b.p[c][r]);
-  b.pq = glm::normalize(glm::quat_cast(b.p * glm::determinant(b.p)));
-  b.s = from.metresPerUnit / to.metresPerUnit;
-
+  const AxisChange b(from, to);
   for (Bone& bone : rig.skeleton.bones) {
     convertFramePose(b, bone.extras);
     bone.translation = b.point(bone.translation);
@@ -143,29 +129,20 @@ std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& 
   }
   // A mirror (a left-handed source, e.g. BattleForge) turns every triangle inside out: reversing
   // each triangle's winding keeps its front face facing out.
-  if (glm::determinant(b.p) < 0.0f) {
+  if (b.mirrors()) {
     for (Mesh& mesh : rig.meshes) {
       for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) std::swap(mesh.indices[i + 1], mesh.indices[i + 2]);
     }
   }
-  for (Animation& anim : rig.animations) {
-    for (BoneTrack& t : anim.tracks) {
-      // Tangents are derivatives of the values: the linear part of each map applies (point() and
-      // scale() have no offset; rotations are conjugated, rotationTangent()). A RelativeToBind delta
-      // D converts like an absolute value, since C·(B·D)·C⁻¹ = (C·B·C⁻¹)·(C·D·C⁻¹).
-      for (glm::vec3& v : t.translation.values) v = b.point(v);
-      for (glm::vec3& v : t.translation.inTangents) v = b.point(v);
-      for (glm::vec3& v : t.translation.outTangents) v = b.point(v);
-      b.rotations(t.rotation.values);
-      for (glm::quat& q : t.rotation.inTangents) q = b.rotationTangent(q);
-      for (glm::quat& q : t.rotation.outTangents) q = b.rotationTangent(q);
-      for (glm::vec3& v : t.scale.values) v = b.scale(v);
-      for (glm::vec3& v : t.scale.inTangents) v = b.scale(v);
-      for (glm::vec3& v : t.scale.outTangents) v = b.scale(v);
-    }
-  }
   rig.provenance.axes = to;
-  return b.vertices();
+  return b;
+}
+
+std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& to) {
+  const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(rig, to);
+  if (!change) return std::nullopt;
+  for (Animation& anim : rig.animations) change->convertKeys(anim);
+  return change->vertices();
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include <glm/glm.hpp>
 
+#include "core/quat_lanes.hpp"
 #include "core/rig.hpp"
 
 namespace rigport {
@@ -43,5 +44,47 @@ void mapDirections(const VertexMap& map, const glm::vec3* in, glm::vec3* out, si
 // exporter's bounds and unit-normal passes): until then the rig is half converted. nullopt, and
 // nothing done, when the axes are equal.
 std::optional<VertexMap> convertAxesLeavingVertices(Rig& rig, const AxisSystem& to);
+
+// The change convertAxes() makes, from one axis system to another: every transform M becomes
+// C·M·C⁻¹ and every vertex C·v (C = s·P).
+class AxisChange {
+ public:
+  AxisChange(const AxisSystem& from, const AxisSystem& to);
+  VertexMap vertices() const { return {p_, s_}; }
+  bool mirrors() const { return glm::determinant(p_) < 0.0f; }
+  glm::vec3 point(const glm::vec3& v) const { return vertices().point(v); }
+  glm::vec3 scale(const glm::vec3& v) const { return absP_ * v; }
+  glm::quat rotationTangent(const glm::quat& q) const { return pq_ * q * glm::conjugate(pq_); }
+  glm::quat rotation(const glm::quat& q) const { return glm::normalize(rotationTangent(q)); }
+#if RIGPORT_SSE2_LANES
+  // rotation() of four keys in SSE2 lanes, bit for bit (Axes.RotationLanesMatchTheScalarRule).
+  lanes::Conjugation rotationLanes() const { return lanes::Conjugation(pq_); }
+#endif
+  glm::mat4 matrix(const glm::mat4& m) const;
+  // What convertAxes() does to every key (values and tangents) of one clip.
+  void convertKeys(Animation& anim) const;
+  // The same for one track; `rotationValues` false leaves its rotation values for a pass over them
+  // that comes anyway (normalizeTrack(track, this)).
+  void convertTrack(BoneTrack& track, bool rotationValues = true) const;
+
+ private:
+  // rotation() of every key, four at a time in lanes (rotationLanes()) where the build has them.
+  void rotations(std::vector<glm::quat>& keys) const;
+
+  glm::mat3 p_;     // a signed axis permutation
+  glm::mat3 absP_;  // for scale vectors: a signed permutation moves components, never negates them
+  // P·R·Pᵀ = P'·R·P'ᵀ for the proper rotation P' = det(P)·P, i.e. the quaternion conjugation
+  // q -> p'·q·p'⁻¹: linear in q, so it keeps each key's sign (a cubic spline depends on the signs,
+  // rig.hpp Keys) and maps tangents by the same rule.
+  glm::quat pq_;
+  float s_;  // metres per unit, source over target
+};
+
+// convertAxesLeavingVertices(), except that the animations' keys are left in the source's axes
+// too, for the caller to convert clip by clip (AxisChange::convertKeys, or convertTrack track by
+// track) when it gets to each: the glTF exporter, whose passes over a clip then find its keys in
+// cache, where a pass over every clip first was a sweep of its own over the whole model (a
+// 1,000-clip IFP's 34 MB).
+std::optional<AxisChange> convertAxesLeavingVerticesAndKeys(Rig& rig, const AxisSystem& to);
 
 }  // namespace rigport

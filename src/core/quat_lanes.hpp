@@ -52,6 +52,31 @@ inline Quats normalize(const Quats& q) {
   return Quats{pick(_mm_mul_ps(q.x, inv), zero), pick(_mm_mul_ps(q.y, inv), zero), pick(_mm_mul_ps(q.z, inv), zero), pick(_mm_mul_ps(q.w, inv), one)};
 }
 
+// q -> normalize(p * q * conjugate(p)) for a fixed p (the axis change's rotation(), core/axes.hpp):
+// glm's quaternion product twice (p the left operand, then conjugate(p) the right), then normalize,
+// each in glm's IEEE order (no FMA: the baseline has none). Held apart so that p's lanes are set
+// once per array of keys.
+struct Conjugation {
+  __m128 pw, px, py, pz, cw, cx, cy, cz;
+  explicit Conjugation(const glm::quat& p)
+      : pw(_mm_set1_ps(p.w)), px(_mm_set1_ps(p.x)), py(_mm_set1_ps(p.y)), pz(_mm_set1_ps(p.z)), cw(_mm_set1_ps(p.w)),
+        cx(_mm_set1_ps(-p.x)), cy(_mm_set1_ps(-p.y)), cz(_mm_set1_ps(-p.z)) {}
+  Quats operator()(const Quats& q) const {
+    // t = p * q
+    const __m128 tw = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(pw, q.w), _mm_mul_ps(px, q.x)), _mm_mul_ps(py, q.y)), _mm_mul_ps(pz, q.z));
+    const __m128 tx = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.x), _mm_mul_ps(px, q.w)), _mm_mul_ps(py, q.z)), _mm_mul_ps(pz, q.y));
+    const __m128 ty = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.y), _mm_mul_ps(py, q.w)), _mm_mul_ps(pz, q.x)), _mm_mul_ps(px, q.z));
+    const __m128 tz = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(pw, q.z), _mm_mul_ps(pz, q.w)), _mm_mul_ps(px, q.y)), _mm_mul_ps(py, q.x));
+    // r = t * conjugate(p)
+    Quats r;
+    r.w = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(tw, cw), _mm_mul_ps(tx, cx)), _mm_mul_ps(ty, cy)), _mm_mul_ps(tz, cz));
+    r.x = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cx), _mm_mul_ps(tx, cw)), _mm_mul_ps(ty, cz)), _mm_mul_ps(tz, cy));
+    r.y = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cy), _mm_mul_ps(ty, cw)), _mm_mul_ps(tz, cx)), _mm_mul_ps(tx, cz));
+    r.z = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(tw, cz), _mm_mul_ps(tz, cw)), _mm_mul_ps(tx, cy)), _mm_mul_ps(ty, cx));
+    return normalize(r);
+  }
+};
+
 }  // namespace rigport::lanes
 
 #endif

@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "core/axes.hpp"
 #include "core/quat_lanes.hpp"
 #include "core/rig_copy.hpp"
 #include "core/rotation_keys.hpp"
@@ -220,9 +222,11 @@ void sortAndMerge(Keys<T>& keys) {
 
 }  // namespace
 
-void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip) {
+void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip, const AxisChange* turn) {
   size_t k = 0;
 #if RIGPORT_SSE2_LANES
+  // The turn's lanes set once for the array; the branch on it goes the same way at every key.
+  const std::optional<lanes::Conjugation> turnLanes = turn ? std::optional(turn->rotationLanes()) : std::nullopt;
   // Four keys at a time, each lane glm's normalize in the same IEEE order. The sign rule needs the
   // previous key as written, -n or n; dot(q, -p) is exactly -dot(q, p) (round to nearest is
   // symmetric), so key k flips when dot(n_k, n_k-1) is below 0 and key k-1 kept its sign, or
@@ -232,7 +236,8 @@ void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip) {
   bool lastFlipped = false;
   __m128 prevX = zero, prevY = zero, prevZ = zero, prevW = zero;  // the last lane's n of the block before
   for (; k + 4 <= values.size(); k += 4) {
-    lanes::Quats n = lanes::normalize(lanes::load(values.data() + k));
+    const lanes::Quats q = lanes::load(values.data() + k);
+    lanes::Quats n = lanes::normalize(turnLanes ? (*turnLanes)(q) : q);
     __m128 &nx = n.x, &ny = n.y, &nz = n.z, &nw = n.w;
     if (flip) {
       // Each lane's previous key: lanes 0-2 of this block moved up one, the block before's lane 3 first.
@@ -262,25 +267,31 @@ void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip) {
 #endif
   for (; k < values.size(); ++k) {
     glm::quat& q = values[k];
-    q = glm::normalize(q);
+    q = glm::normalize(turn ? turn->rotation(q) : q);
     if (flip && k > 0 && glm::dot(q, values[k - 1]) < 0.0f) q = -q;
   }
 }
 
-void normalizeKeys(Animation& anim) {
-  for (BoneTrack& t : anim.tracks) {
-    sortAndMerge(t.translation);
-    sortAndMerge(t.rotation);
-    sortAndMerge(t.scale);
-    // Flipping a key's sign is harmless for STEP and LINEAR (q and -q are one rotation; glTF slerps
-    // along the short arc anyway) but changes a CUBICSPLINE segment, which blends the 4 components of
-    // both ends and their tangents: such keys keep the signs they were authored with (the BattleForge
-    // exporter makes them continuous itself, battleforge_drs.md §9; glTF Appendix C only asks that
-    // v_k ≠ −v_k+1). Their values are still normalised (the validator wants unit keys); tangents are
-    // left as they are.
-    normalizeRotationKeys(t.rotation.values, t.rotation.interpolation != Interpolation::CubicSpline);
-  }
+void normalizeTrack(BoneTrack& t, const AxisChange* turn) {
+  sortAndMerge(t.translation);
+  sortAndMerge(t.rotation);
+  sortAndMerge(t.scale);
+  // Flipping a key's sign is harmless for STEP and LINEAR (q and -q are one rotation; glTF slerps
+  // along the short arc anyway) but changes a CUBICSPLINE segment, which blends the 4 components of
+  // both ends and their tangents: such keys keep the signs they were authored with (the BattleForge
+  // exporter makes them continuous itself, battleforge_drs.md §9; glTF Appendix C only asks that
+  // v_k ≠ −v_k+1). Their values are still normalised (the validator wants unit keys); tangents are
+  // left as they are.
+  normalizeRotationKeys(t.rotation.values, t.rotation.interpolation != Interpolation::CubicSpline, turn);
+}
+
+void normalizeScalars(Animation& anim) {
   for (ScalarChannel& s : anim.scalars) sortAndMerge(s.keys);
+}
+
+void normalizeKeys(Animation& anim) {
+  for (BoneTrack& t : anim.tracks) normalizeTrack(t);
+  normalizeScalars(anim);
 }
 
 }  // namespace rigport

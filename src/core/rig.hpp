@@ -308,9 +308,18 @@ struct Rig {
   size_t maxInfluences() const;
 };
 
+class AxisChange;  // core/axes.hpp
+
 // Sorts keys by time, merges equal times (keeping the last key, with its tangents), normalises
 // quaternions and, except in CUBICSPLINE key sets, makes consecutive ones lie in one hemisphere:
 // what glTF's samplers need.
 void normalizeKeys(Animation& anim);
+// normalizeKeys() of one track. With `turn`, its rotation values are first turned as
+// turn->convertTrack() turns them (which was told to leave them), in the same pass: bit for bit
+// that call and then this one without `turn` (sorting moves values as they are, so it may come first).
+void normalizeTrack(BoneTrack& track, const AxisChange* turn = nullptr);
+// normalizeKeys() of the clip's scalar channels: normalizeKeys() is normalizeTrack() of every
+// track, then this.
+void normalizeScalars(Animation& anim);
 
 }  // namespace rigport

@@ -8,9 +8,12 @@
 
 namespace rigport {
 
+class AxisChange;  // core/axes.hpp
+
 // Each key made unit (glm::normalize), and with `flip` (not CUBICSPLINE) each key after the first
 // negated where its dot with the key before, as written, is below 0. Bit for bit the same on every
-// build, SIMD lanes or not (NormalizeKeys.RotationLanesMatchTheScalarRule).
-void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip);
+// build, SIMD lanes or not (NormalizeKeys.RotationLanesMatchTheScalarRule). With `turn`, each key
+// is first turn->rotation() of itself, in the same pass.
+void normalizeRotationKeys(std::vector<glm::quat>& values, bool flip, const AxisChange* turn = nullptr);
 
 }  // namespace rigport

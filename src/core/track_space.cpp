@@ -13,18 +13,23 @@ void mapKeys(Keys<T>& keys, const Linear& linear, const T& offset) {
 
 }  // namespace
 
+bool relativeToBind(const BoneTrack& track, const Skeleton& skeleton) {
+  return track.space != TrackSpace::Absolute && track.bone >= 0 && static_cast<size_t>(track.bone) < skeleton.bones.size();
+}
+
+void makeAbsolute(BoneTrack& track, const Skeleton& skeleton) {
+  if (!relativeToBind(track, skeleton)) return;
+  const Bone& bind = skeleton.bones[static_cast<size_t>(track.bone)];
+  mapKeys(track.translation, [&](const glm::vec3& d) { return bind.rotation * (bind.scale * d); }, bind.translation);
+  for (glm::quat& q : track.rotation.values) q = bind.rotation * q;
+  for (glm::quat& t : track.rotation.inTangents) t = bind.rotation * t;
+  for (glm::quat& t : track.rotation.outTangents) t = bind.rotation * t;
+  mapKeys(track.scale, [&](const glm::vec3& d) { return bind.scale * d; }, glm::vec3(0.0f));
+  track.space = TrackSpace::Absolute;
+}
+
 void makeAbsolute(Animation& anim, const Skeleton& skeleton) {
-  for (BoneTrack& track : anim.tracks) {
-    if (track.space == TrackSpace::Absolute) continue;
-    if (track.bone < 0 || static_cast<size_t>(track.bone) >= skeleton.bones.size()) continue;
-    const Bone& bind = skeleton.bones[static_cast<size_t>(track.bone)];
-    mapKeys(track.translation, [&](const glm::vec3& d) { return bind.rotation * (bind.scale * d); }, bind.translation);
-    for (glm::quat& q : track.rotation.values) q = bind.rotation * q;
-    for (glm::quat& t : track.rotation.inTangents) t = bind.rotation * t;
-    for (glm::quat& t : track.rotation.outTangents) t = bind.rotation * t;
-    mapKeys(track.scale, [&](const glm::vec3& d) { return bind.scale * d; }, glm::vec3(0.0f));
-    track.space = TrackSpace::Absolute;
-  }
+  for (BoneTrack& track : anim.tracks) makeAbsolute(track, skeleton);
 }
 
 }  // namespace rigport

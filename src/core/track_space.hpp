@@ -13,5 +13,9 @@ namespace rigport {
 // time, not only at the keys. Rotation signs are kept (a cubic spline depends on them).
 // Unbound tracks (bone -1) are left as they are: there is no bind pose to apply.
 void makeAbsolute(Animation& anim, const Skeleton& skeleton);
+// makeAbsolute() of one track.
+void makeAbsolute(BoneTrack& track, const Skeleton& skeleton);
+// Whether makeAbsolute() would change `track`.
+bool relativeToBind(const BoneTrack& track, const Skeleton& skeleton);
 
 }  // namespace rigport

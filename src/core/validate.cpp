@@ -179,7 +179,27 @@ bool unitRotation(const glm::quat& q) {
   return std::isfinite(length) && std::fabs(length - 1.0f) <= 1e-3f;
 }
 
-Status validate(const Rig& rig, MeshChecks meshes) {
+Status validateAnimation(const Rig& rig, const Animation& anim, size_t a) {
+  const size_t nb = rig.skeleton.bones.size();
+  RP_CHECK(checkExtras(anim.extras, element("animations", a)));
+  for (size_t t = 0; t < anim.tracks.size(); ++t) {
+    const BoneTrack& tr = anim.tracks[t];
+    const auto at = [a, t](const char* channel) { return [a, t, channel] { return fmt::format("animations[{}]/tracks[{}]{}", a, t, channel); }; };
+    if (tr.bone < -1 || (tr.bone >= 0 && static_cast<size_t>(tr.bone) >= nb)) {
+      return invalidModel(at("")(), fmt::format("track names bone {} of {}", tr.bone, nb));
+    }
+    RP_CHECK(checkKeys(tr.translation, at("/translation")));
+    RP_CHECK(checkKeys(tr.rotation, at("/rotation")));
+    RP_CHECK(checkKeys(tr.scale, at("/scale")));
+  }
+  for (size_t s = 0; s < anim.scalars.size(); ++s) {
+    RP_CHECK(checkKeys(anim.scalars[s].keys, [a, s] { return fmt::format("animations[{}]/scalars[{}]", a, s); }));
+  }
+  for (size_t w = 0; w < anim.morphWeights.size(); ++w) RP_CHECK(checkMorphWeights(rig, anim.morphWeights[w], fmt::format("animations[{}]/morphWeights[{}]", a, w)));
+  return Ok{};
+}
+
+Status validate(const Rig& rig, MeshChecks meshes, AnimationChecks animations) {
   const auto& bones = rig.skeleton.bones;
   RP_CHECK(checkExtras(rig.extras, named("rig")));
   RP_CHECK(checkExtras(rig.skeleton.extras, named("skeleton")));
@@ -208,24 +228,8 @@ Status validate(const Rig& rig, MeshChecks meshes) {
     isJoint[bone] = true;
   }
   for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(validateMesh(rig, m, meshes));
-  for (size_t a = 0; a < rig.animations.size(); ++a) {
-    const Animation& anim = rig.animations[a];
-    RP_CHECK(checkExtras(anim.extras, element("animations", a)));
-    for (size_t t = 0; t < anim.tracks.size(); ++t) {
-      const BoneTrack& tr = anim.tracks[t];
-      const auto at = [a, t](const char* channel) { return [a, t, channel] { return fmt::format("animations[{}]/tracks[{}]{}", a, t, channel); }; };
-      if (tr.bone < -1 || (tr.bone >= 0 && static_cast<size_t>(tr.bone) >= nb)) {
-        return invalidModel(at("")(), fmt::format("track names bone {} of {}", tr.bone, nb));
-      }
-      RP_CHECK(checkKeys(tr.translation, at("/translation")));
-      RP_CHECK(checkKeys(tr.rotation, at("/rotation")));
-      RP_CHECK(checkKeys(tr.scale, at("/scale")));
-    }
-    for (size_t s = 0; s < anim.scalars.size(); ++s) {
-      RP_CHECK(checkKeys(anim.scalars[s].keys, [a, s] { return fmt::format("animations[{}]/scalars[{}]", a, s); }));
-    }
-    for (size_t w = 0; w < anim.morphWeights.size(); ++w) RP_CHECK(checkMorphWeights(rig, anim.morphWeights[w], fmt::format("animations[{}]/morphWeights[{}]", a, w)));
-  }
+  if (animations == AnimationChecks::None) return Ok{};
+  for (size_t a = 0; a < rig.animations.size(); ++a) RP_CHECK(validateAnimation(rig, rig.animations[a], a));
   return Ok{};
 }
 

@@ -19,7 +19,13 @@ namespace rigport {
 // issue 11). Its fuzz target and corpus test check every rig it returns with Every, and export and
 // the writers always do.
 enum class MeshChecks : uint8_t { Every, Structure };
-Status validate(const Rig& rig, MeshChecks meshes = MeshChecks::Every);
+// `animations`: Every checks them all; None leaves them to validateAnimation(), for the glTF
+// exporter, which checks each clip just before its passes over that clip (its keys then in cache),
+// where a pass over every clip first was a sweep of its own over the model (BENCHMARKS.md).
+enum class AnimationChecks : uint8_t { Every, None };
+Status validate(const Rig& rig, MeshChecks meshes = MeshChecks::Every, AnimationChecks animations = AnimationChecks::Every);
+// validate()'s checks of `anim`, animation a of the rig (rig.animations[a] or a copy of it).
+Status validateAnimation(const Rig& rig, const Animation& anim, size_t a);
 // validate()'s rule for a bone's rest rotation: a unit quaternion within 1e-3.
 bool unitRotation(const glm::quat& q);
 // validate()'s checks of mesh m alone, for a reader that hands its meshes over one at a time

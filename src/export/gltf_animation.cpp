@@ -22,6 +22,7 @@
 #include "core/bind.hpp"
 #include "core/finite_scan.hpp"
 #include "core/track_space.hpp"
+#include "core/validate.hpp"
 #include "export/gltf_document.hpp"
 #include "export/gltf_scale_compensation.hpp"
 
@@ -313,9 +314,29 @@ Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vect
   return Ok{};
 }
 
+// The clip's keys as glTF takes them, track by track: turned into glTF's axes (`change`, when they
+// are not yet), made absolute and normalised, bit for bit what change->convertKeys(), makeAbsolute()
+// and normalizeKeys() of the whole clip give. Where makeAbsolute() leaves a track, its rotation
+// values are turned and normalised in one pass (normalizeTrack()): they were two, a tenth of a
+// 1,000-clip IFP's instructions between them.
+void prepareKeys(Animation& anim, const Skeleton& skeleton, const AxisChange* change) {
+  for (BoneTrack& t : anim.tracks) {
+    const bool relative = relativeToBind(t, skeleton);
+    if (change) change->convertTrack(t, relative);
+    makeAbsolute(t, skeleton);
+    normalizeTrack(t, relative ? nullptr : change);
+  }
+  normalizeScalars(anim);
+}
+
 }  // namespace
 
-Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations) {
+Status validateClipsFrom(const Rig& rig, const std::vector<Animation>& animations, size_t first) {
+  for (size_t a = first; a < animations.size(); ++a) RP_CHECK(validateAnimation(rig, animations[a], a));
+  return Ok{};
+}
+
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys) {
   // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
   // About the text's length (a little more for most), reserved once: grown by doubling, it was
@@ -336,10 +357,9 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
   std::vector<Channel> channels;
   std::vector<bool> animated;
   std::vector<int32_t> trackOfBone;
-  for (size_t a = 0; a < animations.size(); ++a) {
+  const auto add = [&](size_t a) -> Status {
     Animation& anim = animations[a];
-    makeAbsolute(anim, rig.skeleton);
-    normalizeKeys(anim);
+    prepareKeys(anim, rig.skeleton, pendingKeys);
     samplers.clear();
     channels.clear();
     animated.assign(rig.skeleton.bones.size(), false);
@@ -373,13 +393,21 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
       writeAnimationExtras(x, anim);
       x.endObject();
       withoutChannels.push_back(Json::parse(text));
-      continue;
+      return Ok{};
     }
     w.startObject();
     w.key("name").string(name);
     writeAnimationExtras(w, anim);
     writeChannels(w, channels, samplers);
     w.endObject();
+    return Ok{};
+  };
+  for (size_t a = 0; a < animations.size(); ++a) {
+    RP_CHECK(validateAnimation(rig, animations[a], a));
+    if (Status added = add(a); !added) {
+      RP_CHECK(validateClipsFrom(rig, animations, a + 1));
+      return added;
+    }
   }
   w.endArray();
   if (!withoutChannels.empty()) doc.extras["animationsWithoutChannels"] = std::move(withoutChannels);

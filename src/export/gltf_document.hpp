@@ -146,6 +146,14 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
 // absolute and its keys normalised in place); what glTF cannot express goes to extras. Key arrays
 // already in glTF's layout (times; STEP and LINEAR values) are borrowed by the buffer, not copied,
 // so `animations` must stay unchanged and alive until the finished buffer has been written.
-Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations);
+// Each clip is checked (validateAnimation(); the caller validates the rest of the rig, with
+// AnimationChecks::None) and, when `pendingKeys` is set, converted to glTF's axes
+// (convertAxesLeavingVerticesAndKeys() left its keys) just before the rest of its passes, so that
+// all of them find its keys in cache.
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys);
+// validateAnimation() of animations[first], animations[first + 1] and on: an export error raised
+// before those clips were checked gives way to the first of theirs, as when validate() checked
+// every clip before the export began.
+Status validateClipsFrom(const Rig& rig, const std::vector<Animation>& animations, size_t first);
 
 }  // namespace rigport::gltf

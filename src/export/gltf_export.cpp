@@ -112,18 +112,25 @@ std::string sceneName(const gltf::Document& doc, const Rig& rig) {
 // make absolute and normalise in place (it may be rig.animations itself: they are changed only
 // after everything else has read them). `own`: rig.meshes when the rig is the exporter's own, to
 // be overwritten with what the buffer stores (addMeshes), else null; the rig is then in glTF axes
-// but for the vertices own->pending maps.
-Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<Animation>& animations, const AxisSystem& sourceAxes,
-                       const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
-  RP_CHECK(validate(rig));
+// but for the vertices own->pending maps and the keys `change` converts clip by clip (both set
+// from convertAxesLeavingVerticesAndKeys()'s answer, `change` null when there was none).
+Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<Animation>& animations, const AxisChange* change,
+                       const AxisSystem& sourceAxes, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
+  // The clips are validated one by one as addAnimations gets to each: until then, an error gives
+  // way to theirs (validateClipsFrom()).
+  RP_CHECK(validate(rig, MeshChecks::Every, AnimationChecks::None));
+  const auto orClipError = [&](Status s) -> Status {
+    if (!s) RP_CHECK(gltf::validateClipsFrom(rig, animations, 0));
+    return s;
+  };
 
   gltf::Document doc;
   const BufferSize size = estimateBuffer(rig);
   doc.buffer.reserve(size.bytes, size.accessors);
-  RP_CHECK(gltf::addSkeleton(doc, rig, options, cache));
+  RP_CHECK(orClipError(gltf::addSkeleton(doc, rig, options, cache)));
   gltf::addMaterials(doc, rig);
-  RP_CHECK(gltf::addMeshes(doc, rig, own, options));
-  RP_CHECK(gltf::addAnimations(doc, rig, animations));
+  RP_CHECK(orClipError(gltf::addMeshes(doc, rig, own, options)));
+  RP_CHECK(gltf::addAnimations(doc, rig, animations, change));
   RP_CHECK(gltf::addTextures(doc, rig, options));  // last: its images are bufferViews after every accessor's
 
   Exported out;
@@ -191,13 +198,14 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
   if (rig.provenance.axes.isGltf()) {
     std::vector<Animation> animations = rig.animations;
-    RP_ASSIGN(Exported e, build(rig, nullptr, animations, rig.provenance.axes, options, binUri, cache));
+    RP_ASSIGN(Exported e, build(rig, nullptr, animations, nullptr, rig.provenance.axes, options, binUri, cache));
     e.source.animations = std::move(animations);  // the buffer borrows their keys (addAnimations)
     return e;
   }
   Rig converted = rig;
-  const gltf::OwnMeshes own{&converted.meshes, convertAxesLeavingVertices(converted, AxisSystem{})};
-  RP_ASSIGN(Exported e, build(converted, &own, converted.animations, rig.provenance.axes, options, binUri, cache));
+  const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(converted, AxisSystem{});  // set: the axes differ
+  const gltf::OwnMeshes own{&converted.meshes, change->vertices()};
+  RP_ASSIGN(Exported e, build(converted, &own, converted.animations, &*change, rig.provenance.axes, options, binUri, cache));
   e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
   return e;
 }
@@ -276,8 +284,9 @@ std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
 
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options, ExportCache* cache) {
   const AxisSystem sourceAxes = rig.provenance.axes;
-  const gltf::OwnMeshes own{&rig.meshes, convertAxesLeavingVertices(rig, AxisSystem{})};
-  RP_ASSIGN(Exported e, build(rig, &own, rig.animations, sourceAxes, options, {}, cache));
+  const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(rig, AxisSystem{});
+  const gltf::OwnMeshes own{&rig.meshes, change ? std::optional(change->vertices()) : std::nullopt};
+  RP_ASSIGN(Exported e, build(rig, &own, rig.animations, change ? &*change : nullptr, sourceAxes, options, {}, cache));
   e.source = std::move(rig);
   return glbParts(std::move(e));
 }
