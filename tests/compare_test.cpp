@@ -31,6 +31,7 @@
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/skin_faults.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -130,13 +131,7 @@ TEST(Compare, IdenticalRigsAreZeroApartEverywhere) {
 // are not, at rest and in the clip; both sides are posed at once there (Pose::verticesWith).
 TEST(Compare, AnInverseBindApartMovesTheVerticesAlone) {
   const Rig rig = makeDemoCharacter();
-  Rig other = rig;
-  const int32_t chest = rig.skeleton.find("spine_03");
-  ASSERT_GE(chest, 0);
-  Bone& bone = other.skeleton.bones[static_cast<size_t>(chest)];
-  const std::optional<glm::mat4> ibm = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(rig.skeleton.worldBindMatrices()[static_cast<size_t>(chest)]);
-  ASSERT_TRUE(ibm);
-  bone.inverseBind = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.05f, 0.0f)) * *ibm;
+  const Rig other = test::withInverseBindMoved(rig, "spine_03", glm::vec3(0.0f, 0.05f, 0.0f));
   const Comparison c = comparePoses(rig, other);
   EXPECT_EQ(measure(c, "rest joints").worst, 0.0);
   EXPECT_EQ(measure(c, "clip joints").worst, 0.0);

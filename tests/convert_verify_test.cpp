@@ -24,6 +24,7 @@
 #include "pipeline/encode.hpp"
 #include "pipeline/verify.hpp"
 #include "support/gltf_edit.hpp"
+#include "support/skin_faults.hpp"
 #include "support/test_support.hpp"
 #include "support/writer_cell.hpp"
 
@@ -166,13 +167,7 @@ TEST(ConvertVerify, AWrongWriteIsCaught) {
     return encoded ? measureWritten(rig, *encoded, ReadOptions{}) : Provenance{};
   };
   ASSERT_TRUE(measured(rig).warnings.empty());
-  Rig inverseBind = rig;
-  const int32_t chest = rig.skeleton.find("spine_03");
-  ASSERT_GE(chest, 0);
-  Bone& bone = inverseBind.skeleton.bones[static_cast<size_t>(chest)];
-  const std::optional<glm::mat4> ibm = bone.inverseBind ? bone.inverseBind : inverseOfBindPose(rig.skeleton.worldBindMatrices()[static_cast<size_t>(chest)]);
-  ASSERT_TRUE(ibm);
-  bone.inverseBind = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.05f, 0.0f)) * *ibm;
+  Rig inverseBind = test::withInverseBindMoved(rig, "spine_03", glm::vec3(0.0f, 0.05f, 0.0f));
   Rig weight = rig;
   Mesh& mesh = weight.meshes.at(0);
   const auto twoBones = [&](size_t v) {
