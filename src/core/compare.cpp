@@ -13,6 +13,7 @@
 
 #include "core/axes.hpp"
 #include "core/error.hpp"
+#include "core/finite_scan.hpp"
 #include "core/pose.hpp"
 #include "core/track_space.hpp"
 #include "core/vertex_lanes.hpp"
@@ -333,13 +334,7 @@ class Comparer {
   // whose tracks bind to joints folds its motion into its children (core/fit_keys.hpp): its own
   // matrix is not measured, what it moves is.
   void measuredBones() {
-    const auto joints = [](const Skeleton& s) {
-      std::vector<bool> out(s.bones.size(), false);
-      for (uint32_t j : s.jointList())
-        if (j < out.size()) out[j] = true;
-      return out;
-    };
-    const std::vector<bool> ja = joints(a_.skeleton), jb = joints(b_.skeleton);
+    const std::vector<bool> ja = jointFlags(a_.skeleton), jb = jointFlags(b_.skeleton);
     measured_.assign(match_.size(), false);
     std::string skipped;
     size_t count = 0;
@@ -516,17 +511,6 @@ double reachOf(const glm::dmat4& m, double reach) {
 // which a loop over many values vectorises.
 uint32_t exponentAllOnes(float value) { return (std::bit_cast<uint32_t>(value) & 0x7F800000u) == 0x7F800000u ? 1u : 0u; }
 
-// Whether every element of m is finite: the bounds below take maxima with std::max, which passes a
-// NaN over.
-bool finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) {
-      if (!std::isfinite(m[c][r])) return false;
-    }
-  }
-  return true;
-}
-
 // The diagonal of a box whose sides are `extent` each grown (or, `grow` negative, shrunk, not below
 // 0) by 2 × |grow|.
 double grownDiagonal(const glm::dvec3& extent, double grow) {
@@ -558,11 +542,9 @@ bool provablyWithin(const Rig& first, const Rig& second, double ofSize) {
         !same(x.influenceOffsets, y.influenceOffsets) || !same(x.influences, y.influences)) {
       return false;
     }
-    uint32_t notFinite = 0;
-    const float* coordinates = &x.positions.data()->x;  // x, y, z of each vertex in turn (glm::vec3 is 3 floats)
-    for (size_t i = 0; i < 3 * x.positions.size(); ++i) notFinite |= exponentAllOnes(coordinates[i]);
-    for (const Influence& inf : x.influences) notFinite |= exponentAllOnes(inf.weight);
-    if (notFinite != 0) return false;
+    uint32_t weightNotFinite = 0;
+    for (const Influence& inf : x.influences) weightNotFinite |= exponentAllOnes(inf.weight);
+    if (weightNotFinite != 0 || anyNonFinite(x.positions)) return false;
     box.add(x.positions.data(), x.positions.size());  // every vertex, all finite
   }
   const glm::vec3 lo = box.lo, hi = box.hi;
@@ -578,7 +560,7 @@ bool provablyWithin(const Rig& first, const Rig& second, double ofSize) {
   if (sa.size() != sb.size() || pa.rootJoint() != pb.rootJoint()) return false;
   double largest[2] = {reach, reach}, moved[2] = {0.0, 0.0}, apart = 0.0;
   for (size_t j = 0; j < sa.size(); ++j) {
-    if (!finite(sa[j]) || !finite(sb[j])) return false;
+    if (!allFinite(sa[j]) || !allFinite(sb[j])) return false;  // std::max below passes a NaN over
     const glm::dmat4 ma(sa[j]), mb(sb[j]);
     largest[0] = std::max(largest[0], reachOf(ma, reach));
     largest[1] = std::max(largest[1], reachOf(mb, reach));
@@ -614,7 +596,7 @@ bool provablyWithin(const Rig& first, const Rig& second, double ofSize) {
   const double lever = kJointLeverOfSize * sizeHi * (1.0 + 2.0 * kFloatRoundoff);
   for (size_t i = 0; i < match.size(); ++i) {
     if (match[i] < 0 || !(ja[i] || jb[static_cast<size_t>(match[i])])) continue;
-    if (!finite(pa.jointWorld()[i]) || !finite(pb.jointWorld()[static_cast<size_t>(match[i])])) return false;
+    if (!allFinite(pa.jointWorld()[i]) || !allFinite(pb.jointWorld()[static_cast<size_t>(match[i])])) return false;
     const glm::dmat4 wa(pa.jointWorld()[i]), wb(pb.jointWorld()[static_cast<size_t>(match[i])]);
     const auto largestOf = [](const glm::dvec4& v) { return std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}); };
     const double origins = largestOf(wa[3] - wb[3]);
