@@ -698,6 +698,40 @@ TEST(GtaIfp, TrackWithoutKeysHasNoKeyBlock) {
   EXPECT_FLOAT_EQ(a.duration, 0.25f);
 }
 
+// A track is read in place (ifp_anpk.cpp readTrackInPlace) unless its reading with sub-readers
+// would fail; a budget refusing its key array's second charge (arrayInto's, after count()'s) must
+// still be that charge's error, named as the sub-readers name it: the in-place reading gives back
+// the first charge before the track is read again.
+TEST(GtaIfp, ABudgetRefusingATracksKeysNamesTheChargeItRefused) {
+  ByteWriter w;
+  block(w, "ANPK", [&] {
+    block(w, "INFO", [&] { w.s32(1); w.cString("pkg"); });
+    block(w, "NAME", [&] { w.cString("one"); });
+    block(w, "DGAN", [&] {
+      block(w, "INFO", [&] { w.s32(2); w.s32(0); });
+      for (const char* bone : {"Root", "Pelvis"}) {
+        block(w, "CPAN", [&] {
+          block(w, "ANIM", [&] { w.fixedString(bone, 28); w.s32(2); w.s32(0); w.s32(1); w.s32(-1); });
+          block(w, "KR00", [&] { for (float v : {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.5f}) w.f32(v); });
+        });
+      }
+    });
+  });
+  ReadContext whole;
+  ASSERT_TRUE(readIfp(w.bytes(), whole));
+  const uint64_t used = whole.budget().used();  // the last two charges: the Pelvis keys' 40 bytes, twice
+  auto refusedAt = [&](uint64_t limit) {
+    ReadOptions options;
+    options.memoryLimit = limit;
+    ReadContext ctx(options);
+    auto clips = readIfp(w.bytes(), ctx);
+    EXPECT_FALSE(clips);
+    return clips ? std::string() : clips.error().path;
+  };
+  EXPECT_EQ(refusedAt(used - 1), "ANPK/animation[0]/DGAN/CPAN[1]/keys/keys");
+  EXPECT_EQ(refusedAt(used - 41), "ANPK/animation[0]/DGAN/CPAN[1]/keys/numKeys");
+}
+
 // ANP2 and the uncompressed ANP3 sequence types have no public ground truth (SOURCES.md): this builds
 // a package from the §4.2 layout and checks the reader returns what was written.
 TEST(GtaIfp, Anp2AndUncompressedSequenceTypesFollowTheLayout) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 #include "formats/renderware/ifp_reader.hpp"
 
@@ -61,10 +62,15 @@ struct KeyLayout {
   size_t size = 0;
 };
 
+std::optional<KeyLayout> layoutOf(const char (&tag)[4]) {
+  if (std::memcmp(tag, "KR00", 4) == 0) return KeyLayout{false, false, 20};
+  if (std::memcmp(tag, "KRT0", 4) == 0) return KeyLayout{true, false, 32};
+  if (std::memcmp(tag, "KRTS", 4) == 0) return KeyLayout{true, true, 44};
+  return std::nullopt;
+}
+
 Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
-  if (b.is("KR00")) return KeyLayout{false, false, 20};
-  if (b.is("KRT0")) return KeyLayout{true, false, 32};
-  if (b.is("KRTS")) return KeyLayout{true, true, 44};
+  if (const auto layout = layoutOf(b.tag)) return *layout;
   return parent.errorAt(b.start, ErrorCode::Unsupported, fmt::format("key block '{}' (ANPK has KR00, KRT0, KRTS)", tagText(b.tag)), "keys");
 }
 
@@ -100,6 +106,16 @@ void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& 
   if constexpr (scale) track.scale.times = track.rotation.times;
 }
 
+void unpackKeys(const KeyLayout& layout, const std::vector<float>& floats, size_t n, BoneTrack& track, float& last) {
+  if (layout.scale) {
+    unpackKeys<11>(floats, n, track, last);
+  } else if (layout.translation) {
+    unpackKeys<8>(floats, n, track, last);
+  } else {
+    unpackKeys<5>(floats, n, track, last);
+  }
+}
+
 // Into `track`, the clip's own (a track returned by value was moved twice more on its way there:
 // 16 M instructions of a 1,000-clip package). `floats` holds the keys as read, its storage reused
 // from track to track (a vector per track was an allocation and a free each, 32,000 of them).
@@ -129,14 +145,80 @@ Status readTrack(ByteReader& cpan, BoneTrack& track, float& last, std::vector<fl
   RP_ASSIGN(const size_t n, k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
   // All keys are f32; one checked bulk read instead of a checked read per value.
   RP_CHECK(k.arrayInto(floats, n * (layout.size / 4), "keys"));
-  if (layout.scale) {
-    unpackKeys<11>(floats, n, track, last);
-  } else if (layout.translation) {
-    unpackKeys<8>(floats, n, track, last);
-  } else {
-    unpackKeys<5>(floats, n, track, last);
-  }
+  unpackKeys(layout, floats, n, track, last);
   return Ok{};
+}
+
+// Where readBlock() would find a block in [r.position(), end) of `r`: its tag, its body and the
+// position after its padding (cut at `end`, as readBlock() cuts it at its reader's end), with `r`
+// left at the body; nullopt where readBlock() would fail.
+struct BlockAt {
+  char tag[4] = {};
+  size_t body = 0;
+  size_t size = 0;
+  size_t next = 0;
+  bool is(const char* t) const { return std::memcmp(tag, t, 4) == 0; }
+};
+
+std::optional<BlockAt> blockAt(ByteReader& r, size_t end) {
+  if (end - r.position() < 8) return std::nullopt;
+  const auto tag = r.bytes(4, "tag");
+  const auto size = r.u32("size");
+  if (!tag || !size || *size > end - r.position()) return std::nullopt;
+  BlockAt b;
+  std::memcpy(b.tag, tag->data(), 4);
+  b.body = r.position();
+  b.size = *size;
+  const size_t after = b.body + b.size;
+  b.next = after + std::min<size_t>((4 - b.size % 4) % 4, end - after);
+  return b;
+}
+
+// The CPAN block at `dgan`'s position read as expectBlock() and readTrack() read it, but through
+// `dgan` itself: their sub-readers each format a path ("ANPK/animation[9]/DGAN/CPAN[3]/ANIM"), and
+// for a 1,000-clip package's 96,000 track blocks that cost more than reading the keys (BENCHMARKS.md,
+// issue 30). Only a track they would read without an error is read here, and `track` is written
+// only once it has been read whole; for any other this gives back what it charged to the budget,
+// leaves `dgan` where it was and says false, and readTrack() reads it again and makes the error.
+bool readTrackInPlace(ByteReader& dgan, BoneTrack& track, float& last, std::vector<float>& floats) {
+  const size_t start = dgan.position();
+  Budget* const budget = dgan.budget();
+  uint64_t charged = 0;
+  auto declined = [&] {
+    if (budget != nullptr) budget->release(charged);
+    static_cast<void>(dgan.seek(start, "CPAN"));
+    return false;
+  };
+  const auto cpan = blockAt(dgan, dgan.size());
+  if (!cpan || !cpan->is("CPAN")) return declined();
+  const size_t end = cpan->body + cpan->size;
+  const auto anim = blockAt(dgan, end);
+  if (!anim || !anim->is("ANIM") || (anim->size != kViceCityRecord && anim->size != kGta3Record)) return declined();
+  // The record lies within the CPAN block, so its reads cannot fail.
+  auto name = dgan.fixedString(28, "name");
+  const auto numKeys = dgan.s32("numKeys");
+  const auto skipped = dgan.skip(8, "numKeys");
+  const auto boneId = anim->size == kViceCityRecord ? dgan.s32("boneId") : Result<int32_t>(-1);
+  if (!name || !numKeys || !skipped || !boneId || *numKeys < 0) return declined();
+  size_t n = 0;
+  KeyLayout layout;
+  if (*numKeys > 0) {
+    static_cast<void>(dgan.seek(anim->next, "ANIM"));
+    const auto keys = blockAt(dgan, end);
+    const auto known = keys ? layoutOf(keys->tag) : std::nullopt;
+    // count()'s checks and charge, then arrayInto()'s through `dgan` (the key block lies within it).
+    if (!known || static_cast<uint64_t>(*numKeys) > keys->size / known->size) return declined();
+    layout = *known;
+    n = static_cast<size_t>(*numKeys);
+    if (budget != nullptr && !budget->charge(n * layout.size)) return declined();
+    charged = budget != nullptr ? n * layout.size : 0;
+    if (!dgan.arrayInto(floats, n * (layout.size / 4), "keys")) return declined();
+  }
+  static_cast<void>(dgan.seek(cpan->next, "CPAN"));
+  track.target.name = std::move(*name);
+  if (*boneId >= 0) track.target.id = static_cast<uint32_t>(*boneId);
+  if (n > 0) unpackKeys(layout, floats, n, track, last);
+  return true;
 }
 
 Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
@@ -152,8 +234,10 @@ Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
   anim.tracks.reserve(n);
   float last = 0.0f;  // lastKeyTime(anim), taken as the keys are read
   for (size_t i = 0; i < n; ++i) {
+    BoneTrack& track = anim.tracks.emplace_back();
+    if (readTrackInPlace(dgan, track, last, floats)) continue;
     RP_ASSIGN(ByteReader cpan, expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
-    RP_CHECK(readTrack(cpan, anim.tracks.emplace_back(), last, floats));
+    RP_CHECK(readTrack(cpan, track, last, floats));
   }
   anim.duration = last;
   return anim;
