@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <optional>
@@ -82,7 +83,7 @@ Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
 // lastKeyTime() takes it (the clip's duration; a pass of its own over every channel's times was
 // another 9 M instructions of a 1,000-clip package).
 template <size_t kFloats>
-void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& last) {
+void unpackKeys(const uint8_t* bytes, size_t n, BoneTrack& track, float& last) {
   constexpr bool translation = kFloats >= 8, scale = kFloats == 11;
   track.rotation.times.resize(n);
   track.rotation.values.resize(n);
@@ -93,7 +94,8 @@ void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& 
   glm::vec3* translations = track.translation.values.data();
   glm::vec3* scales = track.scale.values.data();
   for (size_t i = 0; i < n; ++i) {
-    const float* key = f.data() + i * kFloats;
+    float key[kFloats];  // the host's floats, as arrayInto() gives them or the file holds them
+    std::memcpy(key, bytes + i * sizeof key, sizeof key);
     times[i] = key[kFloats - 1];  // absolute seconds
     last = std::max(last, times[i]);
     // Stored conjugated w.r.t. the in-game quaternion (§4.1).
@@ -106,13 +108,13 @@ void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& 
   if constexpr (scale) track.scale.times = track.rotation.times;
 }
 
-void unpackKeys(const KeyLayout& layout, const std::vector<float>& floats, size_t n, BoneTrack& track, float& last) {
+void unpackKeys(const KeyLayout& layout, const uint8_t* bytes, size_t n, BoneTrack& track, float& last) {
   if (layout.scale) {
-    unpackKeys<11>(floats, n, track, last);
+    unpackKeys<11>(bytes, n, track, last);
   } else if (layout.translation) {
-    unpackKeys<8>(floats, n, track, last);
+    unpackKeys<8>(bytes, n, track, last);
   } else {
-    unpackKeys<5>(floats, n, track, last);
+    unpackKeys<5>(bytes, n, track, last);
   }
 }
 
@@ -145,7 +147,7 @@ Status readTrack(ByteReader& cpan, BoneTrack& track, float& last, std::vector<fl
   RP_ASSIGN(const size_t n, k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
   // All keys are f32; one checked bulk read instead of a checked read per value.
   RP_CHECK(k.arrayInto(floats, n * (layout.size / 4), "keys"));
-  unpackKeys(layout, floats, n, track, last);
+  unpackKeys(layout, reinterpret_cast<const uint8_t*>(floats.data()), n, track, last);
   return Ok{};
 }
 
@@ -175,20 +177,20 @@ std::optional<BlockAt> blockAt(ByteReader& r, size_t end) {
 }
 
 // The CPAN block at `dgan`'s position read as expectBlock() and readTrack() read it, but through
-// `dgan` itself: their sub-readers each format a path ("ANPK/animation[9]/DGAN/CPAN[3]/ANIM"), and
-// for a 1,000-clip package's 96,000 track blocks that cost more than reading the keys (BENCHMARKS.md,
-// issue 30). Only a track they would read without an error is read here, and `track` is written
-// only once it has been read whole; for any other this gives back what it charged to the budget,
-// leaves `dgan` where it was and says false, and readTrack() reads it again and makes the error.
-bool readTrackInPlace(ByteReader& dgan, BoneTrack& track, float& last, std::vector<float>& floats) {
+// `dgan` itself and with the keys taken from the file's bytes: their sub-readers each format a path
+// ("ANPK/animation[9]/DGAN/CPAN[3]/ANIM"), and for a 1,000-clip package's 96,000 track blocks that
+// cost more than reading the keys (BENCHMARKS.md, issue 30). Only a track they would read without
+// an error is read here, and `track` is written only once it has been read whole; for any other
+// this leaves `dgan` where it was and the budget as it was and says false, and readTrack() reads
+// it again and makes the error.
+bool readTrackInPlace(ByteReader& dgan, BoneTrack& track, float& last) {
   const size_t start = dgan.position();
-  Budget* const budget = dgan.budget();
-  uint64_t charged = 0;
   auto declined = [&] {
-    if (budget != nullptr) budget->release(charged);
     static_cast<void>(dgan.seek(start, "CPAN"));
     return false;
   };
+  // The keys are read as the host's floats: where the file's are not, arrayInto() swaps them.
+  if (dgan.endian() != Endian::Little || std::endian::native != std::endian::little) return false;
   const auto cpan = blockAt(dgan, dgan.size());
   if (!cpan || !cpan->is("CPAN")) return declined();
   const size_t end = cpan->body + cpan->size;
@@ -202,22 +204,24 @@ bool readTrackInPlace(ByteReader& dgan, BoneTrack& track, float& last, std::vect
   if (!name || !numKeys || !skipped || !boneId || *numKeys < 0) return declined();
   size_t n = 0;
   KeyLayout layout;
+  const uint8_t* keyBytes = nullptr;
   if (*numKeys > 0) {
     static_cast<void>(dgan.seek(anim->next, "ANIM"));
     const auto keys = blockAt(dgan, end);
     const auto known = keys ? layoutOf(keys->tag) : std::nullopt;
-    // count()'s checks and charge, then arrayInto()'s through `dgan` (the key block lies within it).
+    // count()'s check; then its charge and arrayInto()'s, each n x the key size, as one: both fit
+    // exactly when their sum does, and a refused charge adds nothing.
     if (!known || static_cast<uint64_t>(*numKeys) > keys->size / known->size) return declined();
     layout = *known;
     n = static_cast<size_t>(*numKeys);
-    if (budget != nullptr && !budget->charge(n * layout.size)) return declined();
-    charged = budget != nullptr ? n * layout.size : 0;
-    if (!dgan.arrayInto(floats, n * (layout.size / 4), "keys")) return declined();
+    Budget* const budget = dgan.budget();
+    if (budget != nullptr && !budget->charge(2 * uint64_t{n} * layout.size)) return declined();
+    keyBytes = dgan.data().data() + keys->body;
   }
   static_cast<void>(dgan.seek(cpan->next, "CPAN"));
   track.target.name = std::move(*name);
   if (*boneId >= 0) track.target.id = static_cast<uint32_t>(*boneId);
-  if (n > 0) unpackKeys(layout, floats, n, track, last);
+  if (n > 0) unpackKeys(layout, keyBytes, n, track, last);
   return true;
 }
 
@@ -235,7 +239,7 @@ Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
   float last = 0.0f;  // lastKeyTime(anim), taken as the keys are read
   for (size_t i = 0; i < n; ++i) {
     BoneTrack& track = anim.tracks.emplace_back();
-    if (readTrackInPlace(dgan, track, last, floats)) continue;
+    if (readTrackInPlace(dgan, track, last)) continue;
     RP_ASSIGN(ByteReader cpan, expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
     RP_CHECK(readTrack(cpan, track, last, floats));
   }
