@@ -93,17 +93,27 @@ void unpackKeys(const uint8_t* bytes, size_t n, BoneTrack& track, float& last) {
   glm::quat* rotations = track.rotation.values.data();
   glm::vec3* translations = track.translation.values.data();
   glm::vec3* scales = track.scale.values.data();
+  // The latest time in a local: `last` might be one of the floats stored, so the compiler loaded
+  // and stored it at every key (a fifth of the loop's instructions).
+  float latest = last;
   for (size_t i = 0; i < n; ++i) {
-    float key[kFloats];  // the host's floats, as arrayInto() gives them or the file holds them
-    std::memcpy(key, bytes + i * sizeof key, sizeof key);
-    times[i] = key[kFloats - 1];  // absolute seconds
-    last = std::max(last, times[i]);
+    // Float j of the key: the host's floats, as arrayInto() gives them or the file holds them, each
+    // loaded where it lies (a copy of the whole key went through the stack first).
+    const uint8_t* key = bytes + i * kFloats * sizeof(float);
+    auto at = [key](size_t j) {
+      float v;
+      std::memcpy(&v, key + j * sizeof v, sizeof v);
+      return v;
+    };
+    times[i] = at(kFloats - 1);  // absolute seconds
+    latest = std::max(latest, times[i]);
     // Stored conjugated w.r.t. the in-game quaternion (§4.1).
-    rotations[i] = glm::quat(key[3], -key[0], -key[1], -key[2]);
-    if constexpr (translation) translations[i] = glm::vec3(key[4], key[5], key[6]);
+    rotations[i] = glm::quat(at(3), -at(0), -at(1), -at(2));
+    if constexpr (translation) translations[i] = glm::vec3(at(4), at(5), at(6));
     // The game ignores KRTS scale ("scaling ignored"); it is still data, so it is kept.
-    if constexpr (scale) scales[i] = glm::vec3(key[7], key[8], key[9]);
+    if constexpr (scale) scales[i] = glm::vec3(at(7), at(8), at(9));
   }
+  last = latest;
   if constexpr (translation) track.translation.times = track.rotation.times;
   if constexpr (scale) track.scale.times = track.rotation.times;
 }
