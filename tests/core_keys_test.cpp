@@ -93,6 +93,37 @@ TEST(KeySample, CubicSplineQuaternionsAreNormalisedAndLinearOnesTakeTheShorterAr
   expectNear(mid * (mid.w < 0 ? -1.0f : 1.0f), glm::angleAxis(glm::radians(45.0f), glm::vec3(0, 0, 1)), kTol, "slerp, not the long way");
 }
 
+// The look for key sets already in order (sortAndMerge) compares every pair, in lanes and in the
+// tail after them: one pair out of order or of equal times anywhere in a long key set sends it to
+// the sort, and a set in order is left as it is.
+TEST(NormalizeKeys, OnePairOutOfOrderAnywhereIsSorted) {
+  constexpr size_t n = 37;
+  std::vector<float> inOrder(n);
+  for (size_t k = 0; k < n; ++k) inOrder[k] = 0.125f * static_cast<float>(k);
+  auto normalised = [](const std::vector<float>& times) {
+    Animation a;
+    BoneTrack t;
+    t.translation.times = times;
+    for (size_t k = 0; k < times.size(); ++k) t.translation.values.emplace_back(static_cast<float>(k), 0.0f, 0.0f);
+    a.tracks.push_back(t);
+    normalizeKeys(a);
+    return a.tracks[0].translation;
+  };
+  const Keys<glm::vec3> same = normalised(inOrder);
+  EXPECT_EQ(same.times, inOrder);
+  EXPECT_EQ(same.values.back(), glm::vec3(n - 1, 0, 0));
+  for (size_t p = 1; p < n; ++p) {
+    std::vector<float> swapped = inOrder;
+    std::swap(swapped[p - 1], swapped[p]);
+    const Keys<glm::vec3> sorted = normalised(swapped);
+    EXPECT_EQ(sorted.times, inOrder) << "pair " << p;
+    EXPECT_EQ(sorted.values[p], glm::vec3(p - 1, 0, 0)) << "pair " << p;
+    std::vector<float> equal = inOrder;
+    equal[p] = equal[p - 1];
+    EXPECT_EQ(normalised(equal).times.size(), n - 1) << "pair " << p;
+  }
+}
+
 TEST(NormalizeKeys, TangentsTravelWithTheirKeysAndTheLastOfEqualTimesWins) {
   Animation a;
   BoneTrack t;

@@ -14,6 +14,7 @@
 #include "core/bind.hpp"
 #include "core/byte_writer.hpp"
 #include "formats/renderware/axes.hpp"
+#include "formats/renderware/ifp_reader.hpp"
 #include "formats/renderware/renderware.hpp"
 #include "formats/renderware/rw_half.hpp"
 #include "support/test_support.hpp"
@@ -696,6 +697,121 @@ TEST(GtaIfp, TrackWithoutKeysHasNoKeyBlock) {
   ASSERT_EQ(a.tracks[1].rotation.times.size(), 1u);
   expectNear(a.tracks[1].rotation.values[0], glm::quat(0.8f, -0.6f, 0.0f, 0.0f), kTol, "conjugated on read");
   EXPECT_FLOAT_EQ(a.duration, 0.25f);
+}
+
+// A track is read in place (ifp_anpk.cpp readTrackInPlace) unless its reading with sub-readers
+// would fail; a budget refusing its key array's second charge (arrayInto's, after count()'s) or its
+// first must still be that charge's error, named as the sub-readers name it: the in-place reading
+// charges both at once and leaves the budget as it was when it declines.
+TEST(GtaIfp, ABudgetRefusingATracksKeysNamesTheChargeItRefused) {
+  ByteWriter w;
+  block(w, "ANPK", [&] {
+    block(w, "INFO", [&] { w.s32(1); w.cString("pkg"); });
+    block(w, "NAME", [&] { w.cString("one"); });
+    block(w, "DGAN", [&] {
+      block(w, "INFO", [&] { w.s32(2); w.s32(0); });
+      for (const char* bone : {"Root", "Pelvis"}) {
+        block(w, "CPAN", [&] {
+          block(w, "ANIM", [&] { w.fixedString(bone, 28); w.s32(2); w.s32(0); w.s32(1); w.s32(-1); });
+          block(w, "KR00", [&] { for (float v : {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.5f}) w.f32(v); });
+        });
+      }
+    });
+  });
+  ReadContext whole;
+  ASSERT_TRUE(readIfp(w.bytes(), whole));
+  const uint64_t used = whole.budget().used();  // the last two charges: the Pelvis keys' 40 bytes, twice
+  auto refusedAt = [&](uint64_t limit) {
+    ReadOptions options;
+    options.memoryLimit = limit;
+    ReadContext ctx(options);
+    auto clips = readIfp(w.bytes(), ctx);
+    EXPECT_FALSE(clips);
+    return clips ? std::string() : clips.error().path;
+  };
+  EXPECT_EQ(refusedAt(used - 1), "ANPK/animation[0]/DGAN/CPAN[1]/keys/keys");
+  EXPECT_EQ(refusedAt(used - 41), "ANPK/animation[0]/DGAN/CPAN[1]/keys/numKeys");
+}
+
+// The in-place reading of a track (ifp_anpk.cpp readTrackInPlace) held to the rule it stands in
+// for, readTrack() with its sub-readers: a package written big-endian is read by the rule alone
+// (the in-place reading takes only the host's floats), and must give what the same package written
+// little-endian gives, every layout, record size, key-less track and padding among them.
+TEST(GtaIfp, TracksReadInPlaceMatchTheirReadingWithSubReaders) {
+  auto package = [](Endian endian) {
+    ByteWriter w(endian);
+    auto record = [&](const char* bone, int32_t keys, std::optional<int32_t> boneId) {
+      block(w, "ANIM", [&] {
+        w.fixedString(bone, 28);
+        w.s32(keys);
+        w.s32(0);
+        w.s32(keys - 1);
+        if (boneId) w.s32(*boneId);
+        else w.s32(0), w.s32(0);  // GTA III's 48-byte record
+      });
+    };
+    auto keys = [&](const char* tag, int floatsPerKey, int count) {
+      block(w, tag, [&] {
+        for (int k = 0; k < count; ++k) {
+          for (int i = 0; i < floatsPerKey; ++i) w.f32(i + 1 == floatsPerKey ? 0.25f * static_cast<float>(k) : 0.1f * static_cast<float>(i + 3 * k) - 0.4f);
+        }
+      });
+    };
+    // A block whose size is no multiple of 4, and the padding readers skip after it.
+    auto padded = [&](const char* tag, auto body) {
+      const size_t at = w.size();
+      block(w, tag, body);
+      while ((w.size() - at) % 4 != 0) w.u8(0);
+    };
+    block(w, "ANPK", [&] {
+      padded("INFO", [&] { w.s32(2); w.cString("pk"); });  // 7 bytes
+      for (const char* clip : {"walk", "run_cycle"}) {
+        padded("NAME", [&] { w.cString(clip); });
+        block(w, "DGAN", [&] {
+          block(w, "INFO", [&] { w.s32(4); w.s32(0); });
+          block(w, "CPAN", [&] { record("Root", 3, 0); keys("KRT0", 8, 3); });
+          block(w, "CPAN", [&] { record("Pelvis", 2, std::nullopt); keys("KRTS", 11, 2); });
+          block(w, "CPAN", [&] { record("Spine", 0, -1); });
+          block(w, "CPAN", [&] { record("Head", 4, 5); keys("KR00", 5, 4); });
+        });
+      }
+    });
+    return w.bytes();
+  };
+  auto read = [](const std::vector<uint8_t>& bytes, Endian endian) {
+    ClipSet clips;
+    ByteReader r(bytes, endian);
+    const Status status = renderware::ifp::readAnpk(r, clips);
+    EXPECT_TRUE(status) << status.error().describe();
+    return clips;
+  };
+  const ClipSet inPlace = read(package(Endian::Little), Endian::Little);
+  const ClipSet rule = read(package(Endian::Big), Endian::Big);
+  ASSERT_EQ(inPlace.animations.size(), 2u);
+  ASSERT_EQ(rule.animations.size(), 2u);
+  for (size_t a = 0; a < 2; ++a) {
+    const Animation& x = inPlace.animations[a];
+    const Animation& y = rule.animations[a];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.duration, y.duration);
+    ASSERT_EQ(x.tracks.size(), 4u);
+    ASSERT_EQ(y.tracks.size(), 4u);
+    for (size_t t = 0; t < 4; ++t) {
+      const BoneTrack& p = x.tracks[t];
+      const BoneTrack& q = y.tracks[t];
+      EXPECT_EQ(p.target.name, q.target.name);
+      EXPECT_EQ(p.target.id, q.target.id);
+      EXPECT_EQ(p.rotation.times, q.rotation.times);
+      EXPECT_EQ(p.rotation.values, q.rotation.values);
+      EXPECT_EQ(p.translation.times, q.translation.times);
+      EXPECT_EQ(p.translation.values, q.translation.values);
+      EXPECT_EQ(p.scale.times, q.scale.times);
+      EXPECT_EQ(p.scale.values, q.scale.values);
+    }
+  }
+  EXPECT_EQ(inPlace.animations[1].tracks[3].rotation.values.size(), 4u);
+  EXPECT_EQ(inPlace.animations[0].tracks[0].target.id, 0u);
+  EXPECT_FALSE(inPlace.animations[0].tracks[1].target.id.has_value());
 }
 
 // ANP2 and the uncompressed ANP3 sequence types have no public ground truth (SOURCES.md): this builds

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 #include "formats/renderware/ifp_reader.hpp"
 
@@ -61,10 +63,15 @@ struct KeyLayout {
   size_t size = 0;
 };
 
+std::optional<KeyLayout> layoutOf(const char (&tag)[4]) {
+  if (std::memcmp(tag, "KR00", 4) == 0) return KeyLayout{false, false, 20};
+  if (std::memcmp(tag, "KRT0", 4) == 0) return KeyLayout{true, false, 32};
+  if (std::memcmp(tag, "KRTS", 4) == 0) return KeyLayout{true, true, 44};
+  return std::nullopt;
+}
+
 Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
-  if (b.is("KR00")) return KeyLayout{false, false, 20};
-  if (b.is("KRT0")) return KeyLayout{true, false, 32};
-  if (b.is("KRTS")) return KeyLayout{true, true, 44};
+  if (const auto layout = layoutOf(b.tag)) return *layout;
   return parent.errorAt(b.start, ErrorCode::Unsupported, fmt::format("key block '{}' (ANPK has KR00, KRT0, KRTS)", tagText(b.tag)), "keys");
 }
 
@@ -76,7 +83,7 @@ Result<KeyLayout> keyLayout(const Block& b, const ByteReader& parent) {
 // lastKeyTime() takes it (the clip's duration; a pass of its own over every channel's times was
 // another 9 M instructions of a 1,000-clip package).
 template <size_t kFloats>
-void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& last) {
+void unpackKeys(const uint8_t* bytes, size_t n, BoneTrack& track, float& last) {
   constexpr bool translation = kFloats >= 8, scale = kFloats == 11;
   track.rotation.times.resize(n);
   track.rotation.values.resize(n);
@@ -86,18 +93,39 @@ void unpackKeys(const std::vector<float>& f, size_t n, BoneTrack& track, float& 
   glm::quat* rotations = track.rotation.values.data();
   glm::vec3* translations = track.translation.values.data();
   glm::vec3* scales = track.scale.values.data();
+  // The latest time in a local: `last` might be one of the floats stored, so the compiler loaded
+  // and stored it at every key (a fifth of the loop's instructions).
+  float latest = last;
   for (size_t i = 0; i < n; ++i) {
-    const float* key = f.data() + i * kFloats;
-    times[i] = key[kFloats - 1];  // absolute seconds
-    last = std::max(last, times[i]);
+    // Float j of the key: the host's floats, as arrayInto() gives them or the file holds them, each
+    // loaded where it lies (a copy of the whole key went through the stack first).
+    const uint8_t* key = bytes + i * kFloats * sizeof(float);
+    auto at = [key](size_t j) {
+      float v;
+      std::memcpy(&v, key + j * sizeof v, sizeof v);
+      return v;
+    };
+    times[i] = at(kFloats - 1);  // absolute seconds
+    latest = std::max(latest, times[i]);
     // Stored conjugated w.r.t. the in-game quaternion (§4.1).
-    rotations[i] = glm::quat(key[3], -key[0], -key[1], -key[2]);
-    if constexpr (translation) translations[i] = glm::vec3(key[4], key[5], key[6]);
+    rotations[i] = glm::quat(at(3), -at(0), -at(1), -at(2));
+    if constexpr (translation) translations[i] = glm::vec3(at(4), at(5), at(6));
     // The game ignores KRTS scale ("scaling ignored"); it is still data, so it is kept.
-    if constexpr (scale) scales[i] = glm::vec3(key[7], key[8], key[9]);
+    if constexpr (scale) scales[i] = glm::vec3(at(7), at(8), at(9));
   }
+  last = latest;
   if constexpr (translation) track.translation.times = track.rotation.times;
   if constexpr (scale) track.scale.times = track.rotation.times;
+}
+
+void unpackKeys(const KeyLayout& layout, const uint8_t* bytes, size_t n, BoneTrack& track, float& last) {
+  if (layout.scale) {
+    unpackKeys<11>(bytes, n, track, last);
+  } else if (layout.translation) {
+    unpackKeys<8>(bytes, n, track, last);
+  } else {
+    unpackKeys<5>(bytes, n, track, last);
+  }
 }
 
 // Into `track`, the clip's own (a track returned by value was moved twice more on its way there:
@@ -129,14 +157,82 @@ Status readTrack(ByteReader& cpan, BoneTrack& track, float& last, std::vector<fl
   RP_ASSIGN(const size_t n, k.count(static_cast<uint64_t>(numKeys), layout.size, "numKeys"));
   // All keys are f32; one checked bulk read instead of a checked read per value.
   RP_CHECK(k.arrayInto(floats, n * (layout.size / 4), "keys"));
-  if (layout.scale) {
-    unpackKeys<11>(floats, n, track, last);
-  } else if (layout.translation) {
-    unpackKeys<8>(floats, n, track, last);
-  } else {
-    unpackKeys<5>(floats, n, track, last);
-  }
+  unpackKeys(layout, reinterpret_cast<const uint8_t*>(floats.data()), n, track, last);
   return Ok{};
+}
+
+// Where readBlock() would find a block in [r.position(), end) of `r`: its tag, its body and the
+// position after its padding (cut at `end`, as readBlock() cuts it at its reader's end), with `r`
+// left at the body; nullopt where readBlock() would fail.
+struct BlockAt {
+  char tag[4] = {};
+  size_t body = 0;
+  size_t size = 0;
+  size_t next = 0;
+  bool is(const char* t) const { return std::memcmp(tag, t, 4) == 0; }
+};
+
+std::optional<BlockAt> blockAt(ByteReader& r, size_t end) {
+  if (end - r.position() < 8) return std::nullopt;
+  const auto tag = r.bytes(4, "tag");
+  const auto size = r.u32("size");
+  if (!tag || !size || *size > end - r.position()) return std::nullopt;
+  BlockAt b;
+  std::memcpy(b.tag, tag->data(), 4);
+  b.body = r.position();
+  b.size = *size;
+  const size_t after = b.body + b.size;
+  b.next = after + std::min<size_t>((4 - b.size % 4) % 4, end - after);
+  return b;
+}
+
+// The CPAN block at `dgan`'s position read as expectBlock() and readTrack() read it, but through
+// `dgan` itself and with the keys taken from the file's bytes: their sub-readers each format a path
+// ("ANPK/animation[9]/DGAN/CPAN[3]/ANIM"), and for a 1,000-clip package's 96,000 track blocks that
+// cost more than reading the keys (BENCHMARKS.md, issue 30). Only a track they would read without
+// an error is read here, and `track` is written only once it has been read whole; for any other
+// this leaves `dgan` where it was and the budget as it was and says false, and readTrack() reads
+// it again and makes the error.
+bool readTrackInPlace(ByteReader& dgan, BoneTrack& track, float& last) {
+  const size_t start = dgan.position();
+  auto declined = [&] {
+    static_cast<void>(dgan.seek(start, "CPAN"));
+    return false;
+  };
+  // The keys are read as the host's floats: where the file's are not, arrayInto() swaps them.
+  if (dgan.endian() != Endian::Little || std::endian::native != std::endian::little) return false;
+  const auto cpan = blockAt(dgan, dgan.size());
+  if (!cpan || !cpan->is("CPAN")) return declined();
+  const size_t end = cpan->body + cpan->size;
+  const auto anim = blockAt(dgan, end);
+  if (!anim || !anim->is("ANIM") || (anim->size != kViceCityRecord && anim->size != kGta3Record)) return declined();
+  // The record lies within the CPAN block, so its reads cannot fail.
+  auto name = dgan.fixedString(28, "name");
+  const auto numKeys = dgan.s32("numKeys");
+  const auto skipped = dgan.skip(8, "numKeys");
+  const auto boneId = anim->size == kViceCityRecord ? dgan.s32("boneId") : Result<int32_t>(-1);
+  if (!name || !numKeys || !skipped || !boneId || *numKeys < 0) return declined();
+  size_t n = 0;
+  KeyLayout layout;
+  const uint8_t* keyBytes = nullptr;
+  if (*numKeys > 0) {
+    static_cast<void>(dgan.seek(anim->next, "ANIM"));
+    const auto keys = blockAt(dgan, end);
+    const auto known = keys ? layoutOf(keys->tag) : std::nullopt;
+    // count()'s check; then its charge and arrayInto()'s, each n x the key size, as one: both fit
+    // exactly when their sum does, and a refused charge adds nothing.
+    if (!known || static_cast<uint64_t>(*numKeys) > keys->size / known->size) return declined();
+    layout = *known;
+    n = static_cast<size_t>(*numKeys);
+    Budget* const budget = dgan.budget();
+    if (budget != nullptr && !budget->charge(2 * uint64_t{n} * layout.size)) return declined();
+    keyBytes = dgan.data().data() + keys->body;
+  }
+  static_cast<void>(dgan.seek(cpan->next, "CPAN"));
+  track.target.name = std::move(*name);
+  if (*boneId >= 0) track.target.id = static_cast<uint32_t>(*boneId);
+  if (n > 0) unpackKeys(layout, keyBytes, n, track, last);
+  return true;
 }
 
 Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
@@ -152,8 +248,10 @@ Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
   anim.tracks.reserve(n);
   float last = 0.0f;  // lastKeyTime(anim), taken as the keys are read
   for (size_t i = 0; i < n; ++i) {
+    BoneTrack& track = anim.tracks.emplace_back();
+    if (readTrackInPlace(dgan, track, last)) continue;
     RP_ASSIGN(ByteReader cpan, expectBlock(dgan, "CPAN", Field("CPAN", static_cast<int64_t>(i))));
-    RP_CHECK(readTrack(cpan, anim.tracks.emplace_back(), last, floats));
+    RP_CHECK(readTrack(cpan, track, last, floats));
   }
   anim.duration = last;
   return anim;
