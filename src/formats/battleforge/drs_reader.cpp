@@ -195,7 +195,8 @@ Status handOver(const ReadContext& readContext, Rig& rig, size_t m) {
 }
 
 // The meshes, each handed over as soon as it is built (handOver); each source array is given back
-// once used, so a mesh-by-mesh read holds one mesh and what still skins the rest.
+// once used, so a mesh-by-mesh read holds one mesh and what still skins the rest (a mesh's indices
+// are made last, when that is least).
 Status buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, const ReadContext& readContext, Rig& rig) {
   SkinContext ctx{rigIndex};
   const bool skinned = parts.skeleton.has_value();
@@ -225,12 +226,6 @@ Status buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, const
       mesh.positions = std::move(m.positions);  // m's streams are not needed again: moved, not copied
       mesh.normals = std::move(m.normals);
       mesh.uvs = std::move(m.uvs);  // §4: raw v is already top-left-origin, as glTF's
-      mesh.indices.resize(3 * m.faces.size());
-      for (size_t f = 0; f < m.faces.size(); ++f) {
-        for (size_t k = 0; k < 3; ++k) mesh.indices[3 * f + k] = m.faces[f][k];
-      }
-      giveBack(m.faces);
-      mesh.parts.push_back({static_cast<uint32_t>(i), 0, static_cast<uint32_t>(mesh.indices.size())});
       const bool haveGroup = parts.jointMap && i < parts.jointMap->groups.size();
       if (skinned && !m.weights.empty() && haveGroup) {
         const std::vector<int16_t>& group = parts.jointMap->groups[i];
@@ -274,6 +269,18 @@ Status buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, const
         }
       }
       giveBack(m.weights);
+      // What skins the meshes goes back after the last one's influences, before its indices are made.
+      if (i + 1 == parts.meshFile->meshes.size()) {
+        parts.skinInfo.reset();
+        parts.geoMesh.reset();
+        geoIndex = PositionIndex();
+      }
+      mesh.indices.resize(3 * m.faces.size());
+      for (size_t f = 0; f < m.faces.size(); ++f) {
+        for (size_t k = 0; k < 3; ++k) mesh.indices[3 * f + k] = m.faces[f][k];
+      }
+      giveBack(m.faces);
+      mesh.parts.push_back({static_cast<uint32_t>(i), 0, static_cast<uint32_t>(mesh.indices.size())});
       rig.meshes.push_back(std::move(mesh));
       RP_CHECK(handOver(readContext, rig, rig.meshes.size() - 1));
     }
