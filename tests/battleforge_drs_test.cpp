@@ -16,6 +16,7 @@
 #include "formats/battleforge/influences.hpp"
 #include "formats/battleforge/battleforge.hpp"
 #include "formats/registry.hpp"
+#include "support/mesh_compare.hpp"
 #include "support/test_support.hpp"
 
 using namespace rigport;
@@ -614,4 +615,24 @@ TEST(BattleforgeDrs, SameInfluencesMatchesTheMergedRule) {
   }
   EXPECT_GT(alike, 100u);  // both answers occur
   EXPECT_LT(alike, checked);
+}
+
+// `info` reads a DRS mesh by mesh (ReadOptions::meshBuilt): each mesh handed over as the ordinary
+// read builds it, released before the next is built, with each block's file bytes given back once
+// decoded; a damaged file (every byte of the sample flipped, every truncation) ends as the ordinary
+// read does, its error included.
+TEST(BattleforgeDrs, AReadMeshByMeshHandsOverTheOrdinaryReadsMeshesAndTheirBytes) {
+  const auto read = [](const Source& source, ReadContext& ctx) { return readAsset(source, ctx); };
+  std::vector<uint8_t> bytes = sampleBytes("synthetic_skinned_3bones_2meshes.drs");
+  ASSERT_EQ(readSample().meshes.size(), 2u);
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, bytes, "x.drs", "sample"), 5u) << "one release per block";
+  for (size_t i = 0; i < bytes.size() && !HasFailure(); ++i) {
+    bytes[i] ^= 0xFF;
+    test::expectMeshByMeshReadIsTheOrdinaryRead(read, bytes, "x.drs", fmt::format("flipped at {}", i));
+    bytes[i] ^= 0xFF;
+  }
+  for (size_t len = 0; len < bytes.size() && !HasFailure(); ++len) {
+    const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(len));
+    test::expectMeshByMeshReadIsTheOrdinaryRead(read, cut, "x.drs", fmt::format("cut at {}", len));
+  }
 }

@@ -943,48 +943,8 @@ TEST(Rw4Arena, ByteSkinVerticesMergeLikeEveryOtherLayout) {
 
 namespace {
 
-// A read mesh by mesh (ReadOptions::meshBuilt, what `info` does) against an ordinary read of the
-// same bytes: the same outcome and error, the same warnings, and each mesh handed over with its
-// rig's place in the asset, complete and identical to the ordinary read's. Returns the releases.
 size_t expectMeshByMeshReadIsTheOrdinaryRead(const std::vector<uint8_t>& bytes, const std::string& where) {
-  const auto ordinary = readBytes(bytes);
-  std::vector<std::pair<size_t, Mesh>> handed;
-  ReadOptions options;
-  options.meshBuilt = [&](Rig& rig, size_t r, size_t m) -> Status {
-    Mesh kept;
-    kept.name = rig.meshes[m].name;
-    kept.attachBone = rig.meshes[m].attachBone;
-    handed.emplace_back(r, std::exchange(rig.meshes[m], std::move(kept)));
-    return Ok{};
-  };
-  const auto source = Source::fromBytes(bytes, "test.psg");
-  ReadContext ctx(options);
-  size_t released = 0;
-  ctx.releaseBytes = [&](std::span<const uint8_t>) { ++released; };
-  const auto byMesh = readArena(*source, ctx);
-  EXPECT_EQ(ordinary.ok(), byMesh.ok()) << where;
-  if (!ordinary.ok() || !byMesh.ok()) {
-    if (!ordinary.ok() && !byMesh.ok()) EXPECT_EQ(ordinary.error().describe(), byMesh.error().describe()) << where;
-    return released;
-  }
-  EXPECT_EQ(byMesh->rigs.size(), ordinary->rigs.size()) << where;
-  size_t k = 0;
-  for (size_t r = 0; r < std::min(ordinary->rigs.size(), byMesh->rigs.size()); ++r) {
-    const Rig& a = ordinary->rigs[r];
-    const Rig& b = byMesh->rigs[r];
-    for (size_t m = 0; m < a.meshes.size(); ++m, ++k) {
-      if (k >= handed.size()) break;
-      EXPECT_EQ(handed[k].first, r) << where;
-      test::expectSameMesh(handed[k].second, a.meshes[m], fmt::format("{} rig {} mesh {}", where, r, m));
-      EXPECT_TRUE(b.meshes[m].positions.empty()) << where << ": let go";
-    }
-    EXPECT_EQ(a.provenance.warnings.size(), b.provenance.warnings.size()) << where;
-    for (size_t w = 0; w < std::min(a.provenance.warnings.size(), b.provenance.warnings.size()); ++w) {
-      EXPECT_EQ(a.provenance.warnings[w].message, b.provenance.warnings[w].message) << where;
-    }
-  }
-  EXPECT_EQ(k, handed.size()) << where << ": every mesh handed over once";
-  return released;
+  return test::expectMeshByMeshReadIsTheOrdinaryRead(readArena, bytes, "test.psg", where);
 }
 
 }  // namespace

@@ -27,12 +27,14 @@ struct ReadOptions {
   // Bone parents for formats that store none (RW4 arenas): `--hierarchy FILE`. Null: none given.
   std::shared_ptr<const BoneParentMap> boneParents;
   // For a caller that wants a file's meshes one at a time and never the whole model (`info`): a
-  // reader that builds its meshes one by one (the DFF and RW4 arena readers) calls it as soon as
-  // mesh `mesh` of `rig` is complete and has passed the structure checks, and the callback may
-  // then empty it (arrays and parts; name and attachBone stay). `rigIndex` is the rig's place in
-  // the Asset the read returns (0 for a reader of one rig). Such a reader also keeps no more of
-  // the file and of its parsed geometry than the mesh in hand needs (ReadContext::releaseBytes).
-  // Its warnings and errors are the ordinary read's. Null: the whole model, as usual.
+  // reader that builds its meshes one by one (the DFF, RW4 arena, DRS and Sluggers model readers)
+  // calls it as soon as mesh `mesh` of `rig` is complete and has passed the structure checks, and
+  // the callback may then empty it (arrays and parts; name and attachBone stay). `rigIndex` is the
+  // rig's place in the Asset the read returns (0 for a reader of one rig). Such a reader also gives
+  // back the file's bytes it is done with (ReadContext::releaseBytes) and its parsed geometry once
+  // used; the DFF and RW4 readers keep no more of either than the mesh in hand needs, the DRS and
+  // Sluggers readers decode all their blocks (sections) first. Its warnings and errors are the
+  // ordinary read's. Null: the whole model, as usual.
   std::function<Status(Rig& rig, size_t rigIndex, size_t mesh)> meshBuilt;
   // For a caller that wants a file's skeletons only (`--skeleton FILE#ITEM`): a container reader
   // skips its clips and textures without decoding them (in a Sims 3 package, decompressing and

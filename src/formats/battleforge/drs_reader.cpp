@@ -50,14 +50,17 @@ struct DrsParts {
   std::optional<CDspMeshFile> meshFile;
 };
 
+// A block's file bytes go back once it is decoded (ReadContext::releaseBytes): every part is a copy,
+// so nothing reads them again, and `info`'s peak is then the decoded model, not it and the file.
 template <class T, class Read>
-Status readBlock(const ByteReader& root, const DrsBlock& b, std::optional<T>& out, Read read) {
+Status readBlock(const ByteReader& root, const DrsBlock& b, const ReadContext& ctx, std::optional<T>& out, Read read) {
   RP_ASSIGN(ByteReader r, root.window(b.offset, b.size, b.name.empty() ? className(b.magic) : b.name.c_str()));
   RP_ASSIGN(out, read(r));
+  if (ctx.releaseBytes) ctx.releaseBytes(r.data());
   return Ok{};
 }
 
-Result<DrsParts> readParts(const ByteReader& root, const std::vector<DrsBlock>& blocks, Provenance& provenance) {
+Result<DrsParts> readParts(const ByteReader& root, const std::vector<DrsBlock>& blocks, const ReadContext& ctx, Provenance& provenance) {
   DrsParts parts;
   std::string skipped;
   std::vector<bool> seen(5, false);
@@ -75,12 +78,12 @@ Result<DrsParts> readParts(const ByteReader& root, const std::vector<DrsBlock>& 
     }
     seen[k] = true;
     switch (b.magic) {
-      case kCSkSkeleton: RP_CHECK(readBlock(root, b, parts.skeleton, readSkeleton)); break;
-      case kCSkSkinInfo: RP_CHECK(readBlock(root, b, parts.skinInfo, readSkinInfo)); break;
-      case kCGeoMesh: RP_CHECK(readBlock(root, b, parts.geoMesh, readGeoMesh)); break;
-      case kCDspJointMap: RP_CHECK(readBlock(root, b, parts.jointMap, readJointMap)); break;
+      case kCSkSkeleton: RP_CHECK(readBlock(root, b, ctx, parts.skeleton, readSkeleton)); break;
+      case kCSkSkinInfo: RP_CHECK(readBlock(root, b, ctx, parts.skinInfo, readSkinInfo)); break;
+      case kCGeoMesh: RP_CHECK(readBlock(root, b, ctx, parts.geoMesh, readGeoMesh)); break;
+      case kCDspJointMap: RP_CHECK(readBlock(root, b, ctx, parts.jointMap, readJointMap)); break;
       case kCDspMeshFile:
-        RP_CHECK(readBlock(root, b, parts.meshFile, [&](ByteReader& r) { return readMeshFile(r, &provenance); }));
+        RP_CHECK(readBlock(root, b, ctx, parts.meshFile, [&](ByteReader& r) { return readMeshFile(r, &provenance); }));
         break;
     }
   }
@@ -176,7 +179,25 @@ class PositionIndex {
   std::vector<bool> firstOfPosition_;
 };
 
-void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& rig) {
+// Swapped with an empty vector: clear() and `= {}` would keep the capacity.
+template <class T>
+void giveBack(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
+// Mesh m of the rig, just built: with ReadOptions::meshBuilt, checked whole (what the read's last
+// validate() would find in it) and handed over. The caller has checked the rest of the rig already,
+// so a damaged file gives the error an ordinary read gives.
+Status handOver(const ReadContext& readContext, Rig& rig, size_t m) {
+  if (!readContext.options.meshBuilt) return Ok{};
+  RP_CHECK(validateMesh(rig, m, MeshChecks::Every));
+  return readContext.options.meshBuilt(rig, 0, m);
+}
+
+// The meshes, each handed over as soon as it is built (handOver); each source array is given back
+// once used, so a mesh-by-mesh read holds one mesh and what still skins the rest (a mesh's indices
+// are made last, when that is least).
+Status buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, const ReadContext& readContext, Rig& rig) {
   SkinContext ctx{rigIndex};
   const bool skinned = parts.skeleton.has_value();
   const bool haveSkinInfo = skinned && parts.skinInfo && parts.geoMesh;
@@ -189,7 +210,13 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
     geoIndex.build(parts.geoMesh->positions, std::min(parts.skinInfo->vertices.size(), parts.geoMesh->positions.size()));
   }
 
+  // Every material first, so that all of the rig but its meshes is checked before one is handed over.
   if (parts.meshFile) {
+    for (size_t i = 0; i < parts.meshFile->meshes.size(); ++i) rig.materials.push_back(materialOf(parts.meshFile->meshes[i], i));
+  }
+  if (readContext.options.meshBuilt) RP_CHECK(validate(rig));
+  if (parts.meshFile) {
+    if (parts.geoMesh) giveBack(parts.geoMesh->indices);  // the render meshes have their own
     size_t mismatches = 0, unmatched = 0;
     std::string firstMismatch;
     for (size_t i = 0; i < parts.meshFile->meshes.size(); ++i) {
@@ -199,12 +226,6 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
       mesh.positions = std::move(m.positions);  // m's streams are not needed again: moved, not copied
       mesh.normals = std::move(m.normals);
       mesh.uvs = std::move(m.uvs);  // §4: raw v is already top-left-origin, as glTF's
-      mesh.indices.resize(3 * m.faces.size());
-      for (size_t f = 0; f < m.faces.size(); ++f) {
-        for (size_t k = 0; k < 3; ++k) mesh.indices[3 * f + k] = m.faces[f][k];
-      }
-      rig.materials.push_back(materialOf(m, i));
-      mesh.parts.push_back({static_cast<uint32_t>(rig.materials.size() - 1), 0, static_cast<uint32_t>(mesh.indices.size())});
       const bool haveGroup = parts.jointMap && i < parts.jointMap->groups.size();
       if (skinned && !m.weights.empty() && haveGroup) {
         const std::vector<int16_t>& group = parts.jointMap->groups[i];
@@ -247,7 +268,21 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
           append(mesh, g < 0 ? Influences4{} : skinInfoInfluences(parts.skinInfo->vertices[g], ctx));
         }
       }
+      giveBack(m.weights);
+      // What skins the meshes goes back after the last one's influences, before its indices are made.
+      if (i + 1 == parts.meshFile->meshes.size()) {
+        parts.skinInfo.reset();
+        parts.geoMesh.reset();
+        geoIndex = PositionIndex();
+      }
+      mesh.indices.resize(3 * m.faces.size());
+      for (size_t f = 0; f < m.faces.size(); ++f) {
+        for (size_t k = 0; k < 3; ++k) mesh.indices[3 * f + k] = m.faces[f][k];
+      }
+      giveBack(m.faces);
+      mesh.parts.push_back({static_cast<uint32_t>(i), 0, static_cast<uint32_t>(mesh.indices.size())});
       rig.meshes.push_back(std::move(mesh));
+      RP_CHECK(handOver(readContext, rig, rig.meshes.size() - 1));
     }
     if (mismatches > 0) {
       rig.provenance.warn("skin-mismatch", fmt::format("{} vertices weighted differently by the rev-12 stream (used) and CSkSkinInfo at the same "
@@ -264,14 +299,17 @@ void buildMeshes(DrsParts& parts, const std::vector<uint32_t>& rigIndex, Rig& ri
     mesh.positions = std::move(parts.geoMesh->positions);
     mesh.indices.assign(parts.geoMesh->indices.begin(), parts.geoMesh->indices.end());
     mesh.indices.resize(mesh.indices.size() / 3 * 3);
+    giveBack(parts.geoMesh->indices);
     if (haveSkinInfo) {
       for (size_t v = 0; v < mesh.positions.size(); ++v) {
         append(mesh, v < parts.skinInfo->vertices.size() ? skinInfoInfluences(parts.skinInfo->vertices[v], ctx) : Influences4{});
       }
     }
     rig.meshes.push_back(std::move(mesh));
+    RP_CHECK(handOver(readContext, rig, 0));
   }
   if (ctx.badIds > 0) rig.provenance.warn("bone-id", fmt::format("{} influence(s) name no bone identifier; dropped", ctx.badIds));
+  return Ok{};
 }
 
 }  // namespace
@@ -288,10 +326,10 @@ Result<Rig> readDrs(std::span<const uint8_t> bytes, ReadContext& readContext) {
   rig.provenance.format = "battleforge-drs";
   rig.provenance.axes = kBattleForgeAxes;
   RP_ASSIGN(const std::vector<DrsBlock> blocks, readBlocks(root, &rig.provenance));
-  RP_ASSIGN(DrsParts parts, readParts(root, blocks, rig.provenance));
+  RP_ASSIGN(DrsParts parts, readParts(root, blocks, readContext, rig.provenance));
   std::vector<uint32_t> rigIndex;
   if (parts.skeleton) RP_CHECK(buildSkeleton(*parts.skeleton, rig.skeleton, rigIndex, rig.provenance));
-  buildMeshes(parts, rigIndex, rig);
+  RP_CHECK(buildMeshes(parts, rigIndex, readContext, rig));
   if (rig.skeleton.bones.empty() && rig.meshes.empty()) {
     return root.errorAt(0, ErrorCode::BadValue, "no CSkSkeleton, CDspMeshFile or CGeoMesh block: nothing to convert", "NodeInformation");
   }

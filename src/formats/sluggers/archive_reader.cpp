@@ -85,7 +85,12 @@ Result<Asset> readArchive(const Source& source, ReadContext& ctx) {
       ++(isAnm(b) ? anm : other);
       continue;
     }
-    auto rig = readModel(b, ctx);
+    // Its meshes are handed over (ReadOptions::meshBuilt) as those of the rig it becomes in the asset.
+    ReadContext memberCtx = ctx;
+    if (ctx.options.meshBuilt) {
+      memberCtx.options.meshBuilt = [&ctx, r = asset.rigs.size()](Rig& rig, size_t, size_t mesh) { return ctx.options.meshBuilt(rig, r, mesh); };
+    }
+    auto rig = readModel(b, memberCtx);
     if (!rig) {
       Error e = rig.error();
       e.within(ErrorFrame{fmt::format("member {}", m.slot), m.offset});

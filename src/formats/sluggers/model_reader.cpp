@@ -205,7 +205,7 @@ int32_t skinnedMesh(const ActData& act, const std::vector<GplMesh>& meshes, Prov
 }
 
 Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<SknData>& skn, const std::vector<int32_t>& tableToRig,
-                   TextureBinder& binder, Rig& rig, ModelPlaces* places) {
+                   TextureBinder& binder, const ReadContext& ctx, Rig& rig, ModelPlaces* places) {
   const int32_t skinned = skn ? skinnedMesh(act, gpl, rig.provenance) : -1;
   if (skn && skinned < 0 && !skn->records.empty()) {
     rig.provenance.warn("sluggers-skin-mesh", "an SKN section but no skinned submesh (skinFileID none, no compCount-6 layout); skin not read");
@@ -242,6 +242,11 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
     }
     binder.bindMesh(g, mesh);
     rig.meshes.push_back(std::move(mesh));
+    // Handed over (ReadOptions::meshBuilt) with the read's own check (readModel's validate()).
+    if (ctx.options.meshBuilt) {
+      RP_CHECK(validateMesh(rig, m, MeshChecks::Structure));
+      RP_CHECK(ctx.options.meshBuilt(rig, 0, m));
+    }
   }
   binder.warnUnbound();
   if (skinned >= 0) {
@@ -282,6 +287,10 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPla
   }
   RP_ASSIGN(ByteReader gplReader, section(root, s, kHeaderGpl, "GPL"));
   RP_ASSIGN(std::vector<GplMesh> gpl, readGpl(gplReader, rig.provenance));
+  // The GPL and ACT sections' file bytes go back once decoded (ReadContext::releaseBytes): their
+  // parts are copies, so the read holds the model, not it and the file. (The SKN's records point
+  // into its section, and textures are decoded from theirs later: those stay.)
+  if (ctx.releaseBytes) ctx.releaseBytes(gplReader.data());
   if (places != nullptr) {
     for (const GplMesh& g : gpl) places->meshes.push_back(placeMesh(g, s.start[kHeaderGpl / 4]));
   }
@@ -289,6 +298,7 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPla
   if (s.start[kHeaderAct / 4] != 0) {
     RP_ASSIGN(ByteReader actReader, section(root, s, kHeaderAct, "ACT"));
     RP_ASSIGN(act, readAct(actReader, rig.provenance));
+    if (ctx.releaseBytes) ctx.releaseBytes(actReader.data());
   }
   std::optional<SknData> skn;
   if (s.start[kHeaderSkn / 4] != 0) {
@@ -306,7 +316,7 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPla
     RP_ASSIGN(tex, readTex(texReader, rig.provenance));
   }
   TextureBinder binder(rig, std::move(tex), s.start[kHeaderTex / 4] != 0);
-  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, binder, rig, places));
+  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, binder, ctx, rig, places));
   if (places != nullptr && places->skin.mesh >= 0) {
     places->skin.section = s.start[kHeaderSkn / 4];
     places->skin.shift = skn->shift;
