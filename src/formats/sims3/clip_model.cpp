@@ -189,7 +189,20 @@ const char* clip::eventTypeName(uint16_t type) {
   }
 }
 
-Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
+namespace {
+
+// `from`'s arrays, emptied, as `to`'s: their capacity is what is reused.
+template <class T>
+void takeArrays(Keys<T>& to, Keys<T>& from) {
+  to.times = std::move(from.times);
+  to.values = std::move(from.values);
+  to.times.clear();
+  to.values.clear();
+}
+
+}  // namespace
+
+Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storage) {
   Animation anim;
   anim.name = c.name;
   const float dt = c.frameDuration;
@@ -225,6 +238,10 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn) {
     const auto [index, fresh] = trackOf.find(curve.trackKey, anim.tracks.size());
     if (fresh) {
       BoneTrack t;
+      if (storage != nullptr && index < storage->tracks.size()) {
+        takeArrays(t.translation, storage->tracks[index].translation);
+        takeArrays(t.rotation, storage->tracks[index].rotation);
+      }
       t.target.nameHash = curve.trackKey;
       t.target.nameHashKind = HashKind::Fnv1_32Lower;
       anim.tracks.push_back(std::move(t));
