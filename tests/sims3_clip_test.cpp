@@ -340,6 +340,31 @@ TEST(Sims3Clip, KeysDecodedIntoStorageAreTheKeysDecodedFresh) {
   EXPECT_EQ(into.tracks[0].translation.times.data(), reused);
 }
 
+// parseClip() with another clip as storage: the same stored form as without, every curve's key
+// bytes among it; curve 0's array is the storage's, used again.
+TEST(Sims3Clip, KeyBytesReadIntoStorageAreTheKeyBytesReadFresh) {
+  Provenance warn;
+  const std::vector<uint8_t> bytes = s3Bytes("synthetic_a_synthetic_test_x.clip");
+  auto fresh = parse(bytes, warn);
+  auto storage = parse(s3Bytes("synthetic_a_synthetic_nomorph_x.clip"), warn);
+  ASSERT_TRUE(fresh.ok() && storage.ok());
+  auto keyed = std::find_if(storage->curves.begin(), storage->curves.end(), [](const ClipCurve& c) { return !c.keyBytes.empty(); });
+  ASSERT_NE(keyed, storage->curves.end());
+  const size_t first = static_cast<size_t>(keyed - storage->curves.begin());
+  const uint8_t* const reused = keyed->keyBytes.data();
+  ByteReader r(bytes);
+  auto into = parseClip(r, warn, &*storage);
+  ASSERT_TRUE(into.ok());
+  EXPECT_EQ(serializeClip(*into), serializeClip(*fresh));
+  ASSERT_EQ(into->curves.size(), fresh->curves.size());
+  for (size_t i = 0; i < fresh->curves.size(); ++i) {
+    EXPECT_EQ(into->curves[i].keyBytes, fresh->curves[i].keyBytes) << i;
+    EXPECT_EQ(into->curves[i].stride, fresh->curves[i].stride) << i;
+  }
+  ASSERT_GT(into->curves.size(), first);
+  if (!into->curves[first].keyBytes.empty()) EXPECT_EQ(into->curves[first].keyBytes.data(), reused);
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/hash.hpp"
+#include "formats/sims3/clip_model.hpp"
 #include "formats/sims3/clip_resource_key.hpp"
 #include "formats/sims3/dbpf_layout.hpp"
 #include "formats/sims3/package.hpp"
@@ -244,7 +245,7 @@ class PackageReader {
     ++handed_;
     const Status taken = clipsRead_(asset_, clipIndex, clipCount_);
     std::vector<Animation>& left = asset_.clips.front().animations;
-    if (!left.empty()) storage_ = std::move(left.front());
+    if (!left.empty()) storage_.animation = std::move(left.front());
     asset_.clips.clear();
     return taken;
   }
@@ -260,9 +261,9 @@ class PackageReader {
   std::optional<Error> firstError_;
   size_t clipIndex_ = 0, clipCount_ = 0, handed_ = 0;
   const PackageEntry* previousClip_ = nullptr;  // handing on: the clip read before, its bytes given back
-  // Handing on: the animation the callback left in the clip set it was handed, whose key arrays
-  // the next clip's keys are decoded into (ReadOptions::clipsRead).
-  Animation storage_;
+  // Handing on: the clip decoded before, whose arrays the next is decoded into: its stored form,
+  // and the animation the callback left in the clip set it was handed (ReadOptions::clipsRead).
+  ClipStorage storage_;
   // Handing on: the stored bytes of the clips decoded and not given back yet, [from, to) of the file.
   static constexpr size_t kReleaseStep = 128 << 10;
   size_t releaseFrom_ = 0, releaseTo_ = 0;

@@ -18,8 +18,6 @@ namespace rigport::sims3 {
 bool probeClip(std::span<const uint8_t> bytes);
 // One clip set holding the one animation of a CLIP resource.
 Result<ClipSet> readClip(std::span<const uint8_t> bytes, ReadContext& ctx);
-// readClip(), its keys written into the key arrays of `storage`'s tracks (clipToAnimation()).
-Result<ClipSet> readClipInto(std::span<const uint8_t> bytes, ReadContext& ctx, Animation& storage);
 // The rig's only animation as a CLIP (a rig with several: ErrorCode::Usage; a package holds many).
 Result<std::vector<uint8_t>> writeClip(const Rig& rig);
 // One animation as a CLIP, tracks hashed from `skeleton`'s bone names where bound to it.
