@@ -290,6 +290,81 @@ TEST(Sims3Clip, CurvesFindTheirTracksByKey) {
   EXPECT_EQ(warn.warnings[0].message, fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", 2 * kTracks, 5u << 20));
 }
 
+// clipToAnimation() with another clip's animation as storage (a package's clips converted one at a
+// time): the same animation as without, field by field and key by key, bit for bit, whatever the
+// storage's tracks held besides their keys; track 0's key arrays are the storage's, used again.
+TEST(Sims3Clip, KeysDecodedIntoStorageAreTheKeysDecodedFresh) {
+  Provenance warn;
+  auto decode = [&](const std::string& sample, Animation* storage) {
+    auto file = parse(s3Bytes(sample), warn);
+    EXPECT_TRUE(file.ok());
+    return clipToAnimation(*file, warn, storage);
+  };
+  const Animation fresh = decode("synthetic_a_synthetic_test_x.clip", nullptr);
+  Animation storage = decode("synthetic_a_synthetic_nomorph_x.clip", nullptr);
+  ASSERT_FALSE(storage.tracks.empty());
+  for (BoneTrack& t : storage.tracks) {  // as a clip played and written leaves them: bound, normalised
+    t.bone = 3;
+    t.target.name = "bound";
+    t.scale.times.assign(2, 0.5f);
+    t.scale.values.assign(2, glm::vec3(2.0f));
+    t.rotation.interpolation = Interpolation::Step;
+  }
+  const float* const reused = storage.tracks[0].translation.times.data();
+  ASSERT_NE(reused, nullptr);
+  const Animation into = decode("synthetic_a_synthetic_test_x.clip", &storage);
+  auto sameBits = [](const auto& a, const auto& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof a[0]) == 0);
+  };
+  auto sameKeys = [&](const auto& a, const auto& b) {
+    return sameBits(a.times, b.times) && sameBits(a.values, b.values) && a.interpolation == b.interpolation &&
+           sameBits(a.inTangents, b.inTangents) && sameBits(a.outTangents, b.outTangents);
+  };
+  EXPECT_EQ(into.name, fresh.name);
+  EXPECT_EQ(into.duration, fresh.duration);
+  EXPECT_EQ(into.extras, fresh.extras);
+  EXPECT_EQ(into.events.size(), fresh.events.size());
+  ASSERT_EQ(into.scalars.size(), fresh.scalars.size());
+  for (size_t i = 0; i < fresh.scalars.size(); ++i) EXPECT_TRUE(sameKeys(into.scalars[i].keys, fresh.scalars[i].keys)) << i;
+  ASSERT_EQ(into.tracks.size(), fresh.tracks.size());
+  for (size_t i = 0; i < fresh.tracks.size(); ++i) {
+    const BoneTrack &a = into.tracks[i], &b = fresh.tracks[i];
+    EXPECT_EQ(a.target.nameHash, b.target.nameHash) << i;
+    EXPECT_EQ(a.target.nameHashKind, b.target.nameHashKind) << i;
+    EXPECT_EQ(a.target.name, b.target.name) << i;
+    EXPECT_EQ(a.bone, b.bone) << i;
+    EXPECT_TRUE(sameKeys(a.translation, b.translation)) << i;
+    EXPECT_TRUE(sameKeys(a.rotation, b.rotation)) << i;
+    EXPECT_TRUE(sameKeys(a.scale, b.scale)) << i;
+  }
+  EXPECT_EQ(into.tracks[0].translation.times.data(), reused);
+}
+
+// parseClip() with another clip as storage: the same stored form as without, every curve's key
+// bytes among it; curve 0's array is the storage's, used again.
+TEST(Sims3Clip, KeyBytesReadIntoStorageAreTheKeyBytesReadFresh) {
+  Provenance warn;
+  const std::vector<uint8_t> bytes = s3Bytes("synthetic_a_synthetic_test_x.clip");
+  auto fresh = parse(bytes, warn);
+  auto storage = parse(s3Bytes("synthetic_a_synthetic_nomorph_x.clip"), warn);
+  ASSERT_TRUE(fresh.ok() && storage.ok());
+  auto keyed = std::find_if(storage->curves.begin(), storage->curves.end(), [](const ClipCurve& c) { return !c.keyBytes.empty(); });
+  ASSERT_NE(keyed, storage->curves.end());
+  const size_t first = static_cast<size_t>(keyed - storage->curves.begin());
+  const uint8_t* const reused = keyed->keyBytes.data();
+  ByteReader r(bytes);
+  auto into = parseClip(r, warn, &*storage);
+  ASSERT_TRUE(into.ok());
+  EXPECT_EQ(serializeClip(*into), serializeClip(*fresh));
+  ASSERT_EQ(into->curves.size(), fresh->curves.size());
+  for (size_t i = 0; i < fresh->curves.size(); ++i) {
+    EXPECT_EQ(into->curves[i].keyBytes, fresh->curves[i].keyBytes) << i;
+    EXPECT_EQ(into->curves[i].stride, fresh->curves[i].stride) << i;
+  }
+  ASSERT_GT(into->curves.size(), first);
+  if (!into->curves[first].keyBytes.empty()) EXPECT_EQ(into->curves[first].keyBytes.data(), reused);
+}
+
 TEST(Sims3Clip, EveryChannelTypeMatchesS3py) {
   expectMatchesS3py("synthetic_a_synthetic_test_x.clip", "synthetic_a_synthetic_test_x.expected_s3py.json");
 }

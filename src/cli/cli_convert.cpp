@@ -269,7 +269,9 @@ class Converter {
     fs::path folderMade;  // the folder of the file written last, made or found
     FolderNames found;    // what that folder held before
     bool gaveWay = false;
-    auto write = [&](AssembledRig& a) {
+    // `played`: where the rig's animations go once written (the clip set the reader handed, whose
+    // animation's key arrays it decodes the next clip's keys into); null: freed with the rig.
+    auto write = [&](AssembledRig& a, std::vector<Animation>* played = nullptr) {
       if (s_.resampleFps > 0.0f && !resampleAnimations(a.rig, s_.resampleFps)) return false;
       const fs::path out = outputPath(p, a.rig, taken, s_);
       std::error_code ec;
@@ -290,6 +292,7 @@ class Converter {
       const size_t before = result.written.size();
       const bool written = !writeAssembled(a, out, result, cache);
       if (!replaces) made.files(result.written, before, s_.separateFiles);
+      if (played != nullptr) *played = std::move(a.rig.animations);
       items->recycle(std::move(a.rig));  // the next clip's copy of its rig is made in it
       return written;
     };
@@ -301,7 +304,7 @@ class Converter {
       }
       if (items && sameWarnings(sofar.provenance.warnings, fileWarnings)) {
         auto rig = items->play(sofar.clips.front(), sofar);
-        if (rig && write(*rig)) return Ok{};
+        if (rig && write(*rig, &sofar.clips.front().animations)) return Ok{};
       }
       gaveWay = true;
       return makeError(ErrorCode::Usage, "converted whole instead");  // ends the read; never shown

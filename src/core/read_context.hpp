@@ -46,8 +46,10 @@ struct ReadOptions {
   // with `sofar` holding the rigs and the file-level warnings read so far and, in `sofar.clips`,
   // that one clip set, already named and stamped as the read's Asset would have it. `clipIndex` is
   // the resource's place among the file's `clipCount` clip resources; a damaged one is skipped with
-  // its warning, as usual, and never handed. The callback takes the clip set (what it leaves in
-  // `sofar.clips` is dropped); the reader then gives back the budget the clip's decoding charged
+  // its warning, as usual, and never handed. The callback takes the clip set; an animation it
+  // leaves in `sofar.clips` is storage the reader may decode the next clip's keys into (an
+  // animation played and written: its key arrays are used again, not freed and allocated anew),
+  // the rest is dropped. The reader then gives back the budget the clip's decoding charged
   // and the clip's stored bytes (releaseBytes), so the read's memory is bounded by its largest
   // clip, not the file. An error the callback returns ends the read.
   // The read's Asset then holds no clip set of those resources. Null: every clip set in the Asset.

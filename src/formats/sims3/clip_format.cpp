@@ -14,15 +14,24 @@ bool probeClip(std::span<const uint8_t> bytes) {
   return type && *type == clip::kType && bytes.size() >= clip::kOuterHeaderSize;
 }
 
-Result<ClipSet> readClip(std::span<const uint8_t> bytes, ReadContext& ctx) {
+namespace {
+
+Result<ClipSet> read(std::span<const uint8_t> bytes, ReadContext& ctx, ClipStorage* storage) {
   ByteReader r = ctx.reader(bytes);
   ClipSet clips;
   clips.provenance.format = "sims3-clip";  // TS3 is metres, +Y up, facing +Z: glTF's axes (§2.11)
-  RP_ASSIGN(const ClipFile file, parseClip(r, clips.provenance));
+  RP_ASSIGN(ClipFile file, parseClip(r, clips.provenance, storage != nullptr ? &storage->file : nullptr));
   clips.name = file.name;
-  clips.animations.push_back(clipToAnimation(file, clips.provenance));
+  clips.animations.push_back(clipToAnimation(file, clips.provenance, storage != nullptr ? &storage->animation : nullptr));
+  if (storage != nullptr) storage->file = std::move(file);
   return clips;
 }
+
+}  // namespace
+
+Result<ClipSet> readClip(std::span<const uint8_t> bytes, ReadContext& ctx) { return read(bytes, ctx, nullptr); }
+
+Result<ClipSet> readClipInto(std::span<const uint8_t> bytes, ReadContext& ctx, ClipStorage& storage) { return read(bytes, ctx, &storage); }
 
 Result<std::vector<uint8_t>> writeClipAnimation(const Animation& anim, const Skeleton* skeleton) {
   RP_ASSIGN(const ClipFile clip, animationToClip(anim, skeleton));

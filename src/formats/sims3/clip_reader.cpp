@@ -38,7 +38,7 @@ struct CurveInfo {
   ClipCurve curve;
 };
 
-Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffset, ClipFile& c, Provenance& warn) {
+Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffset, ClipFile& c, Provenance& warn, ClipFile* storage) {
   RP_ASSIGN(ByteReader table, blob.window(curveInfoOffset, blob.size() - std::min<size_t>(curveInfoOffset, blob.size()), "curveInfos"));
   RP_ASSIGN(const size_t n, table.count(curveCount, kCurveInfoSize, "curveCount"));
   std::vector<CurveInfo> infos(n);
@@ -96,6 +96,7 @@ Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffs
     // Keys that fit and that the budget allows (every real clip's) are taken from the blob as they
     // are; the sub-reader, whose path costs a string per curve, reads only the others, for its errors.
     const uint64_t keyBytes = uint64_t{curve.frameCount} * stride;
+    if (storage != nullptr && i < storage->curves.size()) curve.keyBytes = std::move(storage->curves[i].keyBytes);  // assigned below
     if (keyBytes <= blob.size() - info.frameDataOffset && blob.charge(keyBytes, field).ok()) {
       const uint8_t* keys = blob.data().data() + info.frameDataOffset;
       curve.keyBytes.assign(keys, keys + keyBytes);
@@ -111,7 +112,7 @@ Status parseCurves(ByteReader& blob, uint32_t curveCount, uint32_t curveInfoOffs
   return Ok{};
 }
 
-Status parseBlob(ByteReader& blob, ClipFile& c, Provenance& warn) {
+Status parseBlob(ByteReader& blob, ClipFile& c, Provenance& warn, ClipFile* storage) {
   RP_ASSIGN(const auto magic, blob.bytes(8, "magic"));
   if (std::memcmp(magic.data(), kBlobMagic, 8) != 0) {
     return blob.errorAt(0, ErrorCode::BadValue, "the clip blob does not start with \"_pilC3S_\"", "magic");
@@ -149,7 +150,7 @@ Status parseBlob(ByteReader& blob, ClipFile& c, Provenance& warn) {
     return blob.errorAt(0x20, ErrorCode::BadValue, fmt::format("curveInfoOffset 0x{:X} is past the {}-byte clip blob", curveInfoOffset, blob.size()),
                         "curveInfoOffset");
   }
-  RP_CHECK(parseCurves(blob, curveCount, curveInfoOffset, c, warn));
+  RP_CHECK(parseCurves(blob, curveCount, curveInfoOffset, c, warn, storage));
   if (!(c.frameDuration > 0.0f && c.frameDuration < 1e6f)) {
     warn.warn("frame-duration", fmt::format("frameDuration {} is not a positive time; 1/30 s used (R9)", c.frameDuration));
     c.frameDuration = kFrameDuration;
@@ -273,7 +274,7 @@ bool constantChannel(uint8_t type) {
   return type == kF1Zero || type == kF3Zero || type == kF4Zero || type == kF4QuaternionIdentity;
 }
 
-Result<ClipFile> parseClip(ByteReader& r, Provenance& warn) {
+Result<ClipFile> parseClip(ByteReader& r, Provenance& warn, ClipFile* storage) {
   ClipFile c;
   auto scope = r.scope("CLIP");
   RP_ASSIGN(const uint32_t type, r.u32("type"));
@@ -294,7 +295,7 @@ Result<ClipFile> parseClip(ByteReader& r, Provenance& warn) {
 
   RP_ASSIGN(const size_t blobAt, relTarget(r, kBlobField, blobRel, "clipOffset"));
   RP_ASSIGN(ByteReader blob, r.window(blobAt, blobSize, "S3Clip"));
-  RP_CHECK(parseBlob(blob, c, warn));
+  RP_CHECK(parseBlob(blob, c, warn, storage));
 
   if (ikRel != 0) {
     RP_ASSIGN(const size_t ikAt, relTarget(r, kIkTableField, ikRel, "slotOffset"));

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "core/hash.hpp"
+#include "formats/sims3/clip_model.hpp"
 #include "formats/sims3/clip_resource_key.hpp"
 #include "formats/sims3/dbpf_layout.hpp"
 #include "formats/sims3/package.hpp"
@@ -218,7 +219,7 @@ class PackageReader {
   Status handClip(size_t i, size_t clipIndex) {
     const PackageEntry& e = entries_[i];
     auto bytes = packageResource(r_, e);
-    auto clips = bytes ? readClip(*bytes, inner_) : Result<ClipSet>(bytes.error());
+    auto clips = bytes ? readClipInto(*bytes, inner_, storage_) : Result<ClipSet>(bytes.error());
     if (!clips) {
       skip(clips.error(), i);
       return Ok{};
@@ -243,6 +244,8 @@ class PackageReader {
     bytes = std::vector<uint8_t>();
     ++handed_;
     const Status taken = clipsRead_(asset_, clipIndex, clipCount_);
+    std::vector<Animation>& left = asset_.clips.front().animations;
+    if (!left.empty()) storage_.animation = std::move(left.front());
     asset_.clips.clear();
     return taken;
   }
@@ -258,6 +261,9 @@ class PackageReader {
   std::optional<Error> firstError_;
   size_t clipIndex_ = 0, clipCount_ = 0, handed_ = 0;
   const PackageEntry* previousClip_ = nullptr;  // handing on: the clip read before, its bytes given back
+  // Handing on: the clip decoded before, whose arrays the next is decoded into: its stored form,
+  // and the animation the callback left in the clip set it was handed (ReadOptions::clipsRead).
+  ClipStorage storage_;
   // Handing on: the stored bytes of the clips decoded and not given back yet, [from, to) of the file.
   static constexpr size_t kReleaseStep = 128 << 10;
   size_t releaseFrom_ = 0, releaseTo_ = 0;
