@@ -1,12 +1,17 @@
 // DFF read throughput on issue 11's 12 MB skinned clump (bench/inputs.hpp: 4 atomics × 32,768
-// vertices, 4 influences, 64 bones), read (BM_ReadDff) and read + exported to a .glb
+// vertices, 4 influences, 64 bones), read (BM_ReadDff: the rig freed each iteration;
+// BM_ReadDffReusingRig: each rig recycled into a RigStorage the next read fills, as a program
+// reading file after file would, core/rig_storage.hpp) and read + exported to a .glb
 // (BM_ReadDffAndExportGlb: exportGlb of a rig the caller keeps, so the exporter converts a copy;
-// BM_ReadDffAndExportGlbInto: the rig moved in and one output array reused, as a program converting
-// file after file would). Counters: MB/s of DFF input, vertices/s.
+// BM_ReadDffReusingRigAndExportGlb: the same on reused rigs, the copy made in an ExportCache's
+// spare rig and the GLB in one reused array, exportGlbInto; BM_ReadDffAndExportGlbInto: the rig
+// moved in and one output array reused, as a program converting file after file would). Counters:
+// MB/s of DFF input, vertices/s.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 
+#include "core/rig_storage.hpp"
 #include "export/gltf.hpp"
 #include "bench_main.hpp"
 #include "memcpy_ceiling.hpp"
@@ -29,16 +34,22 @@ void setCounters(benchmark::State& state, size_t vertices) {
 
 enum class Export { None, KeptRig, MovedRigIntoReusedArray };
 
-// Reads the DFF each iteration and exports it too unless `how` is None.
-void readDff(benchmark::State& state, Export how) {
+// Reads the DFF each iteration, from fresh arrays or (`reuse`) into the last iteration's, and
+// exports it too unless `how` is None.
+void readDff(benchmark::State& state, Export how, bool reuse) {
   if (dffBytes().empty()) {
     state.SkipWithError("writeDff failed to build the input");
     return;
   }
   size_t vertices = 0;
   std::vector<uint8_t> reused;
+  rigport::RigStorage storage;
+  rigport::ExportCache cache;
+  rigport::ReadOptions options;
+  if (reuse) options.storage = &storage;
   for (auto _ : state) {
-    auto rig = rigport::renderware::readDff(dffBytes());
+    rigport::ReadContext ctx(options);
+    auto rig = rigport::renderware::readDff(dffBytes(), ctx);
     if (!rig) {
       state.SkipWithError(rig.error().describe().c_str());
       return;
@@ -46,34 +57,46 @@ void readDff(benchmark::State& state, Export how) {
     vertices = rig->vertexCount();
     if (how == Export::None) {
       benchmark::DoNotOptimize(rig->meshes.data());
-      continue;
-    }
-    if (how == Export::MovedRigIntoReusedArray) {
+    } else if (how == Export::MovedRigIntoReusedArray) {
       const rigport::Status exported = rigport::exportGlbInto(std::move(*rig), reused);
       if (!exported) {
         state.SkipWithError(exported.error().describe().c_str());
         return;
       }
       benchmark::DoNotOptimize(reused.data());
-      continue;
+    } else if (!reuse) {
+      auto glb = rigport::exportGlb(*rig);
+      if (!glb) {
+        state.SkipWithError(glb.error().describe().c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(glb->data());
+    } else {
+      const rigport::Status exported = rigport::exportGlbInto(*rig, reused, {}, &cache);
+      if (!exported) {
+        state.SkipWithError(exported.error().describe().c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(reused.data());
     }
-    auto glb = rigport::exportGlb(*rig);
-    if (!glb) {
-      state.SkipWithError(glb.error().describe().c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(glb->data());
+    if (reuse) storage.recycle(std::move(*rig));
   }
   setCounters(state, vertices);
 }
 
-void BM_ReadDff(benchmark::State& state) { readDff(state, Export::None); }
+void BM_ReadDff(benchmark::State& state) { readDff(state, Export::None, false); }
 BENCHMARK(BM_ReadDff)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_ReadDffAndExportGlb(benchmark::State& state) { readDff(state, Export::KeptRig); }
+void BM_ReadDffReusingRig(benchmark::State& state) { readDff(state, Export::None, true); }
+BENCHMARK(BM_ReadDffReusingRig)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReadDffAndExportGlb(benchmark::State& state) { readDff(state, Export::KeptRig, false); }
 BENCHMARK(BM_ReadDffAndExportGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_ReadDffAndExportGlbInto(benchmark::State& state) { readDff(state, Export::MovedRigIntoReusedArray); }
+void BM_ReadDffReusingRigAndExportGlb(benchmark::State& state) { readDff(state, Export::KeptRig, true); }
+BENCHMARK(BM_ReadDffReusingRigAndExportGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReadDffAndExportGlbInto(benchmark::State& state) { readDff(state, Export::MovedRigIntoReusedArray, false); }
 BENCHMARK(BM_ReadDffAndExportGlbInto)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // memcpy of the same DFF bytes: the ceiling the two rows above are reported against.

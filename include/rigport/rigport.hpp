@@ -11,7 +11,12 @@
 //   settleStance(rig, ...)          the rest pose (a clip's, the bind pose, the game's idle) and the
 //                                   lift onto the ground glTF output gets
 //   exportGlb(rig, options)         a rig as .glb bytes (moved in: converted in place; exportGlbInto()
-//                                   reuses an output array); exportGltf() as .gltf + .bin
+//                                   reuses an output array; an ExportCache reuses the copy of a rig
+//                                   kept); exportGltf() as .gltf + .bin
+//   RigStorage                      the arrays of rigs a program is done with (recycle()), which the
+//                                   next read (ReadOptions::storage, loadAsset()) fills rather than
+//                                   allocating: file after file at the speed of the CLI's allocator
+//                                   policy without setting it
 //   encodeForFormat(rig, format...) a rig as a game format's files (`convert --to`), fitted to what the
 //                                   format holds, each loss a warning in the result
 //   platform::writeFileAtomic()     writes a file whole or not at all
@@ -24,6 +29,7 @@
 #include "core/asset.hpp"
 #include "core/error.hpp"
 #include "core/rig.hpp"
+#include "core/rig_storage.hpp"
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 #include "pipeline/encode.hpp"

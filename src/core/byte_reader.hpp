@@ -151,11 +151,19 @@ class ByteReader {
   // scalar byte-swapped in place as needed: one copy, no temporary.
   template <class Record, class Scalar>
   Result<std::vector<Record>> records(uint64_t n, Field f) {
+    std::vector<Record> out;
+    RP_CHECK((recordsInto<Record, Scalar>(out, n, f)));
+    return out;
+  }
+  // The same into `out`, replacing what it held; its array is kept when it is large enough (a
+  // program reading file after file fills the arrays of the last rig: core/rig_storage.hpp).
+  template <class Record, class Scalar>
+  Status recordsInto(std::vector<Record>& out, uint64_t n, Field f) {
     static_assert(std::is_trivially_copyable_v<Record> && std::is_arithmetic_v<Scalar> && sizeof(Record) % sizeof(Scalar) == 0);
     auto checked = count(n, sizeof(Record), f);
     if (!checked) return checked.error();
     const uint8_t* at = data_.data() + pos_;
-    std::vector<Record> out;
+    out.clear();
     if (reinterpret_cast<uintptr_t>(at) % alignof(Record) == 0) {
       // Aligned (mapped files and their chunks nearly always are): one memmove of trivially
       // copyable records, where sizing the vector first would also value-initialise every record,
@@ -188,7 +196,7 @@ class ByteReader {
       }
     }
     pos_ += out.size() * sizeof(Record);
-    return out;
+    return Ok{};
   }
 
   // An error located at the current position (or `relPos` within this span), for values that

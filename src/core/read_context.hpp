@@ -20,6 +20,8 @@
 
 namespace rigport {
 
+class RigStorage;  // core/rig_storage.hpp
+
 struct ReadOptions {
   uint64_t memoryLimit = Budget::kDefaultLimit;  // per file: every allocation sized from file data
   uint32_t maxDepth = 8;                         // containers within containers
@@ -54,6 +56,11 @@ struct ReadOptions {
   // clip, not the file. An error the callback returns ends the read.
   // The read's Asset then holds no clip set of those resources. Null: every clip set in the Asset.
   std::function<Status(Asset& sofar, size_t clipIndex, size_t clipCount)> clipsRead;
+  // For a program reading file after file: the arrays of the rigs it is done with (recycled into
+  // it), for a reader to fill instead of allocating fresh ones (core/rig_storage.hpp says which
+  // readers take from it). The caller keeps it alive through the read and uses it from one thread
+  // at a time. Null: fresh arrays.
+  RigStorage* storage = nullptr;
 };
 
 struct ReadContext {

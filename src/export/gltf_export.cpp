@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/axes.hpp"
+#include "core/rig_copy.hpp"
 #include "core/validate.hpp"
 #include "export/gltf.hpp"
 #include "export/gltf_document.hpp"
@@ -193,6 +194,20 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   return out;
 }
 
+// A copy of `rig` for the exporter to convert, made in the cache's spare rig when there is one.
+Rig copyToConvert(const Rig& rig, ExportCache* cache) {
+  if (cache == nullptr) return rig;
+  assignWithoutAnimations(cache->spare, rig);
+  cache->spare.animations = rig.animations;
+  return std::move(cache->spare);
+}
+
+// The copy buildFrom() made of `rig` (`source`) back to the cache, once nothing borrows from it. A
+// rig in glTF axes was not copied: `source` then holds its clips alone, and the spare is kept.
+void keepSpare(const Rig& rig, Rig& source, ExportCache* cache) {
+  if (cache != nullptr && !rig.provenance.axes.isGltf()) cache->spare = std::move(source);
+}
+
 // Conversion needs a copy; a rig already in glTF axes is exported as is (no copy of a large mesh),
 // and the buffer then borrows from the caller's rig.
 Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
@@ -202,7 +217,7 @@ Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std
     e.source.animations = std::move(animations);  // the buffer borrows their keys (addAnimations)
     return e;
   }
-  Rig converted = rig;
+  Rig converted = copyToConvert(rig, cache);
   const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(converted, AxisSystem{});  // set: the axes differ
   const gltf::OwnMeshes own{&converted.meshes, change->vertices()};
   RP_ASSIGN(Exported e, build(converted, &own, converted.animations, &*change, rig.provenance.axes, options, binUri, cache));
@@ -292,11 +307,17 @@ Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options, ExportCache
 }
 
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options, ExportCache* cache) {
-  RP_ASSIGN(auto built, buildFrom(rig, options, {}, cache));
-  RP_ASSIGN(const GlbParts parts, glbParts(std::move(built)));
   std::vector<uint8_t> glb;
-  join(parts, glb);
+  RP_CHECK(exportGlbInto(rig, glb, options, cache));
   return glb;
+}
+
+Status exportGlbInto(const Rig& rig, std::vector<uint8_t>& glb, const GltfOptions& options, ExportCache* cache) {
+  RP_ASSIGN(auto built, buildFrom(rig, options, {}, cache));
+  RP_ASSIGN(GlbParts parts, glbParts(std::move(built)));
+  join(parts, glb);
+  keepSpare(rig, parts.source, cache);
+  return Ok{};
 }
 
 Result<std::vector<uint8_t>> exportGlb(Rig&& rig, const GltfOptions& options, ExportCache* cache) {
@@ -314,7 +335,9 @@ Status exportGlbInto(Rig&& rig, std::vector<uint8_t>& glb, const GltfOptions& op
 Result<GltfFiles> exportGltf(const Rig& rig, const std::string& binFileName, const GltfOptions& options, ExportCache* cache) {
   if (binFileName.empty()) return makeError(ErrorCode::Usage, "exportGltf needs a file name for the .bin buffer");
   RP_ASSIGN(Exported e, buildFrom(rig, options, binFileName, cache));
-  return GltfFiles{joinedText(e.json), e.bin.joined()};
+  GltfFiles files{joinedText(e.json), e.bin.joined()};
+  keepSpare(rig, e.source, cache);
+  return files;
 }
 
 }  // namespace rigport

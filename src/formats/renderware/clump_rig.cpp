@@ -128,7 +128,7 @@ uint32_t jointForUnweighted(const Skeleton& skeleton, uint32_t atomicBone, const
 
 // The geometry's arrays move into the mesh at its last atomic; earlier atomics sharing it copy them.
 Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::vector<uint32_t>& nodeBones, Rig& rig,
-                 size_t atomicIndex) {
+                 size_t atomicIndex, RigStorage* storage) {
   Mesh mesh;
   mesh.name = rig.skeleton.bones[atomicBone].name;
   if (lastUse) {
@@ -137,6 +137,10 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
     mesh.uvs = std::move(geo.uvs);
     mesh.indices = std::move(geo.indices);
   } else {
+    takeFrom(storage, mesh.positions, geo.positions.size());
+    takeFrom(storage, mesh.normals, geo.normals.size());
+    takeFrom(storage, mesh.uvs, geo.uvs.size());
+    takeFrom(storage, mesh.indices, geo.indices.size());
     mesh.positions = geo.positions;
     mesh.normals = geo.normals;
     mesh.uvs = geo.uvs;
@@ -166,6 +170,8 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
   // Influences are written in place, in one pass over the skin's vertex bytes: at most one per
   // weight slot in use, or one for a vertex with none (bound whole), so at most four a vertex;
   // the array is cut to what was written at the end.
+  takeFrom(storage, mesh.influences, 4 * nv);
+  takeFrom(storage, mesh.influenceOffsets, nv + 1);
   mesh.influences.resize(4 * nv);
   mesh.influenceOffsets.resize(nv + 1);
   Influence* out = mesh.influences.data();
@@ -250,7 +256,9 @@ Status buildMesh(RwGeometry& geo, bool lastUse, uint32_t atomicBone, const std::
     offsets[v + 1] = static_cast<uint32_t>(written);
   }
   mesh.influences.resize(written);
-  if (2 * written < 4 * nv) mesh.influences.shrink_to_fit();  // mostly one or two weights a vertex
+  // Mostly one or two weights a vertex: the spare half is given back, unless the array came from
+  // (and goes back to) a storage, whose next read may need all of it.
+  if (storage == nullptr && 2 * written < 4 * nv) mesh.influences.shrink_to_fit();
   if (badSlots > 0) {
     prov.warn("skin-index", fmt::format("atomic {}: {} weight slot(s) with a node index beyond {} nodes or a negative "
                                         "weight were dropped", atomicIndex, badSlots, nodeBones.size()));
@@ -306,7 +314,7 @@ std::vector<uint32_t> parentFirstOrder(const std::vector<RwFrame>& frames) {
 }
 
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
-                const std::vector<RwAtomic>& atomics, Rig& rig, const MeshByMesh* byMesh) {
+                const std::vector<RwAtomic>& atomics, Rig& rig, RigStorage* storage, const MeshByMesh* byMesh) {
   const std::vector<uint32_t> order = parentFirstOrder(frames);
   if (order.size() != frames.size()) {
     Error e = makeError(ErrorCode::BadValue, "FrameList parents form a cycle");
@@ -389,7 +397,7 @@ Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, st
     }
     const bool lastUse = lastAtomic[atomics[a].geometryIndex] == a;
     if (byMesh != nullptr) RP_CHECK(byMesh->reload(atomics[a].geometryIndex));
-    RP_CHECK(buildMesh(geo, lastUse, remap[atomics[a].frameIndex], nodeBones, rig, a));
+    RP_CHECK(buildMesh(geo, lastUse, remap[atomics[a].frameIndex], nodeBones, rig, a, storage));
     if (geo.skin) {
       restPoseChosen |= chooseRestPose(rig, nodeBones, geo.skin->inverseMatrices, frameWorld, a, !restPoseChosen);
     }

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/rig.hpp"
+#include "core/rig_storage.hpp"
 #include "formats/renderware/dff_layout.hpp"
 
 namespace rigport::renderware {
@@ -27,8 +28,9 @@ struct MeshByMesh {
 std::vector<uint32_t> parentFirstOrder(const std::vector<RwFrame>& frames);
 
 // `frameListOffset` locates errors about the hierarchy as a whole. The geometries' vertex arrays
-// are moved into the meshes (copied for atomics that share one, moved at the last).
+// are moved into the meshes (copied for atomics that share one, moved at the last); the copies and
+// the influences are made in arrays from `storage` when it is set (ReadOptions::storage).
 Status buildRig(const std::vector<RwFrame>& frames, uint64_t frameListOffset, std::vector<RwGeometry>& geometries,
-                const std::vector<RwAtomic>& atomics, Rig& rig, const MeshByMesh* byMesh = nullptr);
+                const std::vector<RwAtomic>& atomics, Rig& rig, RigStorage* storage, const MeshByMesh* byMesh = nullptr);
 
 }  // namespace rigport::renderware

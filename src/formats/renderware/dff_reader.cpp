@@ -178,14 +178,14 @@ Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
     return root.errorAt(8, ErrorCode::Unsupported, fmt::format("RenderWare version 0x{:X} is not RW 3", h.version),
                         "Clump/libraryId");
   }
-  DffContext ctx{h.version, h.libraryId, &rig.provenance};
+  DffContext ctx{h.version, h.libraryId, &rig.provenance, readContext.options.storage};
   ClumpData clump;
   clump.byMesh = readContext.options.meshBuilt != nullptr;
   clump.releaseBytes = readContext.releaseBytes;
   RP_CHECK(readClump(clumpReader, ctx, clump));
   rig.extras = renderwareExtras(h.version, clump.geometries);
   if (!clump.byMesh) {
-    RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig));
+    RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig, ctx.storage));
   } else {
     MeshByMesh byMesh;
     byMesh.reload = [&](size_t i) -> Status {
@@ -199,7 +199,7 @@ Result<Rig> readDff(std::span<const uint8_t> bytes, ReadContext& readContext) {
     };
     byMesh.release = [&](size_t i) { releaseGeometry(clump, i); };
     byMesh.meshBuilt = readContext.options.meshBuilt;
-    RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig, &byMesh));
+    RP_CHECK(buildRig(clump.frames, clump.frameListOffset, clump.geometries, clump.atomics, rig, ctx.storage, &byMesh));
   }
   // Per element, buildRig's meshes are valid as built: decodeTriangles bounds every index (and the
   // native readers theirs), influences come from the node table or the unweighted joint with

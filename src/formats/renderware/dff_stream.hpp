@@ -11,6 +11,7 @@
 #include "core/byte_writer.hpp"
 #include "core/error.hpp"
 #include "core/rig.hpp"
+#include "core/rig_storage.hpp"
 #include "formats/renderware/chunk.hpp"
 
 namespace rigport::renderware {
@@ -19,6 +20,7 @@ struct DffContext {
   uint32_t version = 0;  // decoded stamp of the Clump header (§1.1)
   uint32_t libraryId = 0;
   Provenance* provenance = nullptr;
+  RigStorage* storage = nullptr;  // ReadOptions::storage: where the mesh arrays come from, when set
 };
 
 // Calls `fn(header, payloadReader)` for each child chunk of `r` until `r` is exhausted. A header

@@ -162,7 +162,8 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
         auto scope = st.scope(Field("uvSets", s));
         RP_CHECK(st.count(nv, 8, "uvs"));
         if (s == 0) {
-          RP_ASSIGN(geo.uvs, (st.records<glm::vec2, float>(nv, "uvs")));
+          takeFrom(ctx.storage, geo.uvs, nv);
+          RP_CHECK((st.recordsInto<glm::vec2, float>(geo.uvs, nv, "uvs")));
         } else {
           RP_CHECK(st.skip(8 * nv, "uvs"));
         }
@@ -170,6 +171,7 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
       RP_ASSIGN(const size_t nt, st.count(static_cast<uint32_t>(numTriangles), 8, "triangles"));
       const size_t trianglesAt = st.position();
       RP_ASSIGN(const std::span<const uint8_t> triangles, st.bytes(8 * nt, "triangles"));
+      takeFrom(ctx.storage, geo.indices, 3 * nt);
       RP_CHECK(decodeTriangles(triangles, nv, geo, [&](size_t t, std::string message) {
         return st.errorAt(trianglesAt + 8 * t, ErrorCode::BadValue, std::move(message), Field("triangles", static_cast<int64_t>(t)));
       }));
@@ -188,7 +190,9 @@ Result<RwGeometry> readGeometry(ByteReader& r, const DffContext& ctx) {
           RP_CHECK(st.skip(12 * nv, name));
           continue;
         }
-        RP_ASSIGN((arr == 0 ? geo.positions : geo.normals), st.records<glm::vec3, float>(nv, name));
+        std::vector<glm::vec3>& out = arr == 0 ? geo.positions : geo.normals;
+        takeFrom(ctx.storage, out, nv);
+        RP_CHECK((st.recordsInto<glm::vec3, float>(out, nv, name)));
       }
     }
     if (!native && geo.positions.size() != geo.numVertices) {
