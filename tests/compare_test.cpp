@@ -31,6 +31,7 @@
 #include "export/gltf.hpp"
 #include "formats/registry.hpp"
 #include "support/gltf_validator.hpp"
+#include "support/random_rig.hpp"
 #include "support/skin_faults.hpp"
 #include "support/test_support.hpp"
 
@@ -45,22 +46,6 @@ const Measure& measure(const Comparison& c, const std::string& name) {
   ADD_FAILURE() << "no measure " << name;
   static const Measure none;
   return none;
-}
-
-// `count` bones named b0, b1, ..., each under an earlier one, with random rest poses scaled 0.7-1.7.
-Skeleton randomSkeleton(std::mt19937& random, int count) {
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  Skeleton skeleton;
-  for (int b = 0; b < count; ++b) {
-    Bone bone;
-    bone.name = "b" + std::to_string(b);
-    bone.parent = b == 0 ? -1 : static_cast<int32_t>(random() % static_cast<uint32_t>(b));
-    bone.translation = glm::vec3(unit(random), unit(random), unit(random)) * 2.0f;
-    bone.rotation = glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
-    bone.scale = glm::vec3(1.2f + unit(random) * 0.5f);
-    skeleton.bones.push_back(bone);
-  }
-  return skeleton;
 }
 
 BoneTrack& trackOf(Rig& rig, const std::string& bone) {
@@ -490,7 +475,7 @@ TEST(Pose, BlockPosingIsVertexByVertex) {
   std::mt19937 random(23);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   Rig rig;
-  rig.skeleton = randomSkeleton(random, 9);
+  rig.skeleton = test::randomSkeleton(random, 9);
   const auto skinned = [&](bool usable, size_t vertices) {
     Mesh& mesh = rig.meshes.emplace_back();
     mesh.influenceOffsets.push_back(0);
@@ -538,7 +523,7 @@ TEST(Pose, PosingTwoRigsAtOnceIsPosingEach) {
   std::mt19937 random(31);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
   Rig a;
-  a.skeleton = randomSkeleton(random, 10);
+  a.skeleton = test::randomSkeleton(random, 10);
   for (int m = 0; m < 3; ++m) {
     Mesh& mesh = a.meshes.emplace_back();
     mesh.influenceOffsets.push_back(0);

@@ -19,6 +19,7 @@
 
 #include "core/rest_pose.hpp"
 #include "core/rig.hpp"
+#include "support/random_rig.hpp"
 
 using namespace rigport;
 
@@ -65,20 +66,12 @@ void expectSameBits(const std::optional<RestBounds>& got, const std::optional<Re
                                                                      << rule->hi.y << ", " << rule->hi.z << ")";
 }
 
-// A chain of `count` bones bound where they stand (each inverse bind the inverse of its world bind
-// matrix, so joint world × inverse bind is the identity but for float rounding), then each turned by
-// up to `turn` radians: the rest pose moves every point by about turn × its lever.
+// test::randomSkeleton's bones bound where they stand (each inverse bind the inverse of its world
+// bind matrix, so joint world × inverse bind is the identity but for float rounding), then each
+// turned by up to `turn` radians: the rest pose moves every point by about turn × its lever.
 Skeleton turnedSkeleton(std::mt19937& random, int count, float turn) {
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  Skeleton skeleton;
-  for (int b = 0; b < count; ++b) {
-    Bone bone;
-    bone.name = "b" + std::to_string(b);
-    bone.parent = b == 0 ? -1 : static_cast<int32_t>(random() % static_cast<uint32_t>(b));
-    bone.translation = glm::vec3(unit(random), unit(random), unit(random));
-    bone.rotation = glm::normalize(glm::quat(unit(random), unit(random), unit(random), unit(random)));
-    skeleton.bones.push_back(bone);
-  }
+  Skeleton skeleton = test::randomSkeleton(random, count);
   const std::vector<glm::mat4> world = skeleton.worldBindMatrices();
   for (size_t b = 0; b < world.size(); ++b) {
     Bone& bone = skeleton.bones[b];
