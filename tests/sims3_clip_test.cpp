@@ -657,6 +657,55 @@ TEST(Sims3RoundTrip, RefPackCopiesFromEveryNearOffsetDecodeExactly) {
   }
 }
 
+// The fast loop checks room once per opcode for every kind but the long copy (refpack.cpp,
+// decodeWithRoom): a long copy of 68 to 1,028 bytes ending 0 to 40 bytes before the output's end,
+// then literals to the end, must leave it for the exact path (the copy's 16-byte moves would write
+// past the output; an address-sanitised build sees those) and decode to the input.
+TEST(Sims3RoundTrip, RefPackLongCopiesNearTheOutputsEndDecodeExactly) {
+  std::mt19937 rng(13);
+  std::vector<uint8_t> noise(2000);
+  for (auto& b : noise) b = static_cast<uint8_t>(rng());
+  for (const size_t length : {size_t{68}, size_t{69}, size_t{120}, size_t{1028}}) {
+    for (size_t tail = 0; tail <= 40; ++tail) {
+      std::vector<uint8_t> in(noise.begin(), noise.begin() + 1100);
+      for (size_t i = 0; i < length; ++i) in.push_back(in[i]);  // 1,100 bytes back: one long copy
+      in.insert(in.end(), noise.begin() + 1500, noise.begin() + 1500 + static_cast<std::ptrdiff_t>(tail));
+      const auto packed = refpackCompress(in);
+      auto out = refpackDecompress(ByteReader(packed));
+      ASSERT_TRUE(out) << length << " " << tail << ": " << out.error().describe();
+      EXPECT_EQ(*out, in) << length << " " << tail;
+    }
+  }
+}
+
+// A package's resources are decompressed into one buffer (PackageReader): each decodes there to
+// what it decodes to alone, a damaged one fails with the same error, and the buffer keeps the
+// allocation of the largest so far.
+TEST(Sims3RoundTrip, RefPackIntoAReusedBufferIsAFreshDecode) {
+  std::mt19937 rng(17);
+  std::vector<uint8_t> noise(40000), text;
+  for (auto& b : noise) b = static_cast<uint8_t>(rng());
+  for (int i = 0; i < 3000; ++i) text.push_back(static_cast<uint8_t>("b__ROOT_bind__ keys "[i % 20] + (i / 997)));
+  std::vector<uint8_t> truncated = refpackCompress(text);
+  truncated.resize(truncated.size() - 9);
+  const std::vector<std::vector<uint8_t>> streams = {refpackCompress(noise), refpackCompress(text), truncated, refpackCompress({}),
+                                                     refpackCompress(std::vector<uint8_t>(5000, 0xAB)), refpackCompress(text)};
+  RefPackBytes buffer;
+  const uint8_t* kept = nullptr;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    const auto fresh = refpackDecompress(ByteReader(streams[i]));
+    const Status reused = refpackDecompressInto(ByteReader(streams[i]), buffer);
+    ASSERT_EQ(reused.ok(), fresh.ok()) << i;
+    if (!fresh) {
+      EXPECT_EQ(reused.error().describe(), fresh.error().describe()) << i;
+      continue;
+    }
+    EXPECT_EQ(std::vector<uint8_t>(buffer.begin(), buffer.end()), *fresh) << i;
+    if (i == 0) kept = buffer.data();
+    EXPECT_EQ(buffer.data(), kept) << i;  // the first (largest) output's allocation, kept
+  }
+}
+
 // No sample carries IK slots or the other event types: a clip with 2 IK chains and one event of
 // every type (7 unknown, kept raw) rewrites byte for byte, and the model keeps them in extras and
 // event payloads, from which the writer puts them back.

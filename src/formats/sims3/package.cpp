@@ -99,14 +99,14 @@ Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r) {
   return entries;
 }
 
-Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e) {
+Result<std::span<const uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e, RefPackBytes& buffer) {
   RP_ASSIGN(ByteReader stored, r.window(e.offset, e.fileSize, "resource"));
   if (e.compression == kCompressedRefPack) {
-    RP_ASSIGN(std::vector<uint8_t> bytes, refpackDecompress(stored));
-    if (bytes.size() != e.memSize) {
-      return stored.errorAt(0, ErrorCode::BadValue, fmt::format("decompresses to {} bytes; the index says {}", bytes.size(), e.memSize), "memSize");
+    RP_CHECK(refpackDecompressInto(stored, buffer));
+    if (buffer.size() != e.memSize) {
+      return stored.errorAt(0, ErrorCode::BadValue, fmt::format("decompresses to {} bytes; the index says {}", buffer.size(), e.memSize), "memSize");
     }
-    return bytes;
+    return std::span<const uint8_t>(buffer);
   }
   if (e.compression != 0) {
     return stored.errorAt(0, ErrorCode::Unsupported,
@@ -116,6 +116,13 @@ Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageE
   }
   RP_CHECK(stored.charge(e.fileSize, "fileSize"));
   RP_ASSIGN(const auto bytes, stored.bytes(e.fileSize, "resource"));
+  buffer.assign(bytes.begin(), bytes.end());
+  return std::span<const uint8_t>(buffer);
+}
+
+Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e) {
+  RefPackBytes buffer;
+  RP_ASSIGN(const std::span<const uint8_t> bytes, packageResource(r, e, buffer));
   return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }
 

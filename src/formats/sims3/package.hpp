@@ -11,6 +11,7 @@
 #include "core/byte_reader.hpp"
 #include "core/error.hpp"
 #include "core/rig.hpp"
+#include "formats/sims3/refpack.hpp"
 
 namespace rigport::sims3 {
 
@@ -34,7 +35,10 @@ std::optional<PackageEntry> parseEntryId(const std::string& id);
 
 // The index (§4); entries whose bytes lie outside the file are an error.
 Result<std::vector<PackageEntry>> parsePackageIndex(ByteReader& r);
-// The resource's bytes, decompressed when RefPack-compressed (the size charged to r's budget).
+// The resource's bytes, decompressed when RefPack-compressed (the size charged to r's budget), in
+// `buffer`, which keeps its allocation for the next resource's.
+Result<std::span<const uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e, RefPackBytes& buffer);
+// The same in a vector of their own.
 Result<std::vector<uint8_t>> packageResource(const ByteReader& r, const PackageEntry& e);
 // NMAP: instance -> name.
 Result<std::unordered_map<uint64_t, std::string>> parseNameMap(ByteReader r);

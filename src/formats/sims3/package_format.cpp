@@ -169,7 +169,7 @@ class PackageReader {
   std::optional<Error> readRigEntry(size_t i) {
     const PackageEntry& e = entries_[i];
     const std::string name = nameOf(e);
-    auto bytes = packageResource(r_, e);
+    auto bytes = packageResource(r_, e, resource_);
     auto rig = bytes ? readRig(*bytes, inner_) : Result<Rig>(bytes.error());
     if (!rig) return std::move(rig.error());
     // No rule ties a RIG's instance to its name (the note gives none, and the three real named
@@ -218,7 +218,7 @@ class PackageReader {
 
   Status handClip(size_t i, size_t clipIndex) {
     const PackageEntry& e = entries_[i];
-    auto bytes = packageResource(r_, e);
+    auto bytes = packageResource(r_, e, resource_);
     auto clips = bytes ? readClipInto(*bytes, inner_, storage_) : Result<ClipSet>(bytes.error());
     if (!clips) {
       skip(clips.error(), i);
@@ -241,7 +241,6 @@ class PackageReader {
     keepResource(anim.extras, e, name, anim.name);
     asset_.clips.push_back(std::move(*clips));
     if (!clipsRead_) return Ok{};
-    bytes = std::vector<uint8_t>();
     ++handed_;
     const Status taken = clipsRead_(asset_, clipIndex, clipCount_);
     std::vector<Animation>& left = asset_.clips.front().animations;
@@ -264,6 +263,8 @@ class PackageReader {
   // Handing on: the clip decoded before, whose arrays the next is decoded into: its stored form,
   // and the animation the callback left in the clip set it was handed (ReadOptions::clipsRead).
   ClipStorage storage_;
+  // Each resource's bytes, decompressed into the allocation the one before was.
+  RefPackBytes resource_;
   // Handing on: the stored bytes of the clips decoded and not given back yet, [from, to) of the file.
   static constexpr size_t kReleaseStep = 128 << 10;
   size_t releaseFrom_ = 0, releaseTo_ = 0;

@@ -93,28 +93,35 @@ void moveInSteps(uint8_t* d, const uint8_t* s, size_t n) {
   } while (i < n);
 }
 
-// Decodes opcodes while each is plainly valid and has kMove bytes of room past its input and its
-// output, the checks one comparison each; returns at the first that is not, or the end opcode, for
+// The room decodeWithRoom() keeps past an opcode's input and output: no opcode but a long copy
+// reads or writes more. A literal run reads 1 + 112 bytes and writes 112 (its 16-byte moves stop at
+// the run's last multiple of 16, 112 at most); a copy opcode reads at most 4 + 4 and writes its 4
+// literal bytes' move, then at most 3 + 67 bytes in 16-byte moves (3 + 80).
+constexpr size_t kRoom = 1 + 112;
+
+// Decodes opcodes while kRoom bytes of the stream and of the output are left, so that only a copy's
+// offset (and a long copy's length) is checked per opcode; returns at the first that is not plainly
+// valid, the end opcode, or where less room is left (a package clip's last 1 %), for
 // refpackDecompress's exact path to decode, report or finish. Two variable-length memcpy calls per
-// opcode (a clip's make about 7 bytes each) cost more than the bytes they moved. A package's clips
-// are two thirds copy opcodes (at most 3 literal bytes, then 3 to 10 copied, mostly from 16 or more
-// bytes back: one move each) and one third literal runs of 4 to 112 bytes; each kind has its own
-// path, the literal run's without the copy's dispatch.
+// opcode (a clip's make about 7 bytes each) cost more than the bytes they moved, and three room
+// checks per opcode a fifth of the rest. A package's clips are two thirds copy opcodes (at most 3
+// literal bytes, then 3 to 10 copied, mostly from 16 or more bytes back: one move each) and one
+// third literal runs of 4 to 112 bytes; each kind has its own path, the literal run's without the
+// copy's dispatch.
 void decodeWithRoom(const uint8_t*& in, const uint8_t* end, uint8_t* out, size_t& o, size_t capacity) {
-  while (end - in >= 4) {
+  while (static_cast<size_t>(end - in) >= kRoom && capacity - o >= kRoom) {
     const uint8_t c = in[0];
-    const size_t stream = static_cast<size_t>(end - in);
     if (c >= 0xE0) {  // a literal run, or the end opcode (its last bytes are the exact path's)
       if (c >= 0xFC) return;
       const size_t plain = ((c & 0x1Fu) + 1) * 4;
-      if (plain + kMove >= stream || plain + kMove > capacity - o) return;
       moveInSteps<kMove>(out + o, in + 1, plain);
       in += 1 + plain;
       o += plain;
       continue;
     }
     const Opcode op = decode(in);
-    if (op.plain + kMove > stream - op.length || op.plain + op.copy + kMove > capacity - o || op.offset > o + op.plain) return;
+    if (op.offset > o + op.plain) return;
+    if (op.copy > kMediumMaxLen && op.plain + op.copy + kMove > capacity - o) return;  // a long copy past the room
     in += op.length;
     uint8_t* d = out + o;
     std::memcpy(d, in, 4);  // a copy opcode's 0 to 3 literal bytes, in one move within the room
@@ -137,7 +144,8 @@ void decodeWithRoom(const uint8_t*& in, const uint8_t* end, uint8_t* out, size_t
 // The output grows as the stream fills it, each growth charged to the budget first: a declared
 // size costs nothing the stream's bytes do not make, so a forged one cannot spend the budget the
 // resources after it need. The charge is at most twice the bytes written, or twice the stream's.
-Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
+Status refpackDecompressInto(ByteReader r, RefPackBytes& out) {
+  out.clear();
   auto scope = r.scope("RefPack");
   RP_ASSIGN(const uint64_t size, readHeader(r));
   const uint64_t most = kMostOutputPerByte * r.remaining();
@@ -146,7 +154,6 @@ Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
                      fmt::format("declares {} bytes, but its {}-byte stream can make at most {}", size, r.remaining(), most),
                      "uncompressedSize");
   }
-  std::vector<uint8_t> out;
   const size_t first = std::max(kFirstOutputChunk, 2 * r.remaining());
   auto room = [&](size_t need) -> Status {  // out holds at least `need` bytes (need <= size)
     if (need <= out.size()) return Ok{};
@@ -190,7 +197,13 @@ Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
     if (op.last) break;
   }
   if (o != size) return fail(in - 1, fmt::format("stream ends after {} of {} bytes", o, size));
-  return out;
+  return Ok{};
+}
+
+Result<std::vector<uint8_t>> refpackDecompress(ByteReader r) {
+  RefPackBytes out;
+  RP_CHECK(refpackDecompressInto(r, out));
+  return std::vector<uint8_t>(out.begin(), out.end());
 }
 
 namespace {
