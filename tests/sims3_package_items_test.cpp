@@ -121,6 +121,69 @@ TEST(Sims3PackageItems, TheBudgetBoundsEachClipNotTheirSum) {
   EXPECT_EQ(handed.clipNames.size(), 40u);
 }
 
+// The reader decompresses every resource into one buffer, kept from clip to clip (refpack.hpp,
+// RefPackBytes): clips of 7, 2 and 1 keys a track, with 64 bytes that are no clip in the place of
+// a third between the last two (each output smaller or larger than the one before), read, handed
+// on one by one, to what each reads alone from bytes of its own; the damaged one is skipped with a
+// warning.
+TEST(Sims3PackageItems, ClipsDecodedIntoOneBufferReadAsEachAlone) {
+  auto asset = loadAsset(s3("synthetic_clip_and_rig.package"));
+  ASSERT_TRUE(asset) << asset.error().describe();
+  Rig rig = asset->rigs.at(0);
+  rig.animations.clear();
+  const size_t keep[] = {7, 2, 5, 1};
+  for (size_t k = 0; k < std::size(keep); ++k) {
+    Animation clip = asset->clips.at(0).animations.at(0);
+    for (BoneTrack& t : clip.tracks) {
+      t.translation.times.resize(std::min(t.translation.times.size(), keep[k]));
+      t.translation.values.resize(t.translation.times.size());
+      t.rotation.times.resize(std::min(t.rotation.times.size(), keep[k]));
+      t.rotation.values.resize(t.rotation.times.size());
+    }
+    clip.name = "a_clip" + std::to_string(k) + "_x";
+    rig.animations.push_back(clip);
+  }
+  auto written = sims3::writePackage(rig);
+  ASSERT_TRUE(written) << written.error().describe();
+  const std::vector<uint8_t> package = withDamagedClip(*written, 2);
+  ByteReader r(package);
+  auto entries = sims3::parsePackageIndex(r);
+  ASSERT_TRUE(entries) << entries.error().describe();
+  std::vector<Animation> alone;
+  for (const sims3::PackageEntry& e : *entries) {
+    if (e.type != 0x6B20C4F3u) continue;
+    auto bytes = sims3::packageResource(r, e);
+    ASSERT_TRUE(bytes) << bytes.error().describe();
+    ReadContext ctx;
+    auto clips = sims3::readClip(*bytes, ctx);
+    if (clips) alone.push_back(clips->animations.at(0));
+  }
+  ASSERT_EQ(alone.size(), 3u);
+  std::vector<Animation> handed;
+  std::vector<std::string> warnings;
+  ReadOptions options;
+  options.clipsRead = [&](Asset& sofar, size_t, size_t) -> Status {
+    handed.push_back(sofar.clips.at(0).animations.at(0));
+    return Ok{};
+  };
+  ReadContext ctx(options);
+  const auto source = Source::fromBytes(package, "sizes.package");
+  auto read = sims3::readPackage(*source, ctx);
+  ASSERT_TRUE(read) << read.error().describe();
+  ASSERT_EQ(handed.size(), alone.size());
+  for (size_t k = 0; k < handed.size(); ++k) {
+    ASSERT_EQ(handed[k].tracks.size(), alone[k].tracks.size()) << k;
+    for (size_t t = 0; t < handed[k].tracks.size(); ++t) {
+      EXPECT_EQ(handed[k].tracks[t].translation.times, alone[k].tracks[t].translation.times) << k << " " << t;
+      EXPECT_EQ(handed[k].tracks[t].translation.values, alone[k].tracks[t].translation.values) << k << " " << t;
+      EXPECT_EQ(handed[k].tracks[t].rotation.times, alone[k].tracks[t].rotation.times) << k << " " << t;
+      EXPECT_EQ(handed[k].tracks[t].rotation.values, alone[k].tracks[t].rotation.values) << k << " " << t;
+    }
+  }
+  ASSERT_EQ(read->provenance.warnings.size(), 1u);
+  EXPECT_NE(read->provenance.warnings[0].message.find("clip skipped"), std::string::npos) << read->provenance.warnings[0].message;
+}
+
 struct Converted {
   test::CliRun run;
   std::vector<std::pair<std::string, std::vector<uint8_t>>> files;  // below the output folder, by name
