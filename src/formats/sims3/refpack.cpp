@@ -104,7 +104,8 @@ constexpr size_t kRoom = 1 + 112;
 // valid, the end opcode, or where less room is left (a package clip's last 1 %), for
 // refpackDecompress's exact path to decode, report or finish. Two variable-length memcpy calls per
 // opcode (a clip's make about 7 bytes each) cost more than the bytes they moved, and three room
-// checks per opcode a fifth of the rest. A package's clips are two thirds copy opcodes (at most 3
+// checks per opcode some 8 % of the rest (a package's 910,000 opcodes: 46.6 M instructions, 43.1 M
+// with the one check). A package's clips are two thirds copy opcodes (at most 3
 // literal bytes, then 3 to 10 copied, mostly from 16 or more bytes back: one move each) and one
 // third literal runs of 4 to 112 bytes; each kind has its own path, the literal run's without the
 // copy's dispatch.
