@@ -954,6 +954,11 @@ TEST(SluggersModel, ASubmeshsErrorAndWarningsComeBeforeTheLaterSections) {
   const auto refused = readModel(damaged, byMesh);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().describe(), gplError.error().describe());
+  put32(damaged, submesh(damaged, 0).layout + 0x10, 0xFFFFFF00);  // and submesh 0's: the first error wins
+  ReadContext first;
+  const auto firstError = readModel(damaged, first);
+  ASSERT_FALSE(firstError.ok());
+  EXPECT_NE(firstError.error().describe().find("GPL/mesh[0]/displayHeader"), std::string::npos) << firstError.error().describe();
 }
 
 }  // namespace

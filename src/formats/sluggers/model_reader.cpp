@@ -234,6 +234,9 @@ Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, 
         if (maps.byId[id] < 0) maps.byId[id] = tableToRig[t];
       }
       for (uint32_t t : act.depthFirst) maps.byDepthFirst.push_back(tableToRig[t]);
+      // Normals that alias the positions are the interleaved ones as the skin leaves them: the
+      // array decoded from the normal header goes first, not held through the skin's building.
+      if (g.normalsAliasPositions) g.normals = std::vector<glm::vec3>();
       SlotSkin skin = buildSkin(*skn, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
       if (ctx.releaseBytes) ctx.releaseBytes(skn->section);
       if (places == nullptr) skn->records = SkinRecords();
