@@ -891,10 +891,10 @@ SubmeshView submesh(const std::vector<uint8_t>& b, size_t m) {
 
 // `info` reads a model block mesh by mesh (ReadOptions::meshBuilt): each submesh decoded just
 // before its mesh is built and its file bytes given back before the mesh is handed over (the last
-// one's with the GPL section's), the ACT's once decoded, the SKN's once the skin is built; each mesh
-// handed over as the ordinary read builds it, released before the next is built; in an archive
-// each block's meshes as those of the rig it becomes; a damaged block (every byte flipped) ends as
-// the ordinary read does, its error included.
+// one's with the GPL section's), the ACT's and SKN's once decoded, the SKN's sources (read in again
+// by the skin) once the skin is built; each mesh handed over as the ordinary read builds it,
+// released before the next is built; in an archive each block's meshes as those of the rig it
+// becomes; a damaged block (every byte flipped) ends as the ordinary read does, its error included.
 TEST(SluggersModel, AReadMeshByMeshHandsOverTheOrdinaryReadsMeshesAndTheirBytes) {
   const auto read = [](const Source& source, ReadContext& ctx) { return readAsset(source, ctx); };
   Rig rig = skinnedRig();
@@ -902,14 +902,14 @@ TEST(SluggersModel, AReadMeshByMeshHandsOverTheOrdinaryReadsMeshesAndTheirBytes)
   auto written = writeModel(rig);
   ASSERT_TRUE(written.ok());
   std::vector<std::string> order;
-  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, *written, "x.sluggers", "block", &order), 4u);
-  EXPECT_EQ(order, (std::vector<std::string>{"bytes", "bytes", "bytes", "mesh 0.0", "bytes", "mesh 0.1"}))
-      << "ACT; submesh 0, SKN, mesh 0; submesh 1 and the GPL section, mesh 1";
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, *written, "x.sluggers", "block", &order), 5u);
+  EXPECT_EQ(order, (std::vector<std::string>{"bytes", "bytes", "bytes", "bytes", "mesh 0.0", "bytes", "mesh 0.1"}))
+      << "ACT, SKN; submesh 0, the SKN's sources, mesh 0; submesh 1 and the GPL section, mesh 1";
   Rig bat = skeletonRig();
   bat.meshes.push_back(rigidMesh());
   auto other = writeModel(bat);
   ASSERT_TRUE(other.ok());
-  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, archiveOf({*written, *other}), "x.sluggers", "archive"), 6u);
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, archiveOf({*written, *other}), "x.sluggers", "archive"), 7u);
   std::vector<uint8_t> bytes = *written;
   for (size_t i = 0; i < bytes.size() && !HasFailure(); ++i) {
     bytes[i] ^= 0xFF;

@@ -208,8 +208,9 @@ Result<int32_t> skinnedMesh(const ActData& act, GplMeshes& meshes, Provenance& p
 }
 
 // Each submesh decoded just before its mesh is built (GplMeshes), its warnings into gplWarnings.
-// File bytes go back once decoded (ReadContext::releaseBytes): each submesh's, and the SKN's once
-// the skin is built; so do the skin records when no places are asked for.
+// File bytes go back once decoded (ReadContext::releaseBytes): each submesh's, and the SKN's
+// sources (read in again by the skin) once the skin is built; so do the skin records when no
+// places are asked for.
 Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, size_t gplAt, std::optional<SknData>& skn,
                    const std::vector<int32_t>& tableToRig, TextureBinder& binder, const ReadContext& ctx, Rig& rig, ModelPlaces* places) {
   int32_t skinned = -1;
@@ -300,16 +301,19 @@ Status readSections(const ByteReader& root, const Sections& s, GplMeshes& gpl, P
   if (s.start[kHeaderAct / 4] != 0) {
     RP_ASSIGN(ByteReader actReader, section(root, s, kHeaderAct, "ACT"));
     RP_ASSIGN(act, readAct(actReader, rig.provenance));
-    // The ACT section's file bytes go back once decoded (ReadContext::releaseBytes), as the GPL's
-    // once its last submesh is: their parts are copies, so the read holds the model, not it and the
-    // file. (The SKN's records point into its section, and textures are decoded from theirs later:
-    // those stay.)
+    // The ACT section's file bytes go back once decoded (ReadContext::releaseBytes), as each GPL
+    // submesh's: their parts are copies, so the read holds the model, not it and the file.
+    // (Textures are decoded from their section's later: those stay.)
     if (ctx.releaseBytes) ctx.releaseBytes(actReader.data());
   }
   std::optional<SknData> skn;
   if (s.start[kHeaderSkn / 4] != 0) {
     RP_ASSIGN(ByteReader sknReader, section(root, s, kHeaderSkn, "SKN"));
     RP_ASSIGN(skn, readSkn(sknReader, places != nullptr ? &places->skin.where : nullptr));
+    // So do the SKN's once its records are read, though their sources point into it: a released
+    // page of a mapped file is read in again when touched, and the skin touches only the sources'
+    // (a quarter of the section on the benchmark's block), not held with the rest of it until then.
+    if (ctx.releaseBytes) ctx.releaseBytes(sknReader.data());
   }
   std::vector<int32_t> tableToRig;
   RP_CHECK(buildSkeleton(act, s.start[kHeaderAct / 4], rig, tableToRig));
