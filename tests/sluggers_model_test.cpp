@@ -871,28 +871,94 @@ TEST(SluggersModel, BlenderImportsAConvertedBlockWithItsWeights) {
   }
 }
 
-// `info` reads a model block mesh by mesh (ReadOptions::meshBuilt): each mesh handed over as the
-// ordinary read builds it, released before the next is built, the GPL and ACT sections' file bytes
-// given back once decoded; in an archive each block's meshes as those of the rig it becomes; a
-// damaged block (every byte flipped) ends as the ordinary read does, its error included.
+// Where a written block's submesh m lies (§3): its layout, and its display states' first primitive
+// list (file offsets).
+struct SubmeshView {
+  size_t layout = 0, firstList = 0;
+};
+SubmeshView submesh(const std::vector<uint8_t>& b, size_t m) {
+  SubmeshView v;
+  const size_t gpl = be32(b, 0x04);
+  v.layout = gpl + be32(b, gpl + be32(b, gpl + 0x10) + m * 8);
+  const size_t display = v.layout + be32(b, v.layout + 0x10);
+  const size_t states = v.layout + be32(b, display + 4);
+  for (size_t s = 0; s < be16(b, display + 8) && v.firstList == 0; ++s) {
+    const uint32_t list = be32(b, states + s * 16 + 8);
+    if (list != 0) v.firstList = v.layout + list;
+  }
+  return v;
+}
+
+// `info` reads a model block mesh by mesh (ReadOptions::meshBuilt): each submesh decoded just
+// before its mesh is built and its file bytes given back before the mesh is handed over (the last
+// one's with the GPL section's), the ACT's and SKN's once decoded, the SKN's sources (read in again
+// by the skin) once the skin is built; each mesh handed over as the ordinary read builds it,
+// released before the next is built; in an archive each block's meshes as those of the rig it
+// becomes; a damaged block (every byte flipped) ends as the ordinary read does, its error included.
 TEST(SluggersModel, AReadMeshByMeshHandsOverTheOrdinaryReadsMeshesAndTheirBytes) {
   const auto read = [](const Source& source, ReadContext& ctx) { return readAsset(source, ctx); };
   Rig rig = skinnedRig();
   rig.meshes.push_back(rigidMesh());
   auto written = writeModel(rig);
   ASSERT_TRUE(written.ok());
-  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, *written, "x.sluggers", "block"), 2u) << "GPL and ACT";
+  std::vector<std::string> order;
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, *written, "x.sluggers", "block", &order), 5u);
+  EXPECT_EQ(order, (std::vector<std::string>{"bytes", "bytes", "bytes", "bytes", "mesh 0.0", "bytes", "mesh 0.1"}))
+      << "ACT, SKN; submesh 0, the SKN's sources, mesh 0; submesh 1 and the GPL section, mesh 1";
   Rig bat = skeletonRig();
   bat.meshes.push_back(rigidMesh());
   auto other = writeModel(bat);
   ASSERT_TRUE(other.ok());
-  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, archiveOf({*written, *other}), "x.sluggers", "archive"), 4u);
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, archiveOf({*written, *other}), "x.sluggers", "archive"), 7u);
   std::vector<uint8_t> bytes = *written;
   for (size_t i = 0; i < bytes.size() && !HasFailure(); ++i) {
     bytes[i] ^= 0xFF;
     test::expectMeshByMeshReadIsTheOrdinaryRead(read, bytes, "x.sluggers", fmt::format("flipped at {}", i));
     bytes[i] ^= 0xFF;
   }
+}
+
+// The submeshes are decoded as their meshes are built, after the other sections, yet the read says
+// what it says when they are decoded first: the GPL's warnings before the ACT's, and a damaged
+// submesh's error rather than a later section's, or an error meshBuilt returns for an earlier mesh.
+TEST(SluggersModel, ASubmeshsErrorAndWarningsComeBeforeTheLaterSections) {
+  Rig rig = skinnedRig();
+  rig.meshes.push_back(rigidMesh());
+  auto written = writeModel(rig);
+  ASSERT_TRUE(written.ok());
+  const size_t act = be32(*written, 0x08);
+
+  std::vector<uint8_t> warns = *written;
+  warns[submesh(warns, 1).firstList] = 0xA8;                  // lines: skipped, with a warning
+  warns[act + be32(warns, act + 0x20 + 4 * 0x1C)] = 0x0B;  // an Euler control (§4), with a warning
+  const Rig back = readBack(warns);
+  ASSERT_EQ(back.provenance.warnings.size(), 2u);
+  EXPECT_EQ(back.provenance.warnings[0].code, "gx-lines-points");
+  EXPECT_EQ(back.provenance.warnings[1].code, "sluggers-euler-control");
+
+  std::vector<uint8_t> damaged = *written;
+  put32(damaged, submesh(damaged, 1).layout + 0x10, 0xFFFFFF00);  // submesh 1's display header pointer
+  ReadContext plain;
+  const auto gplError = readModel(damaged, plain);
+  ASSERT_FALSE(gplError.ok());
+  EXPECT_NE(gplError.error().describe().find("GPL/mesh[1]/displayHeader"), std::string::npos) << gplError.error().describe();
+  put32(damaged, act, 0);  // the ACT's magic
+  ReadContext actToo;
+  const auto both = readModel(damaged, actToo);
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.error().describe(), gplError.error().describe());
+  ReadOptions refusing;
+  refusing.meshBuilt = [](Rig&, size_t, size_t) -> Status { return makeError(ErrorCode::BadValue, "refused"); };
+  put32(damaged, act, be32(*written, act));
+  ReadContext byMesh(refusing);
+  const auto refused = readModel(damaged, byMesh);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().describe(), gplError.error().describe());
+  put32(damaged, submesh(damaged, 0).layout + 0x10, 0xFFFFFF00);  // and submesh 0's: the first error wins
+  ReadContext first;
+  const auto firstError = readModel(damaged, first);
+  ASSERT_FALSE(firstError.ok());
+  EXPECT_NE(firstError.error().describe().find("GPL/mesh[0]/displayHeader"), std::string::npos) << firstError.error().describe();
 }
 
 }  // namespace

@@ -34,9 +34,9 @@ struct ReadOptions {
   // the callback may then empty it (arrays and parts; name and attachBone stay). `rigIndex` is the
   // rig's place in the Asset the read returns (0 for a reader of one rig). Such a reader also gives
   // back the file's bytes it is done with (ReadContext::releaseBytes) and its parsed geometry once
-  // used; the DFF and RW4 readers keep no more of either than the mesh in hand needs, the DRS and
-  // Sluggers readers decode all their blocks (sections) first. Its warnings and errors are the
-  // ordinary read's. Null: the whole model, as usual.
+  // used; the DFF, RW4 and Sluggers readers keep no more of either than the mesh in hand needs (a
+  // Sluggers block's skin records until its skinned mesh is built), the DRS reader decodes all its
+  // blocks first. Its warnings and errors are the ordinary read's. Null: the whole model, as usual.
   std::function<Status(Rig& rig, size_t rigIndex, size_t mesh)> meshBuilt;
   // For a caller that wants a file's skeletons only (`--skeleton FILE#ITEM`): a container reader
   // skips its clips and textures without decoding them (in a Sims 3 package, decompressing and

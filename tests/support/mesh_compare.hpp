@@ -40,10 +40,11 @@ inline void expectSameMesh(const Mesh& a, const Mesh& b, const std::string& wher
 // same bytes by `read`: the same outcome and error, the same warnings, and each mesh handed over
 // with its rig's place in the asset, complete and identical to the ordinary read's, before the next
 // mesh of its rig is built (so a reader holds one mesh at a time). Returns the releases of the
-// file's bytes (ReadContext::releaseBytes) the read made.
+// file's bytes (ReadContext::releaseBytes) the read made; `order`, when given, gets them and the
+// handovers as they came: "bytes" for each release, "mesh R.M" for mesh M of rig R.
 using AssetReader = Result<Asset> (*)(const Source& source, ReadContext& ctx);
 inline size_t expectMeshByMeshReadIsTheOrdinaryRead(AssetReader read, const std::vector<uint8_t>& bytes, const std::string& name,
-                                                    const std::string& where) {
+                                                    const std::string& where, std::vector<std::string>* order = nullptr) {
   const auto source = Source::fromBytes(bytes, name);
   ReadContext plain;
   const auto ordinary = read(*source, plain);
@@ -55,11 +56,15 @@ inline size_t expectMeshByMeshReadIsTheOrdinaryRead(AssetReader read, const std:
     kept.name = rig.meshes[m].name;
     kept.attachBone = rig.meshes[m].attachBone;
     handed.emplace_back(r, std::exchange(rig.meshes[m], std::move(kept)));
+    if (order != nullptr) order->push_back(fmt::format("mesh {}.{}", r, m));
     return Ok{};
   };
   ReadContext ctx(options);
   size_t released = 0;
-  ctx.releaseBytes = [&](std::span<const uint8_t>) { ++released; };
+  ctx.releaseBytes = [&](std::span<const uint8_t>) {
+    ++released;
+    if (order != nullptr) order->push_back("bytes");
+  };
   const auto byMesh = read(*source, ctx);
   EXPECT_EQ(ordinary.ok(), byMesh.ok()) << where;
   if (!ordinary.ok() || !byMesh.ok()) {

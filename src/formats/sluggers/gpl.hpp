@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,9 +63,45 @@ struct GplMesh {
     uint32_t setting = 0;
   };
   std::vector<TextureBind> textureBinds;
+  // The section bytes from the first to the end of the last of its arrays and primitive lists, for
+  // a read to give back once it is decoded (ReadContext::releaseBytes): they are nearly all of a
+  // submesh's. Another submesh's bytes in between are only read in again if it is decoded later.
+  size_t bytesFrom = SIZE_MAX, bytesTo = 0;
 };
 
-// `gpl` spans the section. Every count is charged to the reader's budget before allocation.
-Result<std::vector<GplMesh>> readGpl(ByteReader& gpl, Provenance& provenance);
+// The GPL section's submeshes, decoded one at a time in file order, so that a read building its
+// meshes one by one holds one decoded submesh, not all of them (issue 30: `info` within 1.5x the
+// file). Every count is charged to the reader's budget before allocation.
+class GplMeshes {
+ public:
+  // Checks the section's header (magic, submesh count, descriptors); `gpl` spans the section.
+  static Result<GplMeshes> open(ByteReader gpl);
+  size_t size() const { return count_; }
+  // The section bytes a read may give back (ReadContext::releaseBytes) once `mesh`, the submesh
+  // just decoded, is: its arrays' and lists' (GplMesh::bytesFrom), or after the last submesh the
+  // whole section, which nothing reads again.
+  std::span<const uint8_t> doneWith(const GplMesh& mesh) const {
+    return decoded_ == count_ ? r_.data() : r_.data().subspan(mesh.bytesFrom, mesh.bytesTo - mesh.bytesFrom);
+  }
+  // Decodes the next submesh (the first, then each in turn); lines and points warn into provenance.
+  Result<GplMesh> next(Provenance& provenance);
+  // Submesh i's position compCount (3, or 6 for the skinned layout) without decoding it. Read with
+  // the checks decoding it starts with, so an error here is one decoding it would give.
+  Result<uint8_t> positionCompCount(size_t i);
+  // For a read that failed after opening the section: decodes the submeshes not yet decoded, and
+  // gives the first error, which wins, as when every submesh was decoded before the rest was read.
+  Status decodeRest();
+
+ private:
+  explicit GplMeshes(ByteReader gpl) : r_(std::move(gpl)) {}
+  // Descriptor i's submesh name; `layout` gets its layout's section offset.
+  Result<std::string> readDescriptor(size_t i, size_t& layout);
+
+  ByteReader r_;
+  uint32_t count_ = 0;
+  size_t descriptors_ = 0;
+  size_t decoded_ = 0;
+  uint64_t corners_ = 0, elements_ = 0;  // over the submeshes decoded
+};
 
 }  // namespace rigport::sluggers

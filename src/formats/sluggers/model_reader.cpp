@@ -191,32 +191,42 @@ void buildVertices(GplMesh& g, Mesh& mesh, std::vector<uint32_t>& vertexSlot, Me
 
 // The skinned mesh (§3 "Skinned vs rigid"): the CP takes ACT.skinFileID, the community submesh 0,
 // and the skin destination is the compCount-6 layout; they agree in all surveyed data.
-int32_t skinnedMesh(const ActData& act, const std::vector<GplMesh>& meshes, Provenance& provenance) {
+Result<int32_t> skinnedMesh(const ActData& act, GplMeshes& meshes, Provenance& provenance) {
   int32_t six = -1;
-  for (size_t i = 0; i < meshes.size() && six < 0; ++i) six = meshes[i].positionCompCount == kSkinnedCompCount ? static_cast<int32_t>(i) : -1;
+  for (size_t i = 0; i < meshes.size() && six < 0; ++i) {
+    RP_ASSIGN(const uint8_t compCount, meshes.positionCompCount(i));
+    six = compCount == kSkinnedCompCount ? static_cast<int32_t>(i) : -1;
+  }
   if (act.skinFileID != kNoGeo && act.skinFileID < meshes.size()) {
     if (six >= 0 && six != act.skinFileID) {
       provenance.warn("sluggers-skin-mesh", fmt::format("skinFileID {} but submesh {} has the compCount-6 layout; skinFileID used",
                                                         act.skinFileID, six));
     }
-    return act.skinFileID;
+    return static_cast<int32_t>(act.skinFileID);
   }
   return six;
 }
 
-Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<SknData>& skn, const std::vector<int32_t>& tableToRig,
-                   TextureBinder& binder, const ReadContext& ctx, Rig& rig, ModelPlaces* places) {
-  const int32_t skinned = skn ? skinnedMesh(act, gpl, rig.provenance) : -1;
+// Each submesh decoded just before its mesh is built (GplMeshes), its warnings into gplWarnings.
+// File bytes go back once decoded (ReadContext::releaseBytes): each submesh's, and the SKN's
+// sources (read in again by the skin) once the skin is built; so do the skin records when no
+// places are asked for.
+Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, size_t gplAt, std::optional<SknData>& skn,
+                   const std::vector<int32_t>& tableToRig, TextureBinder& binder, const ReadContext& ctx, Rig& rig, ModelPlaces* places) {
+  int32_t skinned = -1;
+  if (skn) { RP_ASSIGN(skinned, skinnedMesh(act, gpl, rig.provenance)); }
   if (skn && skinned < 0 && !skn->records.empty()) {
     rig.provenance.warn("sluggers-skin-mesh", "an SKN section but no skinned submesh (skinFileID none, no compCount-6 layout); skin not read");
   }
   nlohmann::json skinReport;
   for (size_t m = 0; m < gpl.size(); ++m) {
-    GplMesh& g = gpl[m];
+    RP_ASSIGN(GplMesh g, gpl.next(gplWarnings));
+    if (ctx.releaseBytes) ctx.releaseBytes(gpl.doneWith(g));
     Mesh mesh;
     mesh.name = g.name.empty() ? fmt::format("mesh_{}", m) : g.name;
     std::vector<uint32_t> vertexSlot;
-    MeshPlace* place = places != nullptr ? &places->meshes[m] : nullptr;
+    MeshPlace* place = nullptr;
+    if (places != nullptr) place = &places->meshes.emplace_back(placeMesh(g, gplAt));
     if (static_cast<int32_t>(m) == skinned) {
       BoneIndexMaps maps;
       for (size_t t = 0; t < act.bones.size(); ++t) {
@@ -225,7 +235,12 @@ Status buildMeshes(const ActData& act, std::vector<GplMesh>& gpl, std::optional<
         if (maps.byId[id] < 0) maps.byId[id] = tableToRig[t];
       }
       for (uint32_t t : act.depthFirst) maps.byDepthFirst.push_back(tableToRig[t]);
+      // Normals that alias the positions are the interleaved ones as the skin leaves them: the
+      // array decoded from the normal header goes first, not held through the skin's building.
+      if (g.normalsAliasPositions) g.normals = std::vector<glm::vec3>();
       SlotSkin skin = buildSkin(*skn, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
+      if (ctx.releaseBytes) ctx.releaseBytes(skn->section);
+      if (places == nullptr) skn->records = SkinRecords();
       if (g.normalsAliasPositions) g.normals = std::move(g.interleavedNormals);
       buildVertices(g, mesh, vertexSlot, place);
       skinReport = std::move(skin.report);
@@ -276,34 +291,29 @@ bool probeModel(std::span<const uint8_t> bytes) {
 
 Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx) { return readModel(bytes, ctx, nullptr); }
 
-Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPlaces* places) {
-  Rig rig;
-  rig.provenance.format = "sluggers-model";
-  ByteReader root = ctx.reader(bytes, Endian::Big);
-  Sections s;
-  {
-    auto scope = root.scope("header");
-    RP_ASSIGN(s, readHeader(root));
-  }
-  RP_ASSIGN(ByteReader gplReader, section(root, s, kHeaderGpl, "GPL"));
-  RP_ASSIGN(std::vector<GplMesh> gpl, readGpl(gplReader, rig.provenance));
-  // The GPL and ACT sections' file bytes go back once decoded (ReadContext::releaseBytes): their
-  // parts are copies, so the read holds the model, not it and the file. (The SKN's records point
-  // into its section, and textures are decoded from theirs later: those stay.)
-  if (ctx.releaseBytes) ctx.releaseBytes(gplReader.data());
-  if (places != nullptr) {
-    for (const GplMesh& g : gpl) places->meshes.push_back(placeMesh(g, s.start[kHeaderGpl / 4]));
-  }
+namespace {
+
+// Everything the block holds past the GPL section's header, read into rig: the ACT, SKN and TEX
+// sections, then each mesh, its submesh decoded just before it is built.
+Status readSections(const ByteReader& root, const Sections& s, GplMeshes& gpl, Provenance& gplWarnings, ReadContext& ctx, Rig& rig,
+                    ModelPlaces* places) {
   ActData act;
   if (s.start[kHeaderAct / 4] != 0) {
     RP_ASSIGN(ByteReader actReader, section(root, s, kHeaderAct, "ACT"));
     RP_ASSIGN(act, readAct(actReader, rig.provenance));
+    // The ACT section's file bytes go back once decoded (ReadContext::releaseBytes), as each GPL
+    // submesh's: their parts are copies, so the read holds the model, not it and the file.
+    // (Textures are decoded from their section's later: those stay.)
     if (ctx.releaseBytes) ctx.releaseBytes(actReader.data());
   }
   std::optional<SknData> skn;
   if (s.start[kHeaderSkn / 4] != 0) {
     RP_ASSIGN(ByteReader sknReader, section(root, s, kHeaderSkn, "SKN"));
     RP_ASSIGN(skn, readSkn(sknReader, places != nullptr ? &places->skin.where : nullptr));
+    // So do the SKN's once its records are read, though their sources point into it: a released
+    // page of a mapped file is read in again when touched, and the skin touches only the sources'
+    // (a quarter of the section on the benchmark's block), not held with the rest of it until then.
+    if (ctx.releaseBytes) ctx.releaseBytes(sknReader.data());
   }
   std::vector<int32_t> tableToRig;
   RP_CHECK(buildSkeleton(act, s.start[kHeaderAct / 4], rig, tableToRig));
@@ -316,7 +326,7 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPla
     RP_ASSIGN(tex, readTex(texReader, rig.provenance));
   }
   TextureBinder binder(rig, std::move(tex), s.start[kHeaderTex / 4] != 0);
-  RP_CHECK(buildMeshes(act, gpl, skn, tableToRig, binder, ctx, rig, places));
+  RP_CHECK(buildMeshes(act, gpl, gplWarnings, s.start[kHeaderGpl / 4], skn, tableToRig, binder, ctx, rig, places));
   if (places != nullptr && places->skin.mesh >= 0) {
     places->skin.section = s.start[kHeaderSkn / 4];
     places->skin.shift = skn->shift;
@@ -329,7 +339,33 @@ Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPla
   // reader, only the structure is checked here (the per-element passes were 2 % of the Sluggers
   // benchmark's time, and export repeats them all); the fuzz target and the corpus and byte-flip
   // tests check every rig read with every check.
-  RP_CHECK(validate(rig, MeshChecks::Structure));
+  return validate(rig, MeshChecks::Structure);
+}
+
+}  // namespace
+
+Result<Rig> readModel(std::span<const uint8_t> bytes, ReadContext& ctx, ModelPlaces* places) {
+  Rig rig;
+  rig.provenance.format = "sluggers-model";
+  ByteReader root = ctx.reader(bytes, Endian::Big);
+  Sections s;
+  {
+    auto scope = root.scope("header");
+    RP_ASSIGN(s, readHeader(root));
+  }
+  RP_ASSIGN(ByteReader gplReader, section(root, s, kHeaderGpl, "GPL"));
+  RP_ASSIGN(GplMeshes gpl, GplMeshes::open(std::move(gplReader)));
+  // The submeshes are decoded as their meshes are built, after the other sections, yet the read
+  // says what it said when they were decoded first: a GPL error wins over any later one, and the
+  // GPL's warnings come first. (Only the GPL warns "gx-lines-points", and it warns nothing else,
+  // so adding the later warnings after its own keeps every warning's place and count.)
+  Provenance gplWarnings = rig.provenance;
+  if (Status read = readSections(root, s, gpl, gplWarnings, ctx, rig, places); !read) {
+    RP_CHECK(gpl.decodeRest());
+    return std::move(read.error());
+  }
+  gplWarnings.absorb(rig.provenance);
+  rig.provenance = std::move(gplWarnings);
   return rig;
 }
 
