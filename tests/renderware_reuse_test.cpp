@@ -159,6 +159,32 @@ TEST(ExportCache, ConstExportThroughTheSpareRigIsTheMovedExport) {
   }
 }
 
+// The const export reads the caller's positions, normals and influences and writes them converted
+// into the spare rig (OwnMeshes::from): what the spare held there before is never read, even when
+// it is no model at all.
+TEST(ExportCache, ConstExportReadsNothingTheSpareHeld) {
+  const auto bytes = renderware::writeDff(rigOf(kFiles[0]));
+  ASSERT_TRUE(bytes) << bytes.error().describe();
+  const auto rig = renderware::readDff(*bytes);
+  ASSERT_TRUE(rig) << rig.error().describe();
+  ASSERT_FALSE(rig->meshes.empty());
+  ASSERT_TRUE(rig->meshes[0].skinned());
+  ExportCache cache;
+  cache.spare = *rig;
+  for (Mesh& m : cache.spare.meshes) {
+    std::fill(m.positions.begin(), m.positions.end(), glm::vec3(std::nanf("")));
+    std::fill(m.normals.begin(), m.normals.end(), glm::vec3(0.0f));
+    std::fill(m.influenceOffsets.begin(), m.influenceOffsets.end(), 0xFFFFFFFFu);
+    std::fill(m.influences.begin(), m.influences.end(), Influence{0xFFFFu, -1.0f});
+  }
+  std::vector<uint8_t> kept;
+  ASSERT_TRUE(exportGlbInto(*rig, kept, {}, &cache));
+  Rig copy = *rig;
+  const auto moved = exportGlb(std::move(copy));
+  ASSERT_TRUE(moved);
+  EXPECT_TRUE(kept == *moved);
+}
+
 TEST(RigStorage, TakesTheSmallestThatHoldsElseTheLargest) {
   RigStorage storage;
   Rig rig;
