@@ -1,9 +1,11 @@
 // RW4 arena read throughput on a 200,000-vertex PS3 .psg (bench/inputs.hpp: 4 skinned meshes ×
 // 50,000 vertices, 4 influences, 64 bones, F×3 positions, CMP normals, SF×2 UVs, UB×4 weights,
 // UB256×4 indices, 28 bytes a vertex, big-endian). BM_ReadArena: bytes → rig (every byte swap included);
-// BM_ReadArenaAndExportGlb: bytes → rig → .glb. Counters: MB/s of arena input, vertices/s.
+// BM_ReadArenaAndExportGlb: bytes → rig → .glb; BM_ReadArenaReusingRig(AndExportGlb): the same
+// into recycled arrays (readArena()'s `reuse`). Counters: MB/s of arena input, vertices/s.
 #include <benchmark/benchmark.h>
 
+#include "core/rig_storage.hpp"
 #include "export/gltf.hpp"
 #include "formats/rw4/rw4.hpp"
 #include "inputs.hpp"
@@ -24,7 +26,10 @@ void setCounters(benchmark::State& state, size_t vertices) {
   state.counters["MB/s"] = benchmark::Counter(mb * iterations, benchmark::Counter::kIsRate);
 }
 
-void readArena(benchmark::State& state, bool toGlb) {
+// `reuse`: each rig recycled into a RigStorage the next read fills (core/rig_storage.hpp), and the
+// export made through one ExportCache into one reused GLB array, as a program converting file
+// after file under glibc's default allocator would (the DFF's rows, renderware_dff_bench.cpp).
+void readArena(benchmark::State& state, bool toGlb, bool reuse = false) {
   if (arenaBytes().empty()) {
     state.SkipWithError("writeArena failed to build the input");
     return;
@@ -32,8 +37,13 @@ void readArena(benchmark::State& state, bool toGlb) {
   // The Source borrows nothing: a copy made once, outside the timed loop (as a mapped file would be).
   const auto source = rigport::Source::fromBytes(arenaBytes(), "bench.psg");
   size_t vertices = 0;
+  rigport::RigStorage storage;
+  rigport::ExportCache cache;
+  std::vector<uint8_t> reused;
+  rigport::ReadOptions options;
+  if (reuse) options.storage = &storage;
   for (auto _ : state) {
-    rigport::ReadContext ctx;
+    rigport::ReadContext ctx(options);
     auto asset = rigport::rw4::readArena(*source, ctx);
     if (!asset || asset->rigs.size() != 1) {
       state.SkipWithError(asset ? "expected one rig" : asset.error().describe().c_str());
@@ -42,14 +52,22 @@ void readArena(benchmark::State& state, bool toGlb) {
     vertices = asset->rigs[0].vertexCount();
     if (!toGlb) {
       benchmark::DoNotOptimize(asset->rigs.data());
-      continue;
+    } else if (!reuse) {
+      auto glb = rigport::exportGlb(asset->rigs[0]);
+      if (!glb) {
+        state.SkipWithError(glb.error().describe().c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(glb->data());
+    } else {
+      const rigport::Status exported = rigport::exportGlbInto(asset->rigs[0], reused, {}, &cache);
+      if (!exported) {
+        state.SkipWithError(exported.error().describe().c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(reused.data());
     }
-    auto glb = rigport::exportGlb(asset->rigs[0]);
-    if (!glb) {
-      state.SkipWithError(glb.error().describe().c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(glb->data());
+    if (reuse) storage.recycle(std::move(asset->rigs[0]));
   }
   setCounters(state, vertices);
 }
@@ -59,6 +77,12 @@ BENCHMARK(BM_ReadArena)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ReadArenaAndExportGlb(benchmark::State& state) { readArena(state, true); }
 BENCHMARK(BM_ReadArenaAndExportGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReadArenaReusingRig(benchmark::State& state) { readArena(state, false, true); }
+BENCHMARK(BM_ReadArenaReusingRig)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ReadArenaReusingRigAndExportGlb(benchmark::State& state) { readArena(state, true, true); }
+BENCHMARK(BM_ReadArenaReusingRigAndExportGlb)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_MemcpyArenaBytes(benchmark::State& state) { rigport::bench::memcpyCeiling(state, arenaBytes()); }
 BENCHMARK(BM_MemcpyArenaBytes)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -135,6 +135,18 @@ TEST(Validate, RejectsInfluenceOnMissingBoneAndBadWeights) {
   EXPECT_FALSE(validate(rig));
 }
 
+// The meshes given in place of the rig's are the ones checked (the glTF exporter's copy of a rig the
+// caller keeps, whose vertex arrays it reads from the caller's), on the rig's bones.
+TEST(Validate, ChecksTheMeshesGivenInPlaceOfTheRigs) {
+  const Rig rig = smallRig();
+  std::vector<Mesh> meshes = rig.meshes;
+  meshes[0].influences[2].bone = 9;
+  EXPECT_EQ(validate(rig, meshes, MeshChecks::Every, AnimationChecks::Every).error().path, "meshes[0]/influences[2]");
+  Rig stale = rig;
+  stale.meshes = meshes;
+  EXPECT_TRUE(validate(stale, rig.meshes, MeshChecks::Every, AnimationChecks::Every));
+}
+
 TEST(Validate, RejectsIndexOutOfRangeAndUnevenKeys) {
   Rig rig = smallRig();
   rig.meshes[0].indices[1] = 3;

@@ -623,7 +623,7 @@ TEST(GltfExport, TheVertexPassesThatChangeAxesGiveWhatConvertAxesThenThePassesGi
       ASSERT_EQ(std::memcmp(own.normals.data(), mesh.normals.data(), 12 * n), 0) << "convertAxesLeavingVertices turned a normal";
       const Mesh& expected = converted.meshes[0];
       const gltf::PositionBounds want = gltf::positionBounds(expected.positions.data(), n);
-      const gltf::PositionBounds got = gltf::mapPositionBounds(own.positions.data(), n, *map);
+      const gltf::PositionBounds got = gltf::mapPositionBounds(own.positions.data(), own.positions.data(), n, *map);
       ASSERT_EQ(got.finite, want.finite) << "trial " << trial;
       for (size_t v = 0; v < n; ++v) {
         for (int c = 0; c < 3; ++c) {
@@ -635,6 +635,15 @@ TEST(GltfExport, TheVertexPassesThatChangeAxesGiveWhatConvertAxesThenThePassesGi
       for (int c = 0; want.finite && c < 3; ++c) {
         ASSERT_EQ(bits(got.lo[c]), bits(want.lo[c])) << "trial " << trial << " component " << c;
         ASSERT_EQ(bits(got.hi[c]), bits(want.hi[c])) << "trial " << trial << " component " << c;
+      }
+      // From the unconverted positions into other memory (a rig the caller keeps): the same.
+      std::vector<glm::vec3> apart(n);
+      const gltf::PositionBounds gotApart = gltf::mapPositionBounds(mesh.positions.data(), apart.data(), n, *map);
+      ASSERT_EQ(std::memcmp(apart.data(), own.positions.data(), 12 * n), 0) << "trial " << trial;
+      ASSERT_EQ(gotApart.finite, got.finite) << "trial " << trial;
+      for (int c = 0; got.finite && c < 3; ++c) {
+        ASSERT_EQ(bits(gotApart.lo[c]), bits(got.lo[c])) << "trial " << trial << " component " << c;
+        ASSERT_EQ(bits(gotApart.hi[c]), bits(got.hi[c])) << "trial " << trial << " component " << c;
       }
       std::vector<float> wantNormals(3 * n);
       const uint64_t replaced = gltf::writeUnitNormals(expected.normals.data(), n, wantNormals.data());

@@ -1,5 +1,6 @@
-// A program reading DFF after DFF into the arrays of the rigs it recycled (ReadOptions::storage,
-// core/rig_storage.hpp): each read gives the rig a fresh read gives, whatever the file before held;
+// A program reading DFF after DFF (and RW4 arena after arena) into the arrays of the rigs it
+// recycled (ReadOptions::storage, core/rig_storage.hpp): each read gives the rig a fresh read
+// gives, whatever the file before held;
 // and exporting rig after rig it keeps through one ExportCache, whose spare rig the exporter copies
 // into: each GLB is the one an export without the cache, or of the rig moved in, gives.
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "export/gltf.hpp"
 #include "formats/renderware/axes.hpp"
 #include "formats/renderware/renderware.hpp"
+#include "formats/rw4/rw4.hpp"
 
 using namespace rigport;
 
@@ -108,20 +110,24 @@ std::set<const void*> arraysOf(const Rig& rig) {
   return out;
 }
 
-TEST(RigStorage, ReadingIntoRecycledArraysGivesTheFreshRig) {
-  const auto& files = kFiles;
+// Each of kFiles written by `write` and read by `read` (a rig from bytes and a context) fresh and
+// into the arrays of the rig read before it: the same meshes, and arrays that did come from the
+// storage (file 1 fits in file 0's, and so on).
+template <class Write, class Read>
+void expectRecycledReadsGiveTheFreshRigs(Write write, Read read) {
   RigStorage storage;
   ReadOptions options;
   options.storage = &storage;
   std::set<const void*> recycled;
   size_t reusedArrays = 0;
-  for (size_t f = 0; f < files.size(); ++f) {
-    const auto bytes = renderware::writeDff(rigOf(files[f]));
+  for (size_t f = 0; f < kFiles.size(); ++f) {
+    const auto bytes = write(rigOf(kFiles[f]));
     ASSERT_TRUE(bytes) << bytes.error().describe();
-    const auto fresh = renderware::readDff(*bytes);
+    ReadContext freshCtx;
+    const auto fresh = read(*bytes, freshCtx);
     ASSERT_TRUE(fresh) << fresh.error().describe();
     ReadContext ctx(options);
-    auto reused = renderware::readDff(*bytes, ctx);
+    auto reused = read(*bytes, ctx);
     ASSERT_TRUE(reused) << reused.error().describe();
     expectSameMeshes(*reused, *fresh, "file " + std::to_string(f));
     EXPECT_EQ(reused->provenance.warnings.size(), fresh->provenance.warnings.size()) << f;
@@ -129,8 +135,33 @@ TEST(RigStorage, ReadingIntoRecycledArraysGivesTheFreshRig) {
     recycled = arraysOf(*reused);
     storage.recycle(std::move(*reused));
   }
-  // The arrays did come from the storage (file 1 fits in file 0's, and so on).
   EXPECT_GE(reusedArrays, 10u);
+}
+
+TEST(RigStorage, ReadingIntoRecycledArraysGivesTheFreshRig) {
+  expectRecycledReadsGiveTheFreshRigs([](const Rig& rig) { return renderware::writeDff(rig); },
+                                      [](const std::vector<uint8_t>& bytes, ReadContext& ctx) { return renderware::readDff(bytes, ctx); });
+}
+
+// The RW4 arena reader takes its meshes' arrays from the storage too (rw4/opti_mesh.cpp).
+TEST(RigStorage, ReadingArenasIntoRecycledArraysGivesTheFreshRig) {
+  // An arena skins every mesh: an unskinned one rides its bone as one influence a vertex.
+  const auto write = [](Rig rig) {
+    for (Mesh& m : rig.meshes) {
+      if (m.skinned()) continue;
+      for (uint32_t v = 0; v <= m.positions.size(); ++v) m.influenceOffsets.push_back(v);
+      m.influences.assign(m.positions.size(), Influence{static_cast<uint32_t>(m.attachBone), 1.0f});
+      m.attachBone = -1;
+    }
+    return rw4::writeArena(rig);
+  };
+  expectRecycledReadsGiveTheFreshRigs(write,
+                                      [](const std::vector<uint8_t>& bytes, ReadContext& ctx) -> Result<Rig> {
+                                        const auto source = Source::fromBytes(bytes, "test.psg");
+                                        RP_ASSIGN(Asset asset, rw4::readArena(*source, ctx));
+                                        if (asset.rigs.size() != 1) return makeError(ErrorCode::Invalid, "expected one rig");
+                                        return std::move(asset.rigs[0]);
+                                      });
 }
 
 TEST(ExportCache, ConstExportThroughTheSpareRigIsTheMovedExport) {
@@ -157,6 +188,32 @@ TEST(ExportCache, ConstExportThroughTheSpareRigIsTheMovedExport) {
     EXPECT_EQ(gltf->json, gltfAlone->json) << f;
     EXPECT_TRUE(gltf->bin == gltfAlone->bin) << f;
   }
+}
+
+// The const export reads the caller's positions, normals and influences and writes them converted
+// into the spare rig (OwnMeshes::from): what the spare held there before is never read, even when
+// it is no model at all.
+TEST(ExportCache, ConstExportReadsNothingTheSpareHeld) {
+  const auto bytes = renderware::writeDff(rigOf(kFiles[0]));
+  ASSERT_TRUE(bytes) << bytes.error().describe();
+  const auto rig = renderware::readDff(*bytes);
+  ASSERT_TRUE(rig) << rig.error().describe();
+  ASSERT_FALSE(rig->meshes.empty());
+  ASSERT_TRUE(rig->meshes[0].skinned());
+  ExportCache cache;
+  cache.spare = *rig;
+  for (Mesh& m : cache.spare.meshes) {
+    std::fill(m.positions.begin(), m.positions.end(), glm::vec3(std::nanf("")));
+    std::fill(m.normals.begin(), m.normals.end(), glm::vec3(0.0f));
+    std::fill(m.influenceOffsets.begin(), m.influenceOffsets.end(), 0xFFFFFFFFu);
+    std::fill(m.influences.begin(), m.influences.end(), Influence{0xFFFFu, -1.0f});
+  }
+  std::vector<uint8_t> kept;
+  ASSERT_TRUE(exportGlbInto(*rig, kept, {}, &cache));
+  Rig copy = *rig;
+  const auto moved = exportGlb(std::move(copy));
+  ASSERT_TRUE(moved);
+  EXPECT_TRUE(kept == *moved);
 }
 
 TEST(RigStorage, TakesTheSmallestThatHoldsElseTheLargest) {

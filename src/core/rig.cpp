@@ -156,11 +156,16 @@ bool identical(const Skeleton& a, const Skeleton& b) {
 }
 
 bool assignWithoutAnimations(Rig& to, const Rig& from) {
+  const bool kept = assignWithoutMeshesOrAnimations(to, from);
+  to.meshes = from.meshes;
+  return kept;
+}
+
+bool assignWithoutMeshesOrAnimations(Rig& to, const Rig& from) {
   to.name = from.name;
   to.itemIds = from.itemIds;
   const bool kept = identical(to.skeleton, from.skeleton);
   if (!kept) to.skeleton = from.skeleton;
-  to.meshes = from.meshes;
   to.materials = from.materials;
   to.textures = from.textures;
   to.animations.clear();

@@ -123,6 +123,8 @@ struct MorphTarget {
   double longestDelta() const;
 };
 
+// A member added here is copied in gltf_export.cpp's copyToConvert() too, which copies a mesh
+// member by member.
 struct Mesh {
   std::string name;
   std::vector<glm::vec3> positions;

@@ -16,5 +16,8 @@ bool identical(const Skeleton& a, const Skeleton& b);
 // each clip's rig is given back as `to` for the next (the copies of its bones' names and extras
 // cost more than a clip's keys).
 bool assignWithoutAnimations(Rig& to, const Rig& from);
+// The same leaving `to`'s meshes as they are, for a caller that copies them its own way (the glTF
+// exporter's copy of a rig, gltf_export.cpp's copyToConvert()).
+bool assignWithoutMeshesOrAnimations(Rig& to, const Rig& from);
 
 }  // namespace rigport

@@ -9,7 +9,8 @@
 //
 // Readers that take from it: the DFF reader (generic geometry's positions, normals, UVs and
 // indices, and every mesh's influences and their offsets; Xbox and WDGL native geometry still
-// decode into fresh arrays). Any other reader can do the same where it sizes a Rig array
+// decode into fresh arrays) and the RW4 arena reader (every RenderOptiMeshData's arrays; Spore's
+// meshes still decode into fresh ones). Any other reader can do the same where it sizes a Rig array
 // (takeFrom() the vector, then fill it as it fills a fresh one: ByteReader::recordsInto() does for
 // arrays stored as they are); until one does, its rigs come from fresh arrays, and recycle() still
 // keeps theirs for the readers that take.

@@ -96,11 +96,9 @@ Status checkTextures(const Rig& rig) {
   return Ok{};
 }
 
-}  // namespace
-
-Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
+// validateMesh() of `mesh`, mesh m of `rig` or the mesh read in its place.
+Status checkMesh(const Rig& rig, const Mesh& mesh, size_t m, MeshChecks checks) {
   const size_t nb = rig.skeleton.bones.size();
-  const Mesh& mesh = rig.meshes[m];
   const size_t nv = mesh.positions.size();
   const std::string mp = fmt::format("meshes[{}]", m);
   if (!mesh.normals.empty() && mesh.normals.size() != nv) return invalidModel(mp, "normal count differs from vertex count");
@@ -174,6 +172,10 @@ Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) {
   return Ok{};
 }
 
+}  // namespace
+
+Status validateMesh(const Rig& rig, size_t m, MeshChecks checks) { return checkMesh(rig, rig.meshes[m], m, checks); }
+
 bool unitRotation(const glm::quat& q) {
   const float length = glm::length(glm::vec4(q.x, q.y, q.z, q.w));
   return std::isfinite(length) && std::fabs(length - 1.0f) <= 1e-3f;
@@ -199,7 +201,9 @@ Status validateAnimation(const Rig& rig, const Animation& anim, size_t a) {
   return Ok{};
 }
 
-Status validate(const Rig& rig, MeshChecks meshes, AnimationChecks animations) {
+Status validate(const Rig& rig, MeshChecks meshes, AnimationChecks animations) { return validate(rig, rig.meshes, meshes, animations); }
+
+Status validate(const Rig& rig, const std::vector<Mesh>& meshes, MeshChecks checks, AnimationChecks animations) {
   const auto& bones = rig.skeleton.bones;
   RP_CHECK(checkExtras(rig.extras, named("rig")));
   RP_CHECK(checkExtras(rig.skeleton.extras, named("skeleton")));
@@ -227,7 +231,7 @@ Status validate(const Rig& rig, MeshChecks meshes, AnimationChecks animations) {
     }
     isJoint[bone] = true;
   }
-  for (size_t m = 0; m < rig.meshes.size(); ++m) RP_CHECK(validateMesh(rig, m, meshes));
+  for (size_t m = 0; m < meshes.size(); ++m) RP_CHECK(checkMesh(rig, meshes[m], m, checks));
   if (animations == AnimationChecks::None) return Ok{};
   for (size_t a = 0; a < rig.animations.size(); ++a) RP_CHECK(validateAnimation(rig, rig.animations[a], a));
   return Ok{};

@@ -24,6 +24,10 @@ enum class MeshChecks : uint8_t { Every, Structure };
 // where a pass over every clip first was a sweep of its own over the model (BENCHMARKS.md).
 enum class AnimationChecks : uint8_t { Every, None };
 Status validate(const Rig& rig, MeshChecks meshes = MeshChecks::Every, AnimationChecks animations = AnimationChecks::Every);
+// The same with `meshes` (as many as rig.meshes, on the same bones and materials) checked in place
+// of rig.meshes: for the glTF exporter's copy of a rig the caller keeps, whose vertex arrays are
+// read from the caller's meshes (gltf_document.hpp, OwnMeshes::from).
+Status validate(const Rig& rig, const std::vector<Mesh>& meshes, MeshChecks checks, AnimationChecks animations);
 // validate()'s checks of `anim`, animation a of the rig (rig.animations[a] or a copy of it).
 Status validateAnimation(const Rig& rig, const Animation& anim, size_t a);
 // validate()'s rule for a bone's rest rotation: a unit quaternion within 1e-3.

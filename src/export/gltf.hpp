@@ -50,16 +50,17 @@ struct ExportCache {
   std::shared_ptr<const gltf::SkeletonPart> part;
   // The axis-converted copy that the last export of a rig by const reference made (exportGlb,
   // exportGlbInto and exportGltf of a `const Rig&` not in glTF axes), kept so that the next one
-  // copies into its arrays (assignWithoutAnimations()) rather than fresh ones: under glibc's default
-  // allocator a program exporting rig after rig otherwise faults the whole copy in again each time
-  // (BENCHMARKS.md, BM_ReadDffReusingRigAndExportGlb). Between exports it holds the last rig's
-  // size; its content is the exporter's scratch, nothing to read.
+  // writes into its arrays rather than fresh ones: under glibc's default allocator a program
+  // exporting rig after rig otherwise faults the whole copy in again each time (BENCHMARKS.md,
+  // BM_ReadDffReusingRigAndExportGlb). Between exports it holds the last rig's size; its content
+  // is the exporter's scratch, nothing to read.
   Rig spare;
 };
 
-// A .glb in memory. A rig not in glTF axes is converted on a copy of the whole rig (made in
-// cache->spare's arrays when a cache is given); a rig moved in (the second form) is converted in
-// place and its arrays become the GLB's, so nothing but the GLB itself is allocated for its size (a
+// A .glb in memory. A rig not in glTF axes is converted on a copy (made in cache->spare's arrays
+// when a cache is given; its meshes' positions, normals and influences are not copied but written
+// converted from the rig's by the passes that convert them); a rig moved in (the second form) is
+// converted in place and its arrays become the GLB's, so nothing but the GLB itself is allocated for its size (a
 // program converting file after file under glibc's default allocator gets every fresh large array
 // as new pages from the kernel: BENCHMARKS.md).
 Result<std::vector<uint8_t>> exportGlb(const Rig& rig, const GltfOptions& options = {}, ExportCache* cache = nullptr);

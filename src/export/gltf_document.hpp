@@ -131,6 +131,13 @@ uint32_t defaultMaterial(Document& doc);
 // buffer borrows instead of fresh pages.
 struct OwnMeshes {
   std::vector<Mesh>* meshes;  // rig.meshes itself
+  // Where the passes read the positions, normals, influences and influence offsets they write over
+  // `meshes`': `meshes` itself for a rig moved in; for the copy of a rig the caller keeps, the
+  // caller's meshes, whose four arrays the copy only sized (gltf_export.cpp, copyToConvert()),
+  // so that each is read and written once rather than copied first. Those four arrays of `meshes`
+  // hold nothing to read until the passes have written them; every other member is the copy's.
+  // Not `meshes` only with `pending` set.
+  const std::vector<Mesh>* from;
   // Set when the positions and normals are still in the source's axes
   // (convertAxesLeavingVertices()): the bounds and unit-normal passes map them on the way.
   std::optional<VertexMap> pending;

@@ -25,9 +25,10 @@ struct Exported {
 struct BufferSize {
   size_t bytes = 0, accessors = 0;
 };
-BufferSize estimateBuffer(const Rig& rig) {
+// `meshes`: the rig's, or those its vertex arrays are read from (OwnMeshes::from).
+BufferSize estimateBuffer(const Rig& rig, const std::vector<Mesh>& meshes) {
   BufferSize size{rig.skeleton.bones.size() * 64 + 64, 1 + rig.textures.size()};
-  for (const Mesh& m : rig.meshes) {
+  for (const Mesh& m : meshes) {
     const size_t sets = m.maxInfluences() > 4 ? 2 : 1;
     size.bytes += m.positions.size() * (12 + 12 + 8 + (m.skinned() ? sets * (8 + 16) : 0)) + m.indices.size() * 4 + 64;
     for (const MorphTarget& t : m.morphTargets) size.bytes += (t.positionDeltas.size() + t.normalDeltas.size()) * 12;
@@ -119,14 +120,15 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
                        const AxisSystem& sourceAxes, const GltfOptions& options, const std::string& binUri, ExportCache* cache) {
   // The clips are validated one by one as addAnimations gets to each: until then, an error gives
   // way to theirs (validateClipsFrom()).
-  RP_CHECK(validate(rig, MeshChecks::Every, AnimationChecks::None));
+  const std::vector<Mesh>& read = own != nullptr ? *own->from : rig.meshes;
+  RP_CHECK(validate(rig, read, MeshChecks::Every, AnimationChecks::None));
   const auto orClipError = [&](Status s) -> Status {
     if (!s) RP_CHECK(gltf::validateClipsFrom(rig, animations, 0));
     return s;
   };
 
   gltf::Document doc;
-  const BufferSize size = estimateBuffer(rig);
+  const BufferSize size = estimateBuffer(rig, read);
   doc.buffer.reserve(size.bytes, size.accessors);
   RP_CHECK(orClipError(gltf::addSkeleton(doc, rig, options, cache)));
   gltf::addMaterials(doc, rig);
@@ -194,12 +196,33 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   return out;
 }
 
-// A copy of `rig` for the exporter to convert, made in the cache's spare rig when there is one.
+// A copy of `rig` for the exporter to convert, made in the cache's spare rig when there is one,
+// but for each mesh's positions, normals, influences and influence offsets, which are only sized:
+// the passes read those from `rig` and write them converted into the copy (OwnMeshes::from), so
+// each is read and written once, not copied first and then read and written again (BENCHMARKS.md,
+// BM_ReadDffReusingRigAndExportGlb). UVs and indices are copied: the tangents read them from the
+// copy, and a mirroring axis change turns the copy's triangles.
 Rig copyToConvert(const Rig& rig, ExportCache* cache) {
-  if (cache == nullptr) return rig;
-  assignWithoutAnimations(cache->spare, rig);
-  cache->spare.animations = rig.animations;
-  return std::move(cache->spare);
+  Rig copy = cache != nullptr ? std::move(cache->spare) : Rig();
+  assignWithoutMeshesOrAnimations(copy, rig);
+  copy.meshes.resize(rig.meshes.size());
+  for (size_t m = 0; m < rig.meshes.size(); ++m) {
+    Mesh& to = copy.meshes[m];
+    const Mesh& from = rig.meshes[m];
+    to.name = from.name;
+    to.positions.resize(from.positions.size());
+    to.normals.resize(from.normals.size());
+    to.uvs = from.uvs;
+    to.indices = from.indices;
+    to.parts = from.parts;
+    to.influenceOffsets.resize(from.influenceOffsets.size());
+    to.influences.resize(from.influences.size());
+    to.attachBone = from.attachBone;
+    to.morphTargets = from.morphTargets;
+    to.morphWeights = from.morphWeights;
+  }
+  copy.animations = rig.animations;
+  return copy;
 }
 
 // The copy buildFrom() made of `rig` (`source`) back to the cache, once nothing borrows from it. A
@@ -219,7 +242,7 @@ Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std
   }
   Rig converted = copyToConvert(rig, cache);
   const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(converted, AxisSystem{});  // set: the axes differ
-  const gltf::OwnMeshes own{&converted.meshes, change->vertices()};
+  const gltf::OwnMeshes own{&converted.meshes, &rig.meshes, change->vertices()};
   RP_ASSIGN(Exported e, build(converted, &own, converted.animations, &*change, rig.provenance.axes, options, binUri, cache));
   e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
   return e;
@@ -300,7 +323,7 @@ std::vector<std::span<const uint8_t>> GlbParts::pieces() const {
 Result<GlbParts> exportGlbParts(Rig rig, const GltfOptions& options, ExportCache* cache) {
   const AxisSystem sourceAxes = rig.provenance.axes;
   const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(rig, AxisSystem{});
-  const gltf::OwnMeshes own{&rig.meshes, change ? std::optional(change->vertices()) : std::nullopt};
+  const gltf::OwnMeshes own{&rig.meshes, &rig.meshes, change ? std::optional(change->vertices()) : std::nullopt};
   RP_ASSIGN(Exported e, build(rig, &own, rig.animations, change ? &*change : nullptr, sourceAxes, options, {}, cache));
   e.source = std::move(rig);
   return glbParts(std::move(e));

@@ -19,9 +19,10 @@
 namespace rigport::gltf {
 namespace {
 
-// `own` and `map` as for writeNormals().
-Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, Mesh* own, const VertexMap* map, const std::string& path) {
-  const PositionBounds b = map != nullptr ? mapPositionBounds(own->positions.data(), own->positions.size(), *map)
+// `source`, `own` and `map` as for writeNormals().
+Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, const Mesh& source, Mesh* own, const VertexMap* map,
+                                const std::string& path) {
+  const PositionBounds b = map != nullptr ? mapPositionBounds(source.positions.data(), own->positions.data(), own->positions.size(), *map)
                                           : positionBounds(mesh.positions.data(), mesh.positions.size());
   if (!b.finite) {
     for (size_t v = 0; v < mesh.positions.size(); ++v) {
@@ -38,12 +39,13 @@ Result<uint32_t> writePositions(Document& doc, const Mesh& mesh, Mesh* own, cons
 
 // The validator wants unit normals (ACCESSOR_NON_UNIT, tolerance 0.00769); a zero or non-finite
 // normal cannot be made unit, so it becomes +Y and is counted in the mesh's extras. `own`: the
-// exporter's copy of `mesh`, whose normals are made unit where they are and then borrowed; `map`:
-// its vertices' axis change still to be made (OwnMeshes::pending), or null.
-uint32_t writeNormals(Document& doc, const Mesh& mesh, Mesh* own, const VertexMap* map, uint64_t& replaced) {
+// exporter's own `mesh`, whose normals are written unit from `source`'s (OwnMeshes::from: `mesh`
+// itself or the caller's) and then borrowed; `map`: its vertices' axis change still to be made
+// (OwnMeshes::pending), or null.
+uint32_t writeNormals(Document& doc, const Mesh& mesh, const Mesh& source, Mesh* own, const VertexMap* map, uint64_t& replaced) {
   const size_t n = mesh.normals.size();
   if (own != nullptr) {
-    replaced += writeUnitNormals(own->normals.data(), n, &own->normals[0].x, map);
+    replaced += writeUnitNormals(source.normals.data(), n, &own->normals[0].x, map);
     return doc.buffer.borrowAccessor(own->normals.data(), n * 12, n, ComponentType::Float, "VEC3", ViewTarget::ArrayBuffer);
   }
   const size_t offset = doc.buffer.allocate(n * 12);
@@ -141,9 +143,10 @@ bool weightsFitOverInfluences(const std::vector<uint32_t>& off) {
   return tooFew == 0;
 }
 
-// `own` as for writeNormals(): one set of byte joints is written over the mesh's own arrays when
-// they leave room (weights over the influences, joints over the offsets, each vertex's after its
-// own were read), and the buffer borrows them; otherwise into the buffer.
+// `mesh`: the one whose influences are read (OwnMeshes::from's when there is `own`). `own` as for
+// writeNormals(): one set of byte joints is written over the mesh's own arrays when they leave
+// room (weights over the influences, joints over the offsets, each vertex's after its own were
+// read, when they are the arrays read), and the buffer borrows them; otherwise into the buffer.
 Result<SkinAttributes> writeSkin(Document& doc, const Mesh& mesh, Mesh* own, const GltfOptions& options, const std::string& path) {
   const size_t nv = mesh.positions.size();
   const Influence* inf = mesh.influences.data();
@@ -273,6 +276,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
   for (size_t m = 0; m < rig.meshes.size(); ++m) {
     const Mesh& mesh = rig.meshes[m];
     Mesh* ownMesh = own != nullptr ? &(*own->meshes)[m] : nullptr;
+    const Mesh& source = own != nullptr ? (*own->from)[m] : mesh;
     const std::string path = fmt::format("meshes[{}]", m);
     if (mesh.positions.empty()) {
       // An accessor needs count >= 1, so a mesh without vertices has no glTF form; say so.
@@ -281,10 +285,10 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
     }
     Json attributes = Json::object();
     Json extras = Json::object();
-    RP_ASSIGN(attributes["POSITION"], writePositions(doc, mesh, ownMesh, map, path));
+    RP_ASSIGN(attributes["POSITION"], writePositions(doc, mesh, source, ownMesh, map, path));
     if (!mesh.normals.empty()) {
       uint64_t replaced = 0;
-      attributes["NORMAL"] = writeNormals(doc, mesh, ownMesh, map, replaced);
+      attributes["NORMAL"] = writeNormals(doc, mesh, source, ownMesh, map, replaced);
       if (replaced > 0) extras["degenerateNormals"] = replaced;
     }
     if (!mesh.uvs.empty()) {
@@ -293,7 +297,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
     }
     if (const auto tangents = writeTangents(doc, rig, mesh)) attributes["TANGENT"] = *tangents;
     if (mesh.skinned()) {
-      RP_ASSIGN(const SkinAttributes skin, writeSkin(doc, mesh, ownMesh, options, path));
+      RP_ASSIGN(const SkinAttributes skin, writeSkin(doc, source, ownMesh, options, path));
       for (size_t s = 0; s < skin.joints.size(); ++s) {
         attributes[fmt::format("JOINTS_{}", s)] = skin.joints[s];
         attributes[fmt::format("WEIGHTS_{}", s)] = skin.weights[s];

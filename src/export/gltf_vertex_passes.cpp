@@ -3,7 +3,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <type_traits>
 
 #include "core/vertex_lanes.hpp"
 #include "platform/simd.hpp"
@@ -22,14 +21,15 @@ using lanes::MapLanes;
 using lanes::splitXyz;
 #endif
 
-// Vec is glm::vec3 when there is a map to write back through, const glm::vec3 otherwise.
-template <class Vec>
-void boundsOneByOne(Vec* p, size_t from, size_t to, const VertexMap* map, PositionBounds& b) {
+// With a map, each of `in` is written mapped to `out` (which may be `in`) and bounded as mapped;
+// without one (`out` null), `in` is bounded as it is.
+void boundsOneByOne(const glm::vec3* in, glm::vec3* out, size_t from, size_t to, const VertexMap* map, PositionBounds& b) {
   for (size_t v = from; v < to; ++v) {
-    if constexpr (!std::is_const_v<Vec>) p[v] = map->point(p[v]);
-    b.lo = glm::min(b.lo, p[v]);
-    b.hi = glm::max(b.hi, p[v]);
-    b.finite &= std::isfinite(p[v].x) && std::isfinite(p[v].y) && std::isfinite(p[v].z);
+    glm::vec3 p = in[v];
+    if (map != nullptr) out[v] = p = map->point(p);
+    b.lo = glm::min(b.lo, p);
+    b.hi = glm::max(b.hi, p);
+    b.finite &= std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
   }
 }
 
@@ -51,8 +51,8 @@ uint64_t normalsOneByOne(const glm::vec3* in, size_t from, size_t to, float* out
   return replaced;
 }
 
-template <class Vec>
-PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
+// boundsOneByOne()'s result over [0, n), four vertices at a time where the lanes are built.
+PositionBounds bounds(const glm::vec3* in, glm::vec3* out, size_t n, const VertexMap* map) {
   PositionBounds b{glm::vec3(std::numeric_limits<float>::max()), glm::vec3(-std::numeric_limits<float>::max()), true};
   size_t v = 0;
 #if RIGPORT_SSE2_LANES
@@ -60,8 +60,8 @@ PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
     // Each lane of the three running vectors holds one component: min(p, lo) is glm::min(lo, p)
     // (p < lo ? p : lo), lane by lane. Only the value of a bound is order-free; its sign is not
     // when +0 and -0 tie, so a bound that comes out zero is taken again in vertex order (over the
-    // positions as mapped: they are written back before that).
-    auto* f = &p[0].x;
+    // positions as mapped: they are written to `out` before that).
+    const float* f = &in[0].x;
     __m128 lo[3], hi[3];
     for (int k = 0; k < 3; ++k) {
       lo[k] = _mm_set1_ps(std::numeric_limits<float>::max());
@@ -70,15 +70,15 @@ PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
     const __m128i exponent = _mm_set1_epi32(0x7F800000);
     __m128i nonFinite = _mm_setzero_si128();  // lanes whose exponent bits are all ones
     std::optional<MapLanes> lanes;
-    if constexpr (!std::is_const_v<Vec>) lanes.emplace(*map);
+    if (map != nullptr) lanes.emplace(*map);
     for (; v + 4 <= n; v += 4) {
       __m128 q[3] = {_mm_loadu_ps(f + 3 * v), _mm_loadu_ps(f + 3 * v + 4), _mm_loadu_ps(f + 3 * v + 8)};
-      if constexpr (!std::is_const_v<Vec>) {
+      if (lanes) {
         __m128 x, y, z;
         splitXyz(q[0], q[1], q[2], x, y, z);
         lanes->point(x, y, z);
         joinXyz(x, y, z, q);
-        for (int k = 0; k < 3; ++k) _mm_storeu_ps(f + 3 * v + 4 * k, q[k]);
+        for (int k = 0; k < 3; ++k) _mm_storeu_ps(&out[0].x + 3 * v + 4 * k, q[k]);
       }
       for (int k = 0; k < 3; ++k) {
         lo[k] = _mm_min_ps(q[k], lo[k]);
@@ -99,24 +99,25 @@ PositionBounds bounds(Vec* p, size_t n, const VertexMap* map) {
     for (int c = 0; c < 3; ++c) {
       if (b.lo[c] != 0.0f && b.hi[c] != 0.0f) continue;
       float l = std::numeric_limits<float>::max(), h = -std::numeric_limits<float>::max();
+      const glm::vec3* bounded = map != nullptr ? out : in;
       for (size_t u = 0; u < v; ++u) {
-        l = glm::min(l, p[u][c]);
-        h = glm::max(h, p[u][c]);
+        l = glm::min(l, bounded[u][c]);
+        h = glm::max(h, bounded[u][c]);
       }
       b.lo[c] = l;
       b.hi[c] = h;
     }
   }
 #endif
-  boundsOneByOne(p, v, n, map, b);
+  boundsOneByOne(in, out, v, n, map, b);
   return b;
 }
 
 }  // namespace
 
-PositionBounds positionBounds(const glm::vec3* p, size_t n) { return bounds(p, n, nullptr); }
+PositionBounds positionBounds(const glm::vec3* p, size_t n) { return bounds(p, nullptr, n, nullptr); }
 
-PositionBounds mapPositionBounds(glm::vec3* p, size_t n, const VertexMap& map) { return bounds(p, n, &map); }
+PositionBounds mapPositionBounds(const glm::vec3* in, glm::vec3* out, size_t n, const VertexMap& map) { return bounds(in, out, n, &map); }
 
 uint64_t writeUnitNormals(const glm::vec3* normals, size_t n, float* out, const VertexMap* map) {
   uint64_t replaced = 0;

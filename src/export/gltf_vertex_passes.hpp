@@ -24,9 +24,10 @@ struct PositionBounds {
 // where +0 and -0 tie for a bound, the first in vertex order is the one kept. The same pass looks
 // for infinite and NaN coordinates, which the exporter refuses (a second pass cost as much).
 PositionBounds positionBounds(const glm::vec3* positions, size_t n);
-// The same over the positions as `map` makes them (map.point()), written back first: the axis
-// change and the bounds in one pass (convertAxesLeavingVertices()).
-PositionBounds mapPositionBounds(glm::vec3* positions, size_t n, const VertexMap& map);
+// The same over the positions `in` as `map` makes them (map.point()), written to `out` first
+// (which may be `in`): the axis change and the bounds in one pass (convertAxesLeavingVertices()),
+// the copy too when the rig is the caller's (OwnMeshes::from, gltf_document.hpp).
+PositionBounds mapPositionBounds(const glm::vec3* in, glm::vec3* out, size_t n, const VertexMap& map);
 
 // Writes each normal divided by its length, or +Y where the length is not finite or at most
 // 1e-12 (it cannot be made unit: ACCESSOR_NON_UNIT), to `out` (3n floats), which may be the

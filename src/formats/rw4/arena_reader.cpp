@@ -124,7 +124,7 @@ Status readMeshes(const Arena& arena, const ByteReader& root, const ModelData& m
       continue;
     }
     OptiMeshPlace place;
-    auto mesh = readOptiMesh(arena, root, row, fileToRig, rig.provenance, rigPlace != nullptr ? &place : nullptr);
+    auto mesh = readOptiMesh(arena, root, row, fileToRig, rig.provenance, rigPlace != nullptr ? &place : nullptr, ctx.options.storage);
     if (!mesh) {
       rig.provenance.warn("rw4-mesh-skipped", fmt::format("RenderOptiMeshData (row {}) is skipped: {}", row, mesh.error().describe()));
       continue;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/byte_swap.hpp"
+#include "core/rig_storage.hpp"
 #include "formats/rw4/vertex_format.hpp"
 
 namespace rigport::rw4 {
@@ -296,7 +297,7 @@ uint16_t widenIndices(const uint8_t* raw, size_t n, uint32_t* out) {
 }
 
 Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow, size_t vertexCount, Mesh& mesh,
-                     size_t* numIndices, uint32_t index, Provenance& prov) {
+                     size_t* numIndices, uint32_t index, Provenance& prov, RigStorage* storage) {
   RP_ASSIGN(ByteReader ib, objectReader(arena, root, ibRow, "IndexBuffer"));
   RP_ASSIGN(ByteReader data, bufferData(arena, root, ib, "index data"));
   RP_CHECK(ib.skip(4, "reserved"));
@@ -314,6 +315,7 @@ Status readTriangles(const Arena& arena, const ByteReader& root, uint32_t ibRow,
   // One pass that the compiler vectorises (swap, widen, running maximum); triangles are filtered
   // in a second pass only when some index is out of range.
   const size_t kept = count - count % 3;
+  takeFrom(storage, mesh.indices, kept);
   mesh.indices.resize(kept);
   uint32_t* out = mesh.indices.data();
   uint16_t largest = 0;
@@ -376,7 +378,8 @@ Result<std::vector<VertexElement>> readVertexDescriptor(ByteReader obj) {
 }
 
 Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& root, uint32_t index,
-                                         const std::vector<uint32_t>& fileToRig, Provenance& prov, OptiMeshPlace* place) {
+                                         const std::vector<uint32_t>& fileToRig, Provenance& prov, OptiMeshPlace* place,
+                                         RigStorage* storage) {
   const size_t numBones = fileToRig.size();
   RP_ASSIGN(ByteReader obj, objectReader(arena, root, index, "RenderOptiMeshData"));
   MeshFields f;
@@ -460,13 +463,16 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
   Mesh mesh;
   const Endian endian = arena.endian();
   const std::span<const uint8_t> bytes = vertexData.data();
+  takeFrom(storage, mesh.positions, vertexCount);
   mesh.positions.resize(vertexCount);
   decodeElement(*xyz, Meaning::Position, bytes, stride, vertexCount, endian, &mesh.positions.data()->x, 3, 3);
   if (const VertexElement* e = findUsage(elements, stream, kNormal)) {
+    takeFrom(storage, mesh.normals, vertexCount);
     mesh.normals.resize(vertexCount);
     decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.normals.data()->x, 3, 3);
   }
   if (const VertexElement* e = findUsage(elements, stream, kTex0)) {
+    takeFrom(storage, mesh.uvs, vertexCount);
     mesh.uvs.resize(vertexCount);
     decodeElement(*e, Meaning::Value, bytes, stride, vertexCount, endian, &mesh.uvs.data()->x, 2, 2);
   }
@@ -477,11 +483,13 @@ Result<std::optional<Mesh>> readOptiMesh(const Arena& arena, const ByteReader& r
                                             index));
   }
   if (blendIndices != nullptr) {
+    takeFrom(storage, mesh.influenceOffsets, vertexCount + 1);
+    takeFrom(storage, mesh.influences, vertexCount * kMaxInfluences);
     buildInfluences(bytes, stride, vertexCount, endian, *blendIndices, weightElement, palette, fileToRig, mesh, index, prov);
   }
 
   size_t numIndices = 0;
-  RP_CHECK(readTriangles(arena, root, f.indexBuffer, vertexCount, mesh, &numIndices, index, prov));
+  RP_CHECK(readTriangles(arena, root, f.indexBuffer, vertexCount, mesh, &numIndices, index, prov, storage));
   RP_CHECK(checkDrawParams(obj, f, numIndices, index, prov));
   if (f.numBlendShapes > 0) {
     prov.warn("rw4-blend-shapes", fmt::format("RenderOptiMeshData (row {}): {} blend shape(s) are not read", index, f.numBlendShapes));
