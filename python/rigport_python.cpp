@@ -83,7 +83,7 @@ py::dict readSummary(const std::string& path, bool strict) {
   nlohmann::ordered_json rigs = nlohmann::ordered_json::array();
   for (const Rig& rig : asset.rigs) rigs.push_back(rigSummaryToJson(rig, countMeshes(rig)));
   nlohmann::ordered_json clipSets = nlohmann::ordered_json::array();
-  for (const ClipSet& clips : asset.clips) clipSets.push_back(clipSetToJson(clips));
+  for (const ClipSet& clips : asset.clips) clipSets.push_back(clipSetToJson(clips, countAnimations(clips.animations)));
   py::dict out;
   out["file"] = path;
   out["format"] = asset.provenance.format;

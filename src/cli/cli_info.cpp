@@ -41,13 +41,13 @@ void printWarnings(const Provenance& p) {
 }
 
 // Clip names can be long: the name column is as wide as the longest, the numbers stay aligned.
-void printClips(const std::vector<Animation>& animations) {
+void printClips(const std::vector<AnimationCounts>& animations) {
   size_t width = 4;
-  for (const Animation& a : animations) width = std::max(width, printable(a.name).size());
+  for (const AnimationCounts& a : animations) width = std::max(width, printable(a.name).size());
   result("    {:<{}}  {:>9}  {:>6}  {:>8}  {:>6}\n", "clip", width, "seconds", "tracks", "keys", "events");
-  for (const Animation& a : animations) {
-    result("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : printable(a.name), width, a.duration, a.tracks.size(),
-               storedKeyCount(a), a.events.size());
+  for (const AnimationCounts& a : animations) {
+    result("    {:<{}}  {:>9.3f}  {:>6}  {:>8}  {:>6}\n", a.name.empty() ? "(unnamed)" : printable(a.name), width, a.duration, a.tracks,
+               a.keys, a.events);
   }
 }
 
@@ -90,7 +90,7 @@ void printRig(const AssembledRig& assembled, const std::vector<MeshCounts>& mesh
   result("  vertices        {}\n", totalVertices(meshes));
   result("  max influences  {}\n", maxInfluences(meshes));
   result("  animations      {}\n", rig.animations.size());
-  if (!rig.animations.empty()) printClips(rig.animations);
+  if (!rig.animations.empty()) printClips(countAnimations(rig.animations));
   if (assembled.coverage.clips > 0) result("  binding         {}\n", assembled.coverage.summary());
   if (!rig.textures.empty()) printTextures(rig.textures);
   printWarnings(rig.provenance);
@@ -109,6 +109,27 @@ std::optional<PlaysOn> playsOn(ClipSet& clips, const std::vector<Rig>& rigs) {
   return PlaysOn{c.rig ? rigs[*c.rig].name : std::string(), rigs[c.best.value_or(0)].name, c.found, c.tracks};
 }
 
+// What `info` keeps of a clip set: the set without its animations, what they count, and the rig it
+// plays on. A file read clip by clip (ReadOptions::clipsRead: a Sims 3 package) has each set
+// summarised as it is handed over, and its keys let go, so `info` never holds the file's clips
+// (issue 30: peak memory within 1.5 x the file). The package reader reads its RIGs before handing
+// any clip, so the rig each plays on is chosen among the rigs a whole read gives.
+struct ClipSetSummary {
+  ClipSet clips;  // with no animations
+  std::vector<AnimationCounts> animations;
+  std::optional<PlaysOn> on;
+};
+
+// Choosing the rig warns into the set's provenance, so it comes first. The animations stay in
+// `clips`: a package reader decodes the next clip into the arrays of the one it handed.
+ClipSetSummary summarise(ClipSet& clips, const std::vector<Rig>& rigs) {
+  ClipSetSummary s{ClipSet{}, {}, playsOn(clips, rigs)};
+  s.animations = countAnimations(clips.animations);
+  std::swap(s.clips.animations, clips.animations);
+  std::swap(s.clips, clips);
+  return s;
+}
+
 Json playsOnToJson(const std::optional<PlaysOn>& p) {
   if (!p) return nullptr;
   return Json{{"skeleton", p->skeleton.empty() ? Json(nullptr) : Json(p->skeleton)},
@@ -117,15 +138,17 @@ Json playsOnToJson(const std::optional<PlaysOn>& p) {
               {"tracks", p->tracks}};
 }
 
-void printClipSet(const ClipSet& clips, const std::optional<PlaysOn>& on) {
-  result("  clips           {} ({} clip{}, no skeleton of their own)\n", printable(clips.name), clips.animations.size(),
-             clips.animations.size() == 1 ? "" : "s");
+void printClipSet(const ClipSetSummary& summary) {
+  const ClipSet& clips = summary.clips;
+  const std::optional<PlaysOn>& on = summary.on;
+  result("  clips           {} ({} clip{}, no skeleton of their own)\n", printable(clips.name), summary.animations.size(),
+             summary.animations.size() == 1 ? "" : "s");
   if (clips.wants) result("  wants skeleton  {}\n", printable(clips.wants->name));
   if (on && !on->skeleton.empty()) result("  plays on        {} ({} of {} tracks found)\n", printable(on->skeleton), on->found, on->tracks);
   if (on && on->skeleton.empty()) {
     result("  plays on        its own hash-named nodes ({} holds {} of {} tracks)\n", printable(on->best), on->found, on->tracks);
   }
-  printClips(clips.animations);
+  printClips(summary.animations);
   printWarnings(clips.provenance);
 }
 
@@ -178,21 +201,38 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   RP_ASSIGN(const std::vector<ItemInfo> items, listItems(path, shared.read));
   const bool assembles = bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty();
   StreamedMeshes streamed;
+  std::vector<ClipSetSummary> clipSets;
   ReadOptions read = shared.read;
   if (!assembles) read.meshBuilt = summariseAndRelease(streamed, shared.strict);
-  RP_ASSIGN(Asset asset, loadAsset(path, read));
+  // Clip by clip only while the output is the whole read's: not with --strict (damage anywhere, a
+  // clip's included, refuses the file).
+  if (!assembles && !shared.strict) {
+    read.clipsRead = [&clipSets](Asset& sofar, size_t, size_t) -> Status {
+      clipSets.push_back(summarise(sofar.clips.front(), sofar.rigs));
+      return Ok{};
+    };
+  }
+  Result<Asset> loaded = loadAsset(path, read);
+  if (!loaded && !clipSets.empty()) {
+    // A read that fails once clips were handed over is read again whole (as convert's item-by-item
+    // path does), so that the error given is always the whole read's.
+    clipSets.clear();
+    streamed = StreamedMeshes{};
+    read.clipsRead = nullptr;
+    loaded = loadAsset(path, read);
+  }
+  if (!loaded) return loaded.error();
+  Asset asset = std::move(*loaded);
   const std::vector<Texture> textures = std::move(asset.textures);  // a texture file's own
   const std::string format = asset.provenance.format;
   const Provenance fileProvenance = asset.provenance;  // what a file with no rig and no clip has to say
   std::vector<AssembledRig> rigs;
-  std::vector<ClipSet> clipSets;
-  std::vector<std::optional<PlaysOn>> clipSkeletons;  // per clip set
   std::vector<std::vector<MeshCounts>> meshCounts;
   if (assembles) {
     RP_ASSIGN(rigs, assembleInput(std::move(asset), shared));
   } else {
     if (shared.strict) RP_CHECK(refuseDroppedParts(asset));
-    for (ClipSet& c : asset.clips) clipSkeletons.push_back(playsOn(c, asset.rigs));
+    for (ClipSet& c : asset.clips) clipSets.push_back(summarise(c, asset.rigs));  // those not handed over
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
     for (size_t i = 0; i < asset.rigs.size(); ++i) {
       Rig& r = asset.rigs[i];
@@ -200,7 +240,6 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
       RP_CHECK(repairRig(r, RepairOptions{shared.strict}));  // the rest: bones, animations, meshes not streamed
       rigs.push_back(AssembledRig{std::move(r), {}});
     }
-    clipSets = std::move(asset.clips);
   }
   bindInputTextures(rigs, path, shared);
   for (AssembledRig& r : rigs) RP_CHECK(settleStance(r.rig, s.stance, false));
@@ -219,8 +258,8 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     }
     Json clipsJson = Json::array();
     for (size_t i = 0; i < clipSets.size(); ++i) {
-      Json c = clipSetToJson(clipSets[i]);
-      c["playsOn"] = playsOnToJson(clipSkeletons[i]);
+      Json c = clipSetToJson(clipSets[i].clips, clipSets[i].animations);
+      c["playsOn"] = playsOnToJson(clipSets[i].on);
       clipsJson.push_back(std::move(c));
     }
     json = Json{{"file", path}, {"format", format}, {"items", itemsToJson(items)}, {"rigs", std::move(rigsJson)}, {"clipSets", std::move(clipsJson)}};
@@ -237,7 +276,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   result("  format          {}\n", format);
   if (items.size() > 1 && textures.empty()) printItems(items);  // a texture file's items are its textures, listed below
   for (size_t i = 0; i < rigs.size(); ++i) printRig(rigs[i], meshCounts[i]);
-  for (size_t i = 0; i < clipSets.size(); ++i) printClipSet(clipSets[i], clipSkeletons[i]);
+  for (const ClipSetSummary& c : clipSets) printClipSet(c);
   if (!textures.empty()) printTextures(textures);
   if (rigs.empty() && clipSets.empty() && !textures.empty()) {
     result("  rig             none: this file holds textures (`convert` writes them as PNG files{})\n",

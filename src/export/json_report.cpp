@@ -236,11 +236,20 @@ nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail) {
 
 nlohmann::ordered_json rigSummaryToJson(const Rig& rig, const std::vector<MeshCounts>& meshes) { return summary(rig, meshes); }
 
-nlohmann::ordered_json clipSetToJson(const ClipSet& clips) {
+AnimationCounts countAnimation(const Animation& anim) {
+  return AnimationCounts{anim.name, anim.duration, anim.tracks.size(), storedKeyCount(anim), anim.events.size()};
+}
+
+std::vector<AnimationCounts> countAnimations(const std::vector<Animation>& animations) {
+  std::vector<AnimationCounts> counts;
+  for (const Animation& a : animations) counts.push_back(countAnimation(a));
+  return counts;
+}
+
+nlohmann::ordered_json clipSetToJson(const ClipSet& clips, const std::vector<AnimationCounts>& animations) {
   Json anims = Json::array();
-  for (const Animation& a : clips.animations) {
-    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks.size()}, {"keys", storedKeyCount(a)},
-                         {"events", a.events.size()}});
+  for (const AnimationCounts& a : animations) {
+    anims.push_back(Json{{"name", a.name}, {"duration", a.duration}, {"tracks", a.tracks}, {"keys", a.keys}, {"events", a.events}});
   }
   return Json{{"item", clips.item},
               {"name", clips.name},

@@ -36,6 +36,17 @@ std::vector<MeshCounts> countMeshes(const Rig& rig);
 // extras.<format>.storedKeys where the model holds keys the file does not (a Sims 3 CLIP's constant
 // channels store a value and no key record, sims3_clip.md R8; the model gives each one key).
 size_t storedKeyCount(const Animation& anim);
+// What a summary says of an animation: counted from it, or kept by a read that let its keys go
+// (`info` reads a Sims 3 package clip by clip, ReadOptions::clipsRead).
+struct AnimationCounts {
+  std::string name;
+  float duration = 0.0f;
+  size_t tracks = 0;
+  size_t keys = 0;  // storedKeyCount()
+  size_t events = 0;
+};
+AnimationCounts countAnimation(const Animation& anim);
+std::vector<AnimationCounts> countAnimations(const std::vector<Animation>& animations);
 
 size_t totalVertices(const std::vector<MeshCounts>& meshes);
 size_t maxInfluences(const std::vector<MeshCounts>& meshes);
@@ -43,8 +54,9 @@ size_t maxInfluences(const std::vector<MeshCounts>& meshes);
 nlohmann::ordered_json rigToJson(const Rig& rig, JsonDetail detail);
 // The Summary of a rig whose meshes are described by `meshes` (one per rig mesh, in order).
 nlohmann::ordered_json rigSummaryToJson(const Rig& rig, const std::vector<MeshCounts>& meshes);
-// A clip set's clips: names, durations, track, key and event counts.
-nlohmann::ordered_json clipSetToJson(const ClipSet& clips);
+// A clip set whose clips are described by `animations` (one per clip, in order): their names,
+// durations, track, key and event counts.
+nlohmann::ordered_json clipSetToJson(const ClipSet& clips, const std::vector<AnimationCounts>& animations);
 nlohmann::ordered_json itemsToJson(const std::vector<ItemInfo>& items);
 nlohmann::ordered_json coverageToJson(const BindReport& report);
 // {code, file, trail: [{where, offset}], message, text}: the trail outside in, `text` = describe().
