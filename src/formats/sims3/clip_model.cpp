@@ -277,14 +277,16 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storag
   }
   // frameCount: the blob's maxFrameCount (ticks, R9); storedKeys: the key records, which `info`
   // counts (the model's keyCount() also counts the one key of each constant channel).
-  Json s3{{"actor", c.actor},
-          {"source", c.source},
-          {"frameCount", c.ticks},
-          {"frameDuration", c.frameDuration},
-          {"unknown", c.unknown16},
-          {"storedKeys", stored}};
+  // Member by member into the object in place: an initializer list is copied pair by pair, twice
+  // the work, for every clip of a package.
+  Json& s3 = anim.extras["sims3"];
+  s3["actor"] = c.actor;
+  s3["source"] = c.source;
+  s3["frameCount"] = c.ticks;
+  s3["frameDuration"] = c.frameDuration;
+  s3["unknown"] = c.unknown16;
+  s3["storedKeys"] = stored;
   if (c.hasIkTable) s3["ikChains"] = std::move(chains);
-  anim.extras = Json{{"sims3", std::move(s3)}};
   return anim;
 }
 

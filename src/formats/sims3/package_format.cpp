@@ -64,10 +64,13 @@ bool namesItsInstance(const std::string& name, uint64_t instance) {
 // renamed since (a copy made into another clip) is filed under its new name's key.
 void keepResource(nlohmann::json& extras, const PackageEntry& e, const std::string& name, const std::string& clip = {}) {
   if (!extras.is_object()) extras = nlohmann::json::object();
-  nlohmann::json resource{{"key", entryId(e)}};
+  // Made in place, member by member (not from an initializer list, copied pair by pair): once per
+  // clip of a package.
+  nlohmann::json& resource = extras["sims3"]["resource"];
+  resource = nlohmann::json::object();
+  resource["key"] = entryId(e);
   if (!name.empty()) resource["name"] = name;
   if (!clip.empty()) resource["clip"] = clip;
-  extras["sims3"]["resource"] = std::move(resource);
 }
 
 struct KeptResource {
