@@ -616,6 +616,14 @@ TEST(Sims3RoundTrip, PackageWriterRewritesTheSampleAndRecompressesLosslessly) {
   EXPECT_EQ(again->clips[0].animations[0].tracks[1].rotation.values, loose->animations[0].tracks[1].rotation.values);
 }
 
+// `in` compressed and decompressed again is `in`; `label` names the case in a failure.
+void expectRefPackRoundTrip(const std::vector<uint8_t>& in, const std::string& label) {
+  const auto packed = refpackCompress(in);
+  auto out = refpackDecompress(ByteReader(packed));
+  ASSERT_TRUE(out) << label << ": " << out.error().describe();
+  EXPECT_EQ(*out, in) << label;
+}
+
 TEST(Sims3RoundTrip, RefPackRoundTripsEveryKindOfInput) {
   std::mt19937 rng(7);
   std::vector<std::vector<uint8_t>> inputs = {{}, {1}, {1, 2, 3}, std::vector<uint8_t>(5000, 0xAB)};
@@ -627,10 +635,7 @@ TEST(Sims3RoundTrip, RefPackRoundTripsEveryKindOfInput) {
   inputs.push_back(text);
   inputs.push_back(far);
   for (const auto& in : inputs) {
-    const auto packed = refpackCompress(in);
-    auto out = refpackDecompress(ByteReader(packed));
-    ASSERT_TRUE(out) << in.size() << ": " << out.error().describe();
-    EXPECT_EQ(*out, in) << in.size();
+    expectRefPackRoundTrip(in, std::to_string(in.size()));
   }
   EXPECT_LT(refpackCompress(inputs[3]).size(), 200u);  // runs compress
 }
@@ -649,10 +654,7 @@ TEST(Sims3RoundTrip, RefPackCopiesFromEveryNearOffsetDecodeExactly) {
       for (size_t i = 0; i < period; ++i) in.push_back(static_cast<uint8_t>(rng()));
       while (in.size() < length) in.push_back(in[in.size() - period]);
       for (size_t i = period + 5; i < in.size(); i += 29 + i % 7) in[i] ^= 0x5A;
-      const auto packed = refpackCompress(in);
-      auto out = refpackDecompress(ByteReader(packed));
-      ASSERT_TRUE(out) << period << " " << length << ": " << out.error().describe();
-      EXPECT_EQ(*out, in) << period << " " << length;
+      expectRefPackRoundTrip(in, fmt::format("period {}, length {}", period, length));
     }
   }
 }
@@ -670,10 +672,7 @@ TEST(Sims3RoundTrip, RefPackLongCopiesNearTheOutputsEndDecodeExactly) {
       std::vector<uint8_t> in(noise.begin(), noise.begin() + 1100);
       for (size_t i = 0; i < length; ++i) in.push_back(in[i]);  // 1,100 bytes back: one long copy
       in.insert(in.end(), noise.begin() + 1500, noise.begin() + 1500 + static_cast<std::ptrdiff_t>(tail));
-      const auto packed = refpackCompress(in);
-      auto out = refpackDecompress(ByteReader(packed));
-      ASSERT_TRUE(out) << length << " " << tail << ": " << out.error().describe();
-      EXPECT_EQ(*out, in) << length << " " << tail;
+      expectRefPackRoundTrip(in, fmt::format("copy of {}, tail {}", length, tail));
     }
   }
 }
