@@ -22,10 +22,7 @@ void BM_ReadDrs(benchmark::State& state) {
   size_t vertices = 0;
   for (auto _ : state) {
     auto r = rigport::battleforge::readDrs(bytes);
-    if (!r) {
-      state.SkipWithError(r.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, r)) return;
     vertices = r->vertexCount();
     benchmark::DoNotOptimize(r);
   }
@@ -41,16 +38,10 @@ void BM_ReadDrsAndExportGlb(benchmark::State& state) {
   size_t glbBytes = 0;
   for (auto _ : state) {
     auto r = rigport::battleforge::readDrs(bytes);
-    if (!r) {
-      state.SkipWithError(r.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, r)) return;
     rigport::toGltfAxes(*r);
     auto glb = rigport::exportGlb(*r);
-    if (!glb) {
-      state.SkipWithError(glb.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, glb)) return;
     glbBytes = glb->size();
     benchmark::DoNotOptimize(glb);
   }
@@ -67,10 +58,7 @@ void BM_ReadSka(benchmark::State& state) {
   size_t keys = 0;
   for (auto _ : state) {
     auto clips = rigport::battleforge::readSka(bytes);
-    if (!clips) {
-      state.SkipWithError(clips.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, clips)) return;
     keys = clips->animations[0].keyCount();
     benchmark::DoNotOptimize(clips);
   }

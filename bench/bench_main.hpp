@@ -1,7 +1,7 @@
 // main() of every benchmark program: the CLI's start (platform/process.hpp: the allocator policy,
 // files mapped as the CLI maps them), so an
 // in-process read measures what `rigport` does, unless RIGPORT_BENCH_GLIBC_DEFAULTS=1 asks for
-// glibc's defaults (BENCHMARKS.md gives both).
+// glibc's defaults (BENCHMARKS.md gives both). Also the loops' check of each read and export.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -10,6 +10,18 @@
 #include <cstring>
 
 #include "platform/process.hpp"
+
+namespace rigport::bench {
+
+// True, the benchmark skipped with the error's text, when `result` (a Result or Status) failed.
+template <class R>
+bool skippedOnError(benchmark::State& state, const R& result) {
+  if (result) return false;
+  state.SkipWithError(result.error().describe().c_str());
+  return true;
+}
+
+}  // namespace rigport::bench
 
 #define RIGPORT_BENCHMARK_MAIN()                                                  \
   int main(int argc, char** argv) {                                               \

@@ -41,10 +41,7 @@ void BM_ExportGlb(benchmark::State& state) {
   size_t bytes = 0;
   for (auto _ : state) {
     auto glb = rigport::exportGlb(rig);
-    if (!glb) {
-      state.SkipWithError(glb.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, glb)) return;
     bytes = glb->size();
     benchmark::DoNotOptimize(glb->data());
   }

@@ -34,10 +34,7 @@ void BM_ReadGlb(benchmark::State& state) {
   for (auto _ : state) {
     rigport::ReadContext ctx;
     auto asset = rigport::gltf_in::readGltf(*source, ctx);
-    if (!asset) {
-      state.SkipWithError(asset.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, asset)) return;
     vertices = asset->rigs[0].vertexCount();
     benchmark::DoNotOptimize(asset->rigs.data());
   }

@@ -16,10 +16,7 @@ void BM_ReadIfp(benchmark::State& state) {
   size_t keys = 0;
   for (auto _ : state) {
     auto rig = rigport::renderware::readIfp(bytes);
-    if (!rig) {
-      state.SkipWithError(rig.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, rig)) return;
     keys = 0;  // key records in the file (one per time, whatever channels it carries)
     for (const auto& anim : rig->animations)
       for (const auto& track : anim.tracks) keys += track.rotation.times.size();
@@ -41,10 +38,7 @@ void readBindExport(benchmark::State& state, bool moved) {
   size_t glbBytes = 0;
   for (auto _ : state) {
     auto package = rigport::renderware::readIfp(bytes);
-    if (!package) {
-      state.SkipWithError(package.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, package)) return;
     rigport::Rig rig = skeleton;
     if (auto bound = rigport::bindAnimations(rig, std::move(package->animations)); !bound) {
       state.SkipWithError(bound.error().describe().c_str());
@@ -52,19 +46,13 @@ void readBindExport(benchmark::State& state, bool moved) {
     }
     if (moved) {
       auto glb = rigport::exportGlbParts(std::move(rig));
-      if (!glb) {
-        state.SkipWithError(glb.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, glb)) return;
       glbBytes = glb->size();
       benchmark::DoNotOptimize(glb);
       continue;
     }
     auto glb = rigport::exportGlb(rig);
-    if (!glb) {
-      state.SkipWithError(glb.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, glb)) return;
     glbBytes = glb->size();
     benchmark::DoNotOptimize(glb);
   }

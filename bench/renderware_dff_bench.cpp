@@ -50,33 +50,21 @@ void readDff(benchmark::State& state, Export how, bool reuse) {
   for (auto _ : state) {
     rigport::ReadContext ctx(options);
     auto rig = rigport::renderware::readDff(dffBytes(), ctx);
-    if (!rig) {
-      state.SkipWithError(rig.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, rig)) return;
     vertices = rig->vertexCount();
     if (how == Export::None) {
       benchmark::DoNotOptimize(rig->meshes.data());
     } else if (how == Export::MovedRigIntoReusedArray) {
       const rigport::Status exported = rigport::exportGlbInto(std::move(*rig), reused);
-      if (!exported) {
-        state.SkipWithError(exported.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, exported)) return;
       benchmark::DoNotOptimize(reused.data());
     } else if (!reuse) {
       auto glb = rigport::exportGlb(*rig);
-      if (!glb) {
-        state.SkipWithError(glb.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, glb)) return;
       benchmark::DoNotOptimize(glb->data());
     } else {
       const rigport::Status exported = rigport::exportGlbInto(*rig, reused, {}, &cache);
-      if (!exported) {
-        state.SkipWithError(exported.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, exported)) return;
       benchmark::DoNotOptimize(reused.data());
     }
     if (reuse) storage.recycle(std::move(*rig));

@@ -54,17 +54,11 @@ void readArena(benchmark::State& state, bool toGlb, bool reuse = false) {
       benchmark::DoNotOptimize(asset->rigs.data());
     } else if (!reuse) {
       auto glb = rigport::exportGlb(asset->rigs[0]);
-      if (!glb) {
-        state.SkipWithError(glb.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, glb)) return;
       benchmark::DoNotOptimize(glb->data());
     } else {
       const rigport::Status exported = rigport::exportGlbInto(asset->rigs[0], reused, {}, &cache);
-      if (!exported) {
-        state.SkipWithError(exported.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, exported)) return;
       benchmark::DoNotOptimize(reused.data());
     }
     if (reuse) storage.recycle(std::move(asset->rigs[0]));

@@ -37,10 +37,7 @@ void BM_ReadClip100kKeys(benchmark::State& state) {
   for (auto _ : state) {
     ReadContext ctx;
     auto clips = sims3::readClip(bytes, ctx);
-    if (!clips) {
-      state.SkipWithError(clips.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, clips)) return;
     keys = keyCount(clips->animations[0]);
     benchmark::DoNotOptimize(clips);
   }
@@ -64,10 +61,7 @@ void BM_ReadPackage500Clips(benchmark::State& state) {
     auto source = Source::fromBytes(bytes, "bench.package");
     ReadContext ctx;
     auto asset = sims3::readPackage(*source, ctx);
-    if (!asset) {
-      state.SkipWithError(asset.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, asset)) return;
     clips = asset->clips.size();
     benchmark::DoNotOptimize(asset);
   }
@@ -93,10 +87,7 @@ void BM_RefPackDecompress(benchmark::State& state) {
   const size_t out = bigClip().size();
   for (auto _ : state) {
     auto bytes = sims3::refpackDecompress(ByteReader(packed));
-    if (!bytes) {
-      state.SkipWithError(bytes.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, bytes)) return;
     benchmark::DoNotOptimize(bytes);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(out));

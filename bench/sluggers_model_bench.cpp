@@ -22,17 +22,11 @@ void read(benchmark::State& state, bool toGlb) {
   size_t vertices = 0;
   for (auto _ : state) {
     auto rig = rigport::sluggers::readModel(blockBytes());
-    if (!rig) {
-      state.SkipWithError(rig.error().describe().c_str());
-      return;
-    }
+    if (rigport::bench::skippedOnError(state, rig)) return;
     vertices = rig->vertexCount();
     if (toGlb) {
       auto glb = rigport::exportGlb(*rig);
-      if (!glb) {
-        state.SkipWithError(glb.error().describe().c_str());
-        return;
-      }
+      if (rigport::bench::skippedOnError(state, glb)) return;
       benchmark::DoNotOptimize(glb->data());
     } else {
       benchmark::DoNotOptimize(rig->meshes.data());
