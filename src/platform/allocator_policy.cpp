@@ -16,7 +16,7 @@ void useReadAllocatorPolicy() {
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)  // glibc, Linux
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest allowed value on 64-bit
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  // The heap grows by 64 MiB at once (address space only: a page costs memory once touched), and
+  // The heap grows by kHugeHeapBytes at once (address space only: a page costs memory once touched), and
   // that span is advised for transparent huge pages, so a model read into it is faulted in 2 MiB
   // at a time. Growth past it gets ordinary pages, as before.
   mallopt(M_TOP_PAD, kHugeHeapBytes);
