@@ -41,8 +41,8 @@ TEST(AllocatorPolicy, TheHeapIsAdvisedForHugePages) {
 }
 
 // The advised span holds a whole large model: a 1,000-clip IFP's `convert` grows the heap to about
-// 70 MiB, and with 64 MiB advised the rest was faulted in 4 KiB pages (2,363 page faults against
-// 1,007, 1.23 times the wall time; BENCHMARKS.md, the IFP row).
+// 70 MiB, and with 64 MiB advised the rest was faulted in 4 KiB pages (2,365 page faults against
+// 1,251, 1.22 times the wall time; BENCHMARKS.md, branch ifp8).
 TEST(AllocatorPolicy, TheAdvisedHeapHoldsA70MiBModel) {
   std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string modes;

@@ -12,9 +12,9 @@ namespace rigport::platform {
 // The main heap's first kHugeHeapBytes are also advised for transparent huge pages: even a single
 // read spent 43 % of a whole `convert` in page faults (BENCHMARKS.md, whole-process rows). Threads
 // other than the main one allocate from glibc's per-thread arenas, which keep 4 KiB pages.
-// 128 MiB, not 64: a 1,000-clip IFP's `convert` grows the heap to about 70 MiB, and the 8 MiB past
-// 64 were faulted 4 KiB at a time (2,363 page faults against 1,007; 0.815 of the time with 128,
-// BENCHMARKS.md, the IFP row). Only the address space is larger: a page costs memory once touched.
+// 128 MiB, not 64: a 1,000-clip IFP's `convert` grows the heap to about 70 MiB, and the 6 MiB or so
+// past 64 were faulted 4 KiB at a time (2,365 page faults against 1,251; 0.822 of the time with 128,
+// BENCHMARKS.md, branch ifp8). Only the address space is larger: a page costs memory once touched.
 void useReadAllocatorPolicy();
 constexpr int kHugeHeapBytes = 128 << 20;
 
