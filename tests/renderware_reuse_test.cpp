@@ -216,6 +216,38 @@ TEST(ExportCache, ConstExportReadsNothingTheSpareHeld) {
   EXPECT_TRUE(kept == *moved);
 }
 
+// The const export copies neither UVs nor indices into the spare rig: the buffer borrows the
+// caller's UVs, and the caller's u32 indices, or writes their u16 form into the spare's room for
+// them. So the spare ends with no UVs, and the indices of a mesh of 65,536 vertices or more (u32)
+// as they were, garbage; the GLB is still the moved export's. A mirroring axis change (a
+// left-handed source) turns the copy's triangles, which the export then reads from the copy.
+TEST(ExportCache, ConstExportCopiesNoUvsAndIndicesItNeedNotTurn) {
+  // Made here, not read: a DFF's triangles index at most 65,535 vertices.
+  Rig rig = rigOf({{70000, true, true, 2}, {9000, true, true, 1}});
+  ASSERT_EQ(rig.meshes.size(), 2u);
+  ASSERT_GE(rig.meshes[0].vertexCount(), 65536u);  // u32 indices
+  for (const bool leftHanded : {false, true}) {
+    if (leftHanded) rig.provenance.axes.rightHanded = false;
+    ExportCache cache;
+    cache.spare = rig;
+    for (Mesh& m : cache.spare.meshes) {
+      std::fill(m.uvs.begin(), m.uvs.end(), glm::vec2(std::nanf("")));
+      std::fill(m.indices.begin(), m.indices.end(), 0xFFFFFFFFu);
+    }
+    std::vector<uint8_t> kept;
+    ASSERT_TRUE(exportGlbInto(rig, kept, {}, &cache)) << leftHanded;
+    Rig copy = rig;
+    const auto moved = exportGlb(std::move(copy));
+    ASSERT_TRUE(moved);
+    EXPECT_TRUE(kept == *moved) << leftHanded;
+    ASSERT_EQ(cache.spare.meshes.size(), 2u);
+    for (const Mesh& m : cache.spare.meshes) EXPECT_TRUE(m.uvs.empty()) << leftHanded;
+    const std::vector<uint32_t>& spareIndices = cache.spare.meshes[0].indices;
+    const bool untouched = std::all_of(spareIndices.begin(), spareIndices.end(), [](uint32_t i) { return i == 0xFFFFFFFFu; });
+    EXPECT_EQ(untouched, !leftHanded);
+  }
+}
+
 TEST(RigStorage, TakesTheSmallestThatHoldsElseTheLargest) {
   RigStorage storage;
   Rig rig;

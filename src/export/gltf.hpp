@@ -59,7 +59,8 @@ struct ExportCache {
 
 // A .glb in memory. A rig not in glTF axes is converted on a copy (made in cache->spare's arrays
 // when a cache is given; its meshes' positions, normals and influences are not copied but written
-// converted from the rig's by the passes that convert them); a rig moved in (the second form) is
+// converted from the rig's by the passes that convert them, its UVs not at all (the GLB takes the
+// rig's), its indices only when a mirroring axis change turns them); a rig moved in (the second form) is
 // converted in place and its arrays become the GLB's, so nothing but the GLB itself is allocated for its size (a
 // program converting file after file under glibc's default allocator gets every fresh large array
 // as new pages from the kernel: BENCHMARKS.md).

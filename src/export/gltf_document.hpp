@@ -132,20 +132,26 @@ uint32_t defaultMaterial(Document& doc);
 struct OwnMeshes {
   std::vector<Mesh>* meshes;  // rig.meshes itself
   // Where the passes read the positions, normals, influences and influence offsets they write over
-  // `meshes`': `meshes` itself for a rig moved in; for the copy of a rig the caller keeps, the
-  // caller's meshes, whose four arrays the copy only sized (gltf_export.cpp, copyToConvert()),
-  // so that each is read and written once rather than copied first. Those four arrays of `meshes`
-  // hold nothing to read until the passes have written them; every other member is the copy's.
-  // Not `meshes` only with `pending` set.
+  // `meshes`', and the UVs and indices: `meshes` itself for a rig moved in; for the copy of a rig
+  // the caller keeps, the caller's meshes, whose four arrays the copy only sized (gltf_export.cpp,
+  // copyToConvert()), so that each is read and written once rather than copied first. Those four
+  // arrays of `meshes` hold nothing to read until the passes have written them; the copy holds no
+  // UVs (the buffer borrows the caller's) and its indices only as room for their u16 form, unless
+  // `turnedTriangles`; every other member is the copy's. Not `meshes` only with `pending` set.
   const std::vector<Mesh>* from;
   // Set when the positions and normals are still in the source's axes
   // (convertAxesLeavingVertices()): the bounds and unit-normal passes map them on the way.
   std::optional<VertexMap> pending;
+  // The triangles are read from `meshes`, not `from`: a mirroring axis change turned them there,
+  // in the copy, which then holds them (copyToConvert()).
+  bool turnedTriangles = false;
 };
 // TANGENT for a mesh some part of which draws a material with a normalTexture (and that has a
 // normal and a UV per vertex), none otherwise (gltf_tangents.cpp). Call after the position and
 // normal passes, which leave an own mesh's vertices in glTF's axes.
-std::optional<uint32_t> writeTangents(Document& doc, const Rig& rig, const Mesh& mesh);
+// `uvs` and `indices` are the mesh's (read from where OwnMeshes says).
+std::optional<uint32_t> writeTangents(Document& doc, const Rig& rig, const Mesh& mesh, const std::vector<glm::vec2>& uvs,
+                                      const std::vector<uint32_t>& indices);
 // Every mesh: a node, a mesh with one triangle primitive per part (sharing the vertex accessors).
 // `own`: the rig's meshes when they are the exporter's, else null.
 Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const GltfOptions& options);

@@ -200,9 +200,10 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
 // but for each mesh's positions, normals, influences and influence offsets, which are only sized:
 // the passes read those from `rig` and write them converted into the copy (OwnMeshes::from), so
 // each is read and written once, not copied first and then read and written again (BENCHMARKS.md,
-// BM_ReadDffReusingRigAndExportGlb). UVs and indices are copied: the tangents read them from the
-// copy, and a mirroring axis change turns the copy's triangles.
-Rig copyToConvert(const Rig& rig, ExportCache* cache) {
+// BM_ReadDffReusingRigAndExportGlb). Nor are the UVs, which the export reads and the buffer borrows
+// from `rig`, nor the indices unless `turnsTriangles` (a mirroring axis change turns the copy's):
+// they are only sized, room for their u16 form (writeIndices()).
+Rig copyToConvert(const Rig& rig, bool turnsTriangles, ExportCache* cache) {
   Rig copy = cache != nullptr ? std::move(cache->spare) : Rig();
   assignWithoutMeshesOrAnimations(copy, rig);
   copy.meshes.resize(rig.meshes.size());
@@ -212,8 +213,12 @@ Rig copyToConvert(const Rig& rig, ExportCache* cache) {
     to.name = from.name;
     to.positions.resize(from.positions.size());
     to.normals.resize(from.normals.size());
-    to.uvs = from.uvs;
-    to.indices = from.indices;
+    to.uvs.clear();
+    if (turnsTriangles) {
+      to.indices = from.indices;
+    } else {
+      to.indices.resize(from.indices.size());
+    }
     to.parts = from.parts;
     to.influenceOffsets.resize(from.influenceOffsets.size());
     to.influences.resize(from.influences.size());
@@ -240,9 +245,10 @@ Result<Exported> buildFrom(const Rig& rig, const GltfOptions& options, const std
     e.source.animations = std::move(animations);  // the buffer borrows their keys (addAnimations)
     return e;
   }
-  Rig converted = copyToConvert(rig, cache);
+  const bool turnsTriangles = AxisChange(rig.provenance.axes, AxisSystem{}).mirrors();
+  Rig converted = copyToConvert(rig, turnsTriangles, cache);
   const std::optional<AxisChange> change = convertAxesLeavingVerticesAndKeys(converted, AxisSystem{});  // set: the axes differ
-  const gltf::OwnMeshes own{&converted.meshes, &rig.meshes, change->vertices()};
+  const gltf::OwnMeshes own{&converted.meshes, &rig.meshes, change->vertices(), turnsTriangles};
   RP_ASSIGN(Exported e, build(converted, &own, converted.animations, &*change, rig.provenance.axes, options, binUri, cache));
   e.source = std::move(converted);  // a moved vector keeps its array, so what the buffer borrows stays
   return e;

@@ -67,10 +67,11 @@ void narrowIndices(const uint32_t* in, size_t n, uint8_t* out) {
   }
 }
 
-// Indices [first, first + n) of the mesh; `own` as for writeNormals(): u16 indices are narrowed
-// where they are (parts do not overlap, validate()), so the buffer borrows them.
-uint32_t writeIndices(Document& doc, const Mesh& mesh, Mesh* own, size_t first, size_t n) {
-  const uint32_t* in = mesh.indices.data() + first;
+// Indices [first, first + n) of the mesh, read from `indices` (where OwnMeshes says they are);
+// `own` as for writeNormals(): u16 indices are narrowed into its indices (in place when they are
+// `indices`; parts do not overlap, validate()), so the buffer borrows them.
+uint32_t writeIndices(Document& doc, const Mesh& mesh, const std::vector<uint32_t>& indices, Mesh* own, size_t first, size_t n) {
+  const uint32_t* in = indices.data() + first;
   // 65535 is the primitive-restart value of an UNSIGNED_SHORT index; below 65536 vertices it never occurs.
   if (mesh.positions.size() < 65536) {
     if (own != nullptr) {
@@ -108,13 +109,14 @@ Result<Json> writeMorphTargets(Document& doc, const Mesh& mesh, const std::strin
 
 // One primitive per non-empty part, all sharing `attributes` and `targets`; a mesh without parts is
 // one primitive with the default material, and without indices (not known to form triangles) POINTS.
-Json primitives(Document& doc, const Mesh& mesh, Mesh* own, const Json& attributes, const Json& targets) {
+// `indices` as for writeIndices().
+Json primitives(Document& doc, const Mesh& mesh, const std::vector<uint32_t>& indices, Mesh* own, const Json& attributes, const Json& targets) {
   Json out = Json::array();
   auto add = [&](size_t first, size_t count, uint32_t material) {
     Json primitive = Json::object();
     primitive["attributes"] = attributes;
     if (!targets.is_null()) primitive["targets"] = targets;
-    if (count > 0) primitive["indices"] = writeIndices(doc, mesh, own, first, count);
+    if (count > 0) primitive["indices"] = writeIndices(doc, mesh, indices, own, first, count);
     primitive["mode"] = count > 0 ? 4 : 0;
     primitive["material"] = material;
     out.push_back(std::move(primitive));
@@ -122,7 +124,7 @@ Json primitives(Document& doc, const Mesh& mesh, Mesh* own, const Json& attribut
   for (const MeshPart& part : mesh.parts) {
     if (part.indexCount > 0) add(part.firstIndex, part.indexCount, part.material);
   }
-  if (out.empty()) add(0, mesh.indices.size(), defaultMaterial(doc));
+  if (out.empty()) add(0, indices.size(), defaultMaterial(doc));
   return out;
 }
 
@@ -291,11 +293,14 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
       attributes["NORMAL"] = writeNormals(doc, mesh, source, ownMesh, map, replaced);
       if (replaced > 0) extras["degenerateNormals"] = replaced;
     }
-    if (!mesh.uvs.empty()) {
-      attributes["TEXCOORD_0"] = doc.buffer.borrowAccessor(mesh.uvs.data(), mesh.uvs.size() * 8, mesh.uvs.size(),
+    // The export never changes UVs, so the buffer borrows them from where they were read.
+    const std::vector<glm::vec2>& uvs = source.uvs;
+    const std::vector<uint32_t>& indices = own != nullptr && own->turnedTriangles ? mesh.indices : source.indices;
+    if (!uvs.empty()) {
+      attributes["TEXCOORD_0"] = doc.buffer.borrowAccessor(uvs.data(), uvs.size() * 8, uvs.size(),
                                                            ComponentType::Float, "VEC2", ViewTarget::ArrayBuffer);
     }
-    if (const auto tangents = writeTangents(doc, rig, mesh)) attributes["TANGENT"] = *tangents;
+    if (const auto tangents = writeTangents(doc, rig, mesh, uvs, indices)) attributes["TANGENT"] = *tangents;
     if (mesh.skinned()) {
       RP_ASSIGN(const SkinAttributes skin, writeSkin(doc, source, ownMesh, options, path));
       for (size_t s = 0; s < skin.joints.size(); ++s) {
@@ -322,7 +327,7 @@ Status addMeshes(Document& doc, const Rig& rig, const OwnMeshes* own, const Gltf
     const std::string name = uniqueNodeName(doc, mesh.name, fmt::format("mesh_{}", m));
     Json gm = Json::object();
     gm["name"] = name;
-    gm["primitives"] = primitives(doc, mesh, ownMesh, attributes, targets);
+    gm["primitives"] = primitives(doc, mesh, indices, ownMesh, attributes, targets);
     if (!mesh.morphWeights.empty()) {
       Json weights = Json::array();
       for (float w : mesh.morphWeights) weights.push_back(w);

@@ -23,16 +23,17 @@ glm::vec3 perpendicular(const glm::vec3& n) {
 
 }  // namespace
 
-std::optional<uint32_t> writeTangents(Document& doc, const Rig& rig, const Mesh& mesh) {
+std::optional<uint32_t> writeTangents(Document& doc, const Rig& rig, const Mesh& mesh, const std::vector<glm::vec2>& uvs,
+                                      const std::vector<uint32_t>& indices) {
   const size_t nv = mesh.positions.size();
-  if (mesh.normals.size() != nv || mesh.uvs.size() != nv || !drawsANormalMap(rig, mesh)) return std::nullopt;
+  if (mesh.normals.size() != nv || uvs.size() != nv || !drawsANormalMap(rig, mesh)) return std::nullopt;
   const auto position = [&](uint32_t v) { return mesh.positions[v]; };
   std::vector<glm::vec3> s(nv, glm::vec3(0.0f)), t(nv, glm::vec3(0.0f));
-  for (size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-    const uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+  for (size_t i = 0; i + 2 < indices.size(); i += 3) {
+    const uint32_t a = indices[i], b = indices[i + 1], c = indices[i + 2];
     if (a >= nv || b >= nv || c >= nv) continue;
     const glm::vec3 e1 = position(b) - position(a), e2 = position(c) - position(a);
-    const glm::vec2 d1 = mesh.uvs[b] - mesh.uvs[a], d2 = mesh.uvs[c] - mesh.uvs[a];
+    const glm::vec2 d1 = uvs[b] - uvs[a], d2 = uvs[c] - uvs[a];
     const float det = d1.x * d2.y - d2.x * d1.y;
     if (!std::isfinite(det) || std::abs(det) < 1e-12f) continue;
     const glm::vec3 sdir = (e1 * d2.y - e2 * d1.y) / det, tdir = (e2 * d1.x - e1 * d2.x) / det;
