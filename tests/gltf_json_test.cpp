@@ -2,8 +2,8 @@
 // written as the shortest text that reads back to that float32 ("0.1", not the double it widens
 // to, "0.10000000149011612"), so a reader that takes the number as a double and narrows it to
 // float, as tinygltf and the validator do, gets the model's value back exactly; text that is not
-// UTF-8 is mended as nlohmann's dump mended it; and exports that share a skeleton through an
-// ExportCache give the bytes each gives alone.
+// UTF-8 is mended as nlohmann's dump mended it; and exports that share a skeleton, or a clip's
+// channels and samplers, through an ExportCache give the bytes each gives alone.
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/gltf.hpp"
+#include "export/gltf_document.hpp"
 #include "export/gltf_json.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
@@ -284,6 +285,35 @@ TEST(GltfJson, ExportsSharingACacheGiveTheBytesOfEachAlone) {
   EXPECT_EQ(ordered["nodes"][3].begin().key(), "name");
   EXPECT_EQ(ordered["meshes"][0]["primitives"][0].items().begin().key(), "attributes");
   EXPECT_EQ(ordered["meshes"][0]["primitives"][0].back(), ordered["meshes"][0]["primitives"][0]["material"]);
+}
+
+// The channels and samplers a clip's export writes are kept in the cache as text for the next clip
+// with the same records: a clip animating another bone, another key set, at another interpolation,
+// or with its time accessors elsewhere in the buffer (a second clip in the file) gets its own text,
+// the bytes it gives alone; and the cache keeps the text for the clip after it.
+TEST(GltfJson, ExportsSharingACacheWriteEachClipsOwnChannelsAndSamplers) {
+  const Rig base = awkwardRig();
+  std::vector<Rig> clips(7, base);
+  clips[1].animations[0].tracks[0].bone = 2;  // another node
+  clips[2].animations[0].tracks[0].rotation.times = {0.0f, 1.0f};  // a second sampler and channel
+  clips[2].animations[0].tracks[0].rotation.values = {glm::quat(1, 0, 0, 0), glm::normalize(glm::quat(0.5f, 0.5f, 0, 0))};
+  clips[3].animations[0].tracks[0].translation.interpolation = Interpolation::Step;  // another sampler text
+  clips[4].animations.push_back(clips[2].animations[0]);  // the second clip's samplers read later accessors
+  clips[4].animations[1].name = "Second";
+  clips[5].animations[0].tracks[0].translation.times = {0.0f, 0.5f, 1.1f};  // other bounds, the same records
+  ExportCache cache;
+  for (size_t i = 0; i < clips.size(); ++i) {
+    auto alone = exportGlb(clips[i]);
+    ASSERT_TRUE(alone.ok()) << alone.error().describe();
+    auto shared = exportGlbParts(Rig(clips[i]), GltfOptions{}, &cache);
+    ASSERT_TRUE(shared.ok()) << shared.error().describe();
+    EXPECT_EQ(joined(*shared), *alone) << "clip " << i;
+    ASSERT_NE(cache.records, nullptr) << "clip " << i;
+    const nlohmann::json doc = nlohmann::json::parse(shared->jsonText());
+    EXPECT_EQ(nlohmann::json::parse(cache.records->channelsJson), doc["animations"].back()["channels"]) << "clip " << i;
+    EXPECT_EQ(nlohmann::json::parse(cache.records->samplersJson), doc["animations"].back()["samplers"]) << "clip " << i;
+  }
+  EXPECT_EQ(nlohmann::json::parse(cache.records->channelsJson)[0]["target"]["node"], 1);
 }
 
 }  // namespace

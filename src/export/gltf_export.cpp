@@ -133,7 +133,12 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   RP_CHECK(orClipError(gltf::addSkeleton(doc, rig, options, cache)));
   gltf::addMaterials(doc, rig);
   RP_CHECK(orClipError(gltf::addMeshes(doc, rig, own, options)));
-  RP_CHECK(gltf::addAnimations(doc, rig, animations, change));
+  gltf::AnimationRecordsText* lastRecords = nullptr;
+  if (cache != nullptr && !animations.empty()) {
+    if (!cache->records) cache->records = std::make_shared<gltf::AnimationRecordsText>();
+    lastRecords = cache->records.get();
+  }
+  RP_CHECK(gltf::addAnimations(doc, rig, animations, change, lastRecords));
   RP_CHECK(gltf::addTextures(doc, rig, options));  // last: its images are bufferViews after every accessor's
 
   Exported out;
