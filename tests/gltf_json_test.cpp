@@ -316,5 +316,26 @@ TEST(GltfJson, ExportsSharingACacheWriteEachClipsOwnChannelsAndSamplers) {
   EXPECT_EQ(nlohmann::json::parse(cache.records->channelsJson)[0]["target"]["node"], 1);
 }
 
+// The skin's text is kept with the cached skeleton part and reused by the exports that share it:
+// a skeleton with other extras, joints in another order or scale not inherited gets its own, the
+// bytes it gives alone.
+TEST(GltfJson, ExportsSharingACacheWriteEachSkeletonsOwnSkin) {
+  const Rig base = awkwardRig();
+  std::vector<Rig> rigs(5, base);
+  rigs[1].skeleton.extras = {{"game", "other"}};
+  rigs[2].skeleton.joints = {2, 1, 0};
+  rigs[3].skeleton.inheritScale = false;
+  ExportCache cache;
+  for (size_t i = 0; i < rigs.size(); ++i) {
+    auto alone = exportGlb(rigs[i]);
+    ASSERT_TRUE(alone.ok()) << alone.error().describe();
+    auto shared = exportGlbParts(Rig(rigs[i]), GltfOptions{}, &cache);
+    ASSERT_TRUE(shared.ok()) << shared.error().describe();
+    EXPECT_EQ(joined(*shared), *alone) << "rig " << i;
+    ASSERT_NE(cache.part, nullptr) << "rig " << i;
+    EXPECT_EQ(nlohmann::json::parse(cache.part->skinJson), nlohmann::json::parse(shared->jsonText())["skins"][0]) << "rig " << i;
+  }
+}
+
 }  // namespace
 }  // namespace rigport

@@ -41,6 +41,10 @@ struct SkeletonPart {
   std::vector<glm::mat4> inverseBinds;   // per joint, last row 0,0,0,1
   // The nodes as JSON text (comma-separated objects), when no other node hangs under one of them.
   std::string nodesJson;
+  // The skin object as JSON text, naming the inverse bind matrices' accessor `skinInverseBinds`:
+  // the rig's skeleton's extras and inheritScale, which it writes too, are the compared skeleton's.
+  std::string skinJson;
+  uint32_t skinInverseBinds = 0;
   // What a cache compares before reusing the part: the skeleton, the lift, the root's wanted name.
   Skeleton skeleton;                     // only in a cached part
   float groundLift = 0.0f;
@@ -141,7 +145,7 @@ Status addSkin(Document& doc, const Rig& rig);
 void writeNodes(JsonWriter& w, const Document& doc, const Rig& rig);
 // The skeleton's nodes alone, as addSkeleton caches them.
 void writeSkeletonNodes(JsonWriter& w, const SkeletonPart& part, const Rig& rig, const std::vector<std::pair<uint32_t, uint32_t>>& late);
-// The skin object.
+// The skin object (the skeleton part's text, when it has the skin's).
 void writeSkin(JsonWriter& w, const Document& doc, const Rig& rig);
 // One glTF material per rig material (gltf_material.cpp).
 void addMaterials(Document& doc, const Rig& rig);
