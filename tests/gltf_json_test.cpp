@@ -2,8 +2,8 @@
 // written as the shortest text that reads back to that float32 ("0.1", not the double it widens
 // to, "0.10000000149011612"), so a reader that takes the number as a double and narrows it to
 // float, as tinygltf and the validator do, gets the model's value back exactly; text that is not
-// UTF-8 is mended as nlohmann's dump mended it; and exports that share a skeleton, or a clip's
-// channels and samplers, through an ExportCache give the bytes each gives alone.
+// UTF-8 is mended as nlohmann's dump mended it; and exports that share a skeleton, a clip's
+// channels and samplers or the scene's extras through an ExportCache give the bytes each gives alone.
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -339,6 +339,32 @@ TEST(GltfJson, ExportsSharingACacheWriteEachSkeletonsOwnSkin) {
     if (!cache.part->skinJson.empty()) {
       EXPECT_EQ(nlohmann::json::parse(cache.part->skinJson), nlohmann::json::parse(shared->jsonText())["skins"][0]) << "rig " << i;
     }
+  }
+}
+
+// The scene's extras (the rig's) are kept in the cache as text and reused for the next rig whose
+// extras are written alike: extras that JSON's equality calls equal but that are written
+// differently (1 and 1.0, 0.0 and -0.0) or that differ get their own, the bytes each gives alone.
+TEST(GltfJson, ExportsSharingACacheWriteEachRigsOwnSceneExtras) {
+  const Rig base = awkwardRig();
+  const nlohmann::json extras[] = {{{"game", {{"major", 4}, {"list", {1, 2}}}}},
+                                   {{"game", {{"major", 4}, {"list", {1, 2}}}}},
+                                   {{"game", {{"major", 4.0}, {"list", {1, 2}}}}},
+                                   {{"game", {{"major", 4.0}, {"list", {1, 2.5}}}}},
+                                   {{"game", {{"major", -0.0}, {"list", {1, 2.5}}}}},
+                                   {{"game", {{"major", 0.0}, {"list", {1, 2.5}}}}},
+                                   nullptr,
+                                   {{"game", "other"}}};
+  ExportCache cache;
+  for (size_t i = 0; i < std::size(extras); ++i) {
+    Rig rig = base;
+    rig.extras = extras[i];
+    auto alone = exportGlb(rig);
+    ASSERT_TRUE(alone.ok()) << alone.error().describe();
+    auto shared = exportGlbParts(Rig(rig), GltfOptions{}, &cache);
+    ASSERT_TRUE(shared.ok()) << shared.error().describe();
+    EXPECT_EQ(joined(*shared), *alone) << "rig " << i;
+    if (!rig.extras.is_null()) EXPECT_EQ(nlohmann::json::parse(cache.sceneExtrasJson), rig.extras) << "rig " << i;
   }
 }
 

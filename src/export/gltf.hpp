@@ -52,6 +52,10 @@ struct ExportCache {
   // The last animation's channels and samplers as text, for the next clip whose records are the
   // same (gltf_document.hpp); made by the first export that writes an animation.
   std::shared_ptr<gltf::AnimationRecordsText> records;
+  // The last rig's extras and the scene's "extras" text written from them, for the next rig whose
+  // extras are written alike (a package's clips carry their RIG's).
+  nlohmann::json sceneExtras;
+  std::string sceneExtrasJson;
   // The axis-converted copy that the last export of a rig by const reference made (exportGlb,
   // exportGlbInto and exportGltf of a `const Rig&` not in glTF axes), kept so that the next one
   // writes into its arrays rather than fresh ones: under glibc's default allocator a program
