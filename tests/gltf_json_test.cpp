@@ -2,8 +2,8 @@
 // written as the shortest text that reads back to that float32 ("0.1", not the double it widens
 // to, "0.10000000149011612"), so a reader that takes the number as a double and narrows it to
 // float, as tinygltf and the validator do, gets the model's value back exactly; text that is not
-// UTF-8 is mended as nlohmann's dump mended it; and exports that share a skeleton through an
-// ExportCache give the bytes each gives alone.
+// UTF-8 is mended as nlohmann's dump mended it; and exports that share a skeleton, a clip's
+// channels and samplers or the scene's extras through an ExportCache give the bytes each gives alone.
 #include <gtest/gtest.h>
 
 #include <charconv>
@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/gltf.hpp"
+#include "export/gltf_document.hpp"
 #include "export/gltf_json.hpp"
 #include "support/gltf_validator.hpp"
 #include "support/test_support.hpp"
@@ -284,6 +285,87 @@ TEST(GltfJson, ExportsSharingACacheGiveTheBytesOfEachAlone) {
   EXPECT_EQ(ordered["nodes"][3].begin().key(), "name");
   EXPECT_EQ(ordered["meshes"][0]["primitives"][0].items().begin().key(), "attributes");
   EXPECT_EQ(ordered["meshes"][0]["primitives"][0].back(), ordered["meshes"][0]["primitives"][0]["material"]);
+}
+
+// The channels and samplers a clip's export writes are kept in the cache as text for the next clip
+// with the same records: a clip animating another bone, another key set, at another interpolation,
+// or with its time accessors elsewhere in the buffer (a second clip in the file) gets its own text,
+// the bytes it gives alone; and the cache keeps the text for the clip after it.
+TEST(GltfJson, ExportsSharingACacheWriteEachClipsOwnChannelsAndSamplers) {
+  const Rig base = awkwardRig();
+  std::vector<Rig> clips(7, base);
+  clips[1].animations[0].tracks[0].bone = 2;  // another node
+  clips[2].animations[0].tracks[0].rotation.times = {0.0f, 1.0f};  // a second sampler and channel
+  clips[2].animations[0].tracks[0].rotation.values = {glm::quat(1, 0, 0, 0), glm::normalize(glm::quat(0.5f, 0.5f, 0, 0))};
+  clips[3].animations[0].tracks[0].translation.interpolation = Interpolation::Step;  // another sampler text
+  clips[4].animations.push_back(clips[2].animations[0]);  // the second clip's samplers read later accessors
+  clips[4].animations[1].name = "Second";
+  clips[5].animations[0].tracks[0].translation.times = {0.0f, 0.5f, 1.1f};  // other bounds, the same records
+  ExportCache cache;
+  for (size_t i = 0; i < clips.size(); ++i) {
+    auto alone = exportGlb(clips[i]);
+    ASSERT_TRUE(alone.ok()) << alone.error().describe();
+    auto shared = exportGlbParts(Rig(clips[i]), GltfOptions{}, &cache);
+    ASSERT_TRUE(shared.ok()) << shared.error().describe();
+    EXPECT_EQ(joined(*shared), *alone) << "clip " << i;
+    ASSERT_NE(cache.records, nullptr) << "clip " << i;
+    const nlohmann::json doc = nlohmann::json::parse(shared->jsonText());
+    EXPECT_EQ(nlohmann::json::parse(cache.records->channelsJson), doc["animations"].back()["channels"]) << "clip " << i;
+    EXPECT_EQ(nlohmann::json::parse(cache.records->samplersJson), doc["animations"].back()["samplers"]) << "clip " << i;
+  }
+  EXPECT_EQ(nlohmann::json::parse(cache.records->channelsJson)[0]["target"]["node"], 1);
+}
+
+// The skin's text is kept with the cached skeleton part and reused by the exports that share it:
+// a skeleton with extras, joints in another order or scale not inherited gets its own, the bytes
+// it gives alone; so do extras that JSON's equality takes for the last ones (1 and 1.0), which
+// share the cached nodes.
+TEST(GltfJson, ExportsSharingACacheWriteEachSkeletonsOwnSkin) {
+  const Rig base = awkwardRig();
+  std::vector<Rig> rigs(7, base);
+  rigs[1].skeleton.extras = {{"game", 1}};
+  rigs[2].skeleton.extras = {{"game", 1.0}};
+  rigs[3].skeleton.joints = {2, 1, 0};
+  rigs[4].skeleton.inheritScale = false;
+  ExportCache cache;
+  for (size_t i = 0; i < rigs.size(); ++i) {
+    auto alone = exportGlb(rigs[i]);
+    ASSERT_TRUE(alone.ok()) << alone.error().describe();
+    auto shared = exportGlbParts(Rig(rigs[i]), GltfOptions{}, &cache);
+    ASSERT_TRUE(shared.ok()) << shared.error().describe();
+    EXPECT_EQ(joined(*shared), *alone) << "rig " << i;
+    ASSERT_NE(cache.part, nullptr) << "rig " << i;
+    ASSERT_EQ(cache.part->skinJson.empty(), !rigs[i].skeleton.extras.empty()) << "rig " << i;
+    if (!cache.part->skinJson.empty()) {
+      EXPECT_EQ(nlohmann::json::parse(cache.part->skinJson), nlohmann::json::parse(shared->jsonText())["skins"][0]) << "rig " << i;
+    }
+  }
+}
+
+// The scene's extras (the rig's) are kept in the cache as text and reused for the next rig whose
+// extras are written alike: extras that JSON's equality calls equal but that are written
+// differently (1 and 1.0, 0.0 and -0.0) or that differ get their own, the bytes each gives alone.
+TEST(GltfJson, ExportsSharingACacheWriteEachRigsOwnSceneExtras) {
+  const Rig base = awkwardRig();
+  const nlohmann::json extras[] = {{{"game", {{"major", 4}, {"list", {1, 2}}}}},
+                                   {{"game", {{"major", 4}, {"list", {1, 2}}}}},
+                                   {{"game", {{"major", 4.0}, {"list", {1, 2}}}}},
+                                   {{"game", {{"major", 4.0}, {"list", {1, 2.5}}}}},
+                                   {{"game", {{"major", -0.0}, {"list", {1, 2.5}}}}},
+                                   {{"game", {{"major", 0.0}, {"list", {1, 2.5}}}}},
+                                   nullptr,
+                                   {{"game", "other"}}};
+  ExportCache cache;
+  for (size_t i = 0; i < std::size(extras); ++i) {
+    Rig rig = base;
+    rig.extras = extras[i];
+    auto alone = exportGlb(rig);
+    ASSERT_TRUE(alone.ok()) << alone.error().describe();
+    auto shared = exportGlbParts(Rig(rig), GltfOptions{}, &cache);
+    ASSERT_TRUE(shared.ok()) << shared.error().describe();
+    EXPECT_EQ(joined(*shared), *alone) << "rig " << i;
+    if (!rig.extras.is_null()) EXPECT_EQ(nlohmann::json::parse(cache.sceneExtrasJson), rig.extras) << "rig " << i;
+  }
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ struct GltfOptions {
 
 namespace gltf {
 struct SkeletonPart;
+struct AnimationRecordsText;
 }
 
 // The skeleton's nodes and skin of the last export given this cache, for the next export to reuse
@@ -48,6 +49,13 @@ struct SkeletonPart;
 // replaces what the cache holds).
 struct ExportCache {
   std::shared_ptr<const gltf::SkeletonPart> part;
+  // The last animation's channels and samplers as text, for the next clip whose records are the
+  // same (gltf_document.hpp); made by the first export that writes an animation.
+  std::shared_ptr<gltf::AnimationRecordsText> records;
+  // The last rig's extras and the scene's "extras" text written from them, for the next rig whose
+  // extras are written alike (a package's clips carry their RIG's).
+  nlohmann::json sceneExtras;
+  std::string sceneExtrasJson;
   // The axis-converted copy that the last export of a rig by const reference made (exportGlb,
   // exportGlbInto and exportGltf of a `const Rig&` not in glTF axes), kept so that the next one
   // writes into its arrays rather than fresh ones: under glibc's default allocator a program

@@ -93,15 +93,6 @@ float* put(float* out, const glm::quat& q) {
   return out + 4;
 }
 
-struct Sampler {
-  uint32_t input, output;
-  const char* interpolation;
-};
-struct Channel {
-  uint32_t sampler, node;
-  const char* path;
-};
-
 // glTF's sampler output is, for STEP and LINEAR, the values one after another, each x, y, z (and w
 // for rotations): the bytes of a std::vector<glm::vec3> and, glm storing a quaternion's x first and
 // w last, of a std::vector<glm::quat>.
@@ -116,7 +107,7 @@ static_assert(offsetof(glm::quat, x) == 0 && offsetof(glm::quat, w) == 3 * sizeo
 // clips are 25 MB of such keys: copied, they were a second copy of the keys, in fresh pages.
 class TrackWriter {
  public:
-  TrackWriter(Document& doc, std::vector<Sampler>& samplers, std::vector<Channel>& channels, bool lasting)
+  TrackWriter(Document& doc, std::vector<AnimationSampler>& samplers, std::vector<AnimationChannel>& channels, bool lasting)
       : doc_(doc), samplers_(samplers), channels_(channels), lasting_(lasting) {}
 
   template <class T>
@@ -157,15 +148,15 @@ class TrackWriter {
       }
       output = doc_.buffer.accessor(offset, bytes, elements, ComponentType::Float, type, ViewTarget::None);
     }
-    samplers_.push_back(Sampler{lastInput_, output, samplerName(keys)});
-    channels_.push_back(Channel{static_cast<uint32_t>(samplers_.size() - 1), node, pathName});
+    samplers_.push_back(AnimationSampler{lastInput_, output, samplerName(keys)});
+    channels_.push_back(AnimationChannel{static_cast<uint32_t>(samplers_.size() - 1), node, pathName});
     return Ok{};
   }
 
  private:
   Document& doc_;
-  std::vector<Sampler>& samplers_;
-  std::vector<Channel>& channels_;
+  std::vector<AnimationSampler>& samplers_;
+  std::vector<AnimationChannel>& channels_;
   bool lasting_;
   const std::vector<float>* lastTimes_ = nullptr;
   uint32_t lastInput_ = 0;
@@ -245,30 +236,41 @@ class RecordText {
   size_t size_ = 0;
 };
 
-// Each record as one piece of text (JsonWriter::raw), the text the writer's calls made: there a
+// Each array as one piece of text (JsonWriter::raw), the text the writer's calls made: there a
 // record's keys, numbers and two objects cost some 900 instructions, and an IFP's 1,000 clips have
-// 96,000 records.
-void writeChannels(JsonWriter& w, const std::vector<Channel>& channels, const std::vector<Sampler>& samplers) {
-  w.key("channels").startArray();
-  for (const Channel& c : channels) {
-    RecordText t;
-    t << R"({"sampler":)" << c.sampler << R"(,"target":{"node":)" << c.node << R"(,"path":")" << c.path << R"("}})";
-    w.raw(t.view());
+// 96,000 records. The text of the last animation's records is kept in `last`, and reused when the
+// records are the same.
+void writeChannels(JsonWriter& w, const std::vector<AnimationChannel>& channels, const std::vector<AnimationSampler>& samplers, AnimationRecordsText& last) {
+  if (channels != last.channels || last.channelsJson.empty()) {
+    last.channels = channels;
+    last.channelsJson.assign(1, '[');
+    for (const AnimationChannel& c : channels) {
+      RecordText t;
+      t << (&c == channels.data() ? R"({"sampler":)" : R"(,{"sampler":)") << c.sampler << R"(,"target":{"node":)" << c.node << R"(,"path":")"
+        << c.path << R"("}})";
+      last.channelsJson += t.view();
+    }
+    last.channelsJson += ']';
   }
-  w.endArray();
-  w.key("samplers").startArray();
-  for (const Sampler& s : samplers) {
-    RecordText t;
-    t << R"({"input":)" << s.input << R"(,"interpolation":")" << s.interpolation << R"(","output":)" << s.output << "}";
-    w.raw(t.view());
+  w.key("channels").raw(last.channelsJson);
+  if (samplers != last.samplers || last.samplersJson.empty()) {
+    last.samplers = samplers;
+    last.samplersJson.assign(1, '[');
+    for (const AnimationSampler& s : samplers) {
+      RecordText t;
+      t << (&s == samplers.data() ? R"({"input":)" : R"(,{"input":)") << s.input << R"(,"interpolation":")" << s.interpolation << R"(","output":)"
+        << s.output << "}";
+      last.samplersJson += t.view();
+    }
+    last.samplersJson += ']';
   }
-  w.endArray();
+  w.key("samplers").raw(last.samplersJson);
 }
 
 // Each compensation node under a bone whose scale this clip keys gets 1/S_p(t)
 // (gltf_scale_compensation.hpp); its keys are checked as the parent's were.
 Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Animation& anim, const std::vector<int32_t>& trackOfBone, size_t a,
-                             std::vector<Sampler>& samplers, std::vector<Channel>& channels) {
+                             std::vector<AnimationSampler>& samplers, std::vector<AnimationChannel>& channels) {
   for (size_t c = 0; c < skeleton.bones.size(); ++c) {
     if (!doc.compensationNode[c]) continue;
     const int32_t t = trackOfBone[static_cast<size_t>(skeleton.bones[c].parent)];
@@ -282,7 +284,7 @@ Status addCompensationScales(Document& doc, const Skeleton& skeleton, const Anim
 
 // One weights channel per bound morph weight track, on its mesh's node (Spec §3.11: the output is
 // keys × targets weights, ×3 for CUBICSPLINE, each key's in-tangents, weights, out-tangents).
-Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vector<Sampler>& samplers, std::vector<Channel>& channels) {
+Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vector<AnimationSampler>& samplers, std::vector<AnimationChannel>& channels) {
   for (size_t i = 0; i < anim.morphWeights.size(); ++i) {
     const MorphWeightTrack& track = anim.morphWeights[i];
     const std::string at = fmt::format("animations[{}]/morphWeights[{}]", a, i);
@@ -308,8 +310,8 @@ Status addMorphWeights(Document& doc, const Animation& anim, size_t a, std::vect
       if (cubic) out = k + 1 == n ? std::fill_n(out, w, 0.0f) : std::copy_n(track.outTangents.data() + k * w, w, out);
     }
     const uint32_t output = doc.buffer.accessor(offset, elements * sizeof(float), elements, ComponentType::Float, "SCALAR", ViewTarget::None);
-    samplers.push_back(Sampler{input, output, interpolation});
-    channels.push_back(Channel{static_cast<uint32_t>(samplers.size() - 1), *node, "weights"});
+    samplers.push_back(AnimationSampler{input, output, interpolation});
+    channels.push_back(AnimationChannel{static_cast<uint32_t>(samplers.size() - 1), *node, "weights"});
   }
   return Ok{};
 }
@@ -336,7 +338,10 @@ Status validateClipsFrom(const Rig& rig, const std::vector<Animation>& animation
   return Ok{};
 }
 
-Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys) {
+Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& animations, const AxisChange* pendingKeys,
+                     AnimationRecordsText* records) {
+  AnimationRecordsText own;
+  AnimationRecordsText& last = records != nullptr ? *records : own;
   // Those without channels go to the root extras (rare), the rest to doc.animations.
   Json withoutChannels = Json::array();
   // About the text's length (a little more for most), reserved once: grown by doubling, it was
@@ -353,8 +358,8 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
   doc.animations.reserve(bytes);
   JsonWriter w(doc.animations);
   w.startArray();
-  std::vector<Sampler> samplers;
-  std::vector<Channel> channels;
+  std::vector<AnimationSampler> samplers;
+  std::vector<AnimationChannel> channels;
   std::vector<bool> animated;
   std::vector<int32_t> trackOfBone;
   const auto add = [&](size_t a) -> Status {
@@ -398,7 +403,7 @@ Status addAnimations(Document& doc, const Rig& rig, std::vector<Animation>& anim
     w.startObject();
     w.key("name").string(name);
     writeAnimationExtras(w, anim);
-    writeChannels(w, channels, samplers);
+    writeChannels(w, channels, samplers, last);
     w.endObject();
     return Ok{};
   };

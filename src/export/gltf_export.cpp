@@ -1,5 +1,6 @@
 // exportGlb / exportGltf: prepares the rig (glTF axes, validate()), runs the stages of
 // gltf_document.hpp and serialises (format note gltf_ecosystem.md §1.6, §5.9).
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 
@@ -83,6 +84,41 @@ void writeAsset(gltf::JsonWriter& w, const Rig& rig, const AxisSystem& axes, con
   w.endObject();
 }
 
+// Whether two JSON values are written as the same text: the same types, floats of the same bits,
+// members in the same order. JSON's own equality is not that: it takes 1 for 1.0 and -0.0 for 0.0.
+bool writtenAlike(const nlohmann::json& a, const nlohmann::json& b) {
+  if (a.type() != b.type() || a.size() != b.size()) return false;
+  if (a.is_object()) {
+    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
+      if (x.key() != y.key() || !writtenAlike(*x, *y)) return false;
+    }
+    return true;
+  }
+  if (a.is_array()) return std::equal(a.begin(), a.end(), b.begin(), [](const nlohmann::json& x, const nlohmann::json& y) { return writtenAlike(x, y); });
+  if (a.is_number_float()) {
+    const double x = a.get<double>(), y = b.get<double>();
+    return std::memcmp(&x, &y, sizeof x) == 0;
+  }
+  return a == b;  // null, boolean, integer, string, binary
+}
+
+// The scene's extras, the rig's. With a cache, their text is kept and reused for the next rig whose
+// extras are written alike: a package's clips carry their RIG's, written a clip they were 2.3 M of a
+// 500-clip package's instructions.
+void writeSceneExtras(gltf::JsonWriter& w, const nlohmann::json& extras, ExportCache* cache) {
+  if (cache == nullptr || !extras.is_object() || extras.empty()) {
+    gltf::writeExtras(w, "extras", extras, {}, [](gltf::JsonWriter&, size_t) {});
+    return;
+  }
+  if (cache->sceneExtrasJson.empty() || !writtenAlike(cache->sceneExtras, extras)) {
+    cache->sceneExtras = extras;
+    cache->sceneExtrasJson.clear();
+    gltf::JsonWriter x(cache->sceneExtrasJson);
+    x.value(extras);  // the members in order, as writeExtras writes them
+  }
+  w.key("extras").raw(cache->sceneExtrasJson);
+}
+
 // buffer.uri is a URI reference (validator INVALID_URI otherwise): bytes outside RFC 3986's
 // unreserved set and '/' are percent-encoded, so a file name with spaces or non-ASCII letters works.
 std::string uriEncode(const std::string& path) {
@@ -133,7 +169,12 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
   RP_CHECK(orClipError(gltf::addSkeleton(doc, rig, options, cache)));
   gltf::addMaterials(doc, rig);
   RP_CHECK(orClipError(gltf::addMeshes(doc, rig, own, options)));
-  RP_CHECK(gltf::addAnimations(doc, rig, animations, change));
+  gltf::AnimationRecordsText* lastRecords = nullptr;
+  if (cache != nullptr && !animations.empty()) {
+    if (!cache->records) cache->records = std::make_shared<gltf::AnimationRecordsText>();
+    lastRecords = cache->records.get();
+  }
+  RP_CHECK(gltf::addAnimations(doc, rig, animations, change, lastRecords));
   RP_CHECK(gltf::addTextures(doc, rig, options));  // last: its images are bufferViews after every accessor's
 
   Exported out;
@@ -153,7 +194,7 @@ Result<Exported> build(const Rig& rig, const gltf::OwnMeshes* own, std::vector<A
       w.startObject();
       w.key("name").string(sceneName(doc, rig));
       w.key("nodes").uints(doc.sceneNodes);
-      gltf::writeExtras(w, "extras", rig.extras, {}, [](gltf::JsonWriter&, size_t) {});
+      writeSceneExtras(w, rig.extras, cache);
       w.endObject();
       w.endArray();
     }

@@ -187,6 +187,7 @@ Status addSkeleton(Document& doc, const Rig& rig, const GltfOptions& options, Ex
   std::vector<bool> compensated = compensatedBones(rig.skeleton, rig.animations);
   std::string rootName = syntheticRootName(rig, roots.size(), options.groundLift);
   const SkeletonPart* cached = cache != nullptr ? cache->part.get() : nullptr;
+  SkeletonPart* kept = nullptr;  // the part made here for the cache
   // The lift compared by its bits: -0 and 0 are written differently.
   if (cached != nullptr && std::memcmp(&cached->groundLift, &options.groundLift, sizeof(float)) == 0 && cached->rootName == rootName &&
       cached->compensated == compensated && identical(cached->skeleton, rig.skeleton)) {
@@ -206,6 +207,7 @@ Status addSkeleton(Document& doc, const Rig& rig, const GltfOptions& options, Ex
       w.endArray();
       part->skeleton = rig.skeleton;
       cache->part = part;
+      kept = part.get();
     }
     doc.skeleton = std::move(part);
   }
@@ -218,7 +220,17 @@ Status addSkeleton(Document& doc, const Rig& rig, const GltfOptions& options, Ex
   doc.joints = part.joints;
   doc.jointOfBone = part.jointOfBone;
   doc.rootJoint = part.rootJoint;
-  return addSkin(doc, rig);
+  RP_CHECK(addSkin(doc, rig));
+  // The skin's text once its accessor is known, for the exports that reuse the part: written a clip,
+  // it was 1.4 M of a 500-clip package's instructions. Not with the skeleton's extras in it: the
+  // part is reused for extras that compare equal (identical()), and JSON's equality takes 1 for
+  // 1.0 and -0.0 for 0.0, which are written differently.
+  if (kept != nullptr && doc.skin && (rig.skeleton.extras.is_null() || rig.skeleton.extras.empty())) {
+    JsonWriter w(kept->skinJson);
+    writeSkin(w, doc, rig);
+    kept->skinInverseBinds = *doc.ibmAccessor;
+  }
+  return Ok{};
 }
 
 void writeSkeletonNodes(JsonWriter& w, const SkeletonPart& part, const Rig& rig, const std::vector<std::pair<uint32_t, uint32_t>>& late) {

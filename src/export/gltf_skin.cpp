@@ -70,6 +70,11 @@ Status addSkin(Document& doc, const Rig& rig) {
 }
 
 void writeSkin(JsonWriter& w, const Document& doc, const Rig& rig) {
+  const SkeletonPart& part = *doc.skeleton;
+  if (!part.skinJson.empty() && part.skinInverseBinds == *doc.ibmAccessor) {
+    w.raw(part.skinJson);
+    return;
+  }
   w.startObject();
   w.key("name").string(doc.skeleton->names[doc.skeletonRoot]);
   w.key("inverseBindMatrices").uint(*doc.ibmAccessor);
