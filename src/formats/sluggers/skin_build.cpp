@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -134,11 +135,11 @@ class DistanceSums {
 
 // What the passes keep of one slot of the position array, together: where an SKAcc entry's records
 // jump from slot to slot (70 % of the benchmark block's), each touches one cache line of them.
+// Its records' count and then its region's start are kept apart (RecordPass::regions), in the
+// array that becomes SlotSkin::first: not a second array of that size while the skin is built.
 struct Slot {
   // Past every source offset: a section is at most 4 GiB and a source 12 bytes.
   static constexpr uint32_t kNoSource = std::numeric_limits<uint32_t>::max(), kMixedSources = kNoSource - 1;
-  // Its records, counted; then where its region of influences starts (one place a record).
-  uint32_t region = 0;
   // Its bind data: the section offset of its first record's 12 source bytes while every record of
   // the slot has the same bytes (§6: the usual case), kMixedSources once one differs. An offset,
   // not a copy of the bytes: an entry's sources lie in slot order in the section. Records the bone
@@ -164,35 +165,60 @@ struct Slot {
   }
 };
 
+// Gives the SKN section's pages back (ReadContext::releaseBytes, when set) each time the passes
+// have gone through kSknReleaseVertices more: each pass reads the records from the section's bytes,
+// and a given-back page of a mapped file is read in again when touched, so what the skin holds of
+// the section at once is the pages of the last few thousand vertices', not all it touched.
+class SectionPages {
+ public:
+  SectionPages(std::span<const uint8_t> section, const ReleaseBytes& releaseBytes)
+      : section_(section), releaseBytes_(releaseBytes) {}
+  void passed(size_t vertices) {
+    since_ += vertices;
+    if (since_ < kSknReleaseVertices || !releaseBytes_) return;
+    releaseBytes_(section_);
+    since_ = 0;
+  }
+
+ private:
+  std::span<const uint8_t> section_;
+  const ReleaseBytes& releaseBytes_;
+  size_t since_ = 0;
+};
+
 // All that needs every record, from one pass over them in file order (where their sources lie in
 // sequence): each record's source loaded once for its slot's bind data and both readings'
 // distances, its index looked up once for the choice of reading, and the slots' records counted.
 struct RecordPass {
-  const SkinRecord* noId = nullptr;  // the first record whose index is no bone id, if any
-  uint8_t unnamed = 0;               // IndexReadings::Unnamed bits of any record
-  size_t beyond = 0;                 // records of slots beyond the position array (§6: runtime scratch)
-  size_t mixedSlots = 0;             // slots whose records' bind data differ
+  std::optional<SkinRecord> noId;  // the first record whose index is no bone id, if any
+  uint8_t unnamed = 0;             // IndexReadings::Unnamed bits of any record
+  size_t beyond = 0;               // records of slots beyond the position array (§6: runtime scratch)
+  size_t mixedSlots = 0;           // slots whose records' bind data differ
   std::vector<Slot> slots;
+  // Each slot's records, counted (and one more place); then where its region of influences starts.
+  std::vector<uint32_t> regions;
   double byId = 0.0, byDepthFirst = 0.0;  // mean distances
 };
-RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool hasDepthFirst, size_t slots) {
+RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool hasDepthFirst, size_t slots, SectionPages& pages) {
   RecordPass out;
   out.slots.resize(slots);
+  out.regions.resize(slots + 1);
   DistanceSums sums(skn);
   uint8_t unnamedInArray = 0;
   const uint8_t* const section = skn.section.data();
   Slot* const slot = out.slots.data();
-  for (const SkinRecord& r : skn.records) {
+  uint32_t* const region = out.regions.data();
+  skn.forEachRecord([&](const SkinRecord& r) {
     const size_t entry = readings.entry(r.boneIndex);
     const uint8_t unnamed = readings.unnamed(entry);
-    if ((unnamed & IndexReadings::kNoId) != 0 && out.noId == nullptr) out.noId = &r;
+    if ((unnamed & IndexReadings::kNoId) != 0 && !out.noId) out.noId = r;
     out.unnamed |= unnamed;
     if (r.vertex >= slots) {
       ++out.beyond;
-      continue;
+      return;
     }
     Slot& to = slot[r.vertex];
-    ++to.region;
+    ++region[r.vertex];
     const uint8_t* source = section + r.source;
     if (to.source == Slot::kNoSource) {
       to.source = r.source;
@@ -203,7 +229,7 @@ RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool h
     }
     unnamedInArray |= unnamed;
     sums.add(source, r.weight, readings.origins(entry));
-  }
+  }, [&pages](const SknEntry& e) { pages.passed(e.count); });
   out.byId = sums.byId(unnamedInArray);
   out.byDepthFirst = hasDepthFirst ? sums.byDepthFirst(unnamedInArray) : kNoDistance;
   return out;
@@ -213,12 +239,13 @@ Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index
 
 }  // namespace
 
-SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
-                   std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance) {
+SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton, std::vector<glm::vec3>& slotPositions,
+                   std::vector<glm::vec3>& slotNormals, Provenance& provenance, const ReleaseBytes& releaseBytes) {
   const size_t slots = slotPositions.size();
-  const SkinRecords& records = skn.records;
+  SectionPages pages(skn.section, releaseBytes);
+  const auto entryDone = [&pages](const SknEntry& e) { pages.passed(e.count); };
   const IndexReadings readings(maps, skeleton.worldBindMatrices());
-  RecordPass pass = passRecords(skn, readings, !maps.byDepthFirst.empty(), slots);
+  RecordPass pass = passRecords(skn, readings, !maps.byDepthFirst.empty(), slots, pages);
   SlotSkin out;
   nlohmann::json& report = out.report;
   // §11 item 6, settled by the vanilla Mario block's public dumps: read as bone ids, all 10 finger
@@ -226,12 +253,12 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   // community tools read them; the depth-first (boneArray) reading is taken only where bone ids are
   // impossible, an index no bone id has, and every index names a bone that way (so never without a
   // depth-first map: there every index is unnamed that way, and noId means there is one).
-  const SkinRecord* noId = pass.noId;
-  const bool depthFirst = noId != nullptr && (pass.unnamed & IndexReadings::kNoDepthFirst) == 0;
+  const std::optional<SkinRecord>& noId = pass.noId;
+  const bool depthFirst = noId.has_value() && (pass.unnamed & IndexReadings::kNoDepthFirst) == 0;
   report["boneIndex"] = depthFirst ? "depthFirst" : "boneId";
-  report["reason"] = noId == nullptr ? "every index is a bone id (sluggers.md §11 item 6)"
-                     : depthFirst    ? "an index no bone id has; every index is a depth-first (boneArray) position"
-                                     : "an index no bone id has, nor a depth-first position; its records are dropped";
+  report["reason"] = !noId        ? "every index is a bone id (sluggers.md §11 item 6)"
+                     : depthFirst ? "an index no bone id has; every index is a depth-first (boneArray) position"
+                                  : "an index no bone id has, nor a depth-first position; its records are dropped";
   // Where the skinned bind vertices lie against each reading's bones: for a user to judge a block.
   report["meanDistance"] = {{"boneId", distanceJson(pass.byId)}, {"depthFirst", distanceJson(pass.byDepthFirst)}};
   if (depthFirst) {
@@ -252,20 +279,20 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   // two, so every sum rounds as the sum of the stored weights would.
   std::vector<Slot>& slot = pass.slots;
   uint32_t regions = 0;
-  for (Slot& to : slot) regions += std::exchange(to.region, regions);
+  for (size_t s = 0; s < slots; ++s) regions += std::exchange(pass.regions[s], regions);
   InfluenceList& influences = out.influences;
   influences.resize(regions);  // cut to the influences made, below
   size_t unknownBone = 0;
-  for (const SkinRecord& r : records) {
-    if (r.vertex >= slots) continue;
+  skn.forEachRecord([&](const SkinRecord& r) {
+    if (r.vertex >= slots) return;
     const uint32_t bone = boneOfEntry[readings.entry(r.boneIndex)];
     if (bone == kNoBone) {
       ++unknownBone;
-      continue;
+      return;
     }
     Slot& to = slot[r.vertex];
     to.weight += r.weight;
-    Influence* const first = influences.data() + to.region;
+    Influence* const first = influences.data() + pass.regions[r.vertex];
     uint32_t at = to.influences;
     while (at > 0 && first[at - 1].bone > bone) --at;
     const float weight = static_cast<float>(r.weight) / static_cast<float>(kFullWeight);
@@ -276,28 +303,29 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
       first[at] = Influence{bone, weight};
       ++to.influences;
     }
-  }
+  }, entryDone);
   // A slot whose records' bind data differ takes their weighted mean (float × integer weights sum
   // exactly in double, so in any order); every other slot's is its one source, taken as it is.
   std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
   if (pass.mixedSlots > 0) {
-    for (const SkinRecord& r : records) {
-      if (r.vertex >= slots || slot[r.vertex].source != Slot::kMixedSources || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
+    skn.forEachRecord([&](const SkinRecord& r) {
+      if (r.vertex >= slots || slot[r.vertex].source != Slot::kMixedSources || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) return;
       mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
       mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
-    }
+    }, entryDone);
   }
 
   // The regions close up (they touch already where no record was merged or dropped).
-  std::vector<uint32_t>& slotFirst = out.first;
-  slotFirst.resize(slots + 1);
+  // Each slot's first influence is written over its region's start, which is never before it.
+  std::vector<uint32_t>& slotFirst = out.first = std::move(pass.regions);
   uint32_t written = 0;
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
   for (size_t s = 0; s < slots; ++s) {
     const Slot& from = slot[s];
-    slotFirst[s] = written;
-    if (written != from.region) std::copy_n(influences.begin() + from.region, from.influences, influences.begin() + written);
+    pages.passed(1);
+    const uint32_t region = std::exchange(slotFirst[s], written);
+    if (written != region) std::copy_n(influences.begin() + region, from.influences, influences.begin() + written);
     written += from.influences;
     if (from.weight == 0) {
       ++unwritten;
@@ -326,7 +354,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
                                                        off256, firstOff));
   }
 
-  report["records"] = records.size();
+  report["records"] = skn.recordCount;
   report["slotsBeyondPositions"] = pass.beyond;  // §6: 163 of 325 vanilla models write scratch slots
   report["unwrittenSlots"] = unwritten;          // §6: gap slots left by cache-line exclusivity
   return out;
