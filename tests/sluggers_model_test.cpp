@@ -1017,7 +1017,7 @@ TEST(SluggersModel, TheFilesBytesGoBackAsTheSkinnedMeshIsBuilt) {
   size_t skn = 0;
   for (size_t i = 5; i < beforeMesh; ++i) skn += released[i].from == sknAt && released[i].size == written->size() - sknAt;
   EXPECT_EQ(skn, beforeMesh - 5);
-  EXPECT_GE(skn, 1 + 2 * kVertices / (sluggers::kSknReleaseVertices + 100))
+  EXPECT_GE(skn, 1 + 2 * kVertices / (16384 + 100))
       << "every 16,384 vertices or a few more (an entry's, 100 here) of two passes over them, and once after";
 }
 
