@@ -209,7 +209,8 @@ Result<int32_t> skinnedMesh(const ActData& act, GplMeshes& meshes, Provenance& p
 
 // Each submesh decoded just before its mesh is built (GplMeshes), its warnings into gplWarnings.
 // File bytes go back once decoded (ReadContext::releaseBytes): each submesh's, and the SKN's
-// (its records are read again from it by the skin) as the skin is built and once it is.
+// (its records are read again from it by the skin) once the skin is built, and as it is built
+// where the meshes are handed over.
 Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, size_t gplAt, std::optional<SknData>& skn,
                    const std::vector<int32_t>& tableToRig, TextureBinder& binder, const ReadContext& ctx, Rig& rig, ModelPlaces* places) {
   int32_t skinned = -1;
