@@ -496,7 +496,9 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
     for (const uint8_t shift : {uint8_t{1}, uint8_t{8}, uint8_t{15}, uint8_t{31}}) {
       SCOPED_TRACE(static_cast<int>(shift));
       constexpr size_t kSlots = 300, kSources = 700;
-      std::vector<uint8_t> section(kSources * sluggers::kSkinVertexBytes);
+      constexpr size_t kRecords = 2000;
+      // The sources, then each record's vertex index and weight (an SKAcc entry's of one vertex).
+      std::vector<uint8_t> section(kSources * sluggers::kSkinVertexBytes + kRecords * 3);
       for (uint8_t& b : section) b = static_cast<uint8_t>(random());
       for (size_t i = 0; i < 12; ++i) {  // the extremes of an s16, big-endian, in every component
         section[i * 2] = i % 2 == 0 ? 0x80 : 0x7F;
@@ -506,6 +508,7 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
       skn.shift = shift;
       skn.scale = 1.0f / static_cast<float>(1u << shift);
       skn.section = section;
+      std::vector<sluggers::SkinRecord> records;
       // Most slots take one source for all their records, as written blocks do; some differ.
       std::vector<uint32_t> slotSource(kSlots + 20);
       for (uint32_t& s : slotSource) s = static_cast<uint32_t>(random() % kSources);
@@ -518,12 +521,21 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
         }
         return static_cast<uint16_t>(random() % 14);
       };
-      for (int i = 0; i < 2000; ++i) {
+      for (size_t i = 0; i < kRecords; ++i) {
         const uint32_t vertex = static_cast<uint32_t>(random() % (kSlots + 20));  // some beyond the array
         const uint32_t source = random() % 10 == 0 ? static_cast<uint32_t>(random() % kSources) : slotSource[vertex];
         const uint16_t weight = static_cast<uint16_t>(random() % 4 == 0 ? sluggers::kFullWeight : random() % 256);
-        skn.records.push_back(sluggers::SkinRecord{vertex, index(), weight, static_cast<uint32_t>(source * sluggers::kSkinVertexBytes)});
+        records.push_back(sluggers::SkinRecord{vertex, index(), weight, static_cast<uint32_t>(source * sluggers::kSkinVertexBytes)});
+        // Each record an entry of one vertex: SK1 for a full weight, else SKAcc (index and weight stored).
+        const auto at = static_cast<uint32_t>(kSources * sluggers::kSkinVertexBytes + i * 3);
+        section[at] = static_cast<uint8_t>(vertex >> 8);
+        section[at + 1] = static_cast<uint8_t>(vertex);
+        section[at + 2] = static_cast<uint8_t>(weight);
+        const bool full = weight == sluggers::kFullWeight;
+        skn.entries.push_back(sluggers::SknEntry{full ? vertex : 0, records.back().source, at, at + 2, 1, records.back().boneIndex, 0,
+                                                 full ? sluggers::SkinEntryKind::SK1 : sluggers::SkinEntryKind::SKAcc});
       }
+      skn.recordCount = records.size();
       std::vector<glm::vec3> positions(kSlots, glm::vec3(-7.0f)), normals(kSlots - 10, glm::vec3(-7.0f));
       Provenance provenance;
       const sluggers::SlotSkin skin = sluggers::buildSkin(skn, maps, skeleton, positions, normals, provenance);
@@ -531,7 +543,7 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
       // The mean distances.
       auto meanDistance = [&](const std::vector<int32_t>& map) -> nlohmann::json {
         double sum = 0.0, weight = 0.0;
-        for (const sluggers::SkinRecord& r : skn.records) {
+        for (const sluggers::SkinRecord& r : records) {
           if (r.vertex >= kSlots) continue;
           if (r.boneIndex >= map.size() || map[r.boneIndex] < 0) return "an index names no bone";
           const glm::vec3 origin(world[static_cast<size_t>(map[r.boneIndex])][3]);
@@ -553,7 +565,7 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
       ASSERT_EQ(skin.first.size(), kSlots + 1);
       for (uint32_t slot = 0; slot < kSlots; ++slot) {
         std::vector<sluggers::SkinRecord> named;
-        for (const sluggers::SkinRecord& r : skn.records) {
+        for (const sluggers::SkinRecord& r : records) {
           if (r.vertex == slot && r.boneIndex < map.size() && map[r.boneIndex] >= 0) named.push_back(r);
         }
         std::stable_sort(named.begin(), named.end(), [&](const auto& a, const auto& b) { return map[a.boneIndex] < map[b.boneIndex]; });
@@ -581,7 +593,7 @@ TEST(SluggersModel, BuildSkinFollowsTheScalarRules) {
           EXPECT_EQ(positions[slot], glm::vec3(-7.0f)) << "slot " << slot << ": no weight, no bind data";
           continue;
         }
-        const bool oneSource = std::all_of(skn.records.begin(), skn.records.end(), [&](const auto& r) {
+        const bool oneSource = std::all_of(records.begin(), records.end(), [&](const auto& r) {
           return r.vertex != slot || std::memcmp(&section[r.source], &section[named[0].source], sluggers::kSkinVertexBytes) == 0;
         });
         const glm::vec3 position = oneSource ? skn.position(named[0]) : glm::vec3(p / static_cast<double>(total));
@@ -902,20 +914,111 @@ TEST(SluggersModel, AReadMeshByMeshHandsOverTheOrdinaryReadsMeshesAndTheirBytes)
   auto written = writeModel(rig);
   ASSERT_TRUE(written.ok());
   std::vector<std::string> order;
-  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, *written, "x.sluggers", "block", &order), 5u);
-  EXPECT_EQ(order, (std::vector<std::string>{"bytes", "bytes", "bytes", "bytes", "mesh 0.0", "bytes", "mesh 0.1"}))
-      << "ACT, SKN; submesh 0, the SKN's sources, mesh 0; submesh 1 and the GPL section, mesh 1";
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, *written, "x.sluggers", "block", &order), 9u);
+  EXPECT_EQ(order, (std::vector<std::string>{"bytes", "bytes", "bytes", "bytes", "bytes", "bytes", "mesh 0.0", "bytes", "bytes", "bytes",
+                                             "mesh 0.1"}))
+      << "ACT, SKN; submesh 0's arrays, its list, all of it, the SKN's, mesh 0; submesh 1's arrays, its list and the GPL "
+         "section, mesh 1";
   Rig bat = skeletonRig();
   bat.meshes.push_back(rigidMesh());
   auto other = writeModel(bat);
   ASSERT_TRUE(other.ok());
-  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, archiveOf({*written, *other}), "x.sluggers", "archive"), 7u);
+  EXPECT_EQ(test::expectMeshByMeshReadIsTheOrdinaryRead(read, archiveOf({*written, *other}), "x.sluggers", "archive"), 13u);
   std::vector<uint8_t> bytes = *written;
   for (size_t i = 0; i < bytes.size() && !HasFailure(); ++i) {
     bytes[i] ^= 0xFF;
     test::expectMeshByMeshReadIsTheOrdinaryRead(read, bytes, "x.sluggers", fmt::format("flipped at {}", i));
     bytes[i] ^= 0xFF;
   }
+}
+
+// The SKN's records are not held (1.8 MB on the benchmark's block): readSkn keeps its checked
+// entries, and the records are made from the section's bytes as they are used, the same records,
+// in the same order, as readSkn gives where it is asked where each lies (a block's places).
+TEST(SluggersModel, SknRecordsAreMadeFromTheSectionNotHeld) {
+  auto written = writeModel(skinnedRig());
+  ASSERT_TRUE(written.ok());
+  const SknView v = skn(*written);
+  const std::span<const uint8_t> section = std::span<const uint8_t>(*written).subspan(v.at);
+  ByteReader plainReader(section, Endian::Big), placesReader(section, Endian::Big);
+  const auto plain = sluggers::readSkn(plainReader);
+  std::vector<sluggers::SkinRecordWhere> where;
+  const auto placed = sluggers::readSkn(placesReader, &where);
+  ASSERT_TRUE(plain.ok() && placed.ok());
+  EXPECT_TRUE(plain->records.empty());
+  EXPECT_EQ(plain->entries.size(), size_t{v.sk1} + v.sk2 + v.acc);
+  ASSERT_EQ(plain->recordCount, placed->records.size());
+  ASSERT_EQ(where.size(), placed->records.size());
+  size_t k = 0, entries = 0;
+  plain->forEachRecord(
+      [&](const sluggers::SkinRecord& r) {
+        ASSERT_LT(k, where.size());
+        const sluggers::SkinRecord& want = placed->records[k];
+        EXPECT_EQ(std::tie(r.vertex, r.boneIndex, r.weight, r.source), std::tie(want.vertex, want.boneIndex, want.weight, want.source))
+            << "record " << k;
+        // Each weight is the byte stored for it (SK1: a full weight, none stored).
+        EXPECT_EQ(r.weight, where[k].weightAt == sluggers::kImpliedWeight ? sluggers::kFullWeight : section[where[k].weightAt]) << "record " << k;
+        ++k;
+      },
+      [&](const sluggers::SknEntry&) { ++entries; });
+  EXPECT_EQ(k, where.size());
+  EXPECT_EQ(entries, plain->entries.size());
+}
+
+// What a read holds of the file at once (issue 30): the skinned submesh's arrays' bytes go back
+// before its lists are decoded and each list's once it is, and the SKN section goes back again and
+// again as the skin is built from it (every 16,384 vertices its two passes go through), not only
+// after.
+TEST(SluggersModel, TheFilesBytesGoBackAsTheSkinnedMeshIsBuilt) {
+  Rig rig = skeletonRig();
+  Mesh mesh;
+  mesh.name = "body";
+  mesh.influenceOffsets.push_back(0);
+  constexpr uint32_t kVertices = 40000;
+  for (uint32_t v = 0; v < kVertices; ++v) {
+    const float t = static_cast<float>(v) * 0.001f;
+    mesh.positions.emplace_back(std::cos(t), std::sin(t), t);
+    mesh.normals.emplace_back(std::cos(t), std::sin(t), 0.0f);
+    mesh.uvs.emplace_back(t, 0.5f);
+    mesh.influences.push_back({1 + v / 100 % 4, 1.0f});
+    mesh.influenceOffsets.push_back(static_cast<uint32_t>(mesh.influences.size()));
+  }
+  for (uint32_t v = 0; v + 2 < kVertices; ++v) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+  rig.meshes.push_back(mesh);
+  auto written = writeModel(rig);
+  ASSERT_TRUE(written.ok());
+  const auto source = Source::fromBytes(*written, "x.sluggers");
+  const uint8_t* const file = source->bytes().data();
+  const size_t sknAt = be32(*written, 0x10), gplAt = be32(*written, 0x04);
+  struct Release {
+    size_t from = 0, size = 0;
+  };
+  std::vector<Release> released;
+  size_t beforeMesh = 0;
+  ReadOptions options;
+  options.meshBuilt = [&](Rig&, size_t, size_t) -> Status {
+    beforeMesh = released.size();
+    return Ok{};
+  };
+  ReadContext ctx(options);
+  ctx.releaseBytes = [&](std::span<const uint8_t> bytes) { released.push_back({static_cast<size_t>(bytes.data() - file), bytes.size()}); };
+  const auto read = readAsset(*source, ctx);
+  ASSERT_TRUE(read.ok()) << read.error().describe();
+  // ACT, SKN; the submesh's arrays, its one list, then all of the submesh (its section, the last).
+  ASSERT_GE(released.size(), 5u);
+  EXPECT_EQ(released[1].from, sknAt);
+  const Release arrays = released[2], list = released[3], submesh = released[4];
+  EXPECT_EQ(submesh.from, gplAt);
+  EXPECT_GE(arrays.from, gplAt);
+  EXPECT_LE(arrays.from + arrays.size, list.from) << "the arrays go back before the list they precede";
+  EXPECT_GE(arrays.size, kVertices * 12) << "the positions (with their normals), the uvs";
+  EXPECT_GE(list.size, (kVertices - 2) * 3) << "a corner's indices";
+  // Then the SKN section again and again while the skin is built, and once after.
+  size_t skn = 0;
+  for (size_t i = 5; i < beforeMesh; ++i) skn += released[i].from == sknAt && released[i].size == written->size() - sknAt;
+  EXPECT_EQ(skn, beforeMesh - 5);
+  EXPECT_GE(skn, 1 + 2 * kVertices / (16384 + 100))
+      << "every 16,384 vertices or a few more (an entry's, 100 here) of two passes over them, and once after";
 }
 
 // The submeshes are decoded as their meshes are built, after the other sections, yet the read says

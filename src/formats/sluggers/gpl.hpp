@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@
 namespace rigport::sluggers {
 
 constexpr uint32_t kNoIndex = 0xFFFFFFFFu;
+
+// Given file bytes a read is done with (ReadContext::releaseBytes).
+using ReleaseBytes = std::function<void(std::span<const uint8_t>)>;
 
 // Where an attribute array lies (§3 attribute headers): element i's first component at
 // offset + i * stride, a section offset, its `components` read components gxComponentSize apart;
@@ -84,7 +88,9 @@ class GplMeshes {
     return decoded_ == count_ ? r_.data() : r_.data().subspan(mesh.bytesFrom, mesh.bytesTo - mesh.bytesFrom);
   }
   // Decodes the next submesh (the first, then each in turn); lines and points warn into provenance.
-  Result<GplMesh> next(Provenance& provenance);
+  // releaseBytes, when set, is given its arrays' bytes once they are decoded, and each primitive
+  // list's once it is (ReadContext::releaseBytes): not all held until the submesh is decoded.
+  Result<GplMesh> next(Provenance& provenance, const ReleaseBytes& releaseBytes = nullptr);
   // Submesh i's position compCount (3, or 6 for the skinned layout) without decoding it. Read with
   // the checks decoding it starts with, so an error here is one decoding it would give.
   Result<uint8_t> positionCompCount(size_t i);

@@ -389,7 +389,7 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
   return Ok{};
 }
 
-Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh, Provenance& provenance) {
+Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh, Provenance& provenance, const ReleaseBytes& releaseBytes) {
   auto scope = r.scope("display");
   RP_CHECK(r.seek(headerAt + 4, "header"));
   RP_ASSIGN(const uint32_t statesPtr, r.u32("stateList"));
@@ -420,6 +420,7 @@ Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh,
     RP_ASSIGN(ByteReader list, r.window(listAt, listSize, "primitiveList"));
     decodedFrom(mesh, listAt, listSize);
     RP_CHECK(readPrimitiveList(list, t, mesh, provenance));
+    if (releaseBytes) releaseBytes(list.data());
     // A vertex takes at least one byte and yields at most one triangle: more corners than 3 per
     // byte of the section means states share their lists, which could multiply a small file.
     if (mesh.cornerPosition.size() > 3 * r.size()) {
@@ -460,7 +461,7 @@ Result<Layout> readLayoutHeader(ByteReader& r, size_t at) {
   return l;
 }
 
-Result<GplMesh> readLayout(ByteReader& r, const Layout& l, Provenance& provenance) {
+Result<GplMesh> readLayout(ByteReader& r, const Layout& l, Provenance& provenance, const ReleaseBytes& releaseBytes) {
   GplMesh mesh;
   RP_CHECK(readPositions(r, l.at, l.positionAt, mesh));
   RP_CHECK(r.seek(l.positionAt, "positionHeader"));
@@ -473,10 +474,13 @@ Result<GplMesh> readLayout(ByteReader& r, const Layout& l, Provenance& provenanc
     RP_ASSIGN(const size_t uvAt, l.headerAt(r, 2, uint64_t(l.texChannels) * kTexcoordHeaderSize));
     RP_CHECK(readUvs(r, l.at, uvAt, mesh));
   }
+  // The arrays' bytes (the position array's read twice where the normals alias it) go back
+  // before the lists are decoded, as each list's once it is (GplMeshes::next).
+  if (releaseBytes) releaseBytes(r.data().subspan(mesh.bytesFrom, mesh.bytesTo - mesh.bytesFrom));
   // Colours (ptr[1]) are not part of the rig model; their indices are skipped in the lists.
   if (l.ptr[4] != 0) {
     RP_ASSIGN(const size_t displayAt, l.headerAt(r, 4, kDisplayHeaderSize));
-    RP_CHECK(readDisplay(r, l.at, displayAt, mesh, provenance));
+    RP_CHECK(readDisplay(r, l.at, displayAt, mesh, provenance, releaseBytes));
   }
   return mesh;
 }
@@ -538,13 +542,13 @@ Result<uint8_t> GplMeshes::positionCompCount(size_t i) {
   return h.compCount;
 }
 
-Result<GplMesh> GplMeshes::next(Provenance& provenance) {
+Result<GplMesh> GplMeshes::next(Provenance& provenance, const ReleaseBytes& releaseBytes) {
   const size_t i = decoded_;
   auto scope = r_.scope(Field("mesh", static_cast<int64_t>(i)));
   size_t layoutAt = 0;
   RP_ASSIGN(std::string name, readDescriptor(i, layoutAt));
   RP_ASSIGN(const Layout l, readLayoutHeader(r_, layoutAt));
-  RP_ASSIGN(GplMesh mesh, readLayout(r_, l, provenance));
+  RP_ASSIGN(GplMesh mesh, readLayout(r_, l, provenance, releaseBytes));
   mesh.name = std::move(name);
   // As for display states: descriptors sharing one layout must not multiply the section.
   corners_ += mesh.cornerPosition.size();

@@ -209,18 +209,18 @@ Result<int32_t> skinnedMesh(const ActData& act, GplMeshes& meshes, Provenance& p
 
 // Each submesh decoded just before its mesh is built (GplMeshes), its warnings into gplWarnings.
 // File bytes go back once decoded (ReadContext::releaseBytes): each submesh's, and the SKN's
-// sources (read in again by the skin) once the skin is built; so do the skin records when no
-// places are asked for.
+// (its records are read again from it by the skin) once the skin is built, and as it is built
+// where the meshes are handed over.
 Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, size_t gplAt, std::optional<SknData>& skn,
                    const std::vector<int32_t>& tableToRig, TextureBinder& binder, const ReadContext& ctx, Rig& rig, ModelPlaces* places) {
   int32_t skinned = -1;
   if (skn) { RP_ASSIGN(skinned, skinnedMesh(act, gpl, rig.provenance)); }
-  if (skn && skinned < 0 && !skn->records.empty()) {
+  if (skn && skinned < 0 && skn->recordCount > 0) {
     rig.provenance.warn("sluggers-skin-mesh", "an SKN section but no skinned submesh (skinFileID none, no compCount-6 layout); skin not read");
   }
   nlohmann::json skinReport;
   for (size_t m = 0; m < gpl.size(); ++m) {
-    RP_ASSIGN(GplMesh g, gpl.next(gplWarnings));
+    RP_ASSIGN(GplMesh g, gpl.next(gplWarnings, ctx.releaseBytes));
     if (ctx.releaseBytes) ctx.releaseBytes(gpl.doneWith(g));
     Mesh mesh;
     mesh.name = g.name.empty() ? fmt::format("mesh_{}", m) : g.name;
@@ -238,9 +238,13 @@ Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, 
       // Normals that alias the positions are the interleaved ones as the skin leaves them: the
       // array decoded from the normal header goes first, not held through the skin's building.
       if (g.normalsAliasPositions) g.normals = std::vector<glm::vec3>();
-      SlotSkin skin = buildSkin(*skn, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance);
+      // The SKN's pages go back as the skin is built only where the meshes are handed over (`info`):
+      // a read that holds the whole model (and a conversion, its export) gains little by it, and each
+      // page given back costs a fault when it is read again (a conversion of the benchmark's block
+      // took 1.07 times as long).
+      SlotSkin skin = buildSkin(*skn, maps, rig.skeleton, g.positions, g.interleavedNormals, rig.provenance,
+                                ctx.options.meshBuilt ? ctx.releaseBytes : nullptr);
       if (ctx.releaseBytes) ctx.releaseBytes(skn->section);
-      if (places == nullptr) skn->records = SkinRecords();
       if (g.normalsAliasPositions) g.normals = std::move(g.interleavedNormals);
       buildVertices(g, mesh, vertexSlot, place);
       skinReport = std::move(skin.report);
@@ -310,9 +314,9 @@ Status readSections(const ByteReader& root, const Sections& s, GplMeshes& gpl, P
   if (s.start[kHeaderSkn / 4] != 0) {
     RP_ASSIGN(ByteReader sknReader, section(root, s, kHeaderSkn, "SKN"));
     RP_ASSIGN(skn, readSkn(sknReader, places != nullptr ? &places->skin.where : nullptr));
-    // So do the SKN's once its records are read, though their sources point into it: a released
-    // page of a mapped file is read in again when touched, and the skin touches only the sources'
-    // (a quarter of the section on the benchmark's block), not held with the rest of it until then.
+    // So do the SKN's once its entries are checked, though the skin reads its records from it: a
+    // released page of a mapped file is read in again when touched, and the skin gives the pages
+    // back as it goes (buildSkin), so they are not held with the rest of the section until then.
     if (ctx.releaseBytes) ctx.releaseBytes(sknReader.data());
   }
   std::vector<int32_t> tableToRig;

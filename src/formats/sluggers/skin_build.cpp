@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -134,11 +135,11 @@ class DistanceSums {
 
 // What the passes keep of one slot of the position array, together: where an SKAcc entry's records
 // jump from slot to slot (70 % of the benchmark block's), each touches one cache line of them.
+// Where its region of influences starts is kept apart, in the array that becomes SlotSkin::first:
+// not a second array of that size while the skin is built.
 struct Slot {
   // Past every source offset: a section is at most 4 GiB and a source 12 bytes.
   static constexpr uint32_t kNoSource = std::numeric_limits<uint32_t>::max(), kMixedSources = kNoSource - 1;
-  // Its records, counted; then where its region of influences starts (one place a record).
-  uint32_t region = 0;
   // Its bind data: the section offset of its first record's 12 source bytes while every record of
   // the slot has the same bytes (§6: the usual case), kMixedSources once one differs. An offset,
   // not a copy of the bytes: an entry's sources lie in slot order in the section. Records the bone
@@ -164,61 +165,71 @@ struct Slot {
   }
 };
 
-// All that needs every record, from one pass over them in file order (where their sources lie in
-// sequence): each record's source loaded once for its slot's bind data and both readings'
-// distances, its index looked up once for the choice of reading, and the slots' records counted.
-struct RecordPass {
-  const SkinRecord* noId = nullptr;  // the first record whose index is no bone id, if any
-  uint8_t unnamed = 0;               // IndexReadings::Unnamed bits of any record
-  size_t beyond = 0;                 // records of slots beyond the position array (§6: runtime scratch)
-  size_t mixedSlots = 0;             // slots whose records' bind data differ
-  std::vector<Slot> slots;
-  double byId = 0.0, byDepthFirst = 0.0;  // mean distances
-};
-RecordPass passRecords(const SknData& skn, const IndexReadings& readings, bool hasDepthFirst, size_t slots) {
-  RecordPass out;
-  out.slots.resize(slots);
-  DistanceSums sums(skn);
-  uint8_t unnamedInArray = 0;
-  const uint8_t* const section = skn.section.data();
-  Slot* const slot = out.slots.data();
-  for (const SkinRecord& r : skn.records) {
-    const size_t entry = readings.entry(r.boneIndex);
-    const uint8_t unnamed = readings.unnamed(entry);
-    if ((unnamed & IndexReadings::kNoId) != 0 && out.noId == nullptr) out.noId = &r;
-    out.unnamed |= unnamed;
-    if (r.vertex >= slots) {
-      ++out.beyond;
-      continue;
-    }
-    Slot& to = slot[r.vertex];
-    ++to.region;
-    const uint8_t* source = section + r.source;
-    if (to.source == Slot::kNoSource) {
-      to.source = r.source;
-    } else if (to.source != Slot::kMixedSources && to.source != r.source &&
-               std::memcmp(section + to.source, source, kSkinVertexBytes) != 0) {
-      to.source = Slot::kMixedSources;
-      ++out.mixedSlots;
-    }
-    unnamedInArray |= unnamed;
-    sums.add(source, r.weight, readings.origins(entry));
+// Gives the SKN section's pages back (ReadContext::releaseBytes, when set) each time the passes
+// have gone through kSknReleaseVertices more: each pass reads the records from the section's bytes,
+// and a given-back page of a mapped file is read in again when touched, so what the skin holds of
+// the section at once is the pages of the last few thousand vertices', not all it touched.
+class SectionPages {
+ public:
+  SectionPages(std::span<const uint8_t> section, const ReleaseBytes& releaseBytes)
+      : section_(section), releaseBytes_(releaseBytes) {}
+  void passed(size_t vertices) {
+    since_ += vertices;
+    if (since_ < kSknReleaseVertices || !releaseBytes_) return;
+    releaseBytes_(section_);
+    since_ = 0;
   }
-  out.byId = sums.byId(unnamedInArray);
-  out.byDepthFirst = hasDepthFirst ? sums.byDepthFirst(unnamedInArray) : kNoDistance;
+
+ private:
+  std::span<const uint8_t> section_;
+  const ReleaseBytes& releaseBytes_;
+  size_t since_ = 0;
+};
+
+// The bone indices the records name, read from the entries (an entry's records name its bones,
+// and each kept entry has a record): so the reading is chosen before the records are gone through.
+struct IndexUse {
+  std::optional<SkinRecord> noId;  // the first record whose index is no bone id, if any (its slot and index)
+  uint8_t unnamed = 0;             // IndexReadings::Unnamed bits of any record
+};
+IndexUse useOfIndices(const SknData& skn, const IndexReadings& readings) {
+  IndexUse out;
+  for (const SknEntry& e : skn.entries) {
+    for (const uint16_t index : {e.bone0, e.kind == SkinEntryKind::SK2 ? e.bone1 : e.bone0}) {
+      const uint8_t unnamed = readings.unnamed(readings.entry(index));
+      out.unnamed |= unnamed;
+      if ((unnamed & IndexReadings::kNoId) == 0 || out.noId) continue;
+      // The entry's first record (an SK2 vertex's two come in bone order).
+      uint32_t vertex = e.first;
+      if (e.kind == SkinEntryKind::SKAcc) vertex += (uint32_t(skn.section[e.indices]) << 8) | skn.section[e.indices + 1];
+      out.noId = SkinRecord{vertex, index, 0, 0};
+    }
+  }
   return out;
 }
+
+// All else that needs every record, from one pass over them in file order (where their sources lie
+// in sequence), so the section's pages are read in once while the skin is built: each record's
+// source loaded once for its slot's bind data and both readings' distances, its bone looked up
+// once, its influence added.
+struct RecordPass {
+  size_t beyond = 0;      // records of slots beyond the position array (§6: runtime scratch)
+  size_t mixedSlots = 0;  // slots whose records' bind data differ
+  size_t unknownBone = 0;  // records whose index names no bone under the reading taken
+  double byId = 0.0, byDepthFirst = 0.0;  // mean distances
+};
 
 Json distanceJson(double d) { return std::isfinite(d) ? Json(d) : Json("an index names no bone"); }
 
 }  // namespace
 
-SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
-                   std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance) {
+SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton, std::vector<glm::vec3>& slotPositions,
+                   std::vector<glm::vec3>& slotNormals, Provenance& provenance, const ReleaseBytes& releaseBytes) {
   const size_t slots = slotPositions.size();
-  const SkinRecords& records = skn.records;
+  SectionPages pages(skn.section, releaseBytes);
+  const auto entryDone = [&pages](const SknEntry& e) { pages.passed(e.count); };
   const IndexReadings readings(maps, skeleton.worldBindMatrices());
-  RecordPass pass = passRecords(skn, readings, !maps.byDepthFirst.empty(), slots);
+  const IndexUse use = useOfIndices(skn, readings);
   SlotSkin out;
   nlohmann::json& report = out.report;
   // §11 item 6, settled by the vanilla Mario block's public dumps: read as bone ids, all 10 finger
@@ -226,14 +237,12 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   // community tools read them; the depth-first (boneArray) reading is taken only where bone ids are
   // impossible, an index no bone id has, and every index names a bone that way (so never without a
   // depth-first map: there every index is unnamed that way, and noId means there is one).
-  const SkinRecord* noId = pass.noId;
-  const bool depthFirst = noId != nullptr && (pass.unnamed & IndexReadings::kNoDepthFirst) == 0;
+  const std::optional<SkinRecord>& noId = use.noId;
+  const bool depthFirst = noId.has_value() && (use.unnamed & IndexReadings::kNoDepthFirst) == 0;
   report["boneIndex"] = depthFirst ? "depthFirst" : "boneId";
-  report["reason"] = noId == nullptr ? "every index is a bone id (sluggers.md §11 item 6)"
-                     : depthFirst    ? "an index no bone id has; every index is a depth-first (boneArray) position"
-                                     : "an index no bone id has, nor a depth-first position; its records are dropped";
-  // Where the skinned bind vertices lie against each reading's bones: for a user to judge a block.
-  report["meanDistance"] = {{"boneId", distanceJson(pass.byId)}, {"depthFirst", distanceJson(pass.byDepthFirst)}};
+  report["reason"] = !noId        ? "every index is a bone id (sluggers.md §11 item 6)"
+                     : depthFirst ? "an index no bone id has; every index is a depth-first (boneArray) position"
+                                  : "an index no bone id has, nor a depth-first position; its records are dropped";
   if (depthFirst) {
     provenance.warn("sluggers-skin-bone-index",
                     fmt::format("SK bone index {} (skin record of slot {}) is no bone id of this block; every index read as a "
@@ -244,71 +253,109 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   out.boneOfIndex = map;
   const std::vector<uint32_t> boneOfEntry = readings.bones(map);
 
-  // Per slot: its influences by bone, duplicates (vertex, bone) summed (a full 256 is stored
-  // 255 + 1), each bone's weights added in file order. Each slot fills a region of `influences` as
-  // long as its record count (where a counting sort would put its records), kept in bone order by
-  // insertion as the records come in file order (a handful a slot); then the regions close up.
-  // Records naming no bone are dropped (§6). Weights are divided by 256 as they come: a power of
-  // two, so every sum rounds as the sum of the stored weights would.
-  std::vector<Slot>& slot = pass.slots;
-  uint32_t regions = 0;
-  for (Slot& to : slot) regions += std::exchange(to.region, regions);
-  InfluenceList& influences = out.influences;
-  influences.resize(regions);  // cut to the influences made, below
-  size_t unknownBone = 0;
-  for (const SkinRecord& r : records) {
-    if (r.vertex >= slots) continue;
-    const uint32_t bone = boneOfEntry[readings.entry(r.boneIndex)];
-    if (bone == kNoBone) {
-      ++unknownBone;
-      continue;
-    }
-    Slot& to = slot[r.vertex];
-    to.weight += r.weight;
-    Influence* const first = influences.data() + to.region;
-    uint32_t at = to.influences;
-    while (at > 0 && first[at - 1].bone > bone) --at;
-    const float weight = static_cast<float>(r.weight) / static_cast<float>(kFullWeight);
-    if (at > 0 && first[at - 1].bone == bone) {
-      first[at - 1].weight += weight;
-    } else {
-      std::copy_backward(first + at, first + to.influences, first + to.influences + 1);
-      first[at] = Influence{bone, weight};
-      ++to.influences;
-    }
-  }
-  // A slot whose records' bind data differ takes their weighted mean (float × integer weights sum
-  // exactly in double, so in any order); every other slot's is its one source, taken as it is.
-  std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
-  if (pass.mixedSlots > 0) {
-    for (const SkinRecord& r : records) {
-      if (r.vertex >= slots || slot[r.vertex].source != Slot::kMixedSources || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) continue;
-      mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
-      mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
-    }
-  }
-
-  // The regions close up (they touch already where no record was merged or dropped).
+  // Each slot's records, counted (one more place, for the end), from the vertex indices alone; then
+  // where its region of `influences` starts (where a counting sort would put its records), in the
+  // array that becomes SlotSkin::first.
   std::vector<uint32_t>& slotFirst = out.first;
   slotFirst.resize(slots + 1);
+  skn.forEachRecord(
+      [&](const SkinRecord& r) {
+        if (r.vertex < slots) ++slotFirst[r.vertex];
+      },
+      entryDone);
+  uint32_t regions = 0;
+  for (size_t s = 0; s < slots; ++s) regions += std::exchange(slotFirst[s], regions);
+  InfluenceList& influences = out.influences;
+  influences.resize(regions);  // cut to the influences made, below
+
+  // Per slot: its influences by bone, duplicates (vertex, bone) summed (a full 256 is stored
+  // 255 + 1), each bone's weights added in file order, kept in bone order by insertion in its
+  // region as the records come in file order (a handful a slot); then the regions close up.
+  // Records naming no bone are dropped (§6). Weights are divided by 256 as they come: a power of
+  // two, so every sum rounds as the sum of the stored weights would. A slot's bind data are its
+  // first record's source's once a kept record gives it weight (a slot none does keeps the GPL's);
+  // a slot whose records' sources differ takes their weighted mean, below.
+  std::vector<Slot> slot(slots);
+  RecordPass pass;
+  DistanceSums sums(skn);
+  uint8_t unnamedInArray = 0;
+  const uint8_t* const section = skn.section.data();
+  skn.forEachRecord(
+      [&](const SkinRecord& r) {
+        if (r.vertex >= slots) {
+          ++pass.beyond;
+          return;
+        }
+        const size_t entry = readings.entry(r.boneIndex);
+        Slot& to = slot[r.vertex];
+        const uint8_t* source = section + r.source;
+        if (to.source == Slot::kNoSource) {
+          to.source = r.source;
+        } else if (to.source != Slot::kMixedSources && to.source != r.source &&
+                   std::memcmp(section + to.source, source, kSkinVertexBytes) != 0) {
+          to.source = Slot::kMixedSources;
+          ++pass.mixedSlots;
+        }
+        unnamedInArray |= readings.unnamed(entry);
+        sums.add(source, r.weight, readings.origins(entry));
+        const uint32_t bone = boneOfEntry[entry];
+        if (bone == kNoBone) {
+          ++pass.unknownBone;
+          return;
+        }
+        if (to.weight == 0 && r.weight != 0 && to.oneSource()) {
+          to.decode(skn, slotPositions[r.vertex], r.vertex < slotNormals.size() ? &slotNormals[r.vertex] : nullptr);
+        }
+        to.weight += r.weight;
+        Influence* const first = influences.data() + slotFirst[r.vertex];
+        uint32_t at = to.influences;
+        while (at > 0 && first[at - 1].bone > bone) --at;
+        const float weight = static_cast<float>(r.weight) / static_cast<float>(kFullWeight);
+        if (at > 0 && first[at - 1].bone == bone) {
+          first[at - 1].weight += weight;
+        } else {
+          std::copy_backward(first + at, first + to.influences, first + to.influences + 1);
+          first[at] = Influence{bone, weight};
+          ++to.influences;
+        }
+      },
+      entryDone);
+  pass.byId = sums.byId(unnamedInArray);
+  pass.byDepthFirst = !maps.byDepthFirst.empty() ? sums.byDepthFirst(unnamedInArray) : kNoDistance;
+  // Where the skinned bind vertices lie against each reading's bones: for a user to judge a block.
+  report["meanDistance"] = {{"boneId", distanceJson(pass.byId)}, {"depthFirst", distanceJson(pass.byDepthFirst)}};
+
+  // The weighted means (float × integer weights sum exactly in double, so in any order).
+  std::vector<std::array<glm::dvec3, 2>> mixedSums(pass.mixedSlots > 0 ? slots : 0, {glm::dvec3(0.0), glm::dvec3(0.0)});
+  if (pass.mixedSlots > 0) {
+    skn.forEachRecord(
+        [&](const SkinRecord& r) {
+          if (r.vertex >= slots || slot[r.vertex].source != Slot::kMixedSources || boneOfEntry[readings.entry(r.boneIndex)] == kNoBone) {
+            return;
+          }
+          mixedSums[r.vertex][0] += glm::dvec3(skn.position(r)) * static_cast<double>(r.weight);
+          mixedSums[r.vertex][1] += glm::dvec3(skn.normal(r)) * static_cast<double>(r.weight);
+        },
+        entryDone);
+  }
+
+  // The regions close up (they touch already where no record was merged or dropped): each slot's
+  // first influence is written over its region's start, which is never before it.
   uint32_t written = 0;
   size_t unwritten = 0, off256 = 0;
   int64_t firstOff = -1;
   for (size_t s = 0; s < slots; ++s) {
     const Slot& from = slot[s];
-    slotFirst[s] = written;
-    if (written != from.region) std::copy_n(influences.begin() + from.region, from.influences, influences.begin() + written);
+    const uint32_t region = std::exchange(slotFirst[s], written);
+    if (written != region) std::copy_n(influences.begin() + region, from.influences, influences.begin() + written);
     written += from.influences;
     if (from.weight == 0) {
       ++unwritten;
       continue;
     }
-    glm::vec3* normal = s < slotNormals.size() ? &slotNormals[s] : nullptr;
-    if (from.oneSource()) {
-      from.decode(skn, slotPositions[s], normal);
-    } else {
+    if (!from.oneSource()) {
       slotPositions[s] = glm::vec3(mixedSums[s][0] / static_cast<double>(from.weight));
-      if (normal != nullptr) *normal = glm::vec3(mixedSums[s][1] / static_cast<double>(from.weight));
+      if (s < slotNormals.size()) slotNormals[s] = glm::vec3(mixedSums[s][1] / static_cast<double>(from.weight));
     }
     if (from.weight != kFullWeight) {
       ++off256;
@@ -317,8 +364,8 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
   }
   slotFirst[slots] = written;
   influences.resize(written);
-  if (unknownBone > 0) {
-    provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", unknownBone));
+  if (pass.unknownBone > 0) {
+    provenance.warn("sluggers-skin-bone", fmt::format("{} skin records name a bone index the ACT does not have; dropped", pass.unknownBone));
   }
   if (off256 > 0) {
     provenance.warn("sluggers-weight-sum", fmt::format("{} skinned vertices have weights that do not sum to 256/256 (first: slot {}); "
@@ -326,7 +373,7 @@ SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton
                                                        off256, firstOff));
   }
 
-  report["records"] = records.size();
+  report["records"] = skn.recordCount;
   report["slotsBeyondPositions"] = pass.beyond;  // §6: 163 of 325 vanilla models write scratch slots
   report["unwrittenSlots"] = unwritten;          // §6: gap slots left by cache-line exclusivity
   return out;

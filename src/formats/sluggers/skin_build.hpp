@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/rig.hpp"
+#include "formats/sluggers/gpl.hpp"
 #include "formats/sluggers/model_layout.hpp"
 #include "formats/sluggers/skn.hpp"
 
@@ -27,10 +28,17 @@ struct SlotSkin {
   std::vector<int32_t> boneOfIndex;  // the meaning chosen: SK bone index → rig bone (-1: none)
 };
 
+// How many vertices buildSkin's passes go through between two times it gives the SKN section back:
+// about 250 KB of its bytes held at once. Each time costs page faults when the section is read on
+// (every 4,096 made `info` of the benchmark's block 1.6 times as slow; never, 2 MB more held).
+constexpr size_t kSknReleaseVertices = 16384;
+
 // Chooses the meaning and rebuilds every slot's influences; the skinned slots' bind positions and
-// normals are replaced by their sources' (what the runtime deforms).
-SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton,
-                   std::vector<glm::vec3>& slotPositions, std::vector<glm::vec3>& slotNormals, Provenance& provenance);
+// normals are replaced by their sources' (what the runtime deforms). releaseBytes, when set, is
+// given the SKN section again and again as the skin is built (ReadContext::releaseBytes).
+SlotSkin buildSkin(const SknData& skn, const BoneIndexMaps& maps, const Skeleton& skeleton, std::vector<glm::vec3>& slotPositions,
+                   std::vector<glm::vec3>& slotNormals, Provenance& provenance,
+                   const ReleaseBytes& releaseBytes = nullptr);
 
 // The mesh's influences: vertex v takes those of slot vertexSlot[v] (moved when v is slot v).
 void applySkin(SlotSkin&& skin, const std::vector<uint32_t>& vertexSlot, Mesh& mesh);

@@ -11,11 +11,11 @@ namespace {
 
 constexpr const char* kSkn = "SKN";
 
-// Room for `n` more records (within the one reservation readSkn made), to be filled in place.
-SkinRecord* appendRecords(SknData& skn, size_t n) {
-  const size_t at = skn.records.size();
-  skn.records.resize(at + n);
-  return skn.records.data() + at;
+// An entry checked, giving `records` records; one without any is not kept.
+void addEntry(SknData& skn, const SknEntry& entry, size_t records) {
+  if (records == 0) return;
+  skn.entries.push_back(entry);
+  skn.recordCount += records;
 }
 
 // §6: "destination + offset is always on a vertex boundary".
@@ -31,11 +31,11 @@ Result<uint32_t> firstVertex(const ByteReader& r, size_t fieldAt, uint64_t desti
 // holds at most size / 6 records; more means the entries share their data.
 Status checkReach(const ByteReader& r, const SknData& skn, uint64_t adding, size_t countAt) {
   const uint64_t limit = r.size() / 6;
-  if (skn.records.size() + adding > limit) {
+  if (skn.recordCount + adding > limit) {
     return r.errorAt(countAt, ErrorCode::BadValue,
                      fmt::format("the entries so far claim {} skin records; a 0x{:X}-byte section holds source data for at most {} "
                                  "(entries share their sources)",
-                                 skn.records.size() + adding, r.size(), limit),
+                                 skn.recordCount + adding, r.size(), limit),
                      "count");
   }
   return Ok{};
@@ -70,8 +70,7 @@ Result<size_t> readSk1(ByteReader& r, size_t at, SknData& skn) {
   RP_CHECK(r.seek(at + 0x34, "vertSrc"));
   RP_ASSIGN(const size_t source, follow(r, src, offset, uint64_t(count) * kSkinVertexBytes, "vertSrc", kSkn));
   RP_CHECK(checkReach(r, skn, count, at + 0x3A));
-  SkinRecord* out = appendRecords(skn, count);
-  for (uint32_t k = 0; k < count; ++k) out[k] = SkinRecord{first + k, bone, kFullWeight, static_cast<uint32_t>(source + k * kSkinVertexBytes)};
+  addEntry(skn, SknEntry{first, static_cast<uint32_t>(source), 0, 0, count, bone, 0, SkinEntryKind::SK1}, count);
   return count;
 }
 
@@ -90,13 +89,8 @@ Result<size_t> readSk2(ByteReader& r, size_t at, SknData& skn, size_t& weightsAt
   RP_CHECK(r.seek(at + 0x68, "weights"));
   RP_ASSIGN(const size_t weights, follow(r, weightsPtr, 0, uint64_t(count) * 2, "weights", kSkn));
   RP_CHECK(checkReach(r, skn, uint64_t(count) * 2, at + 0x70));
-  const uint8_t* w = r.data().data() + weights;
-  SkinRecord* out = appendRecords(skn, size_t{count} * 2);
-  for (uint32_t k = 0; k < count; ++k) {
-    const auto from = static_cast<uint32_t>(source + k * kSkinVertexBytes);
-    out[2 * k] = SkinRecord{first + k, bone0, w[2 * k], from};
-    out[2 * k + 1] = SkinRecord{first + k, bone1, w[2 * k + 1], from};
-  }
+  addEntry(skn, SknEntry{first, static_cast<uint32_t>(source), 0, static_cast<uint32_t>(weights), count, bone0, bone1, SkinEntryKind::SK2},
+           size_t{count} * 2);
   weightsAt = weights;
   return size_t{count} * 2;
 }
@@ -118,13 +112,10 @@ Result<size_t> readSkAcc(ByteReader& r, size_t at, SknData& skn, size_t& weights
   RP_CHECK(r.seek(at + 0x40, "weights"));
   RP_ASSIGN(const size_t weights, follow(r, weightsPtr, 0, count, "weights", kSkn));
   RP_CHECK(checkReach(r, skn, count, at + 0x42));
-  const uint8_t* idx = r.data().data() + indices;
-  const uint8_t* w = r.data().data() + weights;
-  SkinRecord* out = appendRecords(skn, count);
-  for (uint32_t n = 0; n < count; ++n) {
-    const uint32_t i = (uint32_t(idx[2 * n]) << 8) | idx[2 * n + 1];
-    out[n] = SkinRecord{base + i, bone, w[n], static_cast<uint32_t>(source + n * kSkinVertexBytes)};
-  }
+  addEntry(skn,
+           SknEntry{base, static_cast<uint32_t>(source), static_cast<uint32_t>(indices), static_cast<uint32_t>(weights), count, bone, 0,
+                    SkinEntryKind::SKAcc},
+           count);
   weightsAt = weights;
   return size_t{count};
 }
@@ -154,11 +145,12 @@ Result<SknData> readSkn(ByteReader& r, std::vector<SkinRecordWhere>* where) {
   RP_ASSIGN(const uint32_t pAcc, r.u32("skAcc"));
   RP_ASSIGN(const size_t skAcc, entries(r, pAcc, skn.numSkAcc, kSkAccSize, "skAcc"));
   // skBzero and the flush list are runtime cache work (§6 steps 3–4) with no meaning for a model.
-  // One reservation, charged once: checkReach keeps the records within size / 6 whatever the
-  // entries claim.
+  // The records claimed, charged once as if held (so a budget refuses a block as before), though
+  // they are only held for a block's places: checkReach keeps them within size / 6 whatever the
+  // entries claim. The entries kept take 24 bytes each, their tables at least 64 in the section.
   const uint64_t reserved = std::min<uint64_t>(recordsClaimed(r, sk1, skn.numSk1, sk2, skn.numSk2, skAcc, skn.numSkAcc), r.size() / 6);
   RP_CHECK(r.charge(reserved * sizeof(SkinRecord), "count"));
-  skn.records.reserve(reserved);
+  skn.entries.reserve(size_t{skn.numSk1} + skn.numSk2 + skn.numSkAcc);
   if (where != nullptr) {
     RP_CHECK(r.charge(reserved * sizeof(SkinRecordWhere), "count"));
     where->reserve(reserved);
@@ -187,6 +179,10 @@ Result<SknData> readSkn(ByteReader& r, std::vector<SkinRecordWhere>* where) {
     auto scope = r.scope(Field("SKAcc", static_cast<int64_t>(i)));
     RP_ASSIGN(added, readSkAcc(r, skAcc + i * kSkAccSize, skn, weightsAt));
     note(SkinEntryKind::SKAcc, i, added, weightsAt);
+  }
+  if (where != nullptr) {
+    skn.records.reserve(skn.recordCount);
+    skn.forEachRecord([&skn](const SkinRecord& record) { skn.records.push_back(record); }, [](const SknEntry&) {});
   }
   return skn;
 }
