@@ -122,7 +122,7 @@ Result<Animation> readAnimation(ByteReader& r, bool isAnp3, ClipSet& clips) {
 
 }  // namespace
 
-Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3) {
+Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3, const ReadContext& ctx) {
   RP_CHECK(r.u32("size"));
   RP_ASSIGN(const std::string packageName, r.fixedString(kNameSize, "name"));
   if (clips.name.empty()) clips.name = packageName;
@@ -133,7 +133,9 @@ Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3) {
   clips.animations.reserve(clips.animations.size() + n);
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("animation", static_cast<int64_t>(i)));
+    const size_t start = r.position();
     RP_ASSIGN(clips.animations.emplace_back(), readAnimation(r, isAnp3, clips));
+    animationDecoded(ctx, clips, r, start);
   }
   return Ok{};
 }

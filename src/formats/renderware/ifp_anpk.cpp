@@ -259,7 +259,7 @@ Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
 
 }  // namespace
 
-Status readAnpk(ByteReader& r, ClipSet& clips) {
+Status readAnpk(ByteReader& r, ClipSet& clips, const ReadContext& ctx) {
   RP_ASSIGN(ByteReader pkg, expectBlock(r, "ANPK", "ANPK"));
   RP_ASSIGN(ByteReader info, expectBlock(pkg, "INFO", "INFO"));
   RP_ASSIGN(const int32_t numAnims, info.s32("numAnims"));
@@ -272,7 +272,9 @@ Status readAnpk(ByteReader& r, ClipSet& clips) {
   std::vector<float> floats;  // readTrack's
   for (size_t i = 0; i < n; ++i) {
     auto scope = pkg.scope(Field("animation", static_cast<int64_t>(i)));
+    const size_t start = pkg.position();
     RP_ASSIGN(clips.animations.emplace_back(), readAnimation(pkg, floats));
+    animationDecoded(ctx, clips, pkg, start);
   }
   return Ok{};
 }
