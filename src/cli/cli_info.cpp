@@ -203,7 +203,8 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   StreamedMeshes streamed;
   std::vector<ClipSetSummary> clipSets;
   // The counts of the animations a reader handed over one by one (ReadOptions::animationRead: a GTA
-  // IFP package), in the order of its clip sets' animations, which it keeps without their keys.
+  // IFP package, a RenderWare .anm), in the order of its clip sets' animations, which it keeps
+  // without their keys.
   std::vector<AnimationCounts> handed;
   ReadOptions read = shared.read;
   if (!assembles) {
@@ -248,7 +249,7 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     for (ClipSet& c : asset.clips) {  // those not handed over whole (ReadOptions::clipsRead)
       ClipSetSummary& summary = clipSets.emplace_back(summarise(c, asset.rigs));
       // A handed animation's counts are those taken as it was handed; its name is the whole read's
-      // (an unnamed clip is named after the file once the read knows how many are unnamed).
+      // (an unnamed clip is named after its set once the read knows how many are unnamed).
       for (AnimationCounts& a : summary.animations) {
         if (nextHanded == handed.size()) break;
         a = AnimationCounts{std::move(a.name), handed[nextHanded].duration, handed[nextHanded].tracks, handed[nextHanded].keys,

@@ -75,7 +75,7 @@ Result<std::vector<ItemInfo>> listBytes(const Source& source, ReadContext& ctx) 
 // Clip packages list their clips. RenderWare's are read whole to list them: their headers are
 // interleaved with the keys, and reading is as fast as walking (BENCHMARKS.md, IFP read). Only
 // the names are listed: a reader that hands its animations over (ReadOptions::animationRead: the
-// IFP's) lets each one's keys and file pages go as soon as it is decoded.
+// IFP's, the .anm's) lets each one's keys and file pages go as soon as it is decoded.
 template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
 Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) {
   ReadContext naming = ctx;

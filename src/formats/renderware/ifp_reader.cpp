@@ -79,10 +79,13 @@ float lastKeyTime(const Animation& anim) {
   return last;
 }
 
-void animationDecoded(const ReadContext& ctx, ClipSet& clips, const ByteReader& r, size_t start) {
+void animationDecoded(const ReadContext& ctx, ClipSet& clips, const ByteReader& r, size_t& kept) {
   if (!ctx.options.animationRead) return;
   ctx.options.animationRead(clips.animations.back());
-  if (ctx.releaseBytes) ctx.releaseBytes(r.data().subspan(start, r.position() - start));
+  constexpr size_t kGivenBackBytes = size_t{1} << 20;
+  if (!ctx.releaseBytes || r.position() - kept < kGivenBackBytes) return;
+  ctx.releaseBytes(r.data().subspan(kept, r.position() - kept));
+  kept = r.position();
 }
 
 }  // namespace ifp
