@@ -202,8 +202,21 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
   const bool assembles = bindsAnything(s.inputs) || !s.inputs.items.empty() || !s.inputs.clips.empty();
   StreamedMeshes streamed;
   std::vector<ClipSetSummary> clipSets;
+  // The counts of the animations a reader handed over one by one (ReadOptions::animationRead: a GTA
+  // IFP package, a RenderWare .anm), in the order of its clip sets' animations, which it keeps
+  // without their keys.
+  std::vector<AnimationCounts> handed;
   ReadOptions read = shared.read;
-  if (!assembles) read.meshBuilt = summariseAndRelease(streamed, shared.strict);
+  if (!assembles) {
+    read.meshBuilt = summariseAndRelease(streamed, shared.strict);
+    read.animationRead = [&handed](Animation& decoded) {
+      handed.push_back(countAnimation(decoded));
+      Animation counted;
+      counted.name = std::move(decoded.name);
+      counted.duration = decoded.duration;
+      decoded = std::move(counted);
+    };
+  }
   // Clip by clip only while the output is the whole read's: not with --strict (damage anywhere, a
   // clip's included, refuses the file).
   if (!assembles && !shared.strict) {
@@ -232,7 +245,18 @@ Status infoOne(const std::string& path, const InfoSettings& s, const SharedInput
     RP_ASSIGN(rigs, assembleInput(std::move(asset), shared));
   } else {
     if (shared.strict) RP_CHECK(refuseDroppedParts(asset));
-    for (ClipSet& c : asset.clips) clipSets.push_back(summarise(c, asset.rigs));  // those not handed over
+    size_t nextHanded = 0;
+    for (ClipSet& c : asset.clips) {  // those not handed over whole (ReadOptions::clipsRead)
+      ClipSetSummary& summary = clipSets.emplace_back(summarise(c, asset.rigs));
+      // A handed animation's counts are those taken as it was handed; its name is the whole read's
+      // (an unnamed clip is named after its set once the read knows how many are unnamed).
+      for (AnimationCounts& a : summary.animations) {
+        if (nextHanded == handed.size()) break;
+        a = AnimationCounts{std::move(a.name), handed[nextHanded].duration, handed[nextHanded].tracks, handed[nextHanded].keys,
+                            handed[nextHanded].events};
+        ++nextHanded;
+      }
+    }
     // What convert would repair shows as warnings (with --strict, as the error convert would give).
     for (size_t i = 0; i < asset.rigs.size(); ++i) {
       Rig& r = asset.rigs[i];

@@ -56,6 +56,15 @@ struct ReadOptions {
   // clip, not the file. An error the callback returns ends the read.
   // The read's Asset then holds no clip set of those resources. Null: every clip set in the Asset.
   std::function<Status(Asset& sofar, size_t clipIndex, size_t clipCount)> clipsRead;
+  // For a caller that needs an animation's counts, not its keys (`info`, and the listing of a file's
+  // clips): a reader that decodes a clip set's animations one by one (the GTA IFP and RenderWare
+  // .anm readers) calls it with each, every one and in the set's order, as soon as it is decoded,
+  // and gives back the file's bytes it was decoded from (releaseBytes). The callback may let the
+  // animation's tracks, channels and events go; the reader keeps the animation in its set, so the
+  // read's Asset holds every animation (named, warned about and charged to the budget as in a
+  // whole read), and the read's memory is bounded by its largest animation. Null: every animation
+  // kept whole.
+  std::function<void(Animation& decoded)> animationRead;
   // For a program reading file after file: the arrays of the rigs it is done with (recycled into
   // it), for a reader to fill instead of allocating fresh ones (core/rig_storage.hpp says which
   // readers take from it). The caller keeps it alive through the read and uses it from one thread
@@ -72,6 +81,7 @@ struct ReadContext {
     ++child.depth;
     child.releaseBytes = nullptr;  // the inner bytes are not the file's
     child.options.clipsRead = nullptr;  // an inner file's clips are the container's, in its Asset
+    child.options.animationRead = nullptr;
     return child;
   }
 

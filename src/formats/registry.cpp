@@ -73,10 +73,19 @@ Result<std::vector<ItemInfo>> listBytes(const Source& source, ReadContext& ctx) 
 }
 
 // Clip packages list their clips. RenderWare's are read whole to list them: their headers are
-// interleaved with the keys, and reading is as fast as walking (BENCHMARKS.md, IFP read).
+// interleaved with the keys, and reading is as fast as walking (BENCHMARKS.md, IFP read). Only
+// the names are listed: a reader that hands its animations over (ReadOptions::animationRead: the
+// IFP's, the .anm's) lets each one's keys and file pages go as soon as it is decoded.
 template <Result<ClipSet> (*Read)(std::span<const uint8_t>, ReadContext&)>
 Result<std::vector<ItemInfo>> listClips(const Source& source, ReadContext& ctx) {
-  RP_ASSIGN(const ClipSet clips, Read(source.bytes(), ctx));
+  ReadContext naming = ctx;
+  naming.options.animationRead = [](Animation& decoded) {
+    Animation named;
+    named.name = std::move(decoded.name);
+    decoded = std::move(named);
+  };
+  naming.releaseBytes = [&source](std::span<const uint8_t> bytes) { source.release(bytes); };
+  RP_ASSIGN(const ClipSet clips, Read(source.bytes(), naming));
   std::vector<ItemInfo> items;
   items.reserve(clips.animations.size());
   for (size_t i = 0; i < clips.animations.size(); ++i) {

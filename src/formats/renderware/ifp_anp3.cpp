@@ -122,7 +122,7 @@ Result<Animation> readAnimation(ByteReader& r, bool isAnp3, ClipSet& clips) {
 
 }  // namespace
 
-Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3) {
+Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3, const ReadContext& ctx) {
   RP_CHECK(r.u32("size"));
   RP_ASSIGN(const std::string packageName, r.fixedString(kNameSize, "name"));
   if (clips.name.empty()) clips.name = packageName;
@@ -131,9 +131,11 @@ Status readAnp23(ByteReader& r, ClipSet& clips, bool isAnp3) {
   if (numAnims < 0) return r.errorAt(countPos, ErrorCode::BadValue, fmt::format("negative animation count {}", numAnims), "numAnims");
   RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numAnims), kNameSize + (isAnp3 ? 12 : 4), "numAnims"));
   clips.animations.reserve(clips.animations.size() + n);
+  size_t kept = r.position();  // the bytes from here on are not given back yet (animationDecoded)
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("animation", static_cast<int64_t>(i)));
     RP_ASSIGN(clips.animations.emplace_back(), readAnimation(r, isAnp3, clips));
+    animationDecoded(ctx, clips, r, kept);
   }
   return Ok{};
 }

@@ -259,7 +259,7 @@ Result<Animation> readAnimation(ByteReader& r, std::vector<float>& floats) {
 
 }  // namespace
 
-Status readAnpk(ByteReader& r, ClipSet& clips) {
+Status readAnpk(ByteReader& r, ClipSet& clips, const ReadContext& ctx) {
   RP_ASSIGN(ByteReader pkg, expectBlock(r, "ANPK", "ANPK"));
   RP_ASSIGN(ByteReader info, expectBlock(pkg, "INFO", "INFO"));
   RP_ASSIGN(const int32_t numAnims, info.s32("numAnims"));
@@ -270,9 +270,11 @@ Status readAnpk(ByteReader& r, ClipSet& clips) {
   RP_ASSIGN(const size_t n, pkg.count(static_cast<uint64_t>(numAnims), 8 + 8 + 16, "numAnims"));
   clips.animations.reserve(clips.animations.size() + n);
   std::vector<float> floats;  // readTrack's
+  size_t kept = pkg.position();  // the bytes from here on are not given back yet (animationDecoded)
   for (size_t i = 0; i < n; ++i) {
     auto scope = pkg.scope(Field("animation", static_cast<int64_t>(i)));
     RP_ASSIGN(clips.animations.emplace_back(), readAnimation(pkg, floats));
+    animationDecoded(ctx, clips, pkg, kept);
   }
   return Ok{};
 }

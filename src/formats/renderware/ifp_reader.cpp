@@ -19,7 +19,7 @@ bool hasMagic(std::span<const uint8_t> bytes, const char* magic) {
 }
 
 // librwgta convifp accepts "ANLF" size, i32 numPackages, then that many ANPK packages (§4.1).
-Status readAnlf(ByteReader& r, ClipSet& clips) {
+Status readAnlf(ByteReader& r, ClipSet& clips, const ReadContext& ctx) {
   RP_CHECK(r.skip(8, "ANLF"));
   RP_ASSIGN(const int32_t numPackages, r.s32("numPackages"));
   if (numPackages < 0) return r.errorAt(r.position() - 4, ErrorCode::BadValue, fmt::format("negative package count {}", numPackages), "numPackages");
@@ -27,7 +27,7 @@ Status readAnlf(ByteReader& r, ClipSet& clips) {
   RP_ASSIGN(const size_t n, r.count(static_cast<uint64_t>(numPackages), 16, "numPackages"));
   for (size_t i = 0; i < n; ++i) {
     auto scope = r.scope(Field("package", static_cast<int64_t>(i)));
-    RP_CHECK(ifp::readAnpk(r, clips));
+    RP_CHECK(ifp::readAnpk(r, clips, ctx));
   }
   return Ok{};
 }
@@ -79,6 +79,15 @@ float lastKeyTime(const Animation& anim) {
   return last;
 }
 
+void animationDecoded(const ReadContext& ctx, ClipSet& clips, const ByteReader& r, size_t& kept) {
+  if (!ctx.options.animationRead) return;
+  ctx.options.animationRead(clips.animations.back());
+  constexpr size_t kGivenBackBytes = size_t{1} << 20;
+  if (!ctx.releaseBytes || r.position() - kept < kGivenBackBytes) return;
+  ctx.releaseBytes(r.data().subspan(kept, r.position() - kept));
+  kept = r.position();
+}
+
 }  // namespace ifp
 
 bool probeIfp(std::span<const uint8_t> bytes) {
@@ -91,13 +100,13 @@ Result<ClipSet> readIfp(std::span<const uint8_t> bytes, ReadContext& ctx) {
   clips.provenance.format = "gta-ifp";
   clips.provenance.axes = kRenderWareAxes;
   if (hasMagic(bytes, "ANPK")) {
-    RP_CHECK(ifp::readAnpk(r, clips));
+    RP_CHECK(ifp::readAnpk(r, clips, ctx));
   } else if (hasMagic(bytes, "ANLF")) {
-    RP_CHECK(readAnlf(r, clips));
+    RP_CHECK(readAnlf(r, clips, ctx));
   } else if (hasMagic(bytes, "ANP3") || hasMagic(bytes, "ANP2")) {
     const bool isAnp3 = bytes[3] == '3';
     RP_CHECK(r.skip(4, "magic"));
-    RP_CHECK(ifp::readAnp23(r, clips, isAnp3));
+    RP_CHECK(ifp::readAnp23(r, clips, isAnp3, ctx));
   } else {
     return r.error(ErrorCode::BadValue, "not an IFP package: magic is none of ANPK, ANP3, ANP2, ANLF", "magic");
   }
