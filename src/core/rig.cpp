@@ -136,22 +136,36 @@ bool sameBits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// Copy-assigns a JSON value only when it differs: nlohmann's assignment allocates anew.
+// Copy-assigns a JSON value only when it would be written differently: nlohmann's assignment
+// allocates anew.
 void assignJson(nlohmann::json& to, const nlohmann::json& from) {
-  if (to != from) to = from;
+  if (!writtenAlike(to, from)) to = from;
 }
 
 }  // namespace
+
+bool writtenAlike(const nlohmann::json& a, const nlohmann::json& b) {
+  if (a.type() != b.type() || a.size() != b.size()) return false;
+  if (a.is_object()) {
+    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
+      if (x.key() != y.key() || !writtenAlike(*x, *y)) return false;
+    }
+    return true;
+  }
+  if (a.is_array()) return std::equal(a.begin(), a.end(), b.begin(), [](const nlohmann::json& x, const nlohmann::json& y) { return writtenAlike(x, y); });
+  if (a.is_number_float()) return sameBits(a.get<double>(), b.get<double>());
+  return a == b;  // null, boolean, integer, string, binary
+}
 
 bool identical(const Bone& a, const Bone& b) {
   return a.name == b.name && a.parent == b.parent && sameBits(a.translation, b.translation) && sameBits(a.rotation, b.rotation) &&
          sameBits(a.scale, b.scale) && a.inverseBind.has_value() == b.inverseBind.has_value() &&
          (!a.inverseBind || sameBits(*a.inverseBind, *b.inverseBind)) && a.id == b.id && a.nameHash == b.nameHash &&
-         a.nameHashKind == b.nameHashKind && a.extras == b.extras;
+         a.nameHashKind == b.nameHashKind && writtenAlike(a.extras, b.extras);
 }
 
 bool identical(const Skeleton& a, const Skeleton& b) {
-  return a.bones.size() == b.bones.size() && a.joints == b.joints && a.inheritScale == b.inheritScale && a.extras == b.extras &&
+  return a.bones.size() == b.bones.size() && a.joints == b.joints && a.inheritScale == b.inheritScale && writtenAlike(a.extras, b.extras) &&
          std::equal(a.bones.begin(), a.bones.end(), b.bones.begin(), [](const Bone& x, const Bone& y) { return identical(x, y); });
 }
 

@@ -41,8 +41,8 @@ struct SkeletonPart {
   std::vector<glm::mat4> inverseBinds;   // per joint, last row 0,0,0,1
   // The nodes as JSON text (comma-separated objects), when no other node hangs under one of them.
   std::string nodesJson;
-  // The skin object as JSON text, naming the inverse bind matrices' accessor `skinInverseBinds`,
-  // for a skeleton without extras (inheritScale, which the skin writes too, is compared exactly).
+  // The skin object as JSON text, naming the inverse bind matrices' accessor `skinInverseBinds`
+  // (the skeleton's extras and inheritScale, which the skin writes too, are compared exactly).
   std::string skinJson;
   uint32_t skinInverseBinds = 0;
   // What a cache compares before reusing the part: the skeleton, the lift, the root's wanted name.

@@ -84,24 +84,6 @@ void writeAsset(gltf::JsonWriter& w, const Rig& rig, const AxisSystem& axes, con
   w.endObject();
 }
 
-// Whether two JSON values are written as the same text: the same types, floats of the same bits,
-// members in the same order. JSON's own equality is not that: it takes 1 for 1.0 and -0.0 for 0.0.
-bool writtenAlike(const nlohmann::json& a, const nlohmann::json& b) {
-  if (a.type() != b.type() || a.size() != b.size()) return false;
-  if (a.is_object()) {
-    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
-      if (x.key() != y.key() || !writtenAlike(*x, *y)) return false;
-    }
-    return true;
-  }
-  if (a.is_array()) return std::equal(a.begin(), a.end(), b.begin(), [](const nlohmann::json& x, const nlohmann::json& y) { return writtenAlike(x, y); });
-  if (a.is_number_float()) {
-    const double x = a.get<double>(), y = b.get<double>();
-    return std::memcmp(&x, &y, sizeof x) == 0;
-  }
-  return a == b;  // null, boolean, integer, string, binary
-}
-
 // The scene's extras, the rig's. With a cache, their text is kept and reused for the next rig whose
 // extras are written alike: a package's clips carry their RIG's, written a clip they were 2.3 M of a
 // 500-clip package's instructions.

@@ -222,10 +222,9 @@ Status addSkeleton(Document& doc, const Rig& rig, const GltfOptions& options, Ex
   doc.rootJoint = part.rootJoint;
   RP_CHECK(addSkin(doc, rig));
   // The skin's text once its accessor is known, for the exports that reuse the part: written a clip,
-  // it was 1.4 M of a 500-clip package's instructions. Not with the skeleton's extras in it: the
-  // part is reused for extras that compare equal (identical()), and JSON's equality takes 1 for
-  // 1.0 and -0.0 for 0.0, which are written differently.
-  if (kept != nullptr && doc.skin && (rig.skeleton.extras.is_null() || rig.skeleton.extras.empty())) {
+  // it was 1.4 M of a 500-clip package's instructions. The skeleton's extras in it are those the
+  // part was made for: it is reused only for a skeleton identical() to its own, extras written alike.
+  if (kept != nullptr && doc.skin) {
     JsonWriter w(kept->skinJson);
     writeSkin(w, doc, rig);
     kept->skinInverseBinds = *doc.ibmAccessor;
