@@ -317,9 +317,8 @@ Status readSections(const ByteReader& root, const Sections& s, GplMeshes& gpl, P
     // Where the meshes are handed over (`info`), so do the SKN's once its entries are checked, though
     // the skin reads its records from it: a released page of a mapped file is read in again when
     // touched, and the skin gives the pages back as it goes (buildSkin), so they are not held with
-    // the rest of the section until then. A conversion keeps them until the skin is built: read in
-    // again, they were 470 more page faults and 1.04-1.13 times the benchmark block's convert time
-    // (scripts/bench_pair.py, against b07b0ac).
+    // the rest of the section until then. A conversion keeps them until the skin is built, as it
+    // did when the skin read held records: each page given back and read in again is a fault.
     if (ctx.releaseBytes && ctx.options.meshBuilt) ctx.releaseBytes(sknReader.data());
   }
   std::vector<int32_t> tableToRig;
