@@ -6,9 +6,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#if defined(__linux__)
-#include <sys/resource.h>
-#endif
 
 #include <cstring>
 #include <filesystem>
@@ -946,15 +943,6 @@ TEST(GtaIfp, HandsEachAnimationOverAsDecodedAndGivesItsBytesBack) {
   EXPECT_LE(released.back().data() + released.back().size(), bytes.data() + bytes.size());
 }
 
-#if defined(__linux__)
-// The most memory any program this test ran held at once, in KiB.
-long childrenPeakKib() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  return usage.ru_maxrss;
-}
-#endif
-
 // `info` counts each animation as the IFP reader hands it over (ReadOptions::animationRead), lets
 // its keys go and gives its file pages back: it holds one clip, not the file's (issue 30: info's
 // peak within 1.5 x the file; the 27.2 MB benchmark package 73 -> 6.5 MiB). Its summary is the whole
@@ -986,11 +974,11 @@ TEST(GtaIfp, InfoHoldsOneClipAtATimeAndPrintsTheWholeReadsSummary) {
   std::ofstream(skeleton, std::ios::binary).write(reinterpret_cast<const char*>(dff->data()), static_cast<std::streamsize>(dff->size()));
   const test::CliRun byClip = test::runCli("info --json " + test::quote(input), test::Capture::StdoutOnly);
 #if defined(__linux__)
-  const long byClipPeak = childrenPeakKib();  // the children's peak so far: info's
+  const long byClipPeak = test::childrenPeakKib();  // the children's peak so far: info's
 #endif
   const test::CliRun whole = test::runCli("info --json --skeleton " + test::quote(skeleton) + " " + test::quote(input), test::Capture::StdoutOnly);
 #if defined(__linux__)
-  const long wholePeak = childrenPeakKib();
+  const long wholePeak = test::childrenPeakKib();
   const auto fileKib = static_cast<long>(std::filesystem::file_size(input) / 1024);
   EXPECT_GT(wholePeak - byClipPeak, fileKib) << byClipPeak << " KiB clip by clip, " << wholePeak << " KiB whole";
 #endif

@@ -4,9 +4,6 @@
 // warnings and exit codes of the conversion of the whole package.
 #include <gtest/gtest.h>
 
-#if defined(__linux__)
-#include <sys/resource.h>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -359,15 +356,6 @@ std::vector<uint8_t> packageOfKeyedClips(int clips) {
   return sims3::serializePackage(resources);
 }
 
-#if defined(__linux__)
-// The most memory any program this test ran held at once, in KiB.
-long childrenPeakKib() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  return usage.ru_maxrss;
-}
-#endif
-
 // `info` summarises each clip as the package reader hands it over (ReadOptions::clipsRead) and lets
 // its keys go: it holds one clip, not the file's (issue 30: info's peak within 1.5 x the file;
 // package500 30.8 -> 6.9 MiB). --strict reads the package whole and prints the same (nothing in it
@@ -380,7 +368,7 @@ TEST(Sims3PackageItems, InfoHoldsOneClipAtATimeAndPrintsTheWholeReadsSummary) {
   const std::string input = dir + "/many.package";
   const test::CliRun byClip = test::runCli("info " + test::quote(input), test::Capture::StdoutOnly);
 #if defined(__linux__)
-  const long byClipPeak = childrenPeakKib();  // the children's peak so far: info's
+  const long byClipPeak = test::childrenPeakKib();  // the children's peak so far: info's
 #endif
   const test::CliRun whole = test::runCli("info --strict " + test::quote(input), test::Capture::StdoutOnly);
   ASSERT_EQ(byClip.code, 0) << byClip.text;
@@ -390,7 +378,7 @@ TEST(Sims3PackageItems, InfoHoldsOneClipAtATimeAndPrintsTheWholeReadsSummary) {
   const test::CliRun wholeJson = test::runCli("info --json --strict " + test::quote(input), test::Capture::StdoutOnly);
   EXPECT_EQ(byClipJson.text, wholeJson.text);
 #if defined(__linux__)
-  const long wholePeak = childrenPeakKib();
+  const long wholePeak = test::childrenPeakKib();
   EXPECT_GT(wholePeak - byClipPeak, static_cast<long>(packageKib)) << byClipPeak << " KiB clip by clip, " << wholePeak << " KiB whole";
 #endif
 }

@@ -16,6 +16,7 @@
 #ifdef _WIN32
 #include <process.h>
 #else
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -175,6 +176,14 @@ std::string slashes(std::string text) {
 #else
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 std::string slashes(std::string text) { return text; }
+#endif
+
+#if defined(__linux__)
+long childrenPeakKib() {
+  rusage usage{};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  return usage.ru_maxrss;
+}
 #endif
 
 }  // namespace rigport::test

@@ -37,4 +37,9 @@ std::string quote(const std::string& s);
 // finds a path in the CLI's output however the CLI spelt it there; elsewhere `text` as it is.
 std::string slashes(std::string text);
 
+#if defined(__linux__)
+// The most memory any program this test process ran (runCli, runCommand) held at once, in KiB.
+long childrenPeakKib();
+#endif
+
 }  // namespace rigport::test
