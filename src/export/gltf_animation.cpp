@@ -236,35 +236,34 @@ class RecordText {
   size_t size_ = 0;
 };
 
-// Each array as one piece of text (JsonWriter::raw), the text the writer's calls made: there a
-// record's keys, numbers and two objects cost some 900 instructions, and an IFP's 1,000 clips have
-// 96,000 records. The text of the last animation's records is kept in `last`, and reused when the
-// records are the same.
+// An array of records as one piece of text (JsonWriter::raw), the text the writer's calls made:
+// there a record's keys, numbers and two objects cost some 900 instructions, and an IFP's 1,000
+// clips have 96,000 records. The last animation's records and their text are kept in `kept` and
+// `text`, and the text reused when the records are the same.
+template <class Record, class Write>
+void writeRecords(JsonWriter& w, const char* key, const std::vector<Record>& records, std::vector<Record>& kept, std::string& text,
+                  Write&& write) {
+  if (records != kept || text.empty()) {
+    kept = records;
+    text.assign(1, '[');
+    for (size_t i = 0; i < records.size(); ++i) {
+      RecordText t;
+      if (i > 0) t << ",";
+      write(t, records[i]);
+      text += t.view();
+    }
+    text += ']';
+  }
+  w.key(key).raw(text);
+}
+
 void writeChannels(JsonWriter& w, const std::vector<AnimationChannel>& channels, const std::vector<AnimationSampler>& samplers, AnimationRecordsText& last) {
-  if (channels != last.channels || last.channelsJson.empty()) {
-    last.channels = channels;
-    last.channelsJson.assign(1, '[');
-    for (const AnimationChannel& c : channels) {
-      RecordText t;
-      t << (&c == channels.data() ? R"({"sampler":)" : R"(,{"sampler":)") << c.sampler << R"(,"target":{"node":)" << c.node << R"(,"path":")"
-        << c.path << R"("}})";
-      last.channelsJson += t.view();
-    }
-    last.channelsJson += ']';
-  }
-  w.key("channels").raw(last.channelsJson);
-  if (samplers != last.samplers || last.samplersJson.empty()) {
-    last.samplers = samplers;
-    last.samplersJson.assign(1, '[');
-    for (const AnimationSampler& s : samplers) {
-      RecordText t;
-      t << (&s == samplers.data() ? R"({"input":)" : R"(,{"input":)") << s.input << R"(,"interpolation":")" << s.interpolation << R"(","output":)"
-        << s.output << "}";
-      last.samplersJson += t.view();
-    }
-    last.samplersJson += ']';
-  }
-  w.key("samplers").raw(last.samplersJson);
+  writeRecords(w, "channels", channels, last.channels, last.channelsJson, [](RecordText& t, const AnimationChannel& c) {
+    t << R"({"sampler":)" << c.sampler << R"(,"target":{"node":)" << c.node << R"(,"path":")" << c.path << R"("}})";
+  });
+  writeRecords(w, "samplers", samplers, last.samplers, last.samplersJson, [](RecordText& t, const AnimationSampler& s) {
+    t << R"({"input":)" << s.input << R"(,"interpolation":")" << s.interpolation << R"(","output":)" << s.output << "}";
+  });
 }
 
 // Each compensation node under a bone whose scale this clip keys gets 1/S_p(t)
