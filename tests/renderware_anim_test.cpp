@@ -362,8 +362,8 @@ TEST(RwAnm, HandsOverAClipWhoseNodesHaveUnequalKeyCountsAsAWholeReadGivesIt) {
 }
 
 // `info` of a .anm holds the decoded clip, not its keys copied from the file as well (issue 30:
-// info's peak within 1.5 x the file past the process start; the 11.5 MB benchmark .anm 29.4-31.4 ->
-// 18 MiB, 25 -> 14 past the start), and prints the whole read's summary. Each program run counts this
+// info's peak within 1.5 x the file past the process start; the 11.5 MB benchmark .anm 30.1 -> 17.6
+// MiB, 25.7 -> 13.2 past the start), and prints the whole read's summary. Each program run counts this
 // test's own size in its peak, and the start's run as much: a large one hides the difference, it
 // never makes one.
 TEST(RwAnm, InfoHoldsTheDecodedClipNotACopyOfItsKeys) {

@@ -52,17 +52,21 @@ Result<StandardKeyRecord> readCompressedKey(ByteReader& r) {
 // junk prevOffset; every later key names the node's previous key (prevOffset / unit, counted from
 // the start of the key block). A key chains to key j only if j is earlier, has no successor yet and
 // is not later in time; while no key has chained yet a successor must be strictly later, so junk
-// or zero prevOffsets of first keys (all at the start time) are not mistaken for links. A key with
-// no successor yet is the last of its node's chain, so a node's last key and its time are all that
-// linking needs of the keys before: the keys are linked in order, and need not be held to be.
+// or zero prevOffsets of first keys (all at the start time) are not mistaken for links.
+//
+// A key with no successor yet is the last of its node's chain, so a node's last key and its time
+// are all that linking needs of the keys before: type 1 keys read from the file in one pass are
+// linked so, as they come, and need not be held (placeKeys links keys held in memory by the same
+// rule from every earlier key, which is cheaper when they are at hand).
 class NodeChains {
  public:
   explicit NodeChains(size_t numKeys) : node(numKeys) {}
 
-  // Links key `i`; false when, once a key has chained, it names no earlier key awaiting its next.
-  bool link(size_t i, float time, uint32_t prev, size_t unit) {
-    const size_t j = prev / unit;
-    if (prev % unit == 0 && j < i) {
+  // Links type 1 key `i`; false when, once a key has chained, it names no earlier key awaiting its
+  // next. The unit is a constant: prevOffset / unit is then no division.
+  bool link(size_t i, float time, uint32_t prev) {
+    const size_t j = prev / anm::kStandardKeySize;
+    if (prev % anm::kStandardKeySize == 0 && j < i) {
       Last& last = last_[node[j]];
       if (last.key == j && time >= last.time && (chained_ || time > last.time)) {
         chained_ = true;
@@ -120,19 +124,42 @@ void place(Next& to, const StandardKeyRecord& k) {
   *to.translation++ = glm::vec3(k.t[0], k.t[1], k.t[2]);
 }
 
-// Says why key `i` links to no node (NodeChains::link returned false).
+// The error of key `i`, which links to no node once a key has chained.
 using UnlinkedKey = std::function<Error(size_t i, uint32_t prev, uint32_t numNodes)>;
 
-// Keys held in memory: linked, then each node's arrays sized to its keys, then placed.
-Status placeKeys(std::span<const StandardKeyRecord> keys, size_t unit, const UnlinkedKey& unlinked, Animation& anim) {
-  NodeChains chains(keys.size());
+// Keys held in memory (`unit` the interpolator type's key size in memory), each node's by the rule
+// above from every earlier key's time and whether it has a successor yet.
+Result<std::vector<uint32_t>> assignNodes(std::span<const StandardKeyRecord> keys, size_t unit, const UnlinkedKey& unlinked,
+                                          uint32_t* numNodes) {
+  std::vector<uint32_t> node(keys.size());
+  std::vector<uint8_t> hasSuccessor(keys.size(), 0);  // bytes, not vector<bool>'s bits: read and set per key
+  bool chained = false;
+  *numNodes = 0;
   for (size_t i = 0; i < keys.size(); ++i) {
-    if (!chains.link(i, keys[i].time, keys[i].prev, unit)) return unlinked(i, keys[i].prev, chains.numNodes());
+    const uint32_t prev = keys[i].prev;
+    const size_t j = prev / unit;
+    const bool links = prev % unit == 0 && j < i && !hasSuccessor[j] && keys[i].time >= keys[j].time &&
+                       (chained || keys[i].time > keys[j].time);
+    if (links) {
+      chained = true;
+      hasSuccessor[j] = 1;
+      node[i] = node[j];
+    } else if (!chained) {
+      node[i] = (*numNodes)++;
+    } else {
+      return unlinked(i, prev, *numNodes);
+    }
   }
-  const uint32_t numNodes = chains.numNodes();
+  return node;
+}
+
+// Keys held in memory: each node's arrays sized to its keys, then each key placed.
+Status placeKeys(std::span<const StandardKeyRecord> keys, size_t unit, const UnlinkedKey& unlinked, Animation& anim) {
+  uint32_t numNodes = 0;
+  RP_ASSIGN(const std::vector<uint32_t> node, assignNodes(keys, unit, unlinked, &numNodes));
   anim.tracks.resize(numNodes);
   std::vector<size_t> keysOfNode(numNodes, 0);
-  for (const uint32_t k : chains.node) ++keysOfNode[k];
+  for (const uint32_t k : node) ++keysOfNode[k];
   std::vector<Next> next(numNodes);
   for (uint32_t i = 0; i < numNodes; ++i) {
     BoneTrack& t = anim.tracks[i];
@@ -142,15 +169,15 @@ Status placeKeys(std::span<const StandardKeyRecord> keys, size_t unit, const Unl
     t.translation.values.resize(keysOfNode[i]);
     next[i] = Next{t.rotation.times.data(), t.rotation.values.data(), t.translation.values.data()};
   }
-  for (size_t i = 0; i < keys.size(); ++i) place(next[chains.node[i]], keys[i]);
+  for (size_t i = 0; i < keys.size(); ++i) place(next[node[i]], keys[i]);
   return Ok{};
 }
 
 // For a caller that keeps counts, not keys (ReadOptions::animationRead): type 1 keys are read from
 // the file in one pass, a few at a time (copied into a buffer the cache keeps), each key linked and
 // placed as it comes and the file's pages given back behind a MiB at a time, so only the decoded
-// animation is held whole, not every key copied from the file as well (a long .anm's `info`:
-// 29.4-31.4 -> 18 MiB; two passes, linking then placing, read every page twice: 1.3 x the time).
+// animation is held whole, not every key copied from the file as well (the benchmark long.anm's
+// `info`: 30.1 -> 17.6 MiB; two passes, linking then placing, read every page twice: 1.3 x the time).
 // A node's key count is known only at the last key: its arrays are sized for an even share of the
 // keys once the nodes are known (at the first chained key; the share of a clip whose nodes all
 // have the same count), doubled should it have more, and cut to its keys at the end.
@@ -171,8 +198,7 @@ Status placeKeysFromFile(std::span<const uint8_t> fileKeys, Endian endian, const
     copyStandardKeys(fileKeys.data() + first * sizeof(StandardKeyRecord), count, endian, buffer.get());
     for (size_t i = 0; i < count; ++i) {
       const StandardKeyRecord& k = buffer[i];
-      // The unit a constant: prevOffset / unit is then no division.
-      if (!chains.link(first + i, k.time, k.prev, anm::kStandardKeySize)) return unlinked(first + i, k.prev, chains.numNodes());
+      if (!chains.link(first + i, k.time, k.prev)) return unlinked(first + i, k.prev, chains.numNodes());
       const uint32_t id = chains.node[first + i];
       if (id == nodes.size()) {
         nodes.emplace_back();
@@ -222,12 +248,11 @@ Result<Animation> readAnimation(ByteReader& r, const ReleaseBytes& releaseBytes)
   Animation anim;
   RP_ASSIGN(anim.duration, r.f32("duration"));
 
-  size_t diskKeySize = 0, unit = 0;
+  size_t diskKeySize = 0;
   if (type == anm::kStandardKeys) {
-    diskKeySize = unit = anm::kStandardKeySize;
+    diskKeySize = anm::kStandardKeySize;
   } else if (type == anm::kCompressedKeys) {
     diskKeySize = anm::kCompressedKeyDiskSize;
-    unit = anm::kCompressedKeyMemorySize;
   } else {
     return r.errorAt(r.position() - 16, ErrorCode::Unsupported,
                      fmt::format("interpolator type {} (0x{:X}) is not supported; rigport reads 1 (standard) and 2 (compressed)",
@@ -269,6 +294,7 @@ Result<Animation> readAnimation(ByteReader& r, const ReleaseBytes& releaseBytes)
         k.t[0] = t.x, k.t[1] = t.y, k.t[2] = t.z;
       }
     }
+    const size_t unit = type == anm::kStandardKeys ? anm::kStandardKeySize : anm::kCompressedKeyMemorySize;
     RP_CHECK(placeKeys(std::span<const StandardKeyRecord>(keys.get(), n), unit, unlinked, anim));
   }
   // The translation's times are the rotation's, copied once.
