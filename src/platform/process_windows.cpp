@@ -43,8 +43,8 @@ std::string utf8(const wchar_t* wide) {
 
 }  // namespace
 
-ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults) {
-  if (!libraryDefaults) useReadAllocatorPolicy();
+ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults, HeapPages pages) {
+  if (!libraryDefaults) useReadAllocatorPolicy(pages);
   enableMappingFaultGuard();
   SetConsoleOutputCP(CP_UTF8);
   ProgramArguments args;
