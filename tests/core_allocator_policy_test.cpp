@@ -18,18 +18,14 @@
 #endif
 
 #if defined(MADV_HUGEPAGE)
-bool kernelOffersHugePages() {
+// The bytes of the process's heap advised for transparent huge pages ("hg" in the heap's VmFlags),
+// after the policy is set; nullopt where the kernel offers no huge pages at all.
+std::optional<unsigned long long> advisedHeapBytes() {
   std::ifstream mode("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string modes;
   std::getline(mode, modes);
-  return !modes.empty() && modes.find("[never]") == std::string::npos;
-}
-
-// The bytes of the process's heap advised for transparent huge pages ("hg" in the heap's VmFlags),
-// after the policy is set with its heap in `pages`; nullopt where the kernel offers no huge pages.
-std::optional<unsigned long long> advisedHeapBytes(rigport::platform::HeapPages pages = rigport::platform::HeapPages::Huge) {
-  if (!kernelOffersHugePages()) return std::nullopt;
-  rigport::platform::useReadAllocatorPolicy(pages);
+  if (modes.empty() || modes.find("[never]") != std::string::npos) return std::nullopt;
+  rigport::platform::useReadAllocatorPolicy();
   std::ifstream smaps("/proc/self/smaps");
   std::string line;
   bool inHeap = false;
@@ -63,17 +59,6 @@ TEST(AllocatorPolicy, TheAdvisedHeapHoldsA70MiBModel) {
   const auto advised = advisedHeapBytes();
   if (!advised) GTEST_SKIP() << "no transparent huge pages here";
   EXPECT_GE(*advised, 96ull << 20) << "advised for huge pages: " << (*advised >> 20) << " MiB of [heap]";
-}
-
-// `info` holds one mesh or clip at a time and asks for small pages (HeapPages::Small): no part of
-// its heap is advised, so its peak is what it holds, not that rounded up to 2 MiB pages (by how
-// much depended on where the kernel put the heap's start). In a process of its own (a death
-// test's, started afresh), whose heap no other test advised.
-TEST(AllocatorPolicy, SmallPagesLeaveTheHeapUnadvised) {
-  if (!kernelOffersHugePages()) GTEST_SKIP() << "no transparent huge pages here";
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(std::exit(advisedHeapBytes(rigport::platform::HeapPages::Small).value_or(1) == 0 ? 0 : 1), ::testing::ExitedWithCode(0), "")
-      << "a part of [heap] has the hg flag";
 }
 #endif
 

@@ -55,12 +55,8 @@ bool reportUnknownCommand(CLI::App& app, const std::string& word) {
 int main(int argc, char** argv) {
   using namespace rigport::cli;
   // The process-wide choices only a program makes: the allocator policy, the fault guard that lets
-  // files be mapped, UTF-8 arguments (platform/process.hpp). `info` holds one mesh or clip at a
-  // time (ReadOptions::meshBuilt, clipsRead, animationRead): its heap keeps small pages, so its
-  // peak is what it holds, not that rounded up to 2 MiB pages (HeapPages::Small).
-  const bool info = argc > 1 && std::string_view(argv[1]) == "info";
-  rigport::platform::ProgramArguments args =
-      rigport::platform::startProgram(argc, argv, false, info ? rigport::platform::HeapPages::Small : rigport::platform::HeapPages::Huge);
+  // files be mapped, UTF-8 arguments (platform/process.hpp).
+  rigport::platform::ProgramArguments args = rigport::platform::startProgram(argc, argv);
   CLI::App app{"rigport: converts game skeletons, skins and animations to glTF 2.0"};
   app.set_version_flag("--version", std::string("rigport ") + RIGPORT_VERSION);
   app.footer(kExitCodeHelp);

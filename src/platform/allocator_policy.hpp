@@ -15,12 +15,7 @@ namespace rigport::platform {
 // 128 MiB, not 64: a 1,000-clip IFP's `convert` grows the heap to about 70 MiB, and the 6 MiB or so
 // past 64 were faulted 4 KiB at a time (2,365 page faults against 1,251; 0.822 of the time with 128,
 // BENCHMARKS.md, branch ifp8). Only the address space is larger: a page costs memory once touched.
-// HeapPages::Small leaves the heap in 4 KiB pages (the rest of the policy is the same): for a
-// program that holds one mesh or clip at a time (`info`), where a heap faulted in 2 MiB at a time
-// only rounds the peak up, by as much as a huge page, and by how much depends on where the
-// kernel placed the heap's start.
-enum class HeapPages { Huge, Small };
-void useReadAllocatorPolicy(HeapPages pages = HeapPages::Huge);
+void useReadAllocatorPolicy();
 constexpr int kHugeHeapBytes = 128 << 20;
 
 }  // namespace rigport::platform

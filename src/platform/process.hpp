@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "platform/allocator_policy.hpp"
-
 namespace rigport::platform {
 
 // main()'s arguments as UTF-8 (Windows hands a program its arguments in the ANSI code page; the
@@ -21,8 +19,8 @@ struct ProgramArguments {
 
 // What a program calls first thing in main(): UTF-8 console output (Windows), the fault guard of
 // mapped files (platform/files.hpp) and, unless `libraryDefaults`, the read allocator policy
-// (platform/allocator_policy.hpp) with its heap in `pages`. Returns the arguments as UTF-8.
-ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults = false, HeapPages pages = HeapPages::Huge);
+// (platform/allocator_policy.hpp). Returns the arguments as UTF-8.
+ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults = false);
 
 // Interrupts: Ctrl-C and SIGTERM (POSIX; Ctrl-C, Ctrl-Break and closing the console on Windows)
 // and SIGHUP. The first asks the work to stop (interruptRequested()); a second removes the

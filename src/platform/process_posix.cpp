@@ -38,8 +38,8 @@ extern "C" void onBrokenPipe(int) {
 
 }  // namespace
 
-ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults, HeapPages pages) {
-  if (!libraryDefaults) useReadAllocatorPolicy(pages);
+ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults) {
+  if (!libraryDefaults) useReadAllocatorPolicy();
   enableMappingFaultGuard();
   ProgramArguments args;
   args.utf8.assign(argv, argv + argc);

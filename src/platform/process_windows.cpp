@@ -43,8 +43,8 @@ std::string utf8(const wchar_t* wide) {
 
 }  // namespace
 
-ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults, HeapPages pages) {
-  if (!libraryDefaults) useReadAllocatorPolicy(pages);
+ProgramArguments startProgram(int argc, char** argv, bool libraryDefaults) {
+  if (!libraryDefaults) useReadAllocatorPolicy();
   enableMappingFaultGuard();
   SetConsoleOutputCP(CP_UTF8);
   ProgramArguments args;
