@@ -15,6 +15,7 @@
 
 #include "core/bind.hpp"
 #include "core/hash.hpp"
+#include "export/json_report.hpp"
 #include "formats/sims3/clip_file.hpp"
 #include "formats/sims3/clip_resource_key.hpp"
 #include "formats/sims3/clip_layout.hpp"
@@ -338,6 +339,51 @@ TEST(Sims3Clip, KeysDecodedIntoStorageAreTheKeysDecodedFresh) {
     EXPECT_TRUE(sameKeys(a.scale, b.scale)) << i;
   }
   EXPECT_EQ(into.tracks[0].translation.times.data(), reused);
+}
+
+// `info` and the listing of a CLIP's clips need its counts, not its keys (ReadOptions::animationRead):
+// the reader hands its one clip over with every channel's keys let go as they were decoded (a
+// 100,000-key CLIP's decoded keys were 1.8 times the file, all held at once), and what is counted
+// is the whole decode's: tracks, stored keys, duration, events, extras, warnings (here a duplicate
+// curve's and zero-length rotations' too).
+TEST(Sims3Clip, ACallerThatCountsIsHandedTheClipWithItsKeysLetGo) {
+  Provenance warn;
+  auto file = parse(s3Bytes("synthetic_a_synthetic_test_x.clip"), warn);
+  ASSERT_TRUE(file.ok());
+  const auto rotation = std::find_if(file->curves.begin(), file->curves.end(), [](const ClipCurve& c) {
+    return c.channelType == clip::kF4SuperHighPrecisionQuaternion && c.frameCount > 0;
+  });
+  ASSERT_NE(rotation, file->curves.end());
+  rotation->scale = 0.0f, rotation->offset = 0.0f;  // every key of zero length
+  const ClipCurve second = *rotation;
+  file->curves.push_back(second);
+  const std::vector<uint8_t> bytes = serializeClip(*file);
+  ReadContext whole;
+  const auto plain = readClip(bytes, whole);
+  ReadOptions counting;
+  std::vector<Animation> handed;
+  counting.animationRead = [&handed](Animation& decoded) { handed.push_back(decoded); };
+  ReadContext counted(counting);
+  const auto read = readClip(bytes, counted);
+  ASSERT_TRUE(plain.ok() && read.ok());
+  ASSERT_EQ(handed.size(), 1u);
+  ASSERT_EQ(plain->animations.size(), 1u);
+  const Animation &a = handed[0], &w = plain->animations[0];
+  EXPECT_EQ(a.keyCount(), 0u) << "no key held";
+  EXPECT_GT(w.keyCount(), 0u);
+  const AnimationCounts got = countAnimation(a), want = countAnimation(w);
+  EXPECT_EQ(std::tie(got.name, got.duration, got.tracks, got.keys, got.events), std::tie(want.name, want.duration, want.tracks, want.keys, want.events));
+  EXPECT_EQ(a.extras, w.extras);
+  ASSERT_EQ(a.tracks.size(), w.tracks.size());
+  for (size_t i = 0; i < a.tracks.size(); ++i) EXPECT_EQ(a.tracks[i].target.nameHash, w.tracks[i].target.nameHash) << i;
+  EXPECT_EQ(a.scalars.size(), w.scalars.size());
+  EXPECT_TRUE(hasWarning(plain->provenance, "duplicate-curve"));
+  EXPECT_TRUE(hasWarning(plain->provenance, "zero-rotation"));
+  ASSERT_EQ(read->provenance.warnings.size(), plain->provenance.warnings.size());
+  for (size_t i = 0; i < plain->provenance.warnings.size(); ++i) {
+    const Warning &g = read->provenance.warnings[i], &p = plain->provenance.warnings[i];
+    EXPECT_EQ(std::tie(g.code, g.message, g.count), std::tie(p.code, p.message, p.count)) << i;
+  }
 }
 
 // parseClip() with another clip as storage: the same stored form as without, every curve's key

@@ -59,7 +59,9 @@ struct ReadOptions {
   // For a caller that needs an animation's counts, not its keys (`info`, and the listing of a file's
   // clips): a reader that decodes a clip set's animations one by one (the GTA IFP and RenderWare
   // .anm readers) calls it with each, every one and in the set's order, as soon as it is decoded,
-  // and gives back the file's bytes it was decoded from (releaseBytes). The callback may let the
+  // and gives back the file's bytes it was decoded from (releaseBytes); the Sims 3 CLIP reader,
+  // whose one animation is the whole file, hands it over with its keys already let go as they were
+  // counted (its stored key count is in its extras, as in a whole read). The callback may let the
   // animation's tracks, channels and events go; the reader keeps the animation in its set, so the
   // read's Asset holds every animation (named, warned about and charged to the budget as in a
   // whole read), and the read's memory is bounded by its largest animation. Null: every animation

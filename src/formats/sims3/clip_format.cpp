@@ -22,7 +22,13 @@ Result<ClipSet> read(std::span<const uint8_t> bytes, ReadContext& ctx, ClipStora
   clips.provenance.format = "sims3-clip";  // TS3 is metres, +Y up, facing +Z: glTF's axes (§2.11)
   RP_ASSIGN(ClipFile file, parseClip(r, clips.provenance, storage != nullptr ? &storage->file : nullptr));
   clips.name = file.name;
-  clips.animations.push_back(clipToAnimation(file, clips.provenance, storage != nullptr ? &storage->animation : nullptr));
+  // A caller that keeps counts, not keys (ReadOptions::animationRead: `info`, the listing of a
+  // file's clips) is handed the clip with its keys counted and let go as they were decoded, and
+  // the file's pages (where it is mapped) go back first: the parsed clip holds copies.
+  const bool counted = static_cast<bool>(ctx.options.animationRead);
+  if (counted && ctx.releaseBytes) ctx.releaseBytes(bytes);
+  clips.animations.push_back(clipToAnimation(file, clips.provenance, storage != nullptr ? &storage->animation : nullptr, counted));
+  if (counted) ctx.options.animationRead(clips.animations.back());
   if (storage != nullptr) storage->file = std::move(file);
   return clips;
 }

@@ -202,7 +202,7 @@ void takeArrays(Keys<T>& to, Keys<T>& from) {
 
 }  // namespace
 
-Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storage) {
+Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storage, bool keysCounted) {
   Animation anim;
   anim.name = c.name;
   const float dt = c.frameDuration;
@@ -214,6 +214,13 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storag
   KeyTally tally;
   size_t zeroQuats = 0, stored = 0;
   float last = 0.0f;
+  // Per track, whether a curve gave it translation or rotation keys (a second such curve is a
+  // duplicate); with keysCounted, each channel's keys go into these arrays instead, and are let go.
+  enum : uint8_t { kTranslated = 1, kRotated = 2 };
+  std::vector<uint8_t> keyed;
+  Keys<glm::vec3> countedTranslation;
+  Keys<glm::quat> countedRotation;
+  Keys<float> countedScalar;
   for (size_t ci = 0; ci < c.curves.size(); ++ci) {
     const ClipCurve& curve = c.curves[ci];
     const Kind kind = kindOf(curve.channelType);
@@ -231,7 +238,7 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storag
       ScalarChannel s;
       s.name = fmt::format("0x{:08X}", curve.trackKey);
       s.target = "morph/driver (low 32 bits of FNV64 of its name)";
-      fillKeys(s.keys, keys, dt, [](const ClipKey& k) { return k.v[0]; });
+      fillKeys(keysCounted ? countedScalar : s.keys, keys, dt, [](const ClipKey& k) { return k.v[0]; });
       anim.scalars.push_back(std::move(s));
       continue;
     }
@@ -244,20 +251,20 @@ Animation clipToAnimation(const ClipFile& c, Provenance& warn, Animation* storag
       }
       t.target.nameHash = curve.trackKey;
       t.target.nameHashKind = HashKind::Fnv1_32Lower;
+      keyed.push_back(0);
     }
     BoneTrack& t = anim.tracks[index];
+    const uint8_t channel = kind == Kind::Translation ? kTranslated : kRotated;
+    if (keyed[index] & channel) {
+      warn.warn("duplicate-curve", fmt::format("curve {}: a second {} curve for track 0x{:08X}; ignored", ci,
+                                               kind == Kind::Translation ? "translation" : "rotation", curve.trackKey));
+      continue;
+    }
+    if (!keys.empty()) keyed[index] |= channel;
     if (kind == Kind::Translation) {
-      if (!t.translation.empty()) {
-        warn.warn("duplicate-curve", fmt::format("curve {}: a second translation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
-        continue;
-      }
-      fillKeys(t.translation, keys, dt, [](const ClipKey& k) { return glm::vec3(k.v[0], k.v[1], k.v[2]); });
+      fillKeys(keysCounted ? countedTranslation : t.translation, keys, dt, [](const ClipKey& k) { return glm::vec3(k.v[0], k.v[1], k.v[2]); });
     } else {
-      if (!t.rotation.empty()) {
-        warn.warn("duplicate-curve", fmt::format("curve {}: a second rotation curve for track 0x{:08X}; ignored", ci, curve.trackKey));
-        continue;
-      }
-      fillKeys(t.rotation, keys, dt, [&zeroQuats](const ClipKey& k) { return renormalised(k, zeroQuats); });
+      fillKeys(keysCounted ? countedRotation : t.rotation, keys, dt, [&zeroQuats](const ClipKey& k) { return renormalised(k, zeroQuats); });
     }
   }
   if (tally.badIndices > 0) warn.warn("palette-index", fmt::format("{} palette indices point past the {}-float palette; read as 0", tally.badIndices, c.palette.size()));

@@ -18,7 +18,11 @@ namespace rigport::sims3 {
 // a time (a package's, ReadOptions::clipsRead) reuse the arrays the clip before's keys filled
 // instead of a fresh allocation for each (80 of a package clip's 290). Nothing else of it is kept:
 // the result is the same as without it.
-Animation clipToAnimation(const ClipFile& clip, Provenance& warnings, Animation* storage = nullptr);
+// `keysCounted`: each channel's keys are decoded, counted and let go, for a caller that needs the
+// animation's counts, not its keys (ReadOptions::animationRead): its tracks and scalar channels
+// are made without keys, and all else (the stored key count in extras, the duration, events,
+// warnings) is as without it. A CLIP's keys decoded were 1.8 times its size.
+Animation clipToAnimation(const ClipFile& clip, Provenance& warnings, Animation* storage = nullptr, bool keysCounted = false);
 
 // The arrays of the clip decoded before, for readClipInto() to decode the next into: its stored
 // form's key bytes (parseClip()) and its animation's keys (clipToAnimation()).

@@ -95,7 +95,7 @@ Status readPositions(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mes
   return Ok{};
 }
 
-Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t positionArray, GplMesh& mesh) {
+Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t positionArray, bool skinned, GplMesh& mesh) {
   auto scope = r.scope("normal");
   RP_CHECK(r.seek(headerAt, "header"));
   RP_ASSIGN(const AttributeHeader h, readAttributeHeader(r));
@@ -106,6 +106,9 @@ Status readNormals(ByteReader& r, size_t layout, size_t headerAt, uint32_t posit
   mesh.normalsAliasPositions = mesh.positionCompCount == kSkinnedCompCount && h.compCount == kSkinnedCompCount &&
                                h.quantizeInfo == mesh.positionQuantize && h.count == mesh.positions.size() &&
                                h.array == positionArray + 3 * a.componentSize;
+  // Such normals are the interleaved ones bit for bit (the same bytes, stride and quantisation),
+  // which the skin takes: the skinned submesh's are not decoded a second time.
+  if (mesh.normalsAliasPositions && skinned) return Ok{};
   mesh.normals.resize(h.count);
   decodeGxArray<3>(arrayData(r, a, 0), a.stride, h.count, h.quantizeInfo, reinterpret_cast<float*>(mesh.normals.data()));
   return Ok{};
@@ -329,7 +332,7 @@ Status readPrimitiveList(ByteReader& list, const TupleLayout& t, GplMesh& mesh, 
   }
   const IndexSlot slots[3] = {
       {t.at[kVcdPos], t.size[kVcdPos], mesh.positions.size(), "positionIndex"},
-      {t.at[kVcdNrm], t.size[kVcdNrm], mesh.normals.size(), "normalIndex"},
+      {t.at[kVcdNrm], t.size[kVcdNrm], mesh.normalArray.count, "normalIndex"},
       {t.at[kVcdTex0], t.size[kVcdTex0], mesh.uvs.size(), "uvIndex"},
   };
   std::vector<Corner> corners;
@@ -413,7 +416,7 @@ Status readDisplay(ByteReader& r, size_t layout, size_t headerAt, GplMesh& mesh,
     RP_CHECK(r.seek(at + 12, "primitiveList"));
     RP_ASSIGN(const size_t listAt, follow(r, listPtr, layout, listSize, "primitiveList", kGpl));
     RP_ASSIGN(const TupleLayout t, tupleLayout(r, at, vcd));
-    if ((t.size[kVcdNrm] != 0 && mesh.normals.empty()) || (t.size[kVcdTex0] != 0 && mesh.uvs.empty())) {
+    if ((t.size[kVcdNrm] != 0 && mesh.normalArray.count == 0) || (t.size[kVcdTex0] != 0 && mesh.uvs.empty())) {
       return r.errorAt(at + 4, ErrorCode::BadValue, fmt::format("vertex descriptor 0x{:08X} indexes an array the layout lacks", vcd),
                        "setting");
     }
@@ -461,14 +464,14 @@ Result<Layout> readLayoutHeader(ByteReader& r, size_t at) {
   return l;
 }
 
-Result<GplMesh> readLayout(ByteReader& r, const Layout& l, Provenance& provenance, const ReleaseBytes& releaseBytes) {
+Result<GplMesh> readLayout(ByteReader& r, const Layout& l, bool skinned, Provenance& provenance, const ReleaseBytes& releaseBytes) {
   GplMesh mesh;
   RP_CHECK(readPositions(r, l.at, l.positionAt, mesh));
   RP_CHECK(r.seek(l.positionAt, "positionHeader"));
   RP_ASSIGN(const uint32_t positionArray, r.u32("array"));
   if (l.ptr[3] != 0) {
     RP_ASSIGN(const size_t normalAt, l.headerAt(r, 3, kNormalHeaderSize));
-    RP_CHECK(readNormals(r, l.at, normalAt, positionArray, mesh));
+    RP_CHECK(readNormals(r, l.at, normalAt, positionArray, skinned, mesh));
   }
   if (l.ptr[2] != 0 && l.texChannels > 0) {
     RP_ASSIGN(const size_t uvAt, l.headerAt(r, 2, uint64_t(l.texChannels) * kTexcoordHeaderSize));
@@ -542,17 +545,17 @@ Result<uint8_t> GplMeshes::positionCompCount(size_t i) {
   return h.compCount;
 }
 
-Result<GplMesh> GplMeshes::next(Provenance& provenance, const ReleaseBytes& releaseBytes) {
+Result<GplMesh> GplMeshes::next(Provenance& provenance, const ReleaseBytes& releaseBytes, bool skinned) {
   const size_t i = decoded_;
   auto scope = r_.scope(Field("mesh", static_cast<int64_t>(i)));
   size_t layoutAt = 0;
   RP_ASSIGN(std::string name, readDescriptor(i, layoutAt));
   RP_ASSIGN(const Layout l, readLayoutHeader(r_, layoutAt));
-  RP_ASSIGN(GplMesh mesh, readLayout(r_, l, provenance, releaseBytes));
+  RP_ASSIGN(GplMesh mesh, readLayout(r_, l, skinned, provenance, releaseBytes));
   mesh.name = std::move(name);
   // As for display states: descriptors sharing one layout must not multiply the section.
   corners_ += mesh.cornerPosition.size();
-  elements_ += mesh.positions.size() + mesh.interleavedNormals.size() + mesh.normals.size() + mesh.uvs.size();
+  elements_ += mesh.positions.size() + mesh.interleavedNormals.size() + mesh.normalArray.count + mesh.uvs.size();
   if (corners_ > 3 * r_.size() || elements_ > 4 * r_.size()) {
     return r_.errorAt(descriptors_ + i * kGplDescriptorSize, ErrorCode::BadValue,
                       fmt::format("{} submeshes give {} vertices and {} triangle corners from a 0x{:X}-byte section "

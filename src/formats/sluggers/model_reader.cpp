@@ -220,7 +220,7 @@ Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, 
   }
   nlohmann::json skinReport;
   for (size_t m = 0; m < gpl.size(); ++m) {
-    RP_ASSIGN(GplMesh g, gpl.next(gplWarnings, ctx.releaseBytes));
+    RP_ASSIGN(GplMesh g, gpl.next(gplWarnings, ctx.releaseBytes, static_cast<int32_t>(m) == skinned));
     if (ctx.releaseBytes) ctx.releaseBytes(gpl.doneWith(g));
     Mesh mesh;
     mesh.name = g.name.empty() ? fmt::format("mesh_{}", m) : g.name;
@@ -235,9 +235,6 @@ Status buildMeshes(const ActData& act, GplMeshes& gpl, Provenance& gplWarnings, 
         if (maps.byId[id] < 0) maps.byId[id] = tableToRig[t];
       }
       for (uint32_t t : act.depthFirst) maps.byDepthFirst.push_back(tableToRig[t]);
-      // Normals that alias the positions are the interleaved ones as the skin leaves them: the
-      // array decoded from the normal header goes first, not held through the skin's building.
-      if (g.normalsAliasPositions) g.normals = std::vector<glm::vec3>();
       // The SKN's pages go back as the skin is built only where the meshes are handed over (`info`):
       // a read that holds the whole model (and a conversion, its export) gains little by it, and each
       // page given back costs a fault when it is read again (a conversion of the benchmark's block
