@@ -133,6 +133,29 @@ const BoneTrack& trackAt(const Animation& anim, uint32_t node) {
   return anim.tracks.front();
 }
 
+// A standard-key (interpolator type 1) ANIM chunk's header and fields before its keys, for
+// `numKeys` keys of 36 bytes.
+void writeStandardChunkHeader(ByteWriter& w, uint32_t numKeys, float duration) {
+  w.u32(0x1B);
+  w.u32(20 + 36 * numKeys);
+  w.u32(0x1803FFFF);
+  w.s32(0x100);
+  w.s32(1);
+  w.u32(numKeys);
+  w.s32(0);
+  w.f32(duration);
+}
+
+// Frame f's keys of a clip in which each of `nodes` nodes has a key every frame, chained to its
+// key of the frame before: node n at x = n, moving 0.01 along z a frame.
+void writeEveryNodesKeyOfFrame(ByteWriter& w, uint32_t nodes, uint32_t f) {
+  for (uint32_t n = 0; n < nodes; ++n) {
+    w.f32(static_cast<float>(f) / 30.0f);
+    for (float v : {0.0f, 0.0f, 0.0f, 1.0f, static_cast<float>(n), 0.0f, 0.01f * static_cast<float>(f)}) w.f32(v);
+    w.u32(f == 0 ? 0u : ((f - 1) * nodes + n) * 36);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // .anm
 // ---------------------------------------------------------------------------------------------
@@ -262,21 +285,8 @@ TEST(RwAnm, CompressedChunkWithStandardSizedHeaderStillReads) {
 TEST(RwAnm, HandsTheAnimationOverAndGivesTheKeysBytesBackASliceAtATime) {
   constexpr uint32_t kNodes = 4, kFrames = 8000;  // 32,000 keys of 36 bytes: two slices
   ByteWriter w;
-  w.u32(0x1B);
-  w.u32(20 + 36 * kNodes * kFrames);
-  w.u32(0x1803FFFF);
-  w.s32(0x100);
-  w.s32(1);
-  w.u32(kNodes * kFrames);
-  w.s32(0);
-  w.f32(static_cast<float>(kFrames - 1) / 30.0f);
-  for (uint32_t f = 0; f < kFrames; ++f) {
-    for (uint32_t n = 0; n < kNodes; ++n) {
-      w.f32(static_cast<float>(f) / 30.0f);
-      for (float v : {0.0f, 0.0f, 0.0f, 1.0f, static_cast<float>(n), 0.0f, 0.01f * static_cast<float>(f)}) w.f32(v);
-      w.u32(f == 0 ? 0u : ((f - 1) * kNodes + n) * 36);
-    }
-  }
+  writeStandardChunkHeader(w, kNodes * kFrames, static_cast<float>(kFrames - 1) / 30.0f);
+  for (uint32_t f = 0; f < kFrames; ++f) writeEveryNodesKeyOfFrame(w, kNodes, f);
   const std::vector<uint8_t> bytes = w.bytes();
   std::vector<std::span<const uint8_t>> released;
   size_t handed = 0;
@@ -328,14 +338,7 @@ TEST(RwAnm, HandsOverAClipWhoseNodesHaveUnequalKeyCountsAsAWholeReadGivesIt) {
     }
   }
   ByteWriter w;
-  w.u32(0x1B);
-  w.u32(20 + static_cast<uint32_t>(keys.bytes().size()));
-  w.u32(0x1803FFFF);
-  w.s32(0x100);
-  w.s32(1);
-  w.u32(written);
-  w.s32(0);
-  w.f32(199.0f / 30.0f);
+  writeStandardChunkHeader(w, written, 199.0f / 30.0f);
   std::vector<uint8_t> bytes = w.bytes();
   bytes.insert(bytes.end(), keys.bytes().begin(), keys.bytes().end());
   std::vector<BoneTrack> handed;
@@ -376,22 +379,11 @@ TEST(RwAnm, InfoHoldsTheDecodedClipNotACopyOfItsKeys) {
       file.write(reinterpret_cast<const char*>(w.bytes().data()), static_cast<std::streamsize>(w.bytes().size()));
     };
     ByteWriter header;
-    header.u32(0x1B);
-    header.u32(20 + 36 * kNodes * kFrames);
-    header.u32(0x1803FFFF);
-    header.s32(0x100);
-    header.s32(1);
-    header.u32(kNodes * kFrames);
-    header.s32(0);
-    header.f32(static_cast<float>(kFrames - 1) / 30.0f);
+    writeStandardChunkHeader(header, kNodes * kFrames, static_cast<float>(kFrames - 1) / 30.0f);
     write(header);
     for (uint32_t f = 0; f < kFrames; ++f) {
       ByteWriter w;
-      for (uint32_t n = 0; n < kNodes; ++n) {
-        w.f32(static_cast<float>(f) / 30.0f);
-        for (float v : {0.0f, 0.0f, 0.0f, 1.0f, static_cast<float>(n), 0.0f, 0.01f * static_cast<float>(f)}) w.f32(v);
-        w.u32(f == 0 ? 0u : ((f - 1) * kNodes + n) * 36);
-      }
+      writeEveryNodesKeyOfFrame(w, kNodes, f);
       write(w);
     }
   }
