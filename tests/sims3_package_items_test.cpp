@@ -4,7 +4,6 @@
 // warnings and exit codes of the conversion of the whole package.
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>

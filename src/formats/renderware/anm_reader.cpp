@@ -118,6 +118,14 @@ struct Next {
   glm::vec3* translation;
 };
 
+// Sizes a track's arrays to `n` keys; returns where its next key goes once `placed` are in.
+Next sizeKeys(BoneTrack& t, size_t n, size_t placed) {
+  t.rotation.times.resize(n);
+  t.rotation.values.resize(n);
+  t.translation.values.resize(n);
+  return Next{t.rotation.times.data() + placed, t.rotation.values.data() + placed, t.translation.values.data() + placed};
+}
+
 void place(Next& to, const StandardKeyRecord& k) {
   *to.time++ = k.time;
   *to.rotation++ = glm::quat(k.q[3], k.q[0], k.q[1], k.q[2]);
@@ -164,10 +172,7 @@ Status placeKeys(std::span<const StandardKeyRecord> keys, size_t unit, const Unl
   for (uint32_t i = 0; i < numNodes; ++i) {
     BoneTrack& t = anim.tracks[i];
     t.target.position = i;
-    t.rotation.times.resize(keysOfNode[i]);
-    t.rotation.values.resize(keysOfNode[i]);
-    t.translation.values.resize(keysOfNode[i]);
-    next[i] = Next{t.rotation.times.data(), t.rotation.values.data(), t.translation.values.data()};
+    next[i] = sizeKeys(t, keysOfNode[i], 0);
   }
   for (size_t i = 0; i < keys.size(); ++i) place(next[node[i]], keys[i]);
   return Ok{};
@@ -208,12 +213,7 @@ Status placeKeysFromFile(std::span<const uint8_t> fileKeys, Endian endian, const
       if (node.placed == node.room) {
         // A node's first key comes before the nodes are known, its second after.
         node.room = node.room == 0 ? 1 : std::max(2 * node.room, (n + nodes.size() - 1) / nodes.size());
-        BoneTrack& t = anim.tracks[id];
-        t.rotation.times.resize(node.room);
-        t.rotation.values.resize(node.room);
-        t.translation.values.resize(node.room);
-        node.next = Next{t.rotation.times.data() + node.placed, t.rotation.values.data() + node.placed,
-                         t.translation.values.data() + node.placed};
+        node.next = sizeKeys(anim.tracks[id], node.room, node.placed);
       }
       place(node.next, k);
       ++node.placed;
@@ -226,12 +226,7 @@ Status placeKeysFromFile(std::span<const uint8_t> fileKeys, Endian endian, const
       released = first;
     }
   }
-  for (size_t id = 0; id < nodes.size(); ++id) {
-    BoneTrack& t = anim.tracks[id];
-    t.rotation.times.resize(nodes[id].placed);
-    t.rotation.values.resize(nodes[id].placed);
-    t.translation.values.resize(nodes[id].placed);
-  }
+  for (size_t id = 0; id < nodes.size(); ++id) sizeKeys(anim.tracks[id], nodes[id].placed, 0);
   return Ok{};
 }
 
